@@ -1,0 +1,62 @@
+package io.tessera.cli;
+
+import io.tessera.client.ClientConfigKeys;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.cluster.ClusterFile;
+import io.tessera.common.config.Config;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * How a command finds and reaches the cluster; mixed into every command that talks to one.
+ * Order: {@code --meta}, {@code $TESSERA_META}, then {@code ./tessera-data/cluster.json}.
+ */
+public final class ClusterOptions {
+  @Option(names = "--meta", paramLabel = "HOST:PORT,...",
+      description = "meta replicas to contact (default: $TESSERA_META, else ./tessera-data/cluster.json)")
+  String meta;
+
+  @Option(names = "--app-id", paramLabel = "NAME", defaultValue = "tessera-cli",
+      description = "application name for QoS accounting (default: ${DEFAULT-VALUE})")
+  String appId;
+
+  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s",
+      description = "how long to retry while no meta leader answers (default: ${DEFAULT-VALUE})")
+  String timeout;
+
+  /** The meta addresses this command will use. */
+  public String metaAddresses() throws IOException {
+    if (meta != null && !meta.isBlank()) {
+      return meta;
+    }
+    String env = System.getenv("TESSERA_META");
+    if (env != null && !env.isBlank()) {
+      return env;
+    }
+    Path local = Path.of("tessera-data", ClusterFile.NAME);
+    if (Files.exists(local)) {
+      return ClusterFile.read(local).metaAddresses();
+    }
+    throw new IllegalArgumentException("no cluster given: pass --meta host:port,..., set TESSERA_META, "
+        + "or run from the directory where 'tessera local' keeps tessera-data/");
+  }
+
+  /** A connected client; close it when done. */
+  public TesseraFileSystem connect() throws IOException {
+    Map<String, String> conf = new HashMap<>();
+    conf.put(ClientConfigKeys.META.key(), metaAddresses());
+    conf.put(ClientConfigKeys.APP_ID.key(), appId);
+    conf.put(ClientConfigKeys.META_RETRY_FOR.key(), timeout);
+    io.tessera.common.config.Durations.parse(timeout);
+    return TesseraFileSystem.connect(Config.of(conf));
+  }
+
+  public Duration timeout() {
+    return io.tessera.common.config.Durations.parse(timeout);
+  }
+}

@@ -1,0 +1,8 @@
+package io.tessera.cli.bench;
+
+import picocli.CommandLine.Command;
+
+/** {@code tessera bench}. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks against a running cluster.",
+    subcommands = {IorCommand.class, MetaBenchCommand.class})
+public final class BenchCommand {}

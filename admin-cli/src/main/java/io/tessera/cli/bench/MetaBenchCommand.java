@@ -1,0 +1,101 @@
+package io.tessera.cli.bench;
+
+import io.tessera.cli.ClusterOptions;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.TesseraFileSystem;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tessera bench meta}: creates of empty files per second, then stats per second, from T threads. */
+@Command(name = "meta", mixinStandardHelpOptions = true,
+    description = "Metadata rate: T threads create N empty files in one directory, then stat each of them.")
+public final class MetaBenchCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  ClusterOptions cluster;
+
+  @Option(names = "--threads", defaultValue = "4", description = "client threads (default ${DEFAULT-VALUE})")
+  int threads;
+
+  @Option(names = "--files", defaultValue = "10000", description = "files in all (default ${DEFAULT-VALUE})")
+  int files;
+
+  @Option(names = "--warmup", defaultValue = "2000", description = "untimed creates and stats first (default ${DEFAULT-VALUE})")
+  int warmup;
+
+  @Option(names = "--dir", defaultValue = "/bench/meta", description = "cluster directory for the files")
+  String dir;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    if (threads < 1 || files < threads) {
+      throw new IllegalArgumentException("--threads must be >= 1 and --files >= --threads");
+    }
+    String run = dir + "/run-" + ProcessHandle.current().pid();
+    List<TesseraFileSystem> fss = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      for (int i = 0; i < threads; i++) {
+        fss.add(cluster.connect());
+      }
+      fss.get(0).mkdirs(run + "/warmup");
+      if (warmup > 0) {
+        timed(pool, fss, run + "/warmup", Math.max(warmup, threads), true);
+        timed(pool, fss, run + "/warmup", Math.max(warmup, threads), false);
+      }
+      fss.get(0).mkdirs(run + "/timed");
+      double create = timed(pool, fss, run + "/timed", files, true);
+      double stat = timed(pool, fss, run + "/timed", files, false);
+      out.printf(Locale.ROOT, "creates: %.0f ops/s (%d files, %d threads, %.2f s)%n", files / create, files, threads,
+          create);
+      out.printf(Locale.ROOT, "stats:   %.0f ops/s (%d files, %d threads, %.2f s)%n", files / stat, files, threads,
+          stat);
+      fss.get(0).delete(run, true);
+      return 0;
+    } finally {
+      pool.shutdownNow();
+      fss.forEach(TesseraFileSystem::close);
+    }
+  }
+
+  private double timed(ExecutorService pool, List<TesseraFileSystem> fss, String dirPath, int n, boolean create)
+      throws Exception {
+    long start = System.nanoTime();
+    List<Future<?>> fs = new ArrayList<>();
+    int per = n / threads;
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      int count = t == threads - 1 ? n - per * (threads - 1) : per;
+      fs.add(pool.submit(() -> {
+        TesseraFileSystem c = fss.get(thread);
+        for (int i = 0; i < count; i++) {
+          String p = dirPath + "/f-" + thread + "-" + i;
+          if (create) {
+            c.createFile(p, CreateOptions.defaults()).close();
+          } else {
+            c.stat(p);
+          }
+        }
+        return null;
+      }));
+    }
+    for (Future<?> f : fs) {
+      f.get();
+    }
+    return (System.nanoTime() - start) / 1e9;
+  }
+}

@@ -1,0 +1,44 @@
+package io.tessera.cli.fs;
+
+import io.tessera.client.CreateOptions;
+import io.tessera.common.config.DataSize;
+import picocli.CommandLine.Option;
+
+/** {@code --ec K+M} and {@code --stripe-unit SIZE}, shared by the commands that create files. */
+public final class LayoutOptions {
+  @Option(names = "--ec", paramLabel = "K+M",
+      description = "layout: K data units and M parity units per stripe, e.g. 6+0 (default: inherited)")
+  String ec;
+
+  @Option(names = "--stripe-unit", paramLabel = "SIZE", description = "bytes per stripe unit, e.g. 64K, 1M")
+  String stripeUnit;
+
+  /** The chosen layout, or null to inherit one. */
+  public CreateOptions toOptions() {
+    if (ec == null && stripeUnit == null) {
+      return null;
+    }
+    CreateOptions o;
+    if (ec != null) {
+      String[] km = ec.split("\\+");
+      try {
+        if (km.length != 2) {
+          throw new NumberFormatException();
+        }
+        o = CreateOptions.erasure(Integer.parseInt(km[0].trim()), Integer.parseInt(km[1].trim()));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--ec " + ec + " is not K+M, e.g. 6+3");
+      }
+    } else {
+      o = CreateOptions.defaults();
+    }
+    if (stripeUnit != null) {
+      long u = DataSize.parse(stripeUnit);
+      if (u > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("--stripe-unit " + stripeUnit + " is too large");
+      }
+      o.stripeUnit((int) u);
+    }
+    return o;
+  }
+}

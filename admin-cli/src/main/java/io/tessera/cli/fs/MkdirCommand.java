@@ -1,0 +1,33 @@
+package io.tessera.cli.fs;
+
+import io.tessera.cli.Paths;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.TesseraFileSystem;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tessera fs mkdir}. */
+@Command(name = "mkdir", mixinStandardHelpOptions = true,
+    description = "Create directories. With --ec/--stripe-unit, files created inside default to that layout.")
+public final class MkdirCommand extends FsBase {
+  @Option(names = "-p", description = "create missing parents; an existing directory is fine")
+  boolean parents;
+
+  @Mixin
+  LayoutOptions layout;
+
+  @Parameters(paramLabel = "PATH", arity = "1..*", description = "directories to create")
+  List<String> paths;
+
+  @Override
+  int run(TesseraFileSystem fs) throws Exception {
+    CreateOptions o = layout.toOptions();
+    for (String p : paths) {
+      fs.async().mkdir(Paths.absolute(p), parents, o).get();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,29 @@
+package io.tessera.cli.fs;
+
+import io.tessera.cli.Paths;
+import io.tessera.client.TesseraFileSystem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code tessera fs mv}. */
+@Command(name = "mv", mixinStandardHelpOptions = true,
+    description = "Rename atomically. An existing target file is replaced; an existing target directory must be empty.")
+public final class MvCommand extends FsBase {
+  @Parameters(index = "0", paramLabel = "SOURCE")
+  String source;
+
+  @Parameters(index = "1", paramLabel = "TARGET")
+  String target;
+
+  @Override
+  int run(TesseraFileSystem fs) throws Exception {
+    String src = Paths.absolute(source);
+    String dst = Paths.absolute(target);
+    // like mv(1): into an existing directory, keeping the name
+    if (fs.exists(dst) && fs.stat(dst).directory() && !fs.stat(src).directory()) {
+      dst = (dst.endsWith("/") ? dst : dst + "/") + fs.stat(src).name();
+    }
+    fs.rename(src, dst);
+    return 0;
+  }
+}

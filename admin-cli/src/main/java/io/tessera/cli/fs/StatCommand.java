@@ -1,0 +1,73 @@
+package io.tessera.cli.fs;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.tessera.cli.Paths;
+import io.tessera.client.FileStatus;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.layout.StripeLayout;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tessera fs stat}. */
+@Command(name = "stat", mixinStandardHelpOptions = true,
+    description = "Show a file's attributes and layout: coding, stripe unit, and which servers hold what.")
+public final class StatCommand extends FsBase {
+  @Option(names = "--json", description = "print JSON for scripts")
+  boolean json;
+
+  @Parameters(paramLabel = "PATH", description = "the file or directory")
+  String path;
+
+  @Override
+  int run(TesseraFileSystem fs) throws Exception {
+    FileStatus s = fs.stat(Paths.absolute(path));
+    if (json) {
+      out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(toMap(s)));
+      return 0;
+    }
+    out().printf("  Path: %s%n  Type: %s%n  Size: %d%n  Mode: %04o%n  Inode: %d%nModify: %s%nChange: %s%n",
+        s.path(), s.directory() ? "directory" : "regular file", s.size(), s.mode(), s.fileId(), s.modified(),
+        s.changed());
+    StripeLayout l = s.layout();
+    if (l != null) {
+      out().printf("Layout: %s%n", l);
+      out().printf("  Stripe 0: ");
+      for (int u = 0; u < l.width(); u++) {
+        out().printf("%s%s=%s", u == 0 ? "" : ", ", u < l.dataUnits() ? "d" + u : "p" + (u - l.dataUnits()),
+            l.serverOf(0, u));
+      }
+      out().printf("%n  (unit j of stripe s is on server (j + s) mod %d of: %s)%n", l.width(),
+          String.join(", ", l.servers()));
+    }
+    return 0;
+  }
+
+  static Map<String, Object> toMap(FileStatus s) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("path", s.path());
+    m.put("type", s.directory() ? "directory" : "file");
+    m.put("size", s.size());
+    m.put("mode", String.format(Locale.ROOT, "%04o", s.mode()));
+    m.put("inode", s.fileId());
+    m.put("modified", s.modified().toString());
+    m.put("changed", s.changed().toString());
+    if (s.layout() != null) {
+      StripeLayout l = s.layout();
+      m.put("layout", Map.of("dataUnits", l.dataUnits(), "parityUnits", l.parityUnits(), "stripeUnit",
+          l.stripeUnit(), "servers", l.servers()));
+    }
+    return m;
+  }
+
+  static String longLine(FileStatus s) {
+    String layout = s.layout() == null ? "-" : s.layout().dataUnits() + "+" + s.layout().parityUnits() + "/"
+        + io.tessera.common.config.DataSize.format(s.layout().stripeUnit()).replace(" ", "");
+    return String.format(Locale.ROOT, "%s%04o %14d %s %-12s %s", s.directory() ? "d" : "-", s.mode(), s.size(),
+        s.modified().toString().substring(0, 19).replace('T', ' '), layout, s.directory() ? s.name() + "/" : s.name());
+  }
+}

@@ -1,0 +1,50 @@
+package io.tessera.cli.fs;
+
+import io.tessera.common.config.DataSize;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.util.Locale;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/** Copies a stream with a progress bar on the terminal, then reports the rate. */
+final class Transfer {
+  private static final int CHUNK = 4 << 20;
+
+  private Transfer() {}
+
+  static long copy(String task, InputStream in, OutputStream out, long total, boolean quiet, PrintWriter report)
+      throws IOException {
+    long start = System.nanoTime();
+    long copied = 0;
+    byte[] buf = new byte[CHUNK];
+    ProgressBar bar = quiet ? null : new ProgressBarBuilder().setTaskName(task).setInitialMax(Math.max(total, 1))
+        .setStyle(ProgressBarStyle.ASCII).setUnit("MiB", 1 << 20).showSpeed().setUpdateIntervalMillis(250)
+        .continuousUpdate().build();
+    try {
+      int n;
+      while ((n = in.readNBytes(buf, 0, buf.length)) > 0) {
+        out.write(buf, 0, n);
+        copied += n;
+        if (bar != null) {
+          bar.stepTo(copied);
+        }
+      }
+      out.close();
+    } finally {
+      if (bar != null) {
+        bar.close();
+      }
+    }
+    double secs = (System.nanoTime() - start) / 1e9;
+    if (!quiet) {
+      report.printf(Locale.ROOT, "%s %s in %.2f s (%.1f MB/s)%n", task, DataSize.format(copied), secs,
+          copied / 1e6 / Math.max(secs, 1e-9));
+      report.flush();
+    }
+    return copied;
+  }
+}

@@ -1,0 +1,85 @@
+package io.tessera.cli.local;
+
+import io.tessera.meta.server.MetaPeer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Names, ports and directories of a local cluster. With port base B: meta replica i (from 1)
+ * listens for clients on B+2(i-1) and for Raft on B+2(i-1)+1; data server j on B+20+(j-1).
+ */
+public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase) {
+  public static final int DEFAULT_PORT_BASE = 9860;
+
+  public ClusterPlan {
+    dir = dir.toAbsolutePath().normalize();
+    if (metaCount < 1 || metaCount > 9) {
+      throw new IllegalArgumentException("--meta must be 1 to 9 replicas (3 or 5 tolerate failures), got " + metaCount);
+    }
+    if (dataCount < 1 || dataCount > 200) {
+      throw new IllegalArgumentException("--data-servers must be 1 to 200, got " + dataCount);
+    }
+    if (portBase < 1024 || portBase + 20 + dataCount > 65535) {
+      throw new IllegalArgumentException("--port-base " + portBase + " leaves no room for " + dataCount
+          + " data servers below port 65536 (and must be at least 1024)");
+    }
+  }
+
+  public List<MetaPeer> metaPeers() {
+    List<MetaPeer> out = new ArrayList<>();
+    for (int i = 1; i <= metaCount; i++) {
+      out.add(new MetaPeer("m" + i, "127.0.0.1", portBase + 2 * (i - 1), portBase + 2 * (i - 1) + 1));
+    }
+    return out;
+  }
+
+  public String peersSpec() {
+    return metaPeers().stream().map(MetaPeer::toString).collect(Collectors.joining(","));
+  }
+
+  public String metaAddresses() {
+    return metaPeers().stream().map(MetaPeer::clientAddress).collect(Collectors.joining(","));
+  }
+
+  public List<String> dataIds() {
+    List<String> out = new ArrayList<>();
+    for (int j = 1; j <= dataCount; j++) {
+      out.add("ds-" + j);
+    }
+    return out;
+  }
+
+  public int dataPort(String id) {
+    return portBase + 20 + Integer.parseInt(id.substring(3)) - 1;
+  }
+
+  public Path metaDir(String id) {
+    return dir.resolve("meta").resolve(id);
+  }
+
+  public Path dataDir(String id) {
+    return dir.resolve("data").resolve(id);
+  }
+
+  public Path clusterFile() {
+    return dir.resolve(io.tessera.common.cluster.ClusterFile.NAME);
+  }
+
+  public Path logFile(String id) {
+    return dir.resolve("logs").resolve(id + ".log");
+  }
+
+  /** Arguments after the launcher command that start meta replica {@code id}. */
+  public List<String> metaArgs(String id) {
+    return List.of("server", "meta", "--id", id, "--peers", peersSpec(), "--dir", metaDir(id).toString(),
+        "--cluster-file", clusterFile().toString());
+  }
+
+  /** Arguments after the launcher command that start data server {@code id}. */
+  public List<String> dataArgs(String id) {
+    return List.of("server", "data", "--id", id, "--dir", dataDir(id).toString(), "--port",
+        String.valueOf(dataPort(id)), "--meta", metaAddresses(), "--cluster-file", clusterFile().toString());
+  }
+}

@@ -1,0 +1,45 @@
+package io.tessera.cli.local;
+
+import io.tessera.client.ClusterStatus;
+import io.tessera.client.TesseraFileSystem;
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Duration;
+
+/** A whole cluster on this machine: one process per server, or all in one JVM. */
+public interface LocalCluster extends Closeable {
+  ClusterPlan plan();
+
+  /** Waits until a meta leader is elected and every data server is up. */
+  default ClusterStatus awaitReady(Duration timeout) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    String lastProblem = "no answer yet";
+    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan().metaAddresses())) {
+      while (System.nanoTime() < deadline) {
+        checkAlive();
+        try {
+          ClusterStatus s = fs.clusterStatus();
+          long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
+          boolean leader = s.replicas().stream().anyMatch(ClusterStatus.Replica::leader);
+          if (leader && up == plan().dataCount()) {
+            return s;
+          }
+          lastProblem = (leader ? "leader elected" : "no leader yet") + ", " + up + " of " + plan().dataCount()
+              + " data servers up";
+        } catch (IOException e) {
+          lastProblem = e.getMessage();
+        }
+        Thread.sleep(200);
+      }
+    }
+    throw new IOException("cluster in " + plan().dir() + " not ready after " + timeout.toSeconds() + " s ("
+        + lastProblem + "); see the logs in " + plan().dir().resolve("logs"));
+  }
+
+  /** Throws when a server died, so a broken start fails at once instead of timing out. */
+  default void checkAlive() throws IOException {}
+
+  /** Stops every server cleanly. */
+  @Override
+  void close() throws IOException;
+}

@@ -1,0 +1,147 @@
+package io.tessera.cli.local;
+
+import io.tessera.client.ClusterStatus;
+import io.tessera.common.cluster.ClusterFile;
+import io.tessera.common.config.Config;
+import io.tessera.common.rpc.HostPort;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tessera local}: a whole cluster on this machine, in the foreground. */
+@Command(name = "local", mixinStandardHelpOptions = true,
+    description = {"Start a whole cluster on this machine: meta replicas and data servers on 127.0.0.1, "
+        + "one OS process each (or all in this JVM with --in-process).",
+        "Runs in the foreground; Ctrl-C or SIGTERM stops every server cleanly. Started again on the same "
+        + "--dir it finds every file where it was. <dir>/cluster.json names every server with its PID and "
+        + "the command that starts it again; logs are in <dir>/logs/."})
+public final class LocalCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--dir", defaultValue = "tessera-data", description = "cluster directory (default: ${DEFAULT-VALUE})")
+  Path dir;
+
+  @Option(names = "--meta", description = "meta replicas (default 3, or as the cluster in --dir has)")
+  Integer metaCount;
+
+  @Option(names = "--data-servers", description = "data servers (default 6, or as the cluster in --dir has)")
+  Integer dataCount;
+
+  @Option(names = "--port-base", description = "first port; meta use base.., data base+20.. (default 9860)")
+  Integer portBase;
+
+  @Option(names = "--in-process", description = "run every server inside this JVM (faster start, no isolation)")
+  boolean inProcess;
+
+  @Option(names = "-D", paramLabel = "KEY=VALUE", description = "a setting passed to every server")
+  Map<String, String> defines = new HashMap<>();
+
+  @Option(names = "--ready-timeout", defaultValue = "120s", description = "how long to wait for the cluster to "
+      + "come up (default: ${DEFAULT-VALUE})")
+  String readyTimeout;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    ClusterPlan plan = plan();
+    long start = System.nanoTime();
+    LocalCluster cluster;
+    if (inProcess) {
+      cluster = InProcessCluster.start(plan, Config.of(defines));
+    } else {
+      List<String> extra = new ArrayList<>();
+      defines.forEach((k, v) -> extra.add("-D" + k + "=" + v));
+      cluster = ProcessCluster.start(plan, ProcessCluster.javaLauncher(ProcessCluster.defaultJvmOptions()), extra);
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        System.err.println("Stopping every server...");
+        cluster.close();
+        System.err.println("Stopped.");
+      } catch (Exception e) {
+        System.err.println("tessera: not every server stopped cleanly: " + e.getMessage());
+      } finally {
+        stopped.countDown();
+      }
+    }, "local-shutdown"));
+    ClusterStatus status = cluster.awaitReady(io.tessera.common.config.Durations.parse(readyTimeout));
+    printEndpoints(out, plan, status, Duration.ofNanos(System.nanoTime() - start));
+    if (cluster instanceof ProcessCluster pc) {
+      watch(pc, out, stopped);
+    }
+    stopped.await();
+    return 0;
+  }
+
+  private ClusterPlan plan() throws java.io.IOException {
+    Path file = dir.resolve(ClusterFile.NAME);
+    if (Files.exists(file)) {
+      ClusterFile existing = ClusterFile.read(file);
+      int m = existing.meta().size();
+      int d = existing.data().size();
+      int base = HostPort.parse(existing.meta().get(0).address()).port();
+      if ((metaCount != null && metaCount != m) || (dataCount != null && dataCount != d)
+          || (portBase != null && portBase != base)) {
+        throw new IllegalArgumentException("the cluster in " + dir + " has " + m + " meta replicas and " + d
+            + " data servers on port base " + base + "; start it as it is, or use another --dir");
+      }
+      return new ClusterPlan(dir, m, d, base);
+    }
+    return new ClusterPlan(dir, metaCount == null ? 3 : metaCount, dataCount == null ? 6 : dataCount,
+        portBase == null ? ClusterPlan.DEFAULT_PORT_BASE : portBase);
+  }
+
+  private static void printEndpoints(PrintWriter out, ClusterPlan plan, ClusterStatus s, Duration took) {
+    out.printf("Tessera local cluster in %s%n", plan.dir());
+    for (var p : plan.metaPeers()) {
+      boolean leader = s.replicas().stream().anyMatch(r -> r.id().equals(p.id()) && r.leader());
+      out.printf("  meta %-6s %-18s raft :%d%s%n", p.id(), p.clientAddress(), p.raftPort(), leader ? "  (leader)" : "");
+    }
+    for (var d : s.dataServers()) {
+      out.printf("  data %-6s %-18s %s%n", d.id(), d.address(), d.up() ? "up" : "down");
+    }
+    out.printf("Ready in %.1f s. Meta: %s  Logs: %s%n", took.toMillis() / 1000.0, plan.metaAddresses(),
+        plan.dir().resolve("logs"));
+    out.println("Try: ./tessera fs put FILE /FILE ; ./tessera cluster status.  Stop: Ctrl-C");
+    out.flush();
+  }
+
+  /** Reports servers that exit while the cluster runs (killed by an operator or a test). */
+  private static void watch(ProcessCluster pc, PrintWriter out, CountDownLatch stopped) {
+    Thread t = new Thread(() -> {
+      Set<Process> reported = new HashSet<>();
+      while (stopped.getCount() > 0 && !pc.isStopping()) {
+        for (Map.Entry<String, Process> e : pc.processes().entrySet()) {
+          Process p = e.getValue();
+          if (!p.isAlive() && !pc.isStopping() && reported.add(p)) {
+            out.printf("%s (pid %d) exited with code %d; start it again with its cmd in cluster.json%n",
+                e.getKey(), p.pid(), p.exitValue());
+            out.flush();
+          }
+        }
+        try {
+          Thread.sleep(500);
+        } catch (InterruptedException ex) {
+          return;
+        }
+      }
+    }, "local-watch");
+    t.setDaemon(true);
+    t.start();
+  }
+}

@@ -1,0 +1,172 @@
+package io.tessera.cli.local;
+
+import io.tessera.common.cluster.ClusterFile;
+import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One OS process per server, as in a real deployment. Each process's command line is kept
+ * in cluster.json so an operator or a test can kill any server and start it again.
+ */
+public final class ProcessCluster implements LocalCluster {
+  private final ClusterPlan plan;
+  private final List<String> launcher;
+  private final Map<String, Process> processes = new LinkedHashMap<>();
+  private final Map<String, List<String>> commands = new LinkedHashMap<>();
+  private volatile boolean stopping;
+
+  private ProcessCluster(ClusterPlan plan, List<String> launcher) {
+    this.plan = plan;
+    this.launcher = launcher;
+  }
+
+  /** The command that runs the Tessera CLI in a fresh JVM with this JVM's classpath. */
+  public static List<String> javaLauncher(List<String> jvmOptions) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(jvmOptions);
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add("io.tessera.cli.Tessera");
+    return cmd;
+  }
+
+  /** Default server JVM options: small heaps, one GC thread (many JVMs share few cores). */
+  public static List<String> defaultJvmOptions() {
+    return List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError",
+        "-Dorg.slf4j.simpleLogger.showDateTime=true",
+        "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSS");
+  }
+
+  /** Starts every server of the plan and writes cluster.json; does not wait for readiness. */
+  public static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs)
+      throws IOException {
+    Files.createDirectories(plan.dir().resolve("logs"));
+    ProcessCluster c = new ProcessCluster(plan, launcher);
+    List<ClusterFile.Node> meta = new ArrayList<>();
+    List<ClusterFile.Node> data = new ArrayList<>();
+    for (var p : plan.metaPeers()) {
+      c.commands.put(p.id(), c.command(plan.metaArgs(p.id()), extraArgs));
+      meta.add(new ClusterFile.Node(p.id(), p.clientAddress(), 0, plan.metaDir(p.id()).toString(),
+          c.commands.get(p.id())));
+    }
+    for (String id : plan.dataIds()) {
+      c.commands.put(id, c.command(plan.dataArgs(id), extraArgs));
+      data.add(new ClusterFile.Node(id, "127.0.0.1:" + plan.dataPort(id), 0, plan.dataDir(id).toString(),
+          c.commands.get(id)));
+    }
+    ClusterFile file = new ClusterFile(meta, data);
+    file.write(plan.clusterFile());
+    try {
+      for (String id : c.commands.keySet()) {
+        c.launch(id);
+      }
+    } catch (IOException e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  private List<String> command(List<String> serverArgs, List<String> extraArgs) {
+    List<String> cmd = new ArrayList<>(launcher);
+    cmd.addAll(serverArgs);
+    cmd.addAll(extraArgs);
+    return cmd;
+  }
+
+  private synchronized void launch(String id) throws IOException {
+    Path log = plan.logFile(id);
+    Process p = new ProcessBuilder(commands.get(id)).redirectErrorStream(true)
+        .redirectOutput(Redirect.appendTo(log.toFile())).start();
+    processes.put(id, p);
+    synchronized (ProcessCluster.class) {
+      ClusterFile.read(plan.clusterFile()).withPid(id, p.pid()).write(plan.clusterFile());
+    }
+  }
+
+  @Override
+  public void checkAlive() throws IOException {
+    for (Map.Entry<String, Process> e : processes().entrySet()) {
+      if (!e.getValue().isAlive()) {
+        Path log = plan.logFile(e.getKey());
+        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+        String last = lines.stream().filter(l -> l.startsWith("tessera:")).reduce((a, b) -> b)
+            .orElse(lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1));
+        throw new IOException(e.getKey() + " exited with code " + e.getValue().exitValue() + " while starting: "
+            + last + " (log: " + log + ")");
+      }
+    }
+  }
+
+  /** Whether {@link #close()} has begun (exits are then expected). */
+  public boolean isStopping() {
+    return stopping;
+  }
+
+  @Override
+  public ClusterPlan plan() {
+    return plan;
+  }
+
+  public synchronized Process process(String id) {
+    return processes.get(id);
+  }
+
+  public synchronized Map<String, Process> processes() {
+    return Map.copyOf(processes);
+  }
+
+  /** Sends a real signal (KILL, TERM, STOP, CONT) to a server and, for KILL, waits for it to die. */
+  public void signal(String id, String signal) throws IOException, InterruptedException {
+    Process p = process(id);
+    if (p == null) {
+      throw new IllegalArgumentException("no server " + id);
+    }
+    Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
+    kill.waitFor();
+    if (signal.equals("KILL")) {
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Starts a server again with its recorded command line (after it was killed). */
+  public void restart(String id) throws IOException {
+    Process old = process(id);
+    if (old != null && old.isAlive()) {
+      throw new IllegalStateException(id + " is still running (pid " + old.pid() + ")");
+    }
+    launch(id);
+  }
+
+  @Override
+  public void close() {
+    stopping = true;
+    List<String> order = new ArrayList<>(processes.keySet());
+    java.util.Collections.reverse(order); // data servers first, then the meta group
+    for (String id : order) {
+      Process p = processes.get(id);
+      if (p.isAlive()) {
+        p.destroy();
+      }
+    }
+    for (String id : order) {
+      Process p = processes.get(id);
+      try {
+        if (!p.waitFor(20, TimeUnit.SECONDS)) {
+          p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+      } catch (InterruptedException e) {
+        p.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.tessera.cli.server;
+
+import io.tessera.common.config.Config;
+import io.tessera.data.server.DataServer;
+import io.tessera.data.server.DataServerConfigKeys;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code tessera server data}: one data server. */
+@Command(name = "data", mixinStandardHelpOptions = true,
+    description = "Run one data server: it stores shards and registers with the meta group.")
+public final class DataServerCommand implements Callable<Integer> {
+  @Option(names = "--id", required = true, description = "this server's id (its directory remembers it)")
+  String id;
+
+  @Option(names = "--dir", required = true, description = "where this server keeps its shards")
+  Path dir;
+
+  @Option(names = "--port", description = "client port (default 9870; 0 picks a free one)")
+  Integer port;
+
+  @Option(names = "--bind-host", description = "address to listen on (default 127.0.0.1)")
+  String bindHost;
+
+  @Option(names = "--meta", paramLabel = "HOST:PORT,...", required = true, description = "the meta replicas")
+  String meta;
+
+  @Option(names = "--conf", description = "a properties file of tessera.* settings")
+  Path conf;
+
+  @Option(names = "-D", paramLabel = "KEY=VALUE", description = "one setting, e.g. -Dtessera.data.worker-threads=4")
+  Map<String, String> defines;
+
+  @Option(names = "--cluster-file", description = "cluster.json to record this process's PID in")
+  Path clusterFile;
+
+  @Override
+  public Integer call() throws Exception {
+    Config c = ServerRunner.config(conf, defines).with(DataServerConfigKeys.META_ADDRESSES, meta);
+    if (port != null) {
+      c = c.with(DataServerConfigKeys.PORT, String.valueOf(port));
+    }
+    if (bindHost != null) {
+      c = c.with(DataServerConfigKeys.BIND_HOST, bindHost);
+    }
+    DataServer server = DataServer.start(id, dir, c);
+    ServerRunner.recordPid(clusterFile, id);
+    ServerRunner.runUntilStopped(server, "data server " + id);
+    return 0;
+  }
+}

@@ -1,0 +1,58 @@
+package io.tessera.cli.server;
+
+import io.tessera.common.cluster.ClusterFile;
+import io.tessera.common.config.Config;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Shared by the server commands: configuration, cluster.json upkeep, and a clean stop on SIGTERM. */
+final class ServerRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerRunner.class);
+
+  private ServerRunner() {}
+
+  static Config config(Path confFile, Map<String, String> defines) {
+    return Config.load(confFile, defines == null ? Map.of() : new HashMap<>(defines));
+  }
+
+  /** Records this process's PID in cluster.json so operators and tests find it after a restart. */
+  static void recordPid(Path clusterFile, String id) {
+    if (clusterFile == null || !Files.exists(clusterFile)) {
+      return;
+    }
+    Path lock = clusterFile.resolveSibling(clusterFile.getFileName() + ".lock");
+    try (RandomAccessFile raf = new RandomAccessFile(lock.toFile(), "rw"); FileLock l = raf.getChannel().lock()) {
+      ClusterFile.read(clusterFile).withPid(id, ProcessHandle.current().pid()).write(clusterFile);
+    } catch (IOException e) {
+      LOG.warn("Could not record this server's PID in {}: {}", clusterFile, e.getMessage());
+    }
+  }
+
+  /** Blocks until SIGTERM / Ctrl-C, then closes the server. */
+  static void runUntilStopped(Closeable server, String what) {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        server.close();
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("{} did not stop cleanly: {}", what, e.getMessage());
+      } finally {
+        stopped.countDown();
+      }
+    }, "shutdown"));
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

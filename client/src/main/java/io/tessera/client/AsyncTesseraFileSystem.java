@@ -1,0 +1,206 @@
+package io.tessera.client;
+
+import io.tessera.client.internal.DataClient;
+import io.tessera.client.internal.MetaClient;
+import io.tessera.client.internal.StripedIo;
+import io.tessera.common.config.Config;
+import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.CallerProto;
+import io.tessera.common.proto.ClusterStatusRequestProto;
+import io.tessera.common.proto.ClusterStatusResponseProto;
+import io.tessera.common.proto.CreateRequestProto;
+import io.tessera.common.proto.DataServerStateProto;
+import io.tessera.common.proto.DirEntryProto;
+import io.tessera.common.proto.FileTypeProto;
+import io.tessera.common.proto.GetAttrRequestProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutPolicyProto;
+import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.MkdirRequestProto;
+import io.tessera.common.proto.ReadDirRequestProto;
+import io.tessera.common.proto.RemoveRequestProto;
+import io.tessera.common.proto.RenameRequestProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.status.TesseraException;
+import java.io.Closeable;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The asynchronous core of the client: every call returns a future that fails with a
+ * {@link TesseraException} carrying the status code. {@link TesseraFileSystem} is the
+ * blocking facade over it. Thread-safe; share one per process.
+ */
+public final class AsyncTesseraFileSystem implements Closeable {
+  private final RpcClientPool pool;
+  private final MetaClient meta;
+  private final FsContext ctx;
+  private final DataClient data;
+
+  private AsyncTesseraFileSystem(Config config) {
+    int maxFrame = RpcConfigKeys.maxFrameBytes(config);
+    this.pool = new RpcClientPool("tessera-client", config.get(RpcConfigKeys.IO_THREADS), maxFrame,
+        config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(), (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis());
+    byte[] clientId = new byte[16];
+    new SecureRandom().nextBytes(clientId);
+    CallerProto identity = MetaClient.identity(clientId, config.get(ClientConfigKeys.APP_ID));
+    List<String> replicas = Arrays.stream(config.get(ClientConfigKeys.META).split(","))
+        .map(String::trim).filter(s -> !s.isEmpty()).toList();
+    try {
+      this.meta = new MetaClient(pool, replicas, config.get(ClientConfigKeys.META_RETRY_FOR), identity);
+    } catch (IllegalArgumentException e) {
+      pool.close();
+      throw e;
+    }
+    this.data = new DataClient(pool, meta, identity);
+    this.ctx = new FsContext(meta, new StripedIo(data), this, config.get(ClientConfigKeys.WRITE_BUFFER),
+        config.get(ClientConfigKeys.READ_AHEAD), config.get(ClientConfigKeys.WRITES_IN_FLIGHT));
+  }
+
+  /**
+   * Connects to the cluster whose meta replicas are named by {@code tessera.client.meta}.
+   * No call is made until the first request.
+   */
+  public static AsyncTesseraFileSystem connect(Config config) {
+    return new AsyncTesseraFileSystem(config);
+  }
+
+  /** Creates a regular file and opens it; fails with EXISTS unless overwrite was asked for. */
+  public CompletableFuture<TesseraFile> create(String path, CreateOptions options) {
+    String p = normalize(path);
+    CreateRequestProto.Builder c = CreateRequestProto.newBuilder().setPath(p).setMode(options.mode())
+        .setOverwrite(options.overwrite());
+    LayoutPolicyProto policy;
+    try {
+      policy = options.hasCodingPolicy() ? options.policy(1 << 20) : null;
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(new TesseraException(StatusProto.INVALID_ARGUMENT, e.getMessage()));
+    }
+    if (policy != null) {
+      c.setLayout(policy).setHasLayout(true);
+    }
+    return meta.call(MetaRequestProto.newBuilder().setCreate(c)).thenApply(r -> handle(p, r.getInode()));
+  }
+
+  /** Opens an existing regular file. */
+  public CompletableFuture<TesseraFile> open(String path) {
+    String p = normalize(path);
+    return meta.call(MetaRequestProto.newBuilder().setGetAttr(GetAttrRequestProto.newBuilder().setPath(p)))
+        .thenApply(r -> {
+          if (r.getInode().getType() == FileTypeProto.DIRECTORY) {
+            throw new java.util.concurrent.CompletionException(
+                new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory"));
+          }
+          return handle(p, r.getInode());
+        });
+  }
+
+  private TesseraFile handle(String path, InodeProto in) {
+    return new TesseraFile(ctx, path, in.getId(), StripeLayout.of(in.getLayout()), in.getSize());
+  }
+
+  /** Attributes of a file or directory. */
+  public CompletableFuture<FileStatus> stat(String path) {
+    String p = normalize(path);
+    return meta.call(MetaRequestProto.newBuilder().setGetAttr(GetAttrRequestProto.newBuilder().setPath(p)))
+        .thenApply(r -> FileStatus.of(p, r.getInode()));
+  }
+
+  /** One page of a directory's entries, by name, after {@code startAfter} ("" for the first). */
+  public CompletableFuture<DirectoryPage> list(String path, String startAfter, int limit) {
+    String p = normalize(path);
+    return meta.call(MetaRequestProto.newBuilder().setReadDir(ReadDirRequestProto.newBuilder().setPath(p)
+        .setStartAfter(startAfter == null ? "" : startAfter).setLimit(limit))).thenApply(r -> {
+          List<FileStatus> out = new ArrayList<>();
+          for (DirEntryProto e : r.getEntries().getEntriesList()) {
+            out.add(FileStatus.of(p.equals("/") ? "/" + e.getName() : p + "/" + e.getName(), e.getInode()));
+          }
+          return new DirectoryPage(out, r.getEntries().getMore());
+        });
+  }
+
+  /**
+   * Creates a directory; with {@code parents}, also its missing ancestors, and an existing
+   * directory is fine. A {@code defaultLayout} is inherited by files created inside.
+   */
+  public CompletableFuture<FileStatus> mkdir(String path, boolean parents, CreateOptions defaultLayout) {
+    String p = normalize(path);
+    MkdirRequestProto.Builder m = MkdirRequestProto.newBuilder().setPath(p).setParents(parents);
+    if (defaultLayout != null) {
+      try {
+        LayoutPolicyProto policy = defaultLayout.policy(1 << 20);
+        if (policy != null) {
+          m.setDefaultLayout(policy).setHasDefaultLayout(true);
+        }
+      } catch (IllegalArgumentException e) {
+        return CompletableFuture.failedFuture(new TesseraException(StatusProto.INVALID_ARGUMENT, e.getMessage()));
+      }
+    }
+    return meta.call(MetaRequestProto.newBuilder().setMkdir(m)).thenApply(r -> FileStatus.of(p, r.getInode()));
+  }
+
+  /** Renames atomically, with POSIX rules for an existing target. */
+  public CompletableFuture<Void> rename(String source, String target) {
+    String s = normalize(source);
+    String t = normalize(target);
+    return meta.call(MetaRequestProto.newBuilder().setRename(RenameRequestProto.newBuilder().setSource(s)
+        .setTarget(t))).thenApply(r -> null);
+  }
+
+  /**
+   * Removes a file, or a directory: an empty one, or with {@code recursive} a whole tree.
+   * Space on the data servers is freed in the background.
+   */
+  public CompletableFuture<Void> delete(String path, boolean recursive) {
+    String p = normalize(path);
+    return meta.call(MetaRequestProto.newBuilder().setRemove(RemoveRequestProto.newBuilder().setPath(p)
+        .setRecursive(recursive).setDirectory(true))).thenApply(r -> null);
+  }
+
+  /** The meta replicas, which one leads, and every data server's state. */
+  public CompletableFuture<ClusterStatus> clusterStatus() {
+    return meta.call(MetaRequestProto.newBuilder().setClusterStatus(ClusterStatusRequestProto.getDefaultInstance()))
+        .thenApply(r -> {
+          ClusterStatusResponseProto c = r.getCluster();
+          List<ClusterStatus.Replica> replicas = c.getReplicasList().stream()
+              .map(x -> new ClusterStatus.Replica(x.getId(), x.getAddress(), x.getLeader())).toList();
+          List<ClusterStatus.DataServer> servers = c.getDataServersList().stream()
+              .map(x -> new ClusterStatus.DataServer(x.getId(), x.getAddress(), x.getState() == DataServerStateProto.UP,
+                  x.getCapacityBytes(), x.getFreeBytes(), x.getUsedBytes(), x.getLastHeartbeatMsAgo())).toList();
+          return new ClusterStatus(replicas, servers, c.getEpoch());
+        });
+  }
+
+  /** The blocking facade over this client. */
+  public TesseraFileSystem blocking() {
+    return new TesseraFileSystem(this);
+  }
+
+  /**
+   * Checks and normalises an absolute path: repeated and trailing slashes are dropped.
+   *
+   * @throws IllegalArgumentException for a relative or empty path
+   */
+  public static String normalize(String path) {
+    if (path == null || !path.startsWith("/")) {
+      throw new IllegalArgumentException("path '" + path + "' must be absolute (start with /)");
+    }
+    StringBuilder b = new StringBuilder();
+    for (String c : path.split("/")) {
+      if (!c.isEmpty()) {
+        b.append('/').append(c);
+      }
+    }
+    return b.length() == 0 ? "/" : b.toString();
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+}

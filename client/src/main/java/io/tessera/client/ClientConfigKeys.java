@@ -1,0 +1,33 @@
+package io.tessera.client;
+
+import io.tessera.common.config.ConfigKey;
+import java.time.Duration;
+import java.util.List;
+
+/** Settings of the client library. The defaults suit a local cluster. */
+public final class ClientConfigKeys {
+  private ClientConfigKeys() {}
+
+  /** Comma-separated host:port of the meta replicas. */
+  public static final ConfigKey<String> META = ConfigKey.string("tessera.client.meta", "127.0.0.1:9860",
+      "comma-separated host:port of the meta replicas");
+  /** Application name carried by every request (QoS shares are per application). */
+  public static final ConfigKey<String> APP_ID = ConfigKey.string("tessera.client.app-id", "default",
+      "application name carried by every request (QoS shares are per application)");
+  /** How long metadata calls keep retrying through leader changes before failing. */
+  public static final ConfigKey<Duration> META_RETRY_FOR = ConfigKey.duration("tessera.client.meta-retry-for",
+      Duration.ofSeconds(30), "how long metadata calls keep retrying through leader changes before failing");
+  /** Bytes an output stream gathers before it writes. */
+  public static final ConfigKey<Long> WRITE_BUFFER = ConfigKey.size("tessera.client.write-buffer", 8L << 20,
+      "bytes an output stream gathers before it writes (rounded up to whole stripes)");
+  /** Writes an output stream keeps in flight. */
+  public static final ConfigKey<Integer> WRITES_IN_FLIGHT = ConfigKey.integer("tessera.client.writes-in-flight",
+      4, "writes an output stream keeps in flight");
+  /** Bytes an input stream reads ahead. */
+  public static final ConfigKey<Long> READ_AHEAD = ConfigKey.size("tessera.client.read-ahead", 8L << 20,
+      "bytes an input stream fetches per request (rounded up to whole stripes)");
+
+  /** Every client setting, for documentation. */
+  public static final List<ConfigKey<?>> ALL = List.of(META, APP_ID, META_RETRY_FOR, WRITE_BUFFER, WRITES_IN_FLIGHT,
+      READ_AHEAD);
+}

@@ -1,0 +1,84 @@
+package io.tessera.client;
+
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.LayoutPolicyProto;
+
+/**
+ * How a new file is laid out. Fields left unset come from the parent directory's default
+ * layout, then from the cluster's.
+ *
+ * <pre>
+ * fs.create("/results/a.dat", CreateOptions.erasure(6, 3).stripeUnit(1 &lt;&lt; 20));
+ * fs.create("/scratch/b.dat", CreateOptions.striped(4));
+ * </pre>
+ */
+public final class CreateOptions {
+  private Integer dataUnits;
+  private Integer parityUnits;
+  private Integer stripeUnit;
+  private boolean overwrite;
+  private int mode;
+
+  private CreateOptions() {}
+
+  /** Layout inherited from the directory or the cluster. */
+  public static CreateOptions defaults() {
+    return new CreateOptions();
+  }
+
+  /** Striping over {@code k} data servers, no parity. */
+  public static CreateOptions striped(int k) {
+    return erasure(k, 0);
+  }
+
+  /** Reed-Solomon {@code k + m}: survives the loss of any {@code m} of the file's servers. */
+  public static CreateOptions erasure(int k, int m) {
+    CreateOptions o = new CreateOptions();
+    o.dataUnits = k;
+    o.parityUnits = m;
+    return o;
+  }
+
+  /** Bytes per stripe unit: a power of two from 4 KiB to 64 MiB. */
+  public CreateOptions stripeUnit(int bytes) {
+    this.stripeUnit = bytes;
+    return this;
+  }
+
+  /** Replace an existing regular file instead of failing. */
+  public CreateOptions overwrite(boolean replace) {
+    this.overwrite = replace;
+    return this;
+  }
+
+  /** POSIX permission bits (default 0644). */
+  public CreateOptions mode(int bits) {
+    this.mode = bits;
+    return this;
+  }
+
+  boolean overwrite() {
+    return overwrite;
+  }
+
+  int mode() {
+    return mode;
+  }
+
+  /** The explicit policy, or null when the file inherits one. */
+  LayoutPolicyProto policy(int defaultUnit) {
+    if (dataUnits == null && stripeUnit == null) {
+      return null;
+    }
+    int k = dataUnits == null ? 1 : dataUnits;
+    int m = parityUnits == null ? 0 : parityUnits;
+    int u = stripeUnit == null ? defaultUnit : stripeUnit;
+    StripeLayout.validate(u, k, m);
+    return LayoutPolicyProto.newBuilder().setDataUnits(k).setParityUnits(m).setStripeUnit(u).build();
+  }
+
+  /** Whether the caller chose k and m (and not only a stripe unit). */
+  boolean hasCodingPolicy() {
+    return dataUnits != null;
+  }
+}

@@ -1,0 +1,38 @@
+package io.tessera.client;
+
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.FileTypeProto;
+import io.tessera.common.proto.InodeProto;
+import java.time.Instant;
+
+/**
+ * What {@code stat} tells about a file or directory.
+ *
+ * @param path the path it was looked up by
+ * @param fileId the inode number, stable across renames
+ * @param directory whether it is a directory
+ * @param size bytes (0 for directories)
+ * @param mode POSIX permission bits
+ * @param modified last change of content
+ * @param changed last change of content or attributes
+ * @param layout how a regular file is striped; null for directories
+ */
+public record FileStatus(String path, long fileId, boolean directory, long size, int mode, Instant modified,
+    Instant changed, StripeLayout layout) {
+
+  static FileStatus of(String path, InodeProto in) {
+    boolean dir = in.getType() == FileTypeProto.DIRECTORY;
+    return new FileStatus(path, in.getId(), dir, in.getSize(), in.getMode(), Instant.ofEpochMilli(in.getMtimeMs()),
+        Instant.ofEpochMilli(in.getCtimeMs()),
+        !dir && in.hasLayout() && in.getLayout().getServersCount() > 0 ? StripeLayout.of(in.getLayout()) : null);
+  }
+
+  /** The last path component ("/" for the root). */
+  public String name() {
+    if (path.equals("/")) {
+      return "/";
+    }
+    String p = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    return p.substring(p.lastIndexOf('/') + 1);
+  }
+}

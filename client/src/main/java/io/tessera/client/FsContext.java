@@ -1,0 +1,39 @@
+package io.tessera.client;
+
+import io.tessera.client.internal.MetaClient;
+import io.tessera.client.internal.StripedIo;
+import io.tessera.common.layout.StripeLayout;
+
+/** What open files share with their file system. */
+final class FsContext {
+  final MetaClient meta;
+  final StripedIo io;
+  final AsyncTesseraFileSystem async;
+  final long writeBufferBytes;
+  final long readAheadBytes;
+  final int writesInFlight;
+
+  FsContext(MetaClient meta, StripedIo io, AsyncTesseraFileSystem async, long writeBufferBytes, long readAheadBytes,
+      int writesInFlight) {
+    this.meta = meta;
+    this.io = io;
+    this.async = async;
+    this.writeBufferBytes = writeBufferBytes;
+    this.readAheadBytes = readAheadBytes;
+    this.writesInFlight = Math.max(1, writesInFlight);
+  }
+
+  int writeBuffer(StripeLayout layout) {
+    return roundToStripes(writeBufferBytes, layout);
+  }
+
+  int readAhead(StripeLayout layout) {
+    return roundToStripes(readAheadBytes, layout);
+  }
+
+  private static int roundToStripes(long bytes, StripeLayout layout) {
+    long stripe = layout.stripeDataBytes();
+    long n = Math.max(1, (bytes + stripe - 1) / stripe) * stripe;
+    return (int) Math.min(n, Math.max(stripe, 64L << 20));
+  }
+}

@@ -1,0 +1,38 @@
+package io.tessera.client;
+
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.status.TesseraException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/** Waits for futures on behalf of the blocking API, turning failures into IOExceptions. */
+final class Futures {
+  private Futures() {}
+
+  static <T> T get(CompletableFuture<T> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for the cluster");
+    } catch (ExecutionException e) {
+      throw asIo(e.getCause());
+    }
+  }
+
+  static IOException asIo(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+      t = t.getCause();
+    }
+    if (t instanceof IOException io) {
+      return io;
+    }
+    if (t instanceof IllegalArgumentException) {
+      return new TesseraException(StatusProto.INVALID_ARGUMENT, t.getMessage());
+    }
+    return new IOException(String.valueOf(t.getMessage()), t);
+  }
+}

@@ -1,0 +1,157 @@
+package io.tessera.client;
+
+import io.tessera.client.internal.MetaClient;
+import io.tessera.client.internal.StripedIo;
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.SetAttrRequestProto;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.SeekableByteChannel;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An open regular file: positional reads and writes that go to all of the file's data
+ * servers in parallel. Thread-safe. A write is acknowledged (its future completes, or the
+ * blocking call returns) once every data server of it has stored it and the file's size
+ * covers it: from then on it survives the crash of any process; {@link #sync()} makes it
+ * survive power loss too.
+ */
+public final class TesseraFile implements Closeable {
+  private final FsContext ctx;
+  private final String path;
+  private final long fileId;
+  private final StripeLayout layout;
+  /** Size the meta group is known to hold for this file (covers every acknowledged write). */
+  private final AtomicLong size;
+
+  TesseraFile(FsContext ctx, String path, long fileId, StripeLayout layout, long size) {
+    this.ctx = ctx;
+    this.path = path;
+    this.fileId = fileId;
+    this.layout = layout;
+    this.size = new AtomicLong(size);
+  }
+
+  /** The path the file was opened by. */
+  public String path() {
+    return path;
+  }
+
+  /** The file's inode number. */
+  public long fileId() {
+    return fileId;
+  }
+
+  /** How the file is striped over data servers. */
+  public StripeLayout layout() {
+    return layout;
+  }
+
+  /** The size as this handle knows it: at open, then grown by this handle's writes and truncates. */
+  public long size() {
+    return size.get();
+  }
+
+  /** Writes {@code len} bytes of {@code buf} at {@code position}; the array must not change until done. */
+  public CompletableFuture<Void> writeAsync(long position, byte[] buf, int off, int len) {
+    Objects.checkFromIndexSize(off, len, buf.length);
+    if (position < 0) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException("negative position " + position));
+    }
+    if (len == 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> data = ctx.io.write(fileId, layout, position, buf, off, len, false);
+    long end = position + len;
+    if (end <= size.get()) {
+      return data;
+    }
+    CompletableFuture<Void> grow = ctx.meta.call(MetaRequestProto.newBuilder().setSetAttr(
+        SetAttrRequestProto.newBuilder().setFileId(fileId).setSetSize(true).setSize(end).setExtendOnly(true)))
+        .thenAccept(r -> size.accumulateAndGet(r.getInode().getSize(), Math::max));
+    return CompletableFuture.allOf(data, grow);
+  }
+
+  /** Blocking {@link #writeAsync}. */
+  public void write(long position, byte[] buf, int off, int len) throws IOException {
+    Futures.get(writeAsync(position, buf, off, len));
+  }
+
+  /**
+   * Reads up to {@code len} bytes at {@code position}.
+   *
+   * @return bytes read, or -1 when {@code position} is at or past the end
+   */
+  public CompletableFuture<Integer> readAsync(long position, byte[] buf, int off, int len) {
+    Objects.checkFromIndexSize(off, len, buf.length);
+    long n = Math.min(len, size.get() - position);
+    if (position < 0) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException("negative position " + position));
+    }
+    if (n <= 0) {
+      return CompletableFuture.completedFuture(len == 0 ? 0 : -1);
+    }
+    return ctx.io.read(fileId, layout, position, buf, off, (int) n).thenApply(v -> (int) n);
+  }
+
+  /** Blocking {@link #readAsync}. */
+  public int read(long position, byte[] buf, int off, int len) throws IOException {
+    return Futures.get(readAsync(position, buf, off, len));
+  }
+
+  /** Reads exactly {@code len} bytes at {@code position}, failing at end of file. */
+  public void readFully(long position, byte[] buf, int off, int len) throws IOException {
+    if (position + len > size.get()) {
+      throw new java.io.EOFException("reading " + len + " bytes at " + position + " passes the end of " + path
+          + " (" + size.get() + " bytes)");
+    }
+    read(position, buf, off, len);
+  }
+
+  /** Makes every acknowledged write of this file durable against power loss on every server involved. */
+  public void sync() throws IOException {
+    Futures.get(ctx.io.sync(layout));
+  }
+
+  /** Cuts the file to {@code newSize} bytes (or extends it with zeros). */
+  public void truncate(long newSize) throws IOException {
+    if (newSize < 0) {
+      throw new IllegalArgumentException("negative size " + newSize);
+    }
+    Futures.get(ctx.io.truncate(fileId, layout, newSize));
+    Futures.get(ctx.meta.call(MetaRequestProto.newBuilder().setSetAttr(
+        SetAttrRequestProto.newBuilder().setFileId(fileId).setSetSize(true).setSize(newSize))));
+    size.set(newSize);
+  }
+
+  /** Re-reads the size from the meta group (to see other writers' appends). */
+  public long refresh() throws IOException {
+    FileStatus s = Futures.get(ctx.async.stat(path));
+    size.accumulateAndGet(s.size(), Math::max);
+    return size.get();
+  }
+
+  /** A buffered stream reading from {@code position} with read-ahead. */
+  public InputStream newInputStream(long position) {
+    return new TesseraInputStream(this, position, ctx.readAhead(layout));
+  }
+
+  /** A buffered stream writing from {@code position}; {@code close()} waits for every write. */
+  public OutputStream newOutputStream(long position) {
+    return new TesseraOutputStream(this, position, ctx.writeBuffer(layout), ctx.writesInFlight);
+  }
+
+  /** A seekable channel over this file, starting at position 0. */
+  public SeekableByteChannel newByteChannel() {
+    return new TesseraByteChannel(this);
+  }
+
+  /** Nothing is buffered in a handle; closing only marks the end of use. */
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,137 @@
+package io.tessera.client;
+
+import io.tessera.common.config.Config;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Tessera file system for ordinary blocking code.
+ *
+ * <pre>
+ * try (TesseraFileSystem fs = TesseraFileSystem.connect("127.0.0.1:9860")) {
+ *   fs.mkdirs("/results");
+ *   try (OutputStream out = fs.create("/results/a.dat", CreateOptions.defaults())) { ... }
+ *   try (InputStream in = fs.open("/results/a.dat")) { ... }
+ * }
+ * </pre>
+ *
+ * Every method throws {@link io.tessera.common.status.TesseraException} (an IOException with
+ * a status code) when the cluster refuses the request; its message says what to do.
+ */
+public final class TesseraFileSystem implements Closeable {
+  private final AsyncTesseraFileSystem async;
+
+  TesseraFileSystem(AsyncTesseraFileSystem async) {
+    this.async = async;
+  }
+
+  /** Connects to the meta replicas at {@code metaAddresses} (host:port, comma-separated). */
+  public static TesseraFileSystem connect(String metaAddresses) {
+    return connect(Config.of(Map.of(ClientConfigKeys.META.key(), metaAddresses)));
+  }
+
+  /** Connects with full client configuration ({@link ClientConfigKeys}). */
+  public static TesseraFileSystem connect(Config config) {
+    return AsyncTesseraFileSystem.connect(config).blocking();
+  }
+
+  /** The asynchronous API of the same client. */
+  public AsyncTesseraFileSystem async() {
+    return async;
+  }
+
+  /** Creates a file and opens it for positional I/O. */
+  public TesseraFile createFile(String path, CreateOptions options) throws IOException {
+    return Futures.get(async.create(path, options));
+  }
+
+  /** Creates a file and returns a buffered stream writing it from the start. */
+  public OutputStream create(String path, CreateOptions options) throws IOException {
+    return createFile(path, options).newOutputStream(0);
+  }
+
+  /** Opens an existing file for positional I/O. */
+  public TesseraFile openFile(String path) throws IOException {
+    return Futures.get(async.open(path));
+  }
+
+  /** Opens an existing file as a buffered stream with read-ahead. */
+  public InputStream open(String path) throws IOException {
+    return openFile(path).newInputStream(0);
+  }
+
+  /** Attributes of a file or directory. */
+  public FileStatus stat(String path) throws IOException {
+    return Futures.get(async.stat(path));
+  }
+
+  /** Whether the path names a file or directory. */
+  public boolean exists(String path) throws IOException {
+    try {
+      stat(path);
+      return true;
+    } catch (io.tessera.common.status.TesseraException.NotFoundException e) {
+      return false;
+    }
+  }
+
+  /** Every entry of a directory, by name (fetched page by page). */
+  public List<FileStatus> list(String path) throws IOException {
+    List<FileStatus> all = new ArrayList<>();
+    String after = "";
+    DirectoryPage page;
+    do {
+      page = Futures.get(async.list(path, after, 0));
+      all.addAll(page.entries());
+      after = page.lastName();
+    } while (page.more());
+    return all;
+  }
+
+  /** Creates one directory; its parent must exist. */
+  public FileStatus mkdir(String path) throws IOException {
+    return Futures.get(async.mkdir(path, false, null));
+  }
+
+  /** Creates a directory and any missing ancestors; an existing directory is fine. */
+  public FileStatus mkdirs(String path) throws IOException {
+    return Futures.get(async.mkdir(path, true, null));
+  }
+
+  /** Creates directories whose new files default to {@code layout}. */
+  public FileStatus mkdirs(String path, CreateOptions layout) throws IOException {
+    return Futures.get(async.mkdir(path, true, layout));
+  }
+
+  /** Renames atomically. */
+  public void rename(String source, String target) throws IOException {
+    Futures.get(async.rename(source, target));
+  }
+
+  /** Removes a file or an empty directory, or with {@code recursive} a whole tree. */
+  public void delete(String path, boolean recursive) throws IOException {
+    Futures.get(async.delete(path, recursive));
+  }
+
+  /** Cuts a file to {@code size} bytes. */
+  public void truncate(String path, long size) throws IOException {
+    try (TesseraFile f = openFile(path)) {
+      f.truncate(size);
+    }
+  }
+
+  /** Meta replicas and data servers with their state. */
+  public ClusterStatus clusterStatus() throws IOException {
+    return Futures.get(async.clusterStatus());
+  }
+
+  @Override
+  public void close() {
+    async.close();
+  }
+}

@@ -1,0 +1,108 @@
+package io.tessera.client;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Gathers bytes into whole-stripe buffers and keeps several writes in flight, so a
+ * sequential writer keeps every data server busy. {@link #flush()} waits for every write.
+ */
+final class TesseraOutputStream extends OutputStream {
+  private record InFlight(CompletableFuture<Void> done, byte[] buffer) {}
+
+  private final TesseraFile file;
+  private final int bufferSize;
+  private final int maxInFlight;
+  private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
+  private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
+  private byte[] buffer;
+  private int filled;
+  private long position;
+  private boolean closed;
+
+  TesseraOutputStream(TesseraFile file, long position, int bufferSize, int maxInFlight) {
+    this.file = file;
+    this.position = position;
+    this.bufferSize = bufferSize;
+    this.maxInFlight = maxInFlight;
+  }
+
+  @Override
+  public void write(int b) throws IOException {
+    write(new byte[] {(byte) b}, 0, 1);
+  }
+
+  @Override
+  public void write(byte[] b, int off, int len) throws IOException {
+    ensureOpen();
+    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    while (len > 0) {
+      if (buffer == null) {
+        buffer = spare.isEmpty() ? new byte[bufferSize] : spare.pop();
+        filled = 0;
+      }
+      int n = Math.min(len, bufferSize - filled);
+      System.arraycopy(b, off, buffer, filled, n);
+      filled += n;
+      off += n;
+      len -= n;
+      if (filled == bufferSize) {
+        submit();
+      }
+    }
+  }
+
+  private void submit() throws IOException {
+    if (buffer == null || filled == 0) {
+      return;
+    }
+    while (inFlight.size() >= maxInFlight) {
+      awaitOldest();
+    }
+    inFlight.add(new InFlight(file.writeAsync(position, buffer, 0, filled), buffer));
+    position += filled;
+    buffer = null;
+    filled = 0;
+  }
+
+  private void awaitOldest() throws IOException {
+    InFlight oldest = inFlight.poll();
+    try {
+      Futures.get(oldest.done);
+    } catch (IOException e) {
+      inFlight.clear();
+      throw e;
+    }
+    spare.push(oldest.buffer);
+  }
+
+  @Override
+  public void flush() throws IOException {
+    ensureOpen();
+    submit();
+    while (!inFlight.isEmpty()) {
+      awaitOldest();
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    try {
+      flush();
+    } finally {
+      closed = true;
+      spare.clear();
+    }
+  }
+
+  private void ensureOpen() throws IOException {
+    if (closed) {
+      throw new IOException("stream to " + file.path() + " is closed");
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package io.tessera.client.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.tessera.common.proto.CallerProto;
+import io.tessera.common.proto.ClusterStatusRequestProto;
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.DataResponseProto;
+import io.tessera.common.proto.DataServerProto;
+import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.Frame;
+import io.tessera.common.rpc.PeerUnreachableException;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.rpc.Service;
+import io.tessera.common.status.TesseraException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * data.proto calls to data servers named by id. Addresses come from the meta group's server
+ * map, refreshed when a server is unknown or unreachable (it may have moved), and each call
+ * is retried once before its error reaches the caller.
+ */
+public final class DataClient {
+  /** A data server's reply: its header and raw payload (release it). */
+  public record Reply(DataResponseProto header, ByteBuf payload) {}
+
+  private final RpcClientPool pool;
+  private final MetaClient meta;
+  private final CallerProto identity;
+  private final Map<String, String> addresses = new ConcurrentHashMap<>();
+
+  public DataClient(RpcClientPool pool, MetaClient meta, CallerProto identity) {
+    this.pool = pool;
+    this.meta = meta;
+    this.identity = identity;
+  }
+
+  /** Sends one request; payload ownership passes to this call (retries retain it). */
+  public CompletableFuture<Reply> call(String serverId, DataRequestProto.Builder request, ByteBuf payload) {
+    byte[] header = request.setCaller(identity).build().toByteArray();
+    return attempt(serverId, header, payload, false).whenComplete((r, e) -> {
+      if (payload != null) {
+        payload.release();
+      }
+    });
+  }
+
+  private CompletableFuture<Reply> attempt(String serverId, byte[] header, ByteBuf payload, boolean retried) {
+    return address(serverId, retried).thenCompose(addr -> {
+      if (payload != null) {
+        payload.retain();
+      }
+      return pool.call(addr, Service.DATA, header, payload == null ? null : payload.duplicate());
+    }).handle((frame, err) -> {
+      if (err == null) {
+        return CompletableFuture.completedFuture(decode(serverId, frame));
+      }
+      Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+      if (!retried && (cause instanceof PeerUnreachableException
+          || cause instanceof java.util.concurrent.TimeoutException)) {
+        return attempt(serverId, header, payload, true);
+      }
+      if (cause instanceof TesseraException te) {
+        return CompletableFuture.<Reply>failedFuture(te);
+      }
+      return CompletableFuture.<Reply>failedFuture(new TesseraException(StatusProto.UNAVAILABLE,
+          "data server " + serverId + " (" + addresses.getOrDefault(serverId, "address unknown")
+              + ") failed: " + cause.getMessage()));
+    }).thenCompose(f -> f);
+  }
+
+  private static Reply decode(String serverId, Frame frame) {
+    DataResponseProto h;
+    try {
+      h = DataResponseProto.parseFrom(frame.header());
+    } catch (Exception e) {
+      frame.release();
+      throw new CompletionException(new TesseraException(StatusProto.INTERNAL,
+          "unreadable reply from data server " + serverId));
+    }
+    if (h.getStatus() != StatusProto.OK) {
+      frame.release();
+      throw new CompletionException(TesseraException.of(h.getStatus(),
+          "data server " + serverId + ": " + h.getMessage()));
+    }
+    return new Reply(h, frame.payload());
+  }
+
+  private CompletableFuture<String> address(String serverId, boolean refresh) {
+    String known = addresses.get(serverId);
+    if (known != null && !refresh) {
+      return CompletableFuture.completedFuture(known);
+    }
+    return refreshMap().thenApply(v -> {
+      String a = addresses.get(serverId);
+      if (a == null) {
+        throw new CompletionException(new TesseraException(StatusProto.UNAVAILABLE,
+            "data server " + serverId + " is not registered with the meta group"));
+      }
+      return a;
+    });
+  }
+
+  /** Reloads every data server's address from the meta group. */
+  public CompletableFuture<Void> refreshMap() {
+    return meta.call(MetaRequestProto.newBuilder().setClusterStatus(ClusterStatusRequestProto.getDefaultInstance()))
+        .thenAccept(r -> {
+          for (DataServerProto s : r.getCluster().getDataServersList()) {
+            addresses.put(s.getId(), s.getAddress());
+          }
+        });
+  }
+}

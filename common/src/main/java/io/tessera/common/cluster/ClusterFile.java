@@ -1,0 +1,67 @@
+package io.tessera.common.cluster;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * {@code <dir>/cluster.json}: every server of a local cluster with its address, PID, data
+ * directory and the command line that starts it again (run from the repository root).
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record ClusterFile(List<Node> meta, List<Node> data) {
+  public static final String NAME = "cluster.json";
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** One server process. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Node(String id, String address, long pid, String dir, List<String> cmd) {
+    public Node withPid(long newPid) {
+      return new Node(id, address, newPid, dir, cmd);
+    }
+  }
+
+  public ClusterFile {
+    meta = meta == null ? List.of() : List.copyOf(meta);
+    data = data == null ? List.of() : List.copyOf(data);
+  }
+
+  public static ClusterFile read(Path file) throws IOException {
+    try {
+      return JSON.readValue(file.toFile(), ClusterFile.class);
+    } catch (IOException e) {
+      throw new IOException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Writes atomically: readers never see half a file. */
+  public void write(Path file) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    JSON.writeValue(tmp.toFile(), this);
+    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  public String metaAddresses() {
+    return meta.stream().map(Node::address).collect(Collectors.joining(","));
+  }
+
+  /** A copy in which the node with this id has a new PID. */
+  public ClusterFile withPid(String id, long pid) {
+    List<Node> m = new ArrayList<>();
+    for (Node n : meta) {
+      m.add(n.id().equals(id) ? n.withPid(pid) : n);
+    }
+    List<Node> d = new ArrayList<>();
+    for (Node n : data) {
+      d.add(n.id().equals(id) ? n.withPid(pid) : n);
+    }
+    return new ClusterFile(m, d);
+  }
+}

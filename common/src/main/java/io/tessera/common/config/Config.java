@@ -1,0 +1,71 @@
+package io.tessera.common.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Settings from (highest first) explicit overrides, {@code -Dtessera.*} system properties, a
+ * properties file, then each key's default. Values are parsed and checked when read, so a bad
+ * value is reported with its key.
+ */
+public final class Config {
+  private final Map<String, String> values;
+
+  private Config(Map<String, String> values) {
+    this.values = values;
+  }
+
+  public static Config defaults() {
+    return load(null, Map.of());
+  }
+
+  public static Config of(Map<String, String> overrides) {
+    return load(null, overrides);
+  }
+
+  /** Loads a properties file (may be null) under system properties and overrides. */
+  public static Config load(Path file, Map<String, String> overrides) {
+    Map<String, String> v = new HashMap<>();
+    if (file != null) {
+      Properties p = new Properties();
+      try (Reader r = Files.newBufferedReader(file)) {
+        p.load(r);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read configuration file " + file + ": " + e.getMessage());
+      }
+      p.forEach((k, val) -> v.put(k.toString(), val.toString()));
+    }
+    System.getProperties().forEach((k, val) -> {
+      if (k.toString().startsWith("tessera.")) {
+        v.put(k.toString(), val.toString());
+      }
+    });
+    v.putAll(overrides);
+    return new Config(v);
+  }
+
+  public <T> T get(ConfigKey<T> key) {
+    String raw = values.get(key.key());
+    if (raw == null) {
+      return key.defaultValue();
+    }
+    try {
+      return key.parser().apply(raw);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("configuration " + key.key() + "=" + raw + ": " + e.getMessage()
+          + " (" + key.doc() + ")");
+    }
+  }
+
+  /** A copy with one more setting. */
+  public Config with(ConfigKey<?> key, String value) {
+    Map<String, String> v = new HashMap<>(values);
+    v.put(key.key(), value);
+    return new Config(v);
+  }
+}

@@ -1,0 +1,48 @@
+package io.tessera.common.config;
+
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * One configuration setting: its full key (greppable), typed default, one-line doc and parser.
+ * Keys are declared in one {@code XxxConfigKeys} class per module.
+ */
+public record ConfigKey<T>(String key, T defaultValue, String doc, Function<String, T> parser) {
+
+  public static ConfigKey<Long> size(String key, long defaultBytes, String doc) {
+    return new ConfigKey<>(key, defaultBytes, doc, DataSize::parse);
+  }
+
+  public static ConfigKey<Duration> duration(String key, Duration def, String doc) {
+    return new ConfigKey<>(key, def, doc, Durations::parse);
+  }
+
+  public static ConfigKey<Integer> integer(String key, int def, String doc) {
+    return new ConfigKey<>(key, def, doc, s -> {
+      try {
+        return Integer.parseInt(s.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'" + s + "' is not a whole number");
+      }
+    });
+  }
+
+  public static ConfigKey<String> string(String key, String def, String doc) {
+    return new ConfigKey<>(key, def, doc, String::trim);
+  }
+
+  public static ConfigKey<Boolean> bool(String key, boolean def, String doc) {
+    return new ConfigKey<>(key, def, doc, s -> switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+      case "true", "yes", "on" -> true;
+      case "false", "no", "off" -> false;
+      default -> throw new IllegalArgumentException("'" + s + "' is not true or false");
+    });
+  }
+
+  public String describeDefault() {
+    if (defaultValue instanceof Duration d) {
+      return Durations.format(d);
+    }
+    return String.valueOf(defaultValue);
+  }
+}

@@ -1,0 +1,136 @@
+package io.tessera.common.layout;
+
+import io.tessera.common.config.DataSize;
+import io.tessera.common.proto.LayoutProto;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where each byte of a striped file lives. Stripe {@code s} covers file bytes
+ * {@code [s*k*U, (s+1)*k*U)}; its data unit {@code j} holds bytes {@code [s*k*U + j*U, +U)}.
+ * Units {@code k..n-1} of a stripe are parity. Unit {@code j} of stripe {@code s} is stored on
+ * {@code servers[(j + s) % n]}, so the role of each server rotates from stripe to stripe
+ * (declustered parity): every server carries data and parity alike.
+ */
+public final class StripeLayout {
+  public static final int MIN_STRIPE_UNIT = 4096;
+  public static final int MAX_STRIPE_UNIT = 64 << 20;
+
+  private final int unit;
+  private final int k;
+  private final int m;
+  private final List<String> servers;
+
+  public StripeLayout(int stripeUnit, int dataUnits, int parityUnits, List<String> servers) {
+    validate(stripeUnit, dataUnits, parityUnits);
+    if (servers.size() != dataUnits + parityUnits) {
+      throw new IllegalArgumentException("layout " + dataUnits + "+" + parityUnits + " needs "
+          + (dataUnits + parityUnits) + " servers, got " + servers.size());
+    }
+    this.unit = stripeUnit;
+    this.k = dataUnits;
+    this.m = parityUnits;
+    this.servers = List.copyOf(servers);
+  }
+
+  public static StripeLayout of(LayoutProto p) {
+    return new StripeLayout(p.getStripeUnit(), p.getDataUnits(), p.getParityUnits(), p.getServersList());
+  }
+
+  /** Throws with a message a user can act on when the policy is impossible. */
+  public static void validate(int stripeUnit, int dataUnits, int parityUnits) {
+    if (stripeUnit < MIN_STRIPE_UNIT || stripeUnit > MAX_STRIPE_UNIT || Integer.bitCount(stripeUnit) != 1) {
+      throw new IllegalArgumentException("stripe unit " + stripeUnit
+          + " must be a power of two from 4 KiB to 64 MiB");
+    }
+    if (dataUnits < 1) {
+      throw new IllegalArgumentException("a layout needs at least one data unit (k >= 1), got " + dataUnits);
+    }
+    if (parityUnits < 0) {
+      throw new IllegalArgumentException("parity units cannot be negative, got " + parityUnits);
+    }
+    if (dataUnits + parityUnits > 255) {
+      throw new IllegalArgumentException("k + m = " + (dataUnits + parityUnits) + " exceeds 255");
+    }
+  }
+
+  public int stripeUnit() {
+    return unit;
+  }
+
+  public int dataUnits() {
+    return k;
+  }
+
+  public int parityUnits() {
+    return m;
+  }
+
+  public int width() {
+    return k + m;
+  }
+
+  public List<String> servers() {
+    return servers;
+  }
+
+  /** Bytes of file data in one stripe. */
+  public long stripeDataBytes() {
+    return (long) k * unit;
+  }
+
+  public long stripeOf(long fileOffset) {
+    return fileOffset / stripeDataBytes();
+  }
+
+  /** Index into {@link #servers()} of the server holding unit {@code u} of stripe {@code s}. */
+  public int serverIndex(long stripe, int u) {
+    return (int) ((u + stripe) % width());
+  }
+
+  public String serverOf(long stripe, int u) {
+    return servers.get(serverIndex(stripe, u));
+  }
+
+  /**
+   * Cuts the file range {@code [offset, offset+length)} into pieces that each lie inside one
+   * data unit, in file order.
+   */
+  public List<ShardPiece> pieces(long offset, long length) {
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
+    }
+    List<ShardPiece> out = new ArrayList<>();
+    long pos = offset;
+    long end = offset + length;
+    while (pos < end) {
+      long stripe = pos / stripeDataBytes();
+      long inStripe = pos - stripe * stripeDataBytes();
+      int u = (int) (inStripe / unit);
+      int inUnit = (int) (inStripe - (long) u * unit);
+      int len = (int) Math.min(unit - inUnit, end - pos);
+      out.add(new ShardPiece(stripe, u, inUnit, len, pos - offset));
+      pos += len;
+    }
+    return out;
+  }
+
+  /**
+   * For a file of {@code size} bytes: the last stripe that holds data, and how many bytes of
+   * each data unit of that stripe lie below {@code size}.
+   */
+  public int[] keptUnitLengths(long size) {
+    long stripe = size / stripeDataBytes();
+    long rest = size - stripe * stripeDataBytes();
+    int[] keep = new int[width()];
+    for (int u = 0; u < k; u++) {
+      keep[u] = (int) Math.max(0, Math.min(unit, rest - (long) u * unit));
+    }
+    return keep;
+  }
+
+  @Override
+  public String toString() {
+    return (m == 0 ? "striped " + k + "+0" : "RS " + k + "+" + m) + ", unit " + DataSize.format(unit);
+  }
+}

@@ -1,0 +1,50 @@
+package io.tessera.common.rpc;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+
+/**
+ * One unit on the wire: a schema message (the header) followed by raw payload bytes.
+ *
+ * <pre>
+ * int32 length         bytes after this field, at most the configured maximum frame size
+ * int64 requestId      pairs a response with its request on a multiplexed connection
+ * int8  kind           {@link #REQUEST} or {@link #RESPONSE}
+ * int8  service        which protocol the header belongs to ({@link Service})
+ * int32 headerLength   at most length - {@link #FIXED_BYTES} and {@link #MAX_HEADER_BYTES}
+ * header bytes         a protobuf message of that protocol
+ * payload bytes        the rest: bulk data, never copied into a message
+ * </pre>
+ *
+ * The payload is reference counted; whoever takes a frame must {@link #release()} it.
+ */
+public record Frame(long requestId, byte kind, Service service, byte[] header, ByteBuf payload) {
+  public static final byte REQUEST = 0;
+  public static final byte RESPONSE = 1;
+  /** requestId + kind + service + headerLength. */
+  public static final int FIXED_BYTES = 8 + 1 + 1 + 4;
+  public static final int MAX_HEADER_BYTES = 1 << 20;
+
+  public Frame {
+    if (payload == null) {
+      payload = Unpooled.EMPTY_BUFFER;
+    }
+  }
+
+  public static Frame request(long requestId, Service service, byte[] header, ByteBuf payload) {
+    return new Frame(requestId, REQUEST, service, header, payload);
+  }
+
+  public static Frame response(long requestId, Service service, byte[] header, ByteBuf payload) {
+    return new Frame(requestId, RESPONSE, service, header, payload);
+  }
+
+  /** Bytes after the length field. */
+  public long bodyLength() {
+    return (long) FIXED_BYTES + header.length + payload.readableBytes();
+  }
+
+  public void release() {
+    payload.release();
+  }
+}

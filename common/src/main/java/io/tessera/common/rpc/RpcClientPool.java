@@ -1,0 +1,117 @@
+package io.tessera.common.rpc;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import java.io.Closeable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Connections to many peers, one per address, opened on first use and reopened after they
+ * break. Thread-safe; share one per process.
+ */
+public final class RpcClientPool implements Closeable {
+  private final EventLoopGroup group;
+  private final int maxFrameBytes;
+  private final long callTimeoutMillis;
+  private final int connectTimeoutMillis;
+  private final ConcurrentHashMap<String, CompletableFuture<RpcConnection>> connections =
+      new ConcurrentHashMap<>();
+
+  public RpcClientPool(String name, int ioThreads, int maxFrameBytes, long callTimeoutMillis,
+      int connectTimeoutMillis) {
+    this.group = NettyTransport.newGroup(name, ioThreads);
+    this.maxFrameBytes = maxFrameBytes;
+    this.callTimeoutMillis = callTimeoutMillis;
+    this.connectTimeoutMillis = connectTimeoutMillis;
+  }
+
+  /** Sends one request to the peer at host:port. */
+  public CompletableFuture<Frame> call(String address, Service service, byte[] header, ByteBuf payload) {
+    return connection(address).handle((c, err) -> {
+      if (err != null) {
+        if (payload != null) {
+          payload.release();
+        }
+        return CompletableFuture.<Frame>failedFuture(unwrap(err));
+      }
+      return c.call(service, header, payload);
+    }).thenCompose(f -> f);
+  }
+
+  private CompletableFuture<RpcConnection> connection(String address) {
+    CompletableFuture<RpcConnection> existing = connections.get(address);
+    if (existing != null && (!existing.isDone() || (!existing.isCompletedExceptionally() && existing.join().isOpen()))) {
+      return existing;
+    }
+    CompletableFuture<RpcConnection> fresh = new CompletableFuture<>();
+    boolean installed = existing == null
+        ? connections.putIfAbsent(address, fresh) == null
+        : connections.replace(address, existing, fresh);
+    if (!installed) {
+      return connection(address);
+    }
+    connect(address, fresh);
+    return fresh;
+  }
+
+  private void connect(String address, CompletableFuture<RpcConnection> result) {
+    HostPort hp;
+    try {
+      hp = HostPort.parse(address);
+    } catch (IllegalArgumentException e) {
+      result.completeExceptionally(e);
+      return;
+    }
+    RpcConnection.ResponseHandler handler = new RpcConnection.ResponseHandler();
+    ChannelFuture cf = new Bootstrap()
+        .group(group)
+        .channel(NettyTransport.clientChannel())
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+        .handler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline()
+                .addLast(new FrameDecoder(maxFrameBytes))
+                .addLast(new FrameEncoder(maxFrameBytes))
+                .addLast(handler);
+          }
+        })
+        .connect(hp.host(), hp.port());
+    cf.addListener(done -> {
+      if (done.isSuccess()) {
+        RpcConnection c = new RpcConnection(address, cf.channel(), callTimeoutMillis);
+        handler.bind(c);
+        result.complete(c);
+      } else {
+        result.completeExceptionally(new PeerUnreachableException(address,
+            String.valueOf(done.cause() == null ? "connect failed" : done.cause().getMessage())));
+      }
+    });
+  }
+
+  /** Drops the connection to an address so the next call reconnects. */
+  public void disconnect(String address) {
+    CompletableFuture<RpcConnection> c = connections.remove(address);
+    if (c != null) {
+      c.thenAccept(RpcConnection::close);
+    }
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    return t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+  }
+
+  @Override
+  public void close() {
+    connections.values().forEach(c -> c.thenAccept(RpcConnection::close));
+    connections.clear();
+    group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+  }
+}

@@ -1,0 +1,49 @@
+package io.tessera.common.status;
+
+import io.tessera.common.proto.StatusProto;
+import java.io.IOException;
+
+/**
+ * A request failed with a status code from the protocol. The message says what happened
+ * and, where there is something to do, what to do.
+ */
+public class TesseraException extends IOException {
+  private final StatusProto status;
+
+  public TesseraException(StatusProto status, String message) {
+    super(message);
+    this.status = status;
+  }
+
+  public StatusProto status() {
+    return status;
+  }
+
+  /** The most specific exception for a status. */
+  public static TesseraException of(StatusProto status, String message) {
+    return switch (status) {
+      case NOT_FOUND -> new NotFoundException(message);
+      case EXISTS -> new AlreadyExistsException(message);
+      default -> new TesseraException(status, message);
+    };
+  }
+
+  /** True when trying again later may succeed. */
+  public boolean isRetriable() {
+    return status == StatusProto.UNAVAILABLE || status == StatusProto.BUSY || status == StatusProto.NOT_LEADER;
+  }
+
+  /** A path or file that does not exist. */
+  public static final class NotFoundException extends TesseraException {
+    public NotFoundException(String message) {
+      super(StatusProto.NOT_FOUND, message);
+    }
+  }
+
+  /** A path that already exists where a new one was asked for. */
+  public static final class AlreadyExistsException extends TesseraException {
+    public AlreadyExistsException(String message) {
+      super(StatusProto.EXISTS, message);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package io.tessera.data.server;
+
+import io.tessera.common.config.Config;
+import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.rpc.HostPort;
+import io.tessera.common.rpc.LeaderFollowingCaller;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.rpc.RpcServer;
+import io.tessera.common.rpc.Service;
+import io.tessera.data.store.RocksShardStore;
+import io.tessera.data.store.ShardStore;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A data server process: its shard store, its network endpoint, and its heartbeats. */
+public final class DataServer implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(DataServer.class);
+
+  private final String id;
+  private final ShardStore store;
+  private final ExecutorService workers;
+  private final RpcServer rpc;
+  private final RpcClientPool metaPool;
+  private final HeartbeatSender heartbeats;
+  private final String address;
+
+  private DataServer(String id, ShardStore store, ExecutorService workers, RpcServer rpc, RpcClientPool metaPool,
+      HeartbeatSender heartbeats, String address) {
+    this.id = id;
+    this.store = store;
+    this.workers = workers;
+    this.rpc = rpc;
+    this.metaPool = metaPool;
+    this.heartbeats = heartbeats;
+    this.address = address;
+  }
+
+  /** Opens the store in {@code dir}, binds the port and starts reporting to the meta group. */
+  public static DataServer start(String id, Path dir, Config config) throws IOException, InterruptedException {
+    ServerIdentity.claim(dir, id);
+    ShardStore store = new RocksShardStore(dir.resolve("shards"));
+    int threads = config.get(DataServerConfigKeys.WORKER_THREADS);
+    AtomicInteger n = new AtomicInteger();
+    ExecutorService workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), r -> {
+          Thread t = new Thread(r, "data-worker-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    int maxFrame = RpcConfigKeys.maxFrameBytes(config);
+    String host = config.get(DataServerConfigKeys.BIND_HOST);
+    RpcServer rpc;
+    try {
+      rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
+          Map.of(Service.DATA, new DataRequestHandler(store, workers)), maxFrame,
+          config.get(RpcConfigKeys.IO_THREADS));
+    } catch (RuntimeException e) {
+      store.close();
+      workers.shutdownNow();
+      throw new IOException("data server " + id + " cannot listen on " + host + ":"
+          + config.get(DataServerConfigKeys.PORT) + ": " + e.getMessage(), e);
+    }
+    String address = new HostPort(host, rpc.port()).toString();
+    RpcClientPool metaPool = new RpcClientPool("data-" + id + "-meta", 1, maxFrame, 5000, 2000);
+    LeaderFollowingCaller meta = new LeaderFollowingCaller(metaPool,
+        Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")), Service.HEARTBEAT,
+        Duration.ofSeconds(3));
+    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta);
+    hb.start(config.get(DataServerConfigKeys.HEARTBEAT_INTERVAL));
+    LOG.info("Data server {} serving {} from {}", id, address, dir);
+    return new DataServer(id, store, workers, rpc, metaPool, hb, address);
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public String address() {
+    return address;
+  }
+
+  public boolean isRegistered() {
+    return heartbeats.isRegistered();
+  }
+
+  @Override
+  public void close() throws IOException {
+    heartbeats.close();
+    rpc.close();
+    workers.shutdown();
+    try {
+      workers.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    metaPool.close();
+    store.close();
+    LOG.info("Data server {} stopped", id);
+  }
+}

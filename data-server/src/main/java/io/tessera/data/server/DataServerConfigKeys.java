@@ -1,0 +1,24 @@
+package io.tessera.data.server;
+
+import io.tessera.common.config.ConfigKey;
+import java.time.Duration;
+import java.util.List;
+
+/** Settings of a data server. The defaults give a working local cluster. */
+public final class DataServerConfigKeys {
+  private DataServerConfigKeys() {}
+
+  public static final ConfigKey<String> BIND_HOST = ConfigKey.string("tessera.data.bind-host",
+      "127.0.0.1", "address the data server listens on");
+  public static final ConfigKey<Integer> PORT = ConfigKey.integer("tessera.data.port",
+      9870, "TCP port for clients (0 picks a free one)");
+  public static final ConfigKey<Integer> WORKER_THREADS = ConfigKey.integer("tessera.data.worker-threads",
+      8, "threads that run storage operations off the network threads");
+  public static final ConfigKey<Duration> HEARTBEAT_INTERVAL = ConfigKey.duration(
+      "tessera.data.heartbeat-interval", Duration.ofSeconds(1), "how often the server reports to the meta leader");
+  public static final ConfigKey<String> META_ADDRESSES = ConfigKey.string("tessera.data.meta",
+      "127.0.0.1:9860", "comma-separated host:port of the meta replicas");
+
+  public static final List<ConfigKey<?>> ALL = List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL,
+      META_ADDRESSES);
+}

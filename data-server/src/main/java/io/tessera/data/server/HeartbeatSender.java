@@ -1,0 +1,98 @@
+package io.tessera.data.server;
+
+import io.tessera.common.proto.HeartbeatRequestProto;
+import io.tessera.common.proto.HeartbeatResponseProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.LeaderFollowingCaller;
+import io.tessera.data.store.ShardStore;
+import java.io.Closeable;
+import java.io.File;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reports this server (address, capacity, free space) to the meta leader at a fixed rate and
+ * adopts the global epoch it answers with. The first heartbeat registers the server.
+ */
+final class HeartbeatSender implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(HeartbeatSender.class);
+
+  private final String serverId;
+  private final String address;
+  private final File dataDir;
+  private final ShardStore store;
+  private final LeaderFollowingCaller meta;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "heartbeat");
+    t.setDaemon(true);
+    return t;
+  });
+  private volatile boolean registered;
+  private volatile boolean inFlight;
+
+  HeartbeatSender(String serverId, String address, File dataDir, ShardStore store, LeaderFollowingCaller meta) {
+    this.serverId = serverId;
+    this.address = address;
+    this.dataDir = dataDir;
+    this.store = store;
+    this.meta = meta;
+  }
+
+  void start(Duration interval) {
+    timer.scheduleWithFixedDelay(this::beat, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void beat() {
+    if (inFlight) {
+      return;
+    }
+    inFlight = true;
+    HeartbeatRequestProto req = HeartbeatRequestProto.newBuilder()
+        .setServerId(serverId).setAddress(address)
+        .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(dataDir.getUsableSpace())
+        .setUsedBytes(store.usedBytes()).build();
+    meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom, r -> new LeaderFollowingCaller.Outcome() {
+      public StatusProto status() {
+        return r.getStatus();
+      }
+
+      public String leaderHint() {
+        return r.getLeaderHint();
+      }
+
+      public String message() {
+        return r.getMessage();
+      }
+    }).whenComplete((r, err) -> {
+      inFlight = false;
+      if (err != null || r.getStatus() != StatusProto.OK) {
+        if (registered) {
+          LOG.warn("Lost contact with the meta leader: {}", err != null ? err.getMessage() : r.getMessage());
+          registered = false;
+        }
+        return;
+      }
+      if (r.getEpoch() != store.epoch()) {
+        store.setEpoch(r.getEpoch());
+      }
+      if (!registered) {
+        registered = true;
+        LOG.info("Data server {} registered with meta leader {} (epoch {})", serverId, meta.currentLeader(),
+            r.getEpoch());
+      }
+    });
+  }
+
+  boolean isRegistered() {
+    return registered;
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}

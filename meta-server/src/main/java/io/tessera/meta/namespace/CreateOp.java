@@ -1,0 +1,44 @@
+package io.tessera.meta.namespace;
+
+import io.tessera.common.proto.CreateRequestProto;
+import io.tessera.common.proto.FileTypeProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.StatusProto;
+
+/**
+ * Creates a regular file with the layout and placement the leader resolved before logging
+ * the request (the policy from the request, else the parent's default, else the cluster's).
+ */
+final class CreateOp {
+  private CreateOp() {}
+
+  static MetaResponseProto apply(NamespaceTxn tx, CreateRequestProto req, long now) {
+    PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
+    PathResolver.checkCreatable(r, req.getPath());
+    if (r.exists()) {
+      if (Inodes.isDirectory(r.inode())) {
+        throw new NamespaceException(StatusProto.IS_DIRECTORY, req.getPath() + " is a directory");
+      }
+      if (!req.getOverwrite()) {
+        throw new NamespaceException(StatusProto.EXISTS, req.getPath() + " already exists");
+      }
+      Inodes.dropFile(tx, r.inode());
+    }
+    var p = req.getLayout();
+    if (req.getPlacementCount() != p.getDataUnits() + p.getParityUnits() || p.getDataUnits() < 1) {
+      throw new NamespaceException(StatusProto.INTERNAL, "create of " + req.getPath()
+          + " reached the log without a placement for its layout");
+    }
+    LayoutProto layout = LayoutProto.newBuilder().setStripeUnit(p.getStripeUnit()).setDataUnits(p.getDataUnits())
+        .setParityUnits(p.getParityUnits()).addAllServers(req.getPlacementList()).build();
+    InodeProto inode = InodeProto.newBuilder().setId(tx.allocateInodeId()).setType(FileTypeProto.REGULAR)
+        .setMode(req.getMode() == 0 ? 0644 : req.getMode() & 07777).setMtimeMs(now).setCtimeMs(now)
+        .setLayout(layout).build();
+    tx.putInode(inode);
+    tx.link(r.parentId(), r.name(), inode.getId());
+    Inodes.touch(tx, r.parentId(), now);
+    return Replies.inode(inode);
+  }
+}

@@ -1,0 +1,40 @@
+package io.tessera.meta.namespace;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/** Key codecs of the namespace column families. */
+final class Keys {
+  private Keys() {}
+
+  static byte[] id(long id) {
+    return ByteBuffer.allocate(8).putLong(id).array();
+  }
+
+  static long id(byte[] b) {
+    return ByteBuffer.wrap(b).getLong();
+  }
+
+  /** dentries: parentId | name (UTF-8), so a directory's entries are adjacent and sorted by name. */
+  static byte[] dentry(long parentId, String name) {
+    byte[] n = name.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(8 + n.length).putLong(parentId).put(n).array();
+  }
+
+  static long dentryParent(byte[] key) {
+    return ByteBuffer.wrap(key).getLong();
+  }
+
+  static String dentryName(byte[] key) {
+    return new String(key, 8, key.length - 8, StandardCharsets.UTF_8);
+  }
+
+  static boolean hasPrefix(byte[] key, byte[] prefix) {
+    return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,66 @@
+package io.tessera.meta.namespace;
+
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.FileTypeProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.MkdirRequestProto;
+import io.tessera.common.proto.StatusProto;
+import java.util.List;
+
+/** mkdir, and mkdir -p: creates missing directories; a directory may carry a default layout. */
+final class MkdirOp {
+  private MkdirOp() {}
+
+  static MetaResponseProto apply(NamespaceTxn tx, MkdirRequestProto req, long now) {
+    if (req.getHasDefaultLayout()) {
+      var p = req.getDefaultLayout();
+      try {
+        StripeLayout.validate(p.getStripeUnit(), p.getDataUnits(), p.getParityUnits());
+      } catch (IllegalArgumentException e) {
+        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, e.getMessage());
+      }
+    }
+    if (!req.getParents()) {
+      PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
+      PathResolver.checkCreatable(r, req.getPath());
+      if (r.exists()) {
+        throw new NamespaceException(StatusProto.EXISTS, req.getPath() + " already exists");
+      }
+      return Replies.inode(create(tx, r.parentId(), r.name(), req, now));
+    }
+    List<String> parts = PathResolver.components(req.getPath());
+    long dir = NamespaceView.ROOT_ID;
+    InodeProto last = tx.inode(dir);
+    StringBuilder walked = new StringBuilder();
+    for (int i = 0; i < parts.size(); i++) {
+      String name = parts.get(i);
+      walked.append('/').append(name);
+      long id = tx.child(dir, name);
+      if (id == 0) {
+        PathResolver.checkCreatable(new PathResolver.Resolved(dir, name, null, List.of()), walked.toString());
+        last = create(tx, dir, name, req, now);
+      } else {
+        last = tx.inode(id);
+        if (last.getType() != FileTypeProto.DIRECTORY) {
+          throw new NamespaceException(StatusProto.NOT_DIRECTORY, walked + " exists and is not a directory");
+        }
+      }
+      dir = last.getId();
+    }
+    return Replies.inode(last);
+  }
+
+  private static InodeProto create(NamespaceTxn tx, long parent, String name, MkdirRequestProto req, long now) {
+    InodeProto.Builder b = InodeProto.newBuilder().setId(tx.allocateInodeId()).setType(FileTypeProto.DIRECTORY)
+        .setMode(req.getMode() == 0 ? 0755 : req.getMode() & 07777).setMtimeMs(now).setCtimeMs(now);
+    if (req.getHasDefaultLayout()) {
+      b.setDefaultLayout(req.getDefaultLayout()).setHasDefaultLayout(true);
+    }
+    InodeProto inode = b.build();
+    tx.putInode(inode);
+    tx.link(parent, name, inode.getId());
+    Inodes.touch(tx, parent, now);
+    return inode;
+  }
+}

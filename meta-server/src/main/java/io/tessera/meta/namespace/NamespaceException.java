@@ -1,0 +1,17 @@
+package io.tessera.meta.namespace;
+
+import io.tessera.common.proto.StatusProto;
+
+/** A namespace operation refused: becomes the reply's status and message. */
+public final class NamespaceException extends RuntimeException {
+  private final StatusProto status;
+
+  public NamespaceException(StatusProto status, String message) {
+    super(message, null, false, false);
+    this.status = status;
+  }
+
+  public StatusProto status() {
+    return status;
+  }
+}

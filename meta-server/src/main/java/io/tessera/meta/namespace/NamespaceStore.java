@@ -1,0 +1,219 @@
+package io.tessera.meta.namespace;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.proto.FileTypeProto;
+import io.tessera.common.proto.HeartbeatRequestProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutProto;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.rocksdb.Checkpoint;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The namespace of one meta replica in RocksDB. Column families: {@code inodes} (id to
+ * {@link InodeProto}), {@code dentries} (parent id + name to child id), {@code system}
+ * (applied log index, inode counter, epoch), {@code servers} (data-server registrations)
+ * and {@code reclaim} (removed files whose shards are still on data servers).
+ *
+ * <p>Changes go through a {@link NamespaceTxn}: one per Raft log entry, committed atomically
+ * together with that entry's index, so a replica that crashes mid-apply re-applies the
+ * whole entry or none of it.
+ */
+public final class NamespaceStore implements Closeable, NamespaceView {
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  static final byte[] APPLIED_INDEX = Keys.utf8("applied-index");
+  static final byte[] APPLIED_TERM = Keys.utf8("applied-term");
+  static final byte[] NEXT_INODE = Keys.utf8("next-inode");
+  static final byte[] EPOCH = Keys.utf8("epoch");
+
+  private final Path dir;
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions cfOptions;
+  private final RocksDB db;
+  private final List<ColumnFamilyHandle> handles;
+  final ColumnFamilyHandle inodes;
+  final ColumnFamilyHandle dentries;
+  final ColumnFamilyHandle system;
+  final ColumnFamilyHandle servers;
+  final ColumnFamilyHandle reclaim;
+  private final WriteOptions writeOptions = new WriteOptions();
+
+  public NamespaceStore(Path dir) throws IOException {
+    this.dir = dir;
+    Files.createDirectories(dir);
+    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+        .setMaxBackgroundJobs(2);
+    cfOptions = new ColumnFamilyOptions().optimizeForSmallDb();
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
+    for (String name : List.of("inodes", "dentries", "system", "servers", "reclaim")) {
+      descriptors.add(new ColumnFamilyDescriptor(Keys.utf8(name), cfOptions));
+    }
+    handles = new ArrayList<>();
+    try {
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+    } catch (RocksDBException e) {
+      cfOptions.close();
+      dbOptions.close();
+      throw new IOException("cannot open namespace store in " + dir + ": " + e.getMessage()
+          + " (is another meta server using this directory?)", e);
+    }
+    inodes = handles.get(1);
+    dentries = handles.get(2);
+    system = handles.get(3);
+    servers = handles.get(4);
+    reclaim = handles.get(5);
+    if (inode(ROOT_ID) == null) {
+      try {
+        db.put(inodes, writeOptions, Keys.id(ROOT_ID), InodeProto.newBuilder().setId(ROOT_ID)
+            .setType(FileTypeProto.DIRECTORY).setMode(0755).build().toByteArray());
+      } catch (RocksDBException e) {
+        throw new IOException("cannot initialise the namespace root: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  RocksDB db() {
+    return db;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  /** Starts the changes of one log entry. */
+  public NamespaceTxn begin() {
+    return new NamespaceTxn(this);
+  }
+
+  void write(NamespaceTxn txn) {
+    try {
+      db.write(writeOptions, txn.batch());
+    } catch (RocksDBException e) {
+      throw new UncheckedIOException(new IOException("namespace write failed: " + e.getMessage(), e));
+    }
+  }
+
+  public long appliedIndex() {
+    return systemLong(APPLIED_INDEX, -1);
+  }
+
+  public long appliedTerm() {
+    return systemLong(APPLIED_TERM, 0);
+  }
+
+  public long epoch() {
+    return systemLong(EPOCH, 0);
+  }
+
+  long systemLong(byte[] key, long def) {
+    byte[] v = get(system, key);
+    return v == null ? def : Keys.id(v);
+  }
+
+  @Override
+  public InodeProto inode(long id) {
+    return parseInode(get(inodes, Keys.id(id)));
+  }
+
+  @Override
+  public long child(long parentId, String name) {
+    byte[] v = get(dentries, Keys.dentry(parentId, name));
+    return v == null ? 0 : Keys.id(v);
+  }
+
+  @Override
+  public List<Entry> children(long parentId, String startAfter, int limit) {
+    try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(dentries, ro)) {
+      return NamespaceTxn.scanChildren(it, parentId, startAfter, limit);
+    }
+  }
+
+  /** Registered data servers, by id. */
+  public Map<String, HeartbeatRequestProto> registeredServers() {
+    Map<String, HeartbeatRequestProto> out = new LinkedHashMap<>();
+    try (RocksIterator it = db.newIterator(servers)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        out.put(new String(it.key(), java.nio.charset.StandardCharsets.UTF_8),
+            HeartbeatRequestProto.parseFrom(it.value()));
+      }
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("corrupt data-server registration in " + dir, e);
+    }
+    return out;
+  }
+
+  /** Removed files whose shards still wait to be deleted, at most {@code limit}. */
+  public Map<Long, LayoutProto> pendingReclaims(int limit) {
+    Map<Long, LayoutProto> out = new LinkedHashMap<>();
+    try (RocksIterator it = db.newIterator(reclaim)) {
+      for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
+        out.put(Keys.id(it.key()), LayoutProto.parseFrom(it.value()));
+      }
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("corrupt reclaim record in " + dir, e);
+    }
+    return out;
+  }
+
+  /** A consistent copy of the store in {@code target} (hard links; milliseconds). */
+  public void checkpoint(Path target) throws IOException {
+    try (Checkpoint cp = Checkpoint.create(db)) {
+      cp.createCheckpoint(target.toString());
+    } catch (RocksDBException e) {
+      throw new IOException("cannot checkpoint the namespace to " + target + ": " + e.getMessage(), e);
+    }
+  }
+
+  byte[] get(ColumnFamilyHandle cf, byte[] key) {
+    try {
+      return db.get(cf, key);
+    } catch (RocksDBException e) {
+      throw new UncheckedIOException(new IOException("namespace read failed: " + e.getMessage(), e));
+    }
+  }
+
+  static InodeProto parseInode(byte[] v) {
+    if (v == null) {
+      return null;
+    }
+    try {
+      return InodeProto.parseFrom(v);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("corrupt inode record", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      db.flushWal(true);
+    } catch (RocksDBException e) {
+      // the log replays whatever the WAL lacks
+    }
+    handles.forEach(ColumnFamilyHandle::close);
+    db.close();
+    writeOptions.close();
+    cfOptions.close();
+    dbOptions.close();
+  }
+}

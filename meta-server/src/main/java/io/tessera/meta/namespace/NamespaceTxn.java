@@ -1,0 +1,167 @@
+package io.tessera.meta.namespace;
+
+import io.tessera.common.proto.HeartbeatRequestProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutProto;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatchWithIndex;
+
+/**
+ * The namespace changes of one Raft log entry. Reads see the entry's own earlier writes, so
+ * the changes batched into one entry apply exactly as if they had come one by one.
+ */
+public final class NamespaceTxn implements NamespaceView, AutoCloseable {
+  private final NamespaceStore store;
+  private final WriteBatchWithIndex batch = new WriteBatchWithIndex(true);
+  private final ReadOptions readOptions = new ReadOptions();
+
+  NamespaceTxn(NamespaceStore store) {
+    this.store = store;
+  }
+
+  WriteBatchWithIndex batch() {
+    return batch;
+  }
+
+  @Override
+  public InodeProto inode(long id) {
+    return NamespaceStore.parseInode(get(store.inodes, Keys.id(id)));
+  }
+
+  @Override
+  public long child(long parentId, String name) {
+    byte[] v = get(store.dentries, Keys.dentry(parentId, name));
+    return v == null ? 0 : Keys.id(v);
+  }
+
+  @Override
+  public List<Entry> children(long parentId, String startAfter, int limit) {
+    try (RocksIterator base = store.db().newIterator(store.dentries);
+         RocksIterator it = batch.newIteratorWithBase(store.dentries, base)) {
+      return scanChildren(it, parentId, startAfter, limit);
+    }
+  }
+
+  static List<Entry> scanChildren(RocksIterator it, long parentId, String startAfter, int limit) {
+    List<Entry> out = new ArrayList<>();
+    byte[] prefix = Keys.id(parentId);
+    if (startAfter == null || startAfter.isEmpty()) {
+      it.seek(prefix);
+    } else {
+      byte[] from = Keys.dentry(parentId, startAfter);
+      it.seek(from);
+      if (it.isValid() && java.util.Arrays.equals(it.key(), from)) {
+        it.next();
+      }
+    }
+    for (; it.isValid() && out.size() < limit; it.next()) {
+      byte[] k = it.key();
+      if (!Keys.hasPrefix(k, prefix)) {
+        break;
+      }
+      out.add(new Entry(Keys.dentryName(k), Keys.id(it.value())));
+    }
+    return out;
+  }
+
+  public void putInode(InodeProto inode) {
+    put(store.inodes, Keys.id(inode.getId()), inode.toByteArray());
+  }
+
+  public void deleteInode(long id) {
+    delete(store.inodes, Keys.id(id));
+  }
+
+  public void link(long parentId, String name, long childId) {
+    put(store.dentries, Keys.dentry(parentId, name), Keys.id(childId));
+  }
+
+  public void unlink(long parentId, String name) {
+    delete(store.dentries, Keys.dentry(parentId, name));
+  }
+
+  /** A fresh inode id; ids are never reused. */
+  public long allocateInodeId() {
+    byte[] v = get(store.system, NamespaceStore.NEXT_INODE);
+    long next = v == null ? NamespaceView.ROOT_ID + 1 : Keys.id(v);
+    put(store.system, NamespaceStore.NEXT_INODE, Keys.id(next + 1));
+    return next;
+  }
+
+  /** Remembers that a removed file's shards must be deleted from its data servers. */
+  public void reclaim(long fileId, LayoutProto layout) {
+    put(store.reclaim, Keys.id(fileId), layout.toByteArray());
+  }
+
+  public void reclaimDone(long fileId) {
+    delete(store.reclaim, Keys.id(fileId));
+  }
+
+  public void registerServer(HeartbeatRequestProto registration) {
+    put(store.servers, Keys.utf8(registration.getServerId()), registration.toByteArray());
+  }
+
+  /** Runs one change so that, if it is refused part-way, none of its writes remain. */
+  public <T> T atomically(java.util.function.Supplier<T> change) {
+    try {
+      batch.setSavePoint();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    try {
+      T out = change.get();
+      batch.popSavePoint();
+      return out;
+    } catch (RuntimeException e) {
+      try {
+        batch.rollbackToSavePoint();
+      } catch (RocksDBException r) {
+        throw new IllegalStateException("cannot roll back a refused change: " + r.getMessage(), r);
+      }
+      throw e;
+    } catch (RocksDBException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Commits every change of this entry together with the entry's log position. */
+  public void commit(long term, long index) {
+    put(store.system, NamespaceStore.APPLIED_INDEX, Keys.id(index));
+    put(store.system, NamespaceStore.APPLIED_TERM, Keys.id(term));
+    store.write(this);
+  }
+
+  private byte[] get(org.rocksdb.ColumnFamilyHandle cf, byte[] key) {
+    try {
+      return batch.getFromBatchAndDB(store.db(), cf, readOptions, key);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("namespace read failed: " + e.getMessage(), e);
+    }
+  }
+
+  private void put(org.rocksdb.ColumnFamilyHandle cf, byte[] key, byte[] value) {
+    try {
+      batch.put(cf, key, value);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("namespace write failed: " + e.getMessage(), e);
+    }
+  }
+
+  private void delete(org.rocksdb.ColumnFamilyHandle cf, byte[] key) {
+    try {
+      batch.delete(cf, key);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("namespace write failed: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    readOptions.close();
+    batch.close();
+  }
+}

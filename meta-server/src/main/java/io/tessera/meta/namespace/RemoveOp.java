@@ -1,0 +1,71 @@
+package io.tessera.meta.namespace;
+
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.RemoveRequestProto;
+import io.tessera.common.proto.StatusProto;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+
+/** unlink, rmdir and rm -r. Shards of removed files are deleted from data servers afterwards. */
+final class RemoveOp {
+  private static final int PAGE = 1024;
+
+  private RemoveOp() {}
+
+  static MetaResponseProto apply(NamespaceTxn tx, RemoveRequestProto req, long now) {
+    PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
+    if (r.isRoot()) {
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "/ cannot be removed");
+    }
+    if (!r.exists()) {
+      throw new NamespaceException(StatusProto.NOT_FOUND, "no such file or directory: " + req.getPath());
+    }
+    InodeProto target = r.inode();
+    if (Inodes.isDirectory(target)) {
+      boolean empty = tx.children(target.getId(), "", 1).isEmpty();
+      if (!empty && !req.getRecursive()) {
+        throw new NamespaceException(StatusProto.NOT_EMPTY, req.getPath()
+            + " is a directory that is not empty (remove recursively to delete its contents)");
+      }
+      if (!req.getRecursive() && !req.getDirectory()) {
+        throw new NamespaceException(StatusProto.IS_DIRECTORY, req.getPath()
+            + " is a directory (remove it as a directory or recursively)");
+      }
+      removeTree(tx, target.getId());
+    } else {
+      if (req.getDirectory()) {
+        throw new NamespaceException(StatusProto.NOT_DIRECTORY, req.getPath() + " is not a directory");
+      }
+      Inodes.dropFile(tx, target);
+    }
+    tx.unlink(r.parentId(), r.name());
+    Inodes.touch(tx, r.parentId(), now);
+    return Replies.inode(target);
+  }
+
+  private static void removeTree(NamespaceTxn tx, long rootId) {
+    Deque<Long> dirs = new ArrayDeque<>();
+    dirs.push(rootId);
+    while (!dirs.isEmpty()) {
+      long dir = dirs.pop();
+      List<NamespaceView.Entry> page;
+      while (!(page = tx.children(dir, "", PAGE)).isEmpty()) {
+        for (NamespaceView.Entry e : page) {
+          InodeProto child = tx.inode(e.id());
+          tx.unlink(dir, e.name());
+          if (child == null) {
+            continue;
+          }
+          if (Inodes.isDirectory(child)) {
+            dirs.push(child.getId());
+          } else {
+            Inodes.dropFile(tx, child);
+          }
+        }
+      }
+      tx.deleteInode(dir);
+    }
+  }
+}

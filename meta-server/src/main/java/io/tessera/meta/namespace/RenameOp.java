@@ -1,0 +1,62 @@
+package io.tessera.meta.namespace;
+
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.RenameRequestProto;
+import io.tessera.common.proto.StatusProto;
+
+/**
+ * Atomic rename with POSIX rules: a file may replace a file, a directory may replace an
+ * empty directory, nothing moves into its own subtree, and renaming onto itself does nothing.
+ */
+final class RenameOp {
+  private RenameOp() {}
+
+  static MetaResponseProto apply(NamespaceTxn tx, RenameRequestProto req, long now) {
+    PathResolver.Resolved src = PathResolver.resolve(tx, req.getSource());
+    if (src.isRoot()) {
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "/ cannot be renamed");
+    }
+    if (!src.exists()) {
+      throw new NamespaceException(StatusProto.NOT_FOUND, "no such file or directory: " + req.getSource());
+    }
+    PathResolver.Resolved dst = PathResolver.resolve(tx, req.getTarget());
+    PathResolver.checkCreatable(dst, req.getTarget());
+    InodeProto moving = src.inode();
+    if (dst.ancestors().contains(moving.getId())) {
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "cannot move " + req.getSource()
+          + " into itself (" + req.getTarget() + ")");
+    }
+    if (dst.exists()) {
+      InodeProto victim = dst.inode();
+      if (victim.getId() == moving.getId()) {
+        return Replies.inode(moving);
+      }
+      if (Inodes.isDirectory(moving) && !Inodes.isDirectory(victim)) {
+        throw new NamespaceException(StatusProto.NOT_DIRECTORY, "cannot replace file " + req.getTarget()
+            + " with directory " + req.getSource());
+      }
+      if (!Inodes.isDirectory(moving) && Inodes.isDirectory(victim)) {
+        throw new NamespaceException(StatusProto.IS_DIRECTORY, "cannot replace directory " + req.getTarget()
+            + " with file " + req.getSource());
+      }
+      if (Inodes.isDirectory(victim)) {
+        if (!tx.children(victim.getId(), "", 1).isEmpty()) {
+          throw new NamespaceException(StatusProto.NOT_EMPTY, req.getTarget() + " is a directory that is not empty");
+        }
+        tx.deleteInode(victim.getId());
+      } else {
+        Inodes.dropFile(tx, victim);
+      }
+    }
+    tx.unlink(src.parentId(), src.name());
+    tx.link(dst.parentId(), dst.name(), moving.getId());
+    InodeProto moved = moving.toBuilder().setCtimeMs(now).build();
+    tx.putInode(moved);
+    Inodes.touch(tx, src.parentId(), now);
+    if (dst.parentId() != src.parentId()) {
+      Inodes.touch(tx, dst.parentId(), now);
+    }
+    return Replies.inode(moved);
+  }
+}

@@ -1,0 +1,53 @@
+package io.tessera.meta.namespace;
+
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.SetAttrRequestProto;
+import io.tessera.common.proto.StatusProto;
+
+/** Changes mode, size (set, or extend-only for writers) and mtime. */
+final class SetAttrOp {
+  private SetAttrOp() {}
+
+  static MetaResponseProto apply(NamespaceTxn tx, SetAttrRequestProto req, long now) {
+    InodeProto in;
+    if (req.getPath().isEmpty()) {
+      // an open handle names its file by id, so renames while it is open do not matter
+      in = tx.inode(req.getFileId());
+      if (in == null) {
+        throw new NamespaceException(StatusProto.NOT_FOUND, "the open file was removed");
+      }
+    } else {
+      PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
+      if (!r.exists()) {
+        throw new NamespaceException(StatusProto.NOT_FOUND, "no such file: " + req.getPath());
+      }
+      in = r.inode();
+    }
+    if (req.getFileId() != 0 && req.getFileId() != in.getId()) {
+      throw new NamespaceException(StatusProto.NOT_FOUND, req.getPath()
+          + " was removed or replaced while it was open");
+    }
+    InodeProto.Builder b = in.toBuilder().setCtimeMs(now);
+    if (req.getSetSize()) {
+      if (Inodes.isDirectory(in)) {
+        throw new NamespaceException(StatusProto.IS_DIRECTORY, req.getPath() + " is a directory");
+      }
+      long size = req.getExtendOnly() ? Math.max(in.getSize(), req.getSize()) : req.getSize();
+      if (size < 0) {
+        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "size " + Long.toUnsignedString(req.getSize())
+            + " is too large");
+      }
+      b.setSize(size).setMtimeMs(now);
+    }
+    if (req.getSetMode()) {
+      b.setMode(req.getMode() & 07777);
+    }
+    if (req.getSetMtime()) {
+      b.setMtimeMs(req.getMtimeMs());
+    }
+    InodeProto out = b.build();
+    tx.putInode(out);
+    return Replies.inode(out);
+  }
+}

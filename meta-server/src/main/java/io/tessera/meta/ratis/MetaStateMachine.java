@@ -1,0 +1,224 @@
+package io.tessera.meta.ratis;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.proto.HeartbeatRequestProto;
+import io.tessera.common.proto.HeartbeatResponseProto;
+import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.meta.namespace.NamespaceChanges;
+import io.tessera.meta.namespace.NamespaceException;
+import io.tessera.meta.namespace.NamespaceQueries;
+import io.tessera.meta.namespace.NamespaceStore;
+import io.tessera.meta.namespace.NamespaceTxn;
+import io.tessera.meta.namespace.Replies;
+import io.tessera.meta.proto.MetaTxnBatchProto;
+import io.tessera.meta.proto.MetaTxnBatchReplyProto;
+import io.tessera.meta.proto.MetaTxnProto;
+import io.tessera.meta.proto.MetaTxnReplyProto;
+import io.tessera.meta.registry.DataServerRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.SnapshotInfo;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.util.FileUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The meta group's replicated state. Each log entry is a batch of changes (group commit);
+ * they are applied in order inside one namespace transaction committed with the entry's
+ * index, each producing its own reply. Reads ({@link #query}) see only committed entries.
+ */
+public final class MetaStateMachine extends BaseStateMachine {
+  private static final Logger LOG = LoggerFactory.getLogger(MetaStateMachine.class);
+
+  private final Path namespaceDir;
+  private final DataServerRegistry registry;
+  private final Duration heartbeatInterval;
+  private final CheckpointSnapshotStorage snapshots = new CheckpointSnapshotStorage();
+  private final ReplyCache replies = new ReplyCache(200_000);
+  private volatile NamespaceStore store;
+
+  public MetaStateMachine(Path namespaceDir, DataServerRegistry registry, Duration heartbeatInterval) {
+    this.namespaceDir = namespaceDir;
+    this.registry = registry;
+    this.heartbeatInterval = heartbeatInterval;
+  }
+
+  /** The committed namespace (read-only use). */
+  public NamespaceStore store() {
+    return store;
+  }
+
+  @Override
+  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+    super.initialize(server, groupId, raftStorage);
+    snapshots.init(raftStorage);
+    openStore();
+  }
+
+  private void openStore() throws IOException {
+    store = new NamespaceStore(namespaceDir);
+    registry.load(store.registeredServers());
+    if (store.appliedIndex() >= 0) {
+      updateLastAppliedTermIndex(store.appliedTerm(), store.appliedIndex());
+    }
+  }
+
+  @Override
+  public StateMachineStorage getStateMachineStorage() {
+    return snapshots;
+  }
+
+  @Override
+  public SnapshotInfo getLatestSnapshot() {
+    return snapshots.getLatestSnapshot();
+  }
+
+  @Override
+  public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+    LogEntryProto entry = trx.getLogEntry();
+    long index = entry.getIndex();
+    long term = entry.getTerm();
+    if (index <= store.appliedIndex()) {
+      // already in the store: a restart replays the log from the last checkpoint
+      updateLastAppliedTermIndex(term, index);
+      return CompletableFuture.completedFuture(Message.EMPTY);
+    }
+    MetaTxnBatchProto batch;
+    try {
+      batch = MetaTxnBatchProto.parseFrom(entry.getStateMachineLogEntry().getLogData().toByteArray());
+    } catch (InvalidProtocolBufferException e) {
+      // every replica refuses the same entry the same way, so the replicas stay identical
+      LOG.error("Log entry {} is not a MetaTxnBatchProto; skipped", index);
+      batch = MetaTxnBatchProto.getDefaultInstance();
+    }
+    MetaTxnBatchReplyProto.Builder out = MetaTxnBatchReplyProto.newBuilder();
+    try (NamespaceTxn tx = store.begin()) {
+      for (MetaTxnProto txn : batch.getTxnsList()) {
+        out.addReplies(apply(tx, txn));
+      }
+      tx.commit(term, index);
+    }
+    updateLastAppliedTermIndex(term, index);
+    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(out.build().toByteArray())));
+  }
+
+  private MetaTxnReplyProto apply(NamespaceTxn tx, MetaTxnProto txn) {
+    switch (txn.getTxnCase()) {
+      case CLIENT -> {
+        MetaRequestProto req = txn.getClient();
+        var client = req.getCaller().getClientId();
+        MetaResponseProto earlier = replies.get(client, req.getCallId());
+        MetaResponseProto reply = earlier != null ? earlier : NamespaceChanges.apply(tx, req, txn.getTimeMs());
+        replies.put(client, req.getCallId(), reply);
+        return MetaTxnReplyProto.newBuilder().setClient(reply).build();
+      }
+      case HEARTBEAT -> {
+        HeartbeatRequestProto hb = txn.getHeartbeat();
+        if (registry.heartbeat(hb)) {
+          tx.registerServer(hb);
+        }
+        return MetaTxnReplyProto.newBuilder().setHeartbeat(HeartbeatResponseProto.newBuilder()
+            .setStatus(StatusProto.OK).setEpoch(store.epoch())
+            .setHeartbeatIntervalMs(heartbeatInterval.toMillis())).build();
+      }
+      case RECLAIM_DONE -> {
+        tx.reclaimDone(txn.getReclaimDone().getFileId());
+        return MetaTxnReplyProto.newBuilder().setClient(Replies.error(StatusProto.OK, "")).build();
+      }
+      default -> {
+        return MetaTxnReplyProto.newBuilder()
+            .setClient(Replies.error(StatusProto.INVALID_ARGUMENT, "empty log record")).build();
+      }
+    }
+  }
+
+  @Override
+  public CompletableFuture<Message> query(Message request) {
+    MetaResponseProto reply;
+    try {
+      MetaRequestProto req = MetaRequestProto.parseFrom(request.getContent().toByteArray());
+      reply = switch (req.getOpCase()) {
+        case GET_ATTR -> NamespaceQueries.getAttr(store, req.getGetAttr());
+        case READ_DIR -> NamespaceQueries.readDir(store, req.getReadDir());
+        default -> Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a read");
+      };
+    } catch (NamespaceException e) {
+      reply = Replies.error(e.status(), e.getMessage());
+    } catch (InvalidProtocolBufferException e) {
+      reply = Replies.error(StatusProto.INVALID_ARGUMENT, "unreadable request: " + e.getMessage());
+    }
+    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply.toByteArray())));
+  }
+
+  @Override
+  public long takeSnapshot() throws IOException {
+    long index = store.appliedIndex();
+    long term = store.appliedTerm();
+    if (index < 0) {
+      return -1;
+    }
+    Path target = snapshots.newCheckpointDir(term, index);
+    if (!Files.exists(target)) {
+      Path tmp = snapshots.tmpCheckpointDir(term, index);
+      FileUtils.deleteFully(tmp.toFile());
+      store.checkpoint(tmp);
+      Files.move(tmp, target);
+      LOG.info("Namespace checkpoint at log index {} taken", index);
+    }
+    snapshots.cleanupOldSnapshots(null);
+    return index;
+  }
+
+  /** After Ratis installed a leader's checkpoint: rebuild the live store from it. */
+  @Override
+  public void reinitialize() throws IOException {
+    Path latest = snapshots.latestDir();
+    if (latest == null) {
+      return;
+    }
+    store.close();
+    FileUtils.deleteFully(namespaceDir.toFile());
+    Files.createDirectories(namespaceDir);
+    try (Stream<Path> files = Files.list(latest)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        String name = f.getFileName().toString();
+        if (name.endsWith(".md5")) {
+          continue;
+        }
+        if (name.endsWith(".sst")) {
+          Files.createLink(namespaceDir.resolve(name), f);
+        } else {
+          Files.copy(f, namespaceDir.resolve(name));
+        }
+      }
+    }
+    openStore();
+    TermIndex ti = CheckpointSnapshotStorage.termIndexOf(latest);
+    updateLastAppliedTermIndex(ti.getTerm(), ti.getIndex());
+    LOG.info("Namespace rebuilt from the leader's checkpoint at log index {}", ti.getIndex());
+  }
+
+  @Override
+  public void close() throws IOException {
+    super.close();
+    if (store != null) {
+      store.close();
+    }
+  }
+}

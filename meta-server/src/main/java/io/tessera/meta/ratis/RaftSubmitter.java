@@ -1,0 +1,96 @@
+package io.tessera.meta.ratis;
+
+import java.io.IOException;
+import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+
+/**
+ * Hands requests to the local Ratis server directly (no client hop): writes become log
+ * entries, reads go through Ratis's linearizable read path before the state machine's query.
+ */
+public final class RaftSubmitter {
+  private final RaftServer server;
+  private final RaftGroupId groupId;
+  private final ClientId clientId = ClientId.randomId();
+  private final AtomicLong callIds = new AtomicLong();
+
+  public RaftSubmitter(RaftServer server, RaftGroupId groupId) {
+    this.server = server;
+    this.groupId = groupId;
+  }
+
+  public CompletableFuture<RaftClientReply> write(byte[] entry) {
+    return submit(entry, RaftClientRequest.writeRequestType());
+  }
+
+  public CompletableFuture<RaftClientReply> read(byte[] query) {
+    return submit(query, RaftClientRequest.readRequestType());
+  }
+
+  private CompletableFuture<RaftClientReply> submit(byte[] body, RaftClientRequest.Type type) {
+    RaftClientRequest request = RaftClientRequest.newBuilder()
+        .setClientId(clientId).setServerId(server.getId()).setGroupId(groupId)
+        .setCallId(callIds.incrementAndGet()).setType(type)
+        .setMessage(Message.valueOf(ByteString.copyFrom(body))).build();
+    try {
+      return server.submitClientRequestAsync(request);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private DivisionInfo info() {
+    try {
+      return server.getDivision(groupId).getInfo();
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  public boolean isLeader() {
+    DivisionInfo i = info();
+    return i != null && i.isLeader() && i.isLeaderReady();
+  }
+
+  /** The client address of the current leader as this replica knows it, or null. */
+  public String leaderClientAddress() {
+    DivisionInfo i = info();
+    if (i == null || i.getLeaderId() == null) {
+      return null;
+    }
+    return clientAddressOf(i.getLeaderId());
+  }
+
+  public String leaderId() {
+    DivisionInfo i = info();
+    return i == null || i.getLeaderId() == null ? null : i.getLeaderId().toString();
+  }
+
+  public String clientAddressOf(RaftPeerId id) {
+    for (RaftPeer p : peers()) {
+      if (p.getId().equals(id)) {
+        return p.getClientAddress();
+      }
+    }
+    return null;
+  }
+
+  public Collection<RaftPeer> peers() {
+    try {
+      return server.getDivision(groupId).getRaftConf().getAllPeers();
+    } catch (IOException e) {
+      return java.util.List.of();
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package io.tessera.meta.registry;
+
+import io.tessera.common.proto.DataServerProto;
+import io.tessera.common.proto.DataServerStateProto;
+import io.tessera.common.proto.HeartbeatRequestProto;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The data servers this replica knows of. Registrations are replicated (they come through the
+ * log); liveness is each replica's own view of when it last applied a server's heartbeat, so
+ * a newly elected leader knows who is alive without waiting a timeout.
+ */
+public final class DataServerRegistry {
+  private final Duration downAfter;
+  private final Map<String, Entry> servers = new ConcurrentHashMap<>();
+
+  private record Entry(HeartbeatRequestProto last, long seenNanos) {}
+
+  public DataServerRegistry(Duration downAfter) {
+    this.downAfter = downAfter;
+  }
+
+  /** Loads registrations persisted in the namespace store; they count as down until heard from. */
+  public void load(Map<String, HeartbeatRequestProto> registered) {
+    long longAgo = System.nanoTime() - downAfter.toNanos() - 1;
+    registered.forEach((id, hb) -> servers.putIfAbsent(id, new Entry(hb, longAgo)));
+  }
+
+  /** Records a heartbeat; returns true when the registration (id to address) is new or changed. */
+  public boolean heartbeat(HeartbeatRequestProto hb) {
+    Entry old = servers.put(hb.getServerId(), new Entry(hb, System.nanoTime()));
+    return old == null || !old.last.getAddress().equals(hb.getAddress());
+  }
+
+  public boolean isUp(String id) {
+    Entry e = servers.get(id);
+    return e != null && System.nanoTime() - e.seenNanos < downAfter.toNanos();
+  }
+
+  public String address(String id) {
+    Entry e = servers.get(id);
+    return e == null ? null : e.last.getAddress();
+  }
+
+  /** Live servers with their last report, sorted by id. */
+  public List<HeartbeatRequestProto> live() {
+    List<HeartbeatRequestProto> out = new ArrayList<>();
+    servers.forEach((id, e) -> {
+      if (isUp(id)) {
+        out.add(e.last);
+      }
+    });
+    out.sort((a, b) -> a.getServerId().compareTo(b.getServerId()));
+    return out;
+  }
+
+  /** Every known server, for status displays. */
+  public List<DataServerProto> describe() {
+    long now = System.nanoTime();
+    List<DataServerProto> out = new ArrayList<>();
+    servers.forEach((id, e) -> out.add(DataServerProto.newBuilder()
+        .setId(id).setAddress(e.last.getAddress())
+        .setState(isUp(id) ? DataServerStateProto.UP : DataServerStateProto.DOWN)
+        .setCapacityBytes(e.last.getCapacityBytes()).setFreeBytes(e.last.getFreeBytes())
+        .setUsedBytes(e.last.getUsedBytes())
+        .setLastHeartbeatMsAgo((now - e.seenNanos) / 1_000_000).build()));
+    out.sort((a, b) -> a.getId().compareTo(b.getId()));
+    return out;
+  }
+}

@@ -1,0 +1,66 @@
+package io.tessera.meta.server;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.proto.HeartbeatRequestProto;
+import io.tessera.common.proto.HeartbeatResponseProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.HostPort;
+import io.tessera.common.rpc.RpcCall;
+import io.tessera.common.rpc.RpcReply;
+import io.tessera.common.rpc.RpcService;
+import io.tessera.meta.proto.MetaTxnProto;
+import io.tessera.meta.ratis.RaftSubmitter;
+import java.util.concurrent.CompletableFuture;
+
+/** Serves heartbeat.proto: data-server reports go through the log so every replica knows them. */
+final class HeartbeatHandler implements RpcService {
+  private final RaftSubmitter raft;
+  private final TxnBatcher batcher;
+
+  HeartbeatHandler(RaftSubmitter raft, TxnBatcher batcher) {
+    this.raft = raft;
+    this.batcher = batcher;
+  }
+
+  @Override
+  public CompletableFuture<RpcReply> handle(RpcCall call) {
+    call.payload().release();
+    HeartbeatRequestProto hb;
+    try {
+      hb = HeartbeatRequestProto.parseFrom(call.header());
+      if (!hb.getServerId().matches("[A-Za-z0-9._-]{1,64}")) {
+        return done(error(StatusProto.INVALID_ARGUMENT, "server id '" + hb.getServerId() + "' is not valid"));
+      }
+      HostPort.parse(hb.getAddress());
+    } catch (InvalidProtocolBufferException e) {
+      return done(error(StatusProto.INVALID_ARGUMENT, "request is not a heartbeat.proto HeartbeatRequestProto"));
+    } catch (IllegalArgumentException e) {
+      return done(error(StatusProto.INVALID_ARGUMENT, e.getMessage()));
+    }
+    LeaderStatus refusal = LeaderStatus.check(raft);
+    if (refusal != null) {
+      return done(refuse(refusal));
+    }
+    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setHeartbeat(hb).build();
+    return batcher.submit(txn).handle((r, err) -> err != null ? refuse(LeaderStatus.of(err, raft)) : r.getHeartbeat())
+        .thenApply(RpcReply::of);
+  }
+
+  private static HeartbeatResponseProto refuse(LeaderStatus s) {
+    return HeartbeatResponseProto.newBuilder().setStatus(s.status()).setMessage(s.message())
+        .setLeaderHint(s.leaderHint()).build();
+  }
+
+  private static HeartbeatResponseProto error(StatusProto status, String message) {
+    return HeartbeatResponseProto.newBuilder().setStatus(status).setMessage(message).build();
+  }
+
+  private static CompletableFuture<RpcReply> done(HeartbeatResponseProto r) {
+    return CompletableFuture.completedFuture(RpcReply.of(r));
+  }
+
+  @Override
+  public RpcReply errorReply(Throwable cause) {
+    return RpcReply.of(error(StatusProto.INTERNAL, String.valueOf(cause.getMessage())));
+  }
+}

@@ -1,0 +1,39 @@
+package io.tessera.meta.server;
+
+import io.tessera.common.proto.StatusProto;
+import io.tessera.meta.ratis.RaftSubmitter;
+import java.util.concurrent.CompletionException;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
+
+/** How a replica answers when it cannot serve: who leads, or "retry shortly". */
+record LeaderStatus(StatusProto status, String message, String leaderHint) {
+
+  /** Null when this replica leads and may serve; otherwise the refusal. */
+  static LeaderStatus check(RaftSubmitter raft) {
+    if (raft.isLeader()) {
+      return null;
+    }
+    String hint = raft.leaderClientAddress();
+    if (hint == null) {
+      return new LeaderStatus(StatusProto.UNAVAILABLE, "no meta leader is elected yet; retry shortly", "");
+    }
+    return new LeaderStatus(StatusProto.NOT_LEADER, "not the leader; the leader is " + hint, hint);
+  }
+
+  /** The refusal for a request that Ratis failed. */
+  static LeaderStatus of(Throwable err, RaftSubmitter raft) {
+    Throwable t = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+    if (t instanceof NotLeaderException nle) {
+      String hint = nle.getSuggestedLeader() == null ? null : nle.getSuggestedLeader().getClientAddress();
+      if (hint != null && !hint.isEmpty()) {
+        return new LeaderStatus(StatusProto.NOT_LEADER, "leadership moved to " + hint, hint);
+      }
+    }
+    LeaderStatus s = check(raft);
+    if (s != null) {
+      return s;
+    }
+    return new LeaderStatus(StatusProto.UNAVAILABLE, "the meta group could not commit the request ("
+        + t.getClass().getSimpleName() + "); retry shortly", "");
+  }
+}

@@ -1,0 +1,158 @@
+package io.tessera.meta.server;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.proto.ClusterStatusResponseProto;
+import io.tessera.common.proto.CreateRequestProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutPolicyProto;
+import io.tessera.common.proto.MetaReplicaProto;
+import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.RpcCall;
+import io.tessera.common.rpc.RpcReply;
+import io.tessera.common.rpc.RpcService;
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.meta.namespace.NamespaceChanges;
+import io.tessera.meta.namespace.NamespaceException;
+import io.tessera.meta.namespace.NamespaceStore;
+import io.tessera.meta.namespace.PathResolver;
+import io.tessera.meta.namespace.Replies;
+import io.tessera.meta.proto.MetaTxnProto;
+import io.tessera.meta.ratis.RaftSubmitter;
+import io.tessera.meta.registry.DataServerRegistry;
+import io.tessera.meta.registry.PlacementPolicy;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.apache.ratis.protocol.RaftPeer;
+
+/**
+ * Serves meta.proto on the leader: changes are completed (time, layout, placement) and
+ * group-committed through the log; reads go through Ratis's read path; followers answer
+ * with the leader's address.
+ */
+final class MetaRequestHandler implements RpcService {
+  private final RaftSubmitter raft;
+  private final TxnBatcher batcher;
+  private final Supplier<NamespaceStore> store;
+  private final DataServerRegistry registry;
+  private final PlacementPolicy placement;
+  private final LayoutPolicyProto defaultPolicy;
+
+  MetaRequestHandler(RaftSubmitter raft, TxnBatcher batcher, Supplier<NamespaceStore> store,
+      DataServerRegistry registry, PlacementPolicy placement, LayoutPolicyProto defaultPolicy) {
+    this.raft = raft;
+    this.batcher = batcher;
+    this.store = store;
+    this.registry = registry;
+    this.placement = placement;
+    this.defaultPolicy = defaultPolicy;
+  }
+
+  @Override
+  public CompletableFuture<RpcReply> handle(RpcCall call) {
+    call.payload().release();
+    MetaRequestProto req;
+    try {
+      req = MetaRequestProto.parseFrom(call.header());
+    } catch (InvalidProtocolBufferException e) {
+      return done(Replies.error(StatusProto.INVALID_ARGUMENT, "request is not a meta.proto MetaRequestProto"));
+    }
+    if (req.getOpCase() == MetaRequestProto.OpCase.CLUSTER_STATUS) {
+      return done(clusterStatus());
+    }
+    LeaderStatus refusal = LeaderStatus.check(raft);
+    if (refusal != null) {
+      return done(refuse(refusal));
+    }
+    if (!NamespaceChanges.isChange(req)) {
+      if (req.getOpCase() == MetaRequestProto.OpCase.OP_NOT_SET) {
+        return done(Replies.error(StatusProto.INVALID_ARGUMENT, "request names no operation"));
+      }
+      return raft.read(req.toByteArray()).handle((reply, err) -> {
+        if (err != null || !reply.isSuccess()) {
+          return refuse(LeaderStatus.of(err != null ? err : reply.getException(), raft));
+        }
+        try {
+          return MetaResponseProto.parseFrom(reply.getMessage().getContent().toByteArray());
+        } catch (InvalidProtocolBufferException e) {
+          return Replies.error(StatusProto.INTERNAL, "unreadable query result");
+        }
+      }).thenApply(RpcReply::of);
+    }
+    try {
+      if (req.getOpCase() == MetaRequestProto.OpCase.CREATE) {
+        req = req.toBuilder().setCreate(placed(req.getCreate())).build();
+      }
+    } catch (NamespaceException e) {
+      return done(Replies.error(e.status(), e.getMessage()));
+    }
+    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setClient(req).build();
+    return batcher.submit(txn).handle((reply, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
+        : reply.getClient()).thenApply(RpcReply::of);
+  }
+
+  /** Resolves the layout policy and chooses the data servers, before the change is logged. */
+  private CreateRequestProto placed(CreateRequestProto c) {
+    LayoutPolicyProto policy;
+    boolean explicit = true;
+    if (c.getHasLayout()) {
+      policy = c.getLayout();
+    } else {
+      policy = inheritedPolicy(c.getPath());
+      if (policy == null) {
+        explicit = false;
+        int live = registry.live().size();
+        policy = live > 0 && live < defaultPolicy.getDataUnits() + defaultPolicy.getParityUnits()
+            ? defaultPolicy.toBuilder().setDataUnits(Math.max(1, live - defaultPolicy.getParityUnits())).build()
+            : defaultPolicy;
+      }
+    }
+    try {
+      StripeLayout.validate(policy.getStripeUnit(), policy.getDataUnits(), policy.getParityUnits());
+    } catch (IllegalArgumentException e) {
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, e.getMessage());
+    }
+    if (!explicit && policy.getDataUnits() < 1) {
+      throw new NamespaceException(StatusProto.NO_SPACE, "no data server is up");
+    }
+    return c.toBuilder().setLayout(policy).setHasLayout(true).clearPlacement()
+        .addAllPlacement(placement.choose(registry.live(), policy)).build();
+  }
+
+  private LayoutPolicyProto inheritedPolicy(String path) {
+    try {
+      PathResolver.Resolved r = PathResolver.resolve(store.get(), path);
+      InodeProto parent = store.get().inode(r.parentId());
+      return parent != null && parent.getHasDefaultLayout() ? parent.getDefaultLayout() : null;
+    } catch (NamespaceException e) {
+      return null; // the change itself reports the bad path when applied
+    }
+  }
+
+  private MetaResponseProto clusterStatus() {
+    ClusterStatusResponseProto.Builder b = ClusterStatusResponseProto.newBuilder();
+    String leader = raft.leaderId();
+    for (RaftPeer p : raft.peers()) {
+      b.addReplicas(MetaReplicaProto.newBuilder().setId(p.getId().toString()).setAddress(p.getClientAddress())
+          .setLeader(p.getId().toString().equals(leader)));
+    }
+    b.addAllDataServers(registry.describe());
+    b.setEpoch(store.get().epoch());
+    return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setCluster(b).build();
+  }
+
+  private static MetaResponseProto refuse(LeaderStatus s) {
+    return MetaResponseProto.newBuilder().setStatus(s.status()).setMessage(s.message())
+        .setLeaderHint(s.leaderHint()).build();
+  }
+
+  private static CompletableFuture<RpcReply> done(MetaResponseProto r) {
+    return CompletableFuture.completedFuture(RpcReply.of(r));
+  }
+
+  @Override
+  public RpcReply errorReply(Throwable cause) {
+    return RpcReply.of(Replies.error(StatusProto.INTERNAL, String.valueOf(cause.getMessage())));
+  }
+}

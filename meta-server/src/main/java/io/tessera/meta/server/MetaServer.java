@@ -1,0 +1,157 @@
+package io.tessera.meta.server;
+
+import io.tessera.common.config.Config;
+import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.proto.LayoutPolicyProto;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.rpc.RpcServer;
+import io.tessera.common.rpc.Service;
+import io.tessera.meta.ratis.MetaStateMachine;
+import io.tessera.meta.ratis.RaftSubmitter;
+import io.tessera.meta.registry.DataServerRegistry;
+import io.tessera.meta.registry.PlacementPolicy;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A meta replica process: one member of the Ratis group that owns the namespace, plus the
+ * endpoint clients and data servers talk to.
+ */
+public final class MetaServer implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(MetaServer.class);
+  /** All Tessera meta groups share one id: a process serves one cluster. */
+  public static final RaftGroupId GROUP_ID =
+      RaftGroupId.valueOf(UUID.nameUUIDFromBytes("tessera-meta".getBytes(StandardCharsets.UTF_8)));
+
+  private final MetaPeer self;
+  private final RaftServer raftServer;
+  private final MetaStateMachine stateMachine;
+  private final RaftSubmitter raft;
+  private final RpcServer rpc;
+  private final RpcClientPool dataPool;
+  private final FileReclaimer reclaimer;
+
+  private MetaServer(MetaPeer self, RaftServer raftServer, MetaStateMachine sm, RaftSubmitter raft, RpcServer rpc,
+      RpcClientPool dataPool, FileReclaimer reclaimer) {
+    this.self = self;
+    this.raftServer = raftServer;
+    this.stateMachine = sm;
+    this.raft = raft;
+    this.rpc = rpc;
+    this.dataPool = dataPool;
+    this.reclaimer = reclaimer;
+  }
+
+  /** Starts replica {@code selfId} of the group {@code peers}, keeping its state in {@code dir}. */
+  public static MetaServer start(String selfId, List<MetaPeer> peers, Path dir, Config config)
+      throws IOException, InterruptedException {
+    MetaPeer self = peers.stream().filter(p -> p.id().equals(selfId)).findFirst().orElseThrow(() ->
+        new IllegalArgumentException("--id " + selfId + " is not one of the peers " + peers));
+    Files.createDirectories(dir);
+    Duration hbInterval = config.get(MetaServerConfigKeys.HEARTBEAT_INTERVAL);
+    DataServerRegistry registry = new DataServerRegistry(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT));
+    MetaStateMachine sm = new MetaStateMachine(dir.resolve("namespace"), registry, hbInterval);
+
+    List<RaftPeer> raftPeers = new ArrayList<>();
+    for (MetaPeer p : peers) {
+      raftPeers.add(RaftPeer.newBuilder().setId(RaftPeerId.valueOf(p.id())).setAddress(p.raftAddress())
+          .setClientAddress(p.clientAddress()).build());
+    }
+    RaftServer server = RaftServer.newBuilder()
+        .setServerId(RaftPeerId.valueOf(self.id()))
+        .setGroup(RaftGroup.valueOf(GROUP_ID, raftPeers))
+        .setProperties(raftProperties(self, dir, config))
+        .setStateMachine(sm)
+        .setOption(Files.isDirectory(dir.resolve("raft").resolve(GROUP_ID.getUuid().toString()))
+            ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
+        .build();
+    server.start();
+    RaftSubmitter raft = new RaftSubmitter(server, GROUP_ID);
+    TxnBatcher batcher = new TxnBatcher(raft, config.get(MetaServerConfigKeys.MAX_BATCH), 2);
+    LayoutPolicyProto defaults = LayoutPolicyProto.newBuilder()
+        .setStripeUnit((int) (long) config.get(MetaServerConfigKeys.DEFAULT_STRIPE_UNIT))
+        .setDataUnits(config.get(MetaServerConfigKeys.DEFAULT_DATA_UNITS))
+        .setParityUnits(config.get(MetaServerConfigKeys.DEFAULT_PARITY_UNITS)).build();
+    PlacementPolicy placement = new PlacementPolicy(config.get(MetaServerConfigKeys.MIN_FREE_SPACE));
+    int maxFrame = RpcConfigKeys.maxFrameBytes(config);
+    RpcServer rpc;
+    try {
+      rpc = RpcServer.start("meta-" + self.id(), new InetSocketAddress(self.host(), self.clientPort()), Map.of(
+          Service.META, new MetaRequestHandler(raft, batcher, sm::store, registry, placement, defaults),
+          Service.HEARTBEAT, new HeartbeatHandler(raft, batcher)), maxFrame, config.get(RpcConfigKeys.IO_THREADS));
+    } catch (RuntimeException e) {
+      server.close();
+      throw new IOException("meta server " + self.id() + " cannot listen on " + self.clientAddress() + ": "
+          + e.getMessage(), e);
+    }
+    RpcClientPool dataPool = new RpcClientPool("meta-" + self.id() + "-data", 1, maxFrame, 30_000, 2000);
+    FileReclaimer reclaimer = new FileReclaimer(raft, batcher, sm::store, registry, dataPool);
+    reclaimer.start();
+    LOG.info("Meta server {} serving clients on {} (raft {}), state in {}", self.id(), self.clientAddress(),
+        self.raftAddress(), dir);
+    return new MetaServer(self, server, sm, raft, rpc, dataPool, reclaimer);
+  }
+
+  private static RaftProperties raftProperties(MetaPeer self, Path dir, Config config) {
+    RaftProperties p = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(p, List.of(dir.resolve("raft").toFile()));
+    GrpcConfigKeys.Server.setPort(p, self.raftPort());
+    GrpcConfigKeys.Server.setHost(p, self.host());
+    RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(
+        config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MIN).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(
+        config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MAX).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(5, java.util.concurrent.TimeUnit.SECONDS));
+    RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+    RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, config.get(MetaServerConfigKeys.SNAPSHOT_THRESHOLD));
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("32MB"));
+    RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, !config.get(MetaServerConfigKeys.LOG_SYNC));
+    return p;
+  }
+
+  public String id() {
+    return self.id();
+  }
+
+  public boolean isLeader() {
+    return raft.isLeader();
+  }
+
+  public String clientAddress() {
+    return self.clientAddress();
+  }
+
+  @Override
+  public void close() throws IOException {
+    reclaimer.close();
+    rpc.close();
+    raftServer.close();
+    dataPool.close();
+    LOG.info("Meta server {} stopped", self.id());
+  }
+}

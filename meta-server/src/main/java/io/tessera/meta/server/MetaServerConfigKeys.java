@@ -1,0 +1,38 @@
+package io.tessera.meta.server;
+
+import io.tessera.common.config.ConfigKey;
+import java.time.Duration;
+import java.util.List;
+
+/** Settings of a meta replica. The defaults give a working local cluster. */
+public final class MetaServerConfigKeys {
+  private MetaServerConfigKeys() {}
+
+  public static final ConfigKey<Duration> DATA_SERVER_TIMEOUT = ConfigKey.duration(
+      "tessera.meta.data-server-timeout", Duration.ofSeconds(5),
+      "a data server silent this long is down (detection within heartbeat interval + this)");
+  public static final ConfigKey<Duration> HEARTBEAT_INTERVAL = ConfigKey.duration(
+      "tessera.meta.heartbeat-interval", Duration.ofSeconds(1), "heartbeat interval announced to data servers");
+  public static final ConfigKey<Long> DEFAULT_STRIPE_UNIT = ConfigKey.size("tessera.meta.default-stripe-unit",
+      1L << 20, "stripe unit of files created with no policy of their own or of their directory");
+  public static final ConfigKey<Integer> DEFAULT_DATA_UNITS = ConfigKey.integer("tessera.meta.default-data-units",
+      6, "k of files with no policy (lowered to the number of live servers when fewer)");
+  public static final ConfigKey<Integer> DEFAULT_PARITY_UNITS = ConfigKey.integer(
+      "tessera.meta.default-parity-units", 0, "m of files with no policy");
+  public static final ConfigKey<Long> MIN_FREE_SPACE = ConfigKey.size("tessera.meta.placement-min-free",
+      1L << 30, "data servers with less free space than this get no new files");
+  public static final ConfigKey<Duration> ELECTION_TIMEOUT_MIN = ConfigKey.duration(
+      "tessera.meta.election-timeout-min", Duration.ofMillis(1000), "shortest Raft election timeout");
+  public static final ConfigKey<Duration> ELECTION_TIMEOUT_MAX = ConfigKey.duration(
+      "tessera.meta.election-timeout-max", Duration.ofMillis(2000), "longest Raft election timeout");
+  public static final ConfigKey<Integer> SNAPSHOT_THRESHOLD = ConfigKey.integer("tessera.meta.snapshot-every",
+      100_000, "log entries between namespace checkpoints (older log is then purged)");
+  public static final ConfigKey<Integer> MAX_BATCH = ConfigKey.integer("tessera.meta.max-batch",
+      512, "most changes group-committed in one log entry");
+  public static final ConfigKey<Boolean> LOG_SYNC = ConfigKey.bool("tessera.meta.log-sync", true,
+      "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
+
+  public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
+      DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
+      SNAPSHOT_THRESHOLD, MAX_BATCH, LOG_SYNC);
+}

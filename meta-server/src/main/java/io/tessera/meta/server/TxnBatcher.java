@@ -1,0 +1,94 @@
+package io.tessera.meta.server;
+
+import io.tessera.meta.proto.MetaTxnBatchProto;
+import io.tessera.meta.proto.MetaTxnBatchReplyProto;
+import io.tessera.meta.proto.MetaTxnProto;
+import io.tessera.meta.proto.MetaTxnReplyProto;
+import io.tessera.meta.ratis.RaftSubmitter;
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.ratis.protocol.RaftClientReply;
+
+/**
+ * Group commit on the leader. A change that arrives while entries are in flight waits and
+ * travels with the others that arrived meanwhile in the next entry; each gets its own
+ * reply. One Raft entry per change would cap the namespace at a few hundred changes/s on
+ * a small machine.
+ */
+final class TxnBatcher {
+  private record Pending(MetaTxnProto txn, CompletableFuture<MetaTxnReplyProto> reply) {}
+
+  private final RaftSubmitter raft;
+  private final int maxBatch;
+  private final int maxInFlight;
+  private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private int inFlight;
+
+  TxnBatcher(RaftSubmitter raft, int maxBatch, int maxInFlight) {
+    this.raft = raft;
+    this.maxBatch = maxBatch;
+    this.maxInFlight = maxInFlight;
+  }
+
+  CompletableFuture<MetaTxnReplyProto> submit(MetaTxnProto txn) {
+    Pending p = new Pending(txn, new CompletableFuture<>());
+    synchronized (this) {
+      queue.add(p);
+    }
+    drain();
+    return p.reply;
+  }
+
+  private void drain() {
+    while (true) {
+      List<Pending> batch;
+      synchronized (this) {
+        if (inFlight >= maxInFlight || queue.isEmpty()) {
+          return;
+        }
+        batch = new ArrayList<>(Math.min(queue.size(), maxBatch));
+        while (!queue.isEmpty() && batch.size() < maxBatch) {
+          batch.add(queue.poll());
+        }
+        inFlight++;
+      }
+      MetaTxnBatchProto.Builder entry = MetaTxnBatchProto.newBuilder();
+      batch.forEach(p -> entry.addTxns(p.txn));
+      raft.write(entry.build().toByteArray()).whenComplete((reply, err) -> {
+        synchronized (this) {
+          inFlight--;
+        }
+        complete(batch, reply, err);
+        drain();
+      });
+    }
+  }
+
+  private static void complete(List<Pending> batch, RaftClientReply reply, Throwable err) {
+    if (err == null && !reply.isSuccess()) {
+      err = reply.getException();
+    }
+    if (err != null) {
+      for (Pending p : batch) {
+        p.reply.completeExceptionally(err);
+      }
+      return;
+    }
+    MetaTxnBatchReplyProto replies;
+    try {
+      replies = MetaTxnBatchReplyProto.parseFrom(reply.getMessage().getContent().toByteArray());
+    } catch (Exception e) {
+      batch.forEach(p -> p.reply.completeExceptionally(e));
+      return;
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      if (i < replies.getRepliesCount()) {
+        batch.get(i).reply.complete(replies.getReplies(i));
+      } else {
+        batch.get(i).reply.completeExceptionally(new IllegalStateException("log entry replied to fewer changes"));
+      }
+    }
+  }
+}
