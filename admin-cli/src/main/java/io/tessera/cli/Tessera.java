@@ -29,10 +29,21 @@ public final class Tessera {
     System.exit(run(args));
   }
 
-  /** Runs a command line and returns its exit code (used by tests). */
+  /** Runs a command line and returns its exit code. */
   public static int run(String... args) {
+    return run(null, null, args);
+  }
+
+  /** Runs a command line writing to the given streams (null: standard ones); returns the exit code. */
+  public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
     CommandLine cl = new CommandLine(new Tessera());
     cl.setExecutionExceptionHandler(new ErrorReporter());
+    if (out != null) {
+      cl.setOut(out);
+    }
+    if (err != null) {
+      cl.setErr(err);
+    }
     return cl.execute(args);
   }
 }

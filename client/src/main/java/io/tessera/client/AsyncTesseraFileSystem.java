@@ -159,7 +159,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   public CompletableFuture<Void> delete(String path, boolean recursive) {
     String p = normalize(path);
     return meta.call(MetaRequestProto.newBuilder().setRemove(RemoveRequestProto.newBuilder().setPath(p)
-        .setRecursive(recursive).setDirectory(true))).thenApply(r -> null);
+        .setRecursive(recursive))).thenApply(r -> null);
   }
 
   /** The meta replicas, which one leads, and every data server's state. */

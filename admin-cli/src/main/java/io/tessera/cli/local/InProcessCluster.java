@@ -78,6 +78,14 @@ public final class InProcessCluster implements LocalCluster {
     }
   }
 
+  public MetaServer meta(String id) {
+    return metas.get(id);
+  }
+
+  public DataServer data(String id) {
+    return datas.get(id);
+  }
+
   /** The replica that currently leads, or null. */
   public String leader() {
     return metas.values().stream().filter(MetaServer::isLeader).map(MetaServer::id).findFirst().orElse(null);

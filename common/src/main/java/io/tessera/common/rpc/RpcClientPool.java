@@ -22,6 +22,7 @@ public final class RpcClientPool implements Closeable {
   private final int connectTimeoutMillis;
   private final ConcurrentHashMap<String, CompletableFuture<RpcConnection>> connections =
       new ConcurrentHashMap<>();
+  private volatile boolean closed;
 
   public RpcClientPool(String name, int ioThreads, int maxFrameBytes, long callTimeoutMillis,
       int connectTimeoutMillis) {
@@ -33,6 +34,12 @@ public final class RpcClientPool implements Closeable {
 
   /** Sends one request to the peer at host:port. */
   public CompletableFuture<Frame> call(String address, Service service, byte[] header, ByteBuf payload) {
+    if (closed) {
+      if (payload != null) {
+        payload.release();
+      }
+      return CompletableFuture.failedFuture(new ClientClosedException());
+    }
     return connection(address).handle((c, err) -> {
       if (err != null) {
         if (payload != null) {
@@ -110,6 +117,7 @@ public final class RpcClientPool implements Closeable {
 
   @Override
   public void close() {
+    closed = true;
     connections.values().forEach(c -> c.thenAccept(RpcConnection::close));
     connections.clear();
     group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();

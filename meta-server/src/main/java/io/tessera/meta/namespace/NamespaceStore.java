@@ -14,6 +14,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
+import io.tessera.common.proto.StatusProto;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -56,6 +59,9 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   final ColumnFamilyHandle servers;
   final ColumnFamilyHandle reclaim;
   private final WriteOptions writeOptions = new WriteOptions();
+  /** Readers hold it shared; close takes it exclusively, so no thread touches a closed native handle. */
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private volatile boolean closed;
 
   public NamespaceStore(Path dir) throws IOException {
     this.dir = dir;
@@ -96,6 +102,20 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     return db;
   }
 
+  /** Runs a use of the database unless the store is closed (then: UNAVAILABLE, retry elsewhere). */
+  <T> T guarded(Supplier<T> use) {
+    lock.readLock().lock();
+    try {
+      if (closed) {
+        throw new NamespaceException(StatusProto.UNAVAILABLE,
+            "this meta replica's namespace is closed (stopping or reloading); retry shortly");
+      }
+      return use.get();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   public Path dir() {
     return dir;
   }
@@ -106,11 +126,14 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   }
 
   void write(NamespaceTxn txn) {
-    try {
-      db.write(writeOptions, txn.batch());
-    } catch (RocksDBException e) {
-      throw new UncheckedIOException(new IOException("namespace write failed: " + e.getMessage(), e));
-    }
+    guarded(() -> {
+      try {
+        db.write(writeOptions, txn.batch());
+        return null;
+      } catch (RocksDBException e) {
+        throw new UncheckedIOException(new IOException("namespace write failed: " + e.getMessage(), e));
+      }
+    });
   }
 
   public long appliedIndex() {
@@ -143,13 +166,19 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   @Override
   public List<Entry> children(long parentId, String startAfter, int limit) {
-    try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(dentries, ro)) {
-      return NamespaceTxn.scanChildren(it, parentId, startAfter, limit);
-    }
+    return guarded(() -> {
+      try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(dentries, ro)) {
+        return NamespaceTxn.scanChildren(it, parentId, startAfter, limit);
+      }
+    });
   }
 
   /** Registered data servers, by id. */
   public Map<String, HeartbeatRequestProto> registeredServers() {
+    return guarded(this::scanServers);
+  }
+
+  private Map<String, HeartbeatRequestProto> scanServers() {
     Map<String, HeartbeatRequestProto> out = new LinkedHashMap<>();
     try (RocksIterator it = db.newIterator(servers)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
@@ -164,6 +193,10 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   /** Removed files whose shards still wait to be deleted, at most {@code limit}. */
   public Map<Long, LayoutProto> pendingReclaims(int limit) {
+    return guarded(() -> scanReclaims(limit));
+  }
+
+  private Map<Long, LayoutProto> scanReclaims(int limit) {
     Map<Long, LayoutProto> out = new LinkedHashMap<>();
     try (RocksIterator it = db.newIterator(reclaim)) {
       for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
@@ -177,19 +210,27 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   /** A consistent copy of the store in {@code target} (hard links; milliseconds). */
   public void checkpoint(Path target) throws IOException {
-    try (Checkpoint cp = Checkpoint.create(db)) {
-      cp.createCheckpoint(target.toString());
-    } catch (RocksDBException e) {
-      throw new IOException("cannot checkpoint the namespace to " + target + ": " + e.getMessage(), e);
+    String failure = guarded(() -> {
+      try (Checkpoint cp = Checkpoint.create(db)) {
+        cp.createCheckpoint(target.toString());
+        return null;
+      } catch (RocksDBException e) {
+        return e.getMessage();
+      }
+    });
+    if (failure != null) {
+      throw new IOException("cannot checkpoint the namespace to " + target + ": " + failure);
     }
   }
 
   byte[] get(ColumnFamilyHandle cf, byte[] key) {
-    try {
-      return db.get(cf, key);
-    } catch (RocksDBException e) {
-      throw new UncheckedIOException(new IOException("namespace read failed: " + e.getMessage(), e));
-    }
+    return guarded(() -> {
+      try {
+        return db.get(cf, key);
+      } catch (RocksDBException e) {
+        throw new UncheckedIOException(new IOException("namespace read failed: " + e.getMessage(), e));
+      }
+    });
   }
 
   static InodeProto parseInode(byte[] v) {
@@ -205,6 +246,15 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   @Override
   public void close() {
+    lock.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    } finally {
+      lock.writeLock().unlock();
+    }
     try {
       db.flushWal(true);
     } catch (RocksDBException e) {

@@ -40,10 +40,12 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
 
   @Override
   public List<Entry> children(long parentId, String startAfter, int limit) {
-    try (RocksIterator base = store.db().newIterator(store.dentries);
-         RocksIterator it = batch.newIteratorWithBase(store.dentries, base)) {
-      return scanChildren(it, parentId, startAfter, limit);
-    }
+    return store.guarded(() -> {
+      try (RocksIterator base = store.db().newIterator(store.dentries);
+           RocksIterator it = batch.newIteratorWithBase(store.dentries, base)) {
+        return scanChildren(it, parentId, startAfter, limit);
+      }
+    });
   }
 
   static List<Entry> scanChildren(RocksIterator it, long parentId, String startAfter, int limit) {
@@ -136,11 +138,13 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
   }
 
   private byte[] get(org.rocksdb.ColumnFamilyHandle cf, byte[] key) {
-    try {
-      return batch.getFromBatchAndDB(store.db(), cf, readOptions, key);
-    } catch (RocksDBException e) {
-      throw new IllegalStateException("namespace read failed: " + e.getMessage(), e);
-    }
+    return store.guarded(() -> {
+      try {
+        return batch.getFromBatchAndDB(store.db(), cf, readOptions, key);
+      } catch (RocksDBException e) {
+        throw new IllegalStateException("namespace read failed: " + e.getMessage(), e);
+      }
+    });
   }
 
   private void put(org.rocksdb.ColumnFamilyHandle cf, byte[] key, byte[] value) {

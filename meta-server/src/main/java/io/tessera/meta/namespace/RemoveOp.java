@@ -8,7 +8,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
-/** unlink, rmdir and rm -r. Shards of removed files are deleted from data servers afterwards. */
+/** Removes a file or an empty directory, a whole tree when recursive; rmdir when only a directory will do. Shards of removed files are deleted from data servers afterwards. */
 final class RemoveOp {
   private static final int PAGE = 1024;
 
@@ -28,10 +28,6 @@ final class RemoveOp {
       if (!empty && !req.getRecursive()) {
         throw new NamespaceException(StatusProto.NOT_EMPTY, req.getPath()
             + " is a directory that is not empty (remove recursively to delete its contents)");
-      }
-      if (!req.getRecursive() && !req.getDirectory()) {
-        throw new NamespaceException(StatusProto.IS_DIRECTORY, req.getPath()
-            + " is a directory (remove it as a directory or recursively)");
       }
       removeTree(tx, target.getId());
     } else {

@@ -68,7 +68,8 @@ public final class MetaStateMachine extends BaseStateMachine {
   public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
     super.initialize(server, groupId, raftStorage);
     snapshots.init(raftStorage);
-    openStore();
+    // RUNNING, so that Ratis can pause the state machine to install a leader's checkpoint
+    getLifeCycle().startAndTransition(this::openStore, IOException.class);
   }
 
   private void openStore() throws IOException {
@@ -186,8 +187,19 @@ public final class MetaStateMachine extends BaseStateMachine {
   }
 
   /** After Ratis installed a leader's checkpoint: rebuild the live store from it. */
+  /** Ratis pauses the state machine before it installs a leader's checkpoint in its place. */
+  @Override
+  public void pause() {
+    getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSING);
+    getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSED);
+  }
+
   @Override
   public void reinitialize() throws IOException {
+    getLifeCycle().startAndTransition(this::rebuildFromLatestCheckpoint, IOException.class);
+  }
+
+  private void rebuildFromLatestCheckpoint() throws IOException {
     Path latest = snapshots.latestDir();
     if (latest == null) {
       return;

@@ -129,6 +129,7 @@ public final class MetaServer implements Closeable {
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, config.get(MetaServerConfigKeys.SNAPSHOT_THRESHOLD));
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    RaftServerConfigKeys.Log.setPurgeGap(p, config.get(MetaServerConfigKeys.LOG_PURGE_GAP));
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("32MB"));
     RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, !config.get(MetaServerConfigKeys.LOG_SYNC));
     return p;
@@ -140,6 +141,11 @@ public final class MetaServer implements Closeable {
 
   public boolean isLeader() {
     return raft.isLeader();
+  }
+
+  /** This replica's committed namespace, for tools and tests (read-only use). */
+  public io.tessera.meta.namespace.NamespaceStore namespace() {
+    return stateMachine.store();
   }
 
   public String clientAddress() {

@@ -27,6 +27,8 @@ public final class MetaServerConfigKeys {
       "tessera.meta.election-timeout-max", Duration.ofMillis(2000), "longest Raft election timeout");
   public static final ConfigKey<Integer> SNAPSHOT_THRESHOLD = ConfigKey.integer("tessera.meta.snapshot-every",
       100_000, "log entries between namespace checkpoints (older log is then purged)");
+  public static final ConfigKey<Integer> LOG_PURGE_GAP = ConfigKey.integer("tessera.meta.log-purge-gap",
+      1024, "log entries kept below the newest checkpoint (a follower further behind gets the checkpoint)");
   public static final ConfigKey<Integer> MAX_BATCH = ConfigKey.integer("tessera.meta.max-batch",
       512, "most changes group-committed in one log entry");
   public static final ConfigKey<Boolean> LOG_SYNC = ConfigKey.bool("tessera.meta.log-sync", true,
@@ -34,5 +36,5 @@ public final class MetaServerConfigKeys {
 
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
-      SNAPSHOT_THRESHOLD, MAX_BATCH, LOG_SYNC);
+      SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, MAX_BATCH, LOG_SYNC);
 }

@@ -1,0 +1,35 @@
+package io.tessera.common.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConfigTest {
+  @Test
+  void sizesAndDurationsReadAsPeopleWriteThem() {
+    assertThat(DataSize.parse("4096")).isEqualTo(4096);
+    assertThat(DataSize.parse("64K")).isEqualTo(65536);
+    assertThat(DataSize.parse("1MiB")).isEqualTo(1 << 20);
+    assertThat(DataSize.parse("2g")).isEqualTo(2L << 30);
+    assertThat(Durations.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(Durations.parse("1.5s")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(Durations.parse("2m")).isEqualTo(Duration.ofMinutes(2));
+  }
+
+  @Test
+  void aBadValueNamesItsKeyAndWhatItExpects() {
+    Config c = Config.of(Map.of(RpcConfigKeys.CALL_TIMEOUT.key(), "soon"));
+    assertThatThrownBy(() -> c.get(RpcConfigKeys.CALL_TIMEOUT))
+        .hasMessageContaining("tessera.rpc.call-timeout=soon").hasMessageContaining("500ms");
+    assertThatThrownBy(() -> DataSize.parse("lots")).hasMessageContaining("64K");
+    assertThatThrownBy(() -> DataSize.parse("-1")).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void defaultsApplyWhenNothingIsSet() {
+    assertThat(Config.defaults().get(RpcConfigKeys.MAX_FRAME_SIZE)).isEqualTo(72L << 20);
+  }
+}

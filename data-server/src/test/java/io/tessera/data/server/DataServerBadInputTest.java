@@ -1,0 +1,90 @@
+package io.tessera.data.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.Unpooled;
+import io.tessera.common.config.Config;
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.DataResponseProto;
+import io.tessera.common.proto.ReadShardsRequestProto;
+import io.tessera.common.proto.ShardRangeProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.proto.WriteShardsRequestProto;
+import io.tessera.common.rpc.Frame;
+import io.tessera.common.rpc.HostPort;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.rpc.Service;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A data server fed garbage keeps serving everyone else, and answers bad requests with a status. */
+class DataServerBadInputTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void randomBytesTruncatedFramesAndLyingLengthsDoNotHurtOtherClients() throws Exception {
+    Config config = Config.of(Map.of(DataServerConfigKeys.PORT.key(), "0",
+        DataServerConfigKeys.META_ADDRESSES.key(), "127.0.0.1:1"));
+    try (DataServer server = DataServer.start("ds-x", dir, config);
+         RpcClientPool pool = new RpcClientPool("test", 1, 72 << 20, 10_000, 2000)) {
+      HostPort addr = HostPort.parse(server.address());
+      byte[] unit = new byte[4096];
+      new Random(1).nextBytes(unit);
+      ShardRangeProto range = ShardRangeProto.newBuilder().setFileId(1).setStripe(0).setUnit(0).setLength(4096)
+          .setCoversUnit(true).build();
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setWrite(
+          WriteShardsRequestProto.newBuilder().addRanges(range)).build(), unit).getStatus()).isEqualTo(StatusProto.OK);
+
+      Random rnd = new Random(7);
+      for (int i = 0; i < 50; i++) {
+        try (Socket s = new Socket(addr.host(), addr.port()); OutputStream out = s.getOutputStream()) {
+          byte[] junk = new byte[rnd.nextInt(3000) + 1];
+          rnd.nextBytes(junk);
+          if (i % 5 == 0) {
+            // a plausible frame header promising more than is ever sent
+            ByteBuffer.wrap(junk).putInt(0, Math.min(junk.length + 1000, 1 << 20));
+          }
+          out.write(junk);
+          out.flush();
+        }
+      }
+      // a well-formed frame whose header is not a DataRequestProto, and one that lies about its payload
+      DataResponseProto garbled = DataResponseProto.parseFrom(pool.call(server.address(), Service.DATA,
+          new byte[] {(byte) 0xff, (byte) 0xff, 1}, null).get().header());
+      assertThat(garbled.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+      DataResponseProto lying = call(pool, server.address(), DataRequestProto.newBuilder().setWrite(
+          WriteShardsRequestProto.newBuilder().addRanges(range.toBuilder().setLength(9999))).build(), unit);
+      assertThat(lying.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+      assertThat(lying.getMessage()).contains("payload");
+      DataResponseProto outside = call(pool, server.address(), DataRequestProto.newBuilder().setRead(
+          ReadShardsRequestProto.newBuilder().addRanges(range.toBuilder().setOffset(-1))).build(), null);
+      assertThat(outside.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+
+      Frame reply = pool.call(server.address(), Service.DATA, DataRequestProto.newBuilder().setRead(
+          ReadShardsRequestProto.newBuilder().addRanges(range)).build().toByteArray(), null).get();
+      assertThat(DataResponseProto.parseFrom(reply.header()).getStatus()).isEqualTo(StatusProto.OK);
+      byte[] got = new byte[4096];
+      reply.payload().readBytes(got);
+      reply.release();
+      assertThat(got).as("data written before the garbage is intact").isEqualTo(unit);
+    }
+  }
+
+  private static DataResponseProto call(RpcClientPool pool, String address, DataRequestProto req, byte[] payload)
+      throws Exception {
+    Frame f = pool.call(address, Service.DATA, req.toByteArray(),
+        payload == null ? null : Unpooled.wrappedBuffer(payload)).get();
+    try {
+      return DataResponseProto.parseFrom(f.header());
+    } finally {
+      f.release();
+    }
+  }
+}

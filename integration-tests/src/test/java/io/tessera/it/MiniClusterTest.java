@@ -1,0 +1,234 @@
+package io.tessera.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.tessera.cli.local.ClusterPlan;
+import io.tessera.cli.local.InProcessCluster;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.FileStatus;
+import io.tessera.client.TesseraFile;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.config.Config;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.status.TesseraException;
+import io.tessera.meta.namespace.NamespaceException;
+import io.tessera.meta.namespace.NamespaceView;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The client API against a whole cluster in this JVM: 3 meta replicas, 4 data servers. */
+class MiniClusterTest {
+  @TempDir
+  static Path dir;
+  static InProcessCluster cluster;
+  static TesseraFileSystem fs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    ClusterPlan plan = new ClusterPlan(dir, 3, 4, TestPorts.freeBase(30));
+    cluster = InProcessCluster.start(plan, Config.of(Map.of("tessera.meta.snapshot-every", "50",
+        "tessera.meta.log-purge-gap", "5")));
+    cluster.awaitReady(Duration.ofSeconds(60));
+    fs = TesseraFileSystem.connect(plan.metaAddresses());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (fs != null) {
+      fs.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void randomWritesTruncatesAndReadsMatchAnInMemoryModel() throws Exception {
+    Random rnd = new Random(2026);
+    CreateOptions[] layouts = {CreateOptions.striped(1).stripeUnit(4096), CreateOptions.striped(3).stripeUnit(4096),
+        CreateOptions.striped(4).stripeUnit(65536), CreateOptions.striped(2).stripeUnit(1 << 20)};
+    fs.mkdirs("/model");
+    for (int l = 0; l < layouts.length; l++) {
+      String path = "/model/f" + l;
+      TesseraFile f = fs.createFile(path, layouts[l]);
+      long stripe = f.layout().stripeDataBytes();
+      byte[] model = new byte[0];
+      for (int op = 0; op < 60; op++) {
+        int kind = rnd.nextInt(10);
+        if (kind < 5) {
+          int off = rnd.nextInt((int) Math.min(model.length + 2 * stripe, 8 << 20) + 1);
+          int len = rnd.nextInt((int) Math.min(3 * stripe, 3 << 20)) + 1;
+          byte[] data = new byte[len];
+          rnd.nextBytes(data);
+          f.write(off, data, 0, len);
+          if (off + len > model.length) {
+            model = Arrays.copyOf(model, off + len);
+          }
+          System.arraycopy(data, 0, model, off, len);
+        } else if (kind < 8) {
+          int off = rnd.nextInt(model.length + 10);
+          int len = rnd.nextInt((int) Math.min(2 * stripe, 2 << 20)) + 1;
+          byte[] got = new byte[len];
+          int n = f.read(off, got, 0, len);
+          int expect = Math.max(-1, Math.min(len, model.length - off));
+          assertThat(n).as("bytes read at %d of %d", off, model.length).isEqualTo(expect == 0 ? -1 : expect);
+          if (n > 0) {
+            assertThat(Arrays.copyOf(got, n)).isEqualTo(Arrays.copyOfRange(model, off, off + n));
+          }
+        } else if (kind == 8) {
+          int size = rnd.nextInt(model.length + (int) stripe + 1);
+          f.truncate(size);
+          model = Arrays.copyOf(model, size);
+        } else {
+          f = fs.openFile(path);
+          assertThat(f.size()).as("size after reopening").isEqualTo(model.length);
+        }
+      }
+      byte[] all = new byte[model.length];
+      TesseraFile reopened = fs.openFile(path);
+      if (model.length > 0) {
+        reopened.readFully(0, all, 0, all.length);
+      }
+      assertThat(all).isEqualTo(model);
+      assertThat(fs.stat(path).size()).isEqualTo(model.length);
+    }
+  }
+
+  @Test
+  void streamsAndChannelsSeeTheSameBytes() throws Exception {
+    byte[] data = new byte[10_000_003];
+    new Random(5).nextBytes(data);
+    try (OutputStream out = fs.create("/streams.bin", CreateOptions.striped(3).stripeUnit(65536))) {
+      int pos = 0;
+      Random chunks = new Random(6);
+      while (pos < data.length) {
+        int n = Math.min(data.length - pos, chunks.nextInt(300_000) + 1);
+        out.write(data, pos, n);
+        pos += n;
+      }
+    }
+    try (InputStream in = fs.open("/streams.bin")) {
+      assertThat(in.readAllBytes()).isEqualTo(data);
+    }
+    try (SeekableByteChannel ch = fs.openFile("/streams.bin").newByteChannel()) {
+      assertThat(ch.size()).isEqualTo(data.length);
+      ByteBuffer b = ByteBuffer.allocate(1000);
+      ch.position(7_777_777).read(b);
+      assertThat(b.array()).isEqualTo(Arrays.copyOfRange(data, 7_777_777, 7_778_777));
+      ch.position(data.length);
+      assertThat(ch.read(ByteBuffer.allocate(10))).as("at the end").isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void namespaceOperationsBehaveAsAUserExpects() throws Exception {
+    fs.mkdirs("/ns/a/b");
+    fs.createFile("/ns/a/b/f", CreateOptions.defaults()).write(0, new byte[] {1, 2, 3}, 0, 3);
+    assertThat(fs.list("/ns/a")).extracting(FileStatus::name).containsExactly("b");
+    FileStatus f = fs.stat("/ns/a/b/f");
+    assertThat(f.size()).isEqualTo(3);
+    assertThat(f.layout().dataUnits()).as("default k shrinks to the live servers").isEqualTo(4);
+    assertThat(f.layout().servers()).doesNotHaveDuplicates().hasSize(4);
+    fs.rename("/ns/a", "/ns/c");
+    assertThat(fs.exists("/ns/a/b/f")).isFalse();
+    assertThat(fs.stat("/ns/c/b/f").fileId()).isEqualTo(f.fileId());
+    assertThatThrownBy(() -> fs.stat("/ns/nope")).isInstanceOf(TesseraException.NotFoundException.class)
+        .hasMessageContaining("/ns/nope");
+    assertThatThrownBy(() -> fs.createFile("/ns/c/b/f", CreateOptions.defaults()))
+        .isInstanceOf(TesseraException.AlreadyExistsException.class);
+    assertThatThrownBy(() -> fs.delete("/ns/c", false)).isInstanceOf(TesseraException.class)
+        .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NOT_EMPTY));
+    assertThatThrownBy(() -> fs.createFile("/ns/wide", CreateOptions.striped(9)))
+        .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NO_SPACE))
+        .hasMessageContaining("needs 9 live data servers");
+    assertThatThrownBy(() -> fs.createFile("/ns/odd", CreateOptions.striped(2).stripeUnit(5000)))
+        .hasMessageContaining("power of two");
+    fs.delete("/ns", true);
+    assertThat(fs.exists("/ns")).isFalse();
+  }
+
+  @Test
+  void directoryLayoutsAreInheritedByNewFiles() throws Exception {
+    fs.mkdirs("/inherit", CreateOptions.striped(2).stripeUnit(8192));
+    fs.createFile("/inherit/x", CreateOptions.defaults()).close();
+    assertThat(fs.stat("/inherit/x").layout().dataUnits()).isEqualTo(2);
+    assertThat(fs.stat("/inherit/x").layout().stripeUnit()).isEqualTo(8192);
+    fs.createFile("/inherit/y", CreateOptions.striped(3)).close();
+    assertThat(fs.stat("/inherit/y").layout().dataUnits()).as("an explicit policy wins").isEqualTo(3);
+  }
+
+  @Test
+  void removedFilesAreDeletedFromTheDataServersInTheBackground() throws Exception {
+    TesseraFile f = fs.createFile("/reclaim.bin", CreateOptions.striped(4).stripeUnit(4096));
+    f.write(0, new byte[100_000], 0, 100_000);
+    fs.delete("/reclaim.bin", false);
+    await().atMost(Duration.ofSeconds(20)).until(() -> {
+      String leader = cluster.leader();
+      return leader != null && cluster.meta(leader).namespace().pendingReclaims(100).isEmpty();
+    });
+  }
+
+  @Test
+  void aFollowerThatMissedManyChangesCatchesUpFromACheckpoint() throws Exception {
+    String leader = cluster.leader();
+    String follower = List.of("m1", "m2", "m3").stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    cluster.stopMeta(follower);
+    fs.mkdirs("/catchup");
+    for (int i = 0; i < 300; i++) {
+      fs.createFile("/catchup/f" + i, CreateOptions.defaults()).close();
+    }
+    cluster.startMeta(follower);
+    // while it installs the checkpoint its store answers "unavailable, retry"
+    await().atMost(Duration.ofSeconds(60)).ignoreExceptionsInstanceOf(NamespaceException.class).until(() -> {
+      NamespaceView ns = cluster.meta(follower).namespace();
+      long dirId = ns.child(NamespaceView.ROOT_ID, "catchup");
+      return dirId != 0 && ns.child(dirId, "f299") != 0;
+    });
+  }
+
+  @Test
+  void clientsRideThroughALeaderChangeWithoutErrors() throws Exception {
+    fs.mkdirs("/failover");
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger created = new AtomicInteger();
+    Thread writer = new Thread(() -> {
+      try {
+        while (!stop.get()) {
+          fs.createFile("/failover/f" + created.get(), CreateOptions.defaults()).close();
+          created.incrementAndGet();
+        }
+      } catch (Exception e) {
+        throw new AssertionError("a create failed during the leader change", e);
+      }
+    });
+    AtomicBoolean failed = new AtomicBoolean();
+    writer.setUncaughtExceptionHandler((t, e) -> failed.set(true));
+    writer.start();
+    await().until(() -> created.get() > 20);
+    String leader = cluster.leader();
+    cluster.stopMeta(leader);
+    int before = created.get();
+    await().atMost(Duration.ofSeconds(30)).until(() -> created.get() > before + 20 || failed.get());
+    stop.set(true);
+    writer.join();
+    assertThat(failed).as("no create failed").isFalse();
+    assertThat(fs.list("/failover")).hasSize(created.get());
+    cluster.startMeta(leader);
+  }
+}

@@ -1,0 +1,39 @@
+package io.tessera.it;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Port bases for test clusters: ranges that are free now, different for every cluster. */
+final class TestPorts {
+  private static final AtomicInteger NEXT = new AtomicInteger(21000 + (int) (ProcessHandle.current().pid() % 200) * 100);
+
+  private TestPorts() {}
+
+  /** A base such that base .. base+span are all free on 127.0.0.1. */
+  static int freeBase(int span) {
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int base = NEXT.getAndAdd(span + 10);
+      if (base + span > 60000) {
+        NEXT.set(21000);
+        continue;
+      }
+      if (allFree(base, span)) {
+        return base;
+      }
+    }
+    throw new IllegalStateException("no free port range of " + span + " found");
+  }
+
+  private static boolean allFree(int base, int span) {
+    for (int p = base; p <= base + span; p++) {
+      try (ServerSocket s = new ServerSocket(p, 1, InetAddress.getLoopbackAddress())) {
+        s.setReuseAddress(true);
+      } catch (IOException e) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

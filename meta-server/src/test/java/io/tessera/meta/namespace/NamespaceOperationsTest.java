@@ -1,0 +1,195 @@
+package io.tessera.meta.namespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tessera.common.proto.CreateRequestProto;
+import io.tessera.common.proto.GetAttrRequestProto;
+import io.tessera.common.proto.LayoutPolicyProto;
+import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.MkdirRequestProto;
+import io.tessera.common.proto.ReadDirRequestProto;
+import io.tessera.common.proto.RemoveRequestProto;
+import io.tessera.common.proto.RenameRequestProto;
+import io.tessera.common.proto.SetAttrRequestProto;
+import io.tessera.common.proto.StatusProto;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The namespace rules a user relies on, applied as the state machine applies them. */
+class NamespaceOperationsTest {
+  @TempDir
+  Path dir;
+  NamespaceStore store;
+  long index;
+
+  @BeforeEach
+  void open() throws Exception {
+    store = new NamespaceStore(dir);
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  /** Applies changes as one log entry, like a group-committed batch. */
+  private List<MetaResponseProto> entry(MetaRequestProto... reqs) {
+    List<MetaResponseProto> out = new ArrayList<>();
+    try (NamespaceTxn tx = store.begin()) {
+      for (MetaRequestProto r : reqs) {
+        out.add(NamespaceChanges.apply(tx, r, 1000 + index));
+      }
+      tx.commit(1, ++index);
+    }
+    return out;
+  }
+
+  private MetaResponseProto one(MetaRequestProto r) {
+    return entry(r).get(0);
+  }
+
+  private static MetaRequestProto mkdir(String p, boolean parents) {
+    return MetaRequestProto.newBuilder().setMkdir(MkdirRequestProto.newBuilder().setPath(p).setParents(parents)).build();
+  }
+
+  private static MetaRequestProto create(String p) {
+    return MetaRequestProto.newBuilder().setCreate(CreateRequestProto.newBuilder().setPath(p)
+        .setLayout(LayoutPolicyProto.newBuilder().setStripeUnit(4096).setDataUnits(2)).setHasLayout(true)
+        .addPlacement("ds-1").addPlacement("ds-2")).build();
+  }
+
+  private static MetaRequestProto mv(String a, String b) {
+    return MetaRequestProto.newBuilder().setRename(RenameRequestProto.newBuilder().setSource(a).setTarget(b)).build();
+  }
+
+  private static MetaRequestProto rm(String p, boolean recursive) {
+    return MetaRequestProto.newBuilder().setRemove(RemoveRequestProto.newBuilder().setPath(p).setRecursive(recursive))
+        .build();
+  }
+
+  private StatusProto stat(String p) {
+    try {
+      NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setPath(p).build());
+      return StatusProto.OK;
+    } catch (NamespaceException e) {
+      return e.status();
+    }
+  }
+
+  @Test
+  void mkdirParentsCreatesTheChainAndPlainMkdirNeedsItsParent() {
+    assertThat(one(mkdir("/a/b", false)).getStatus()).isEqualTo(StatusProto.NOT_FOUND);
+    assertThat(one(mkdir("/a/b/c", true)).getStatus()).isEqualTo(StatusProto.OK);
+    assertThat(stat("/a/b/c")).isEqualTo(StatusProto.OK);
+    assertThat(one(mkdir("/a/b", true)).getStatus()).as("-p accepts an existing directory").isEqualTo(StatusProto.OK);
+    assertThat(one(mkdir("/a/b", false)).getStatus()).isEqualTo(StatusProto.EXISTS);
+    one(create("/a/f"));
+    assertThat(one(mkdir("/a/f/g", true)).getStatus()).isEqualTo(StatusProto.NOT_DIRECTORY);
+  }
+
+  @Test
+  void aRefusedChangeLeavesNothingBehindEvenInsideABatch() {
+    one(create("/file"));
+    // mkdir -p creates /x, then fails at /x/file/... no: it fails at /file/y before creating anything
+    List<MetaResponseProto> r = entry(mkdir("/new", false), mkdir("/file/y/z", true), create("/new/f"));
+    assertThat(r).extracting(MetaResponseProto::getStatus)
+        .containsExactly(StatusProto.OK, StatusProto.NOT_DIRECTORY, StatusProto.OK);
+    assertThat(stat("/new/f")).as("a later change in the same entry sees the earlier one").isEqualTo(StatusProto.OK);
+    assertThat(stat("/file/y")).isEqualTo(StatusProto.NOT_DIRECTORY);
+  }
+
+  @Test
+  void renameFollowsPosixRules() {
+    entry(mkdir("/d1/sub", true), mkdir("/d2", true), mkdir("/full/x", true), create("/f1"), create("/f2"));
+    assertThat(one(mv("/f1", "/f2")).getStatus()).as("a file replaces a file").isEqualTo(StatusProto.OK);
+    assertThat(stat("/f1")).isEqualTo(StatusProto.NOT_FOUND);
+    assertThat(store.pendingReclaims(10)).as("the replaced file's shards are reclaimed").hasSize(1);
+    assertThat(one(mv("/d1", "/d2")).getStatus()).as("a directory replaces an empty one").isEqualTo(StatusProto.OK);
+    assertThat(stat("/d2/sub")).isEqualTo(StatusProto.OK);
+    assertThat(one(mv("/d2", "/full")).getStatus()).isEqualTo(StatusProto.NOT_EMPTY);
+    assertThat(one(mv("/d2", "/d2/sub/inside")).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+    assertThat(one(mv("/f2", "/d2")).getStatus()).isEqualTo(StatusProto.IS_DIRECTORY);
+    assertThat(one(mv("/d2", "/f2")).getStatus()).isEqualTo(StatusProto.NOT_DIRECTORY);
+    assertThat(one(mv("/f2", "/f2")).getStatus()).as("onto itself").isEqualTo(StatusProto.OK);
+    assertThat(one(mv("/missing", "/x")).getStatus()).isEqualTo(StatusProto.NOT_FOUND);
+    assertThat(one(mv("/f2", "/nodir/f")).getStatus()).isEqualTo(StatusProto.NOT_FOUND);
+    assertThat(stat("/f2")).as("failed renames change nothing").isEqualTo(StatusProto.OK);
+  }
+
+  @Test
+  void removeNeedsRecursiveForNonEmptyDirectoriesAndReclaimsEveryFile() {
+    entry(mkdir("/t/a/b", true), create("/t/a/b/f1"), create("/t/a/f2"), create("/t/f3"));
+    assertThat(one(rm("/t", false)).getStatus()).isEqualTo(StatusProto.NOT_EMPTY);
+    assertThat(one(rm("/t", true)).getStatus()).isEqualTo(StatusProto.OK);
+    assertThat(stat("/t")).isEqualTo(StatusProto.NOT_FOUND);
+    assertThat(store.pendingReclaims(10)).hasSize(3);
+    assertThat(one(rm("/", true)).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+    entry(mkdir("/empty", false), create("/plain"));
+    assertThat(one(rm("/empty", false)).getStatus()).as("an empty directory needs no -r").isEqualTo(StatusProto.OK);
+    MetaRequestProto rmdir = MetaRequestProto.newBuilder().setRemove(RemoveRequestProto.newBuilder().setPath("/plain")
+        .setDirectory(true)).build();
+    assertThat(one(rmdir).getStatus()).isEqualTo(StatusProto.NOT_DIRECTORY);
+  }
+
+  @Test
+  void readDirPagesThroughLargeDirectoriesInNameOrder() {
+    List<MetaRequestProto> creates = new ArrayList<>();
+    creates.add(mkdir("/big", false));
+    for (int i = 0; i < 2500; i++) {
+      creates.add(create(String.format("/big/f%05d", i)));
+    }
+    entry(creates.toArray(MetaRequestProto[]::new));
+    List<String> names = new ArrayList<>();
+    String after = "";
+    boolean more;
+    int pages = 0;
+    do {
+      var r = NamespaceQueries.readDir(store, ReadDirRequestProto.newBuilder().setPath("/big").setStartAfter(after)
+          .setLimit(1000).build()).getEntries();
+      r.getEntriesList().forEach(e -> names.add(e.getName()));
+      after = names.get(names.size() - 1);
+      more = r.getMore();
+      pages++;
+    } while (more);
+    assertThat(pages).isEqualTo(3);
+    assertThat(names).hasSize(2500).isSorted().doesNotHaveDuplicates();
+  }
+
+  @Test
+  void writersExtendTheSizeByFileIdEvenAfterARename() {
+    long id = one(create("/w")).getInode().getId();
+    one(mv("/w", "/w2"));
+    MetaRequestProto grow = MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder().setFileId(id)
+        .setSetSize(true).setSize(5000).setExtendOnly(true)).build();
+    MetaRequestProto shrinkAttempt = MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder()
+        .setFileId(id).setSetSize(true).setSize(10).setExtendOnly(true)).build();
+    assertThat(entry(grow, shrinkAttempt).get(1).getInode().getSize()).isEqualTo(5000);
+    one(rm("/w2", false));
+    assertThat(one(grow).getStatus()).as("the open file was removed").isEqualTo(StatusProto.NOT_FOUND);
+  }
+
+  @Test
+  void badPathsAndReservedNamesAreRefused() {
+    assertThat(one(mkdir("relative", false)).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+    assertThat(one(mkdir("/a/../b", true)).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+    assertThat(one(mkdir("/" + "x".repeat(300), false)).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+    assertThat(one(mkdir("/.snapshots", false)).getMessage()).contains("reserved");
+    assertThat(one(create("/")).getStatus()).isEqualTo(StatusProto.EXISTS);
+  }
+
+  @Test
+  void theStoreRemembersItsLogPositionAcrossReopen() throws Exception {
+    one(mkdir("/persist", false));
+    long applied = store.appliedIndex();
+    store.close();
+    store = new NamespaceStore(dir);
+    assertThat(store.appliedIndex()).isEqualTo(applied);
+    assertThat(stat("/persist")).isEqualTo(StatusProto.OK);
+  }
+}
