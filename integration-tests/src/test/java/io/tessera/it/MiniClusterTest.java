@@ -231,4 +231,83 @@ class MiniClusterTest {
     assertThat(fs.list("/failover")).hasSize(created.get());
     cluster.startMeta(leader);
   }
+
+  @Test
+  void aMetaServerFedGarbageKeepsServingOtherClients() throws Exception {
+    fs.mkdirs("/garbage-proof");
+    Random rnd = new Random(11);
+    for (var peer : cluster.plan().metaPeers()) {
+      for (int i = 0; i < 20; i++) {
+        try (java.net.Socket s = new java.net.Socket(peer.host(), peer.clientPort())) {
+          byte[] junk = new byte[rnd.nextInt(2000) + 1];
+          rnd.nextBytes(junk);
+          if (i % 4 == 0) {
+            ByteBuffer.wrap(junk).putInt(0, junk.length + 500); // a frame that never finishes
+          }
+          s.getOutputStream().write(junk);
+        }
+      }
+    }
+    try (var pool = new io.tessera.common.rpc.RpcClientPool("garbage", 1, 1 << 20, 5000, 2000)) {
+      for (var peer : cluster.plan().metaPeers()) {
+        var reply = pool.call(peer.clientAddress(), io.tessera.common.rpc.Service.META, new byte[] {(byte) 0xff, 0x01},
+            null).get();
+        var meta = io.tessera.common.proto.MetaResponseProto.parseFrom(reply.header());
+        reply.release();
+        assertThat(meta.getStatus()).isIn(StatusProto.INVALID_ARGUMENT);
+        var hb = pool.call(peer.clientAddress(), io.tessera.common.rpc.Service.HEARTBEAT,
+            io.tessera.common.proto.HeartbeatRequestProto.newBuilder().setServerId("bad id!").setAddress("x")
+                .build().toByteArray(), null).get();
+        assertThat(io.tessera.common.proto.HeartbeatResponseProto.parseFrom(hb.header()).getStatus())
+            .isEqualTo(StatusProto.INVALID_ARGUMENT);
+        hb.release();
+      }
+    }
+    assertThat(fs.stat("/garbage-proof").directory()).isTrue();
+    assertThat(fs.clusterStatus().dataServers()).as("no bogus server registered").hasSize(4);
+  }
+
+  @Test
+  void theCliPrintsOneClearLineAndAnExitCodeScriptsCanTrust(@TempDir Path local) throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    Cli missing = Cli.run("fs", "ls", "/no/such/dir", "--meta", meta);
+    assertThat(missing.code).isEqualTo(1);
+    assertThat(missing.err.strip().lines()).singleElement().asString().startsWith("tessera: ").contains("/no/such");
+
+    Cli unreachable = Cli.run("fs", "ls", "/", "--meta", "127.0.0.1:1", "--timeout", "1s");
+    assertThat(unreachable.code).isEqualTo(3);
+    assertThat(unreachable.err.strip().lines()).singleElement().asString().contains("is the cluster running");
+
+    Cli badLayout = Cli.run("fs", "mkdir", "--ec", "4x2", "/x", "--meta", meta);
+    assertThat(badLayout.code).isEqualTo(2);
+    assertThat(badLayout.err.strip().lines()).singleElement().asString().contains("K+M");
+
+    Path src = local.resolve("in.bin");
+    byte[] data = new byte[3_000_000];
+    new Random(3).nextBytes(data);
+    java.nio.file.Files.write(src, data);
+    assertThat(Cli.run("fs", "put", "-q", src.toString(), "/cli/deep/in.bin", "--meta", meta).code).isZero();
+    Cli ls = Cli.run("fs", "ls", "--json", "/cli/deep", "--meta", meta);
+    assertThat(ls.out).contains("\"size\" : 3000000");
+    Path dst = local.resolve("out.bin");
+    assertThat(Cli.run("fs", "get", "-q", "/cli/deep/in.bin", dst.toString(), "--meta", meta).code).isZero();
+    assertThat(java.nio.file.Files.readAllBytes(dst)).isEqualTo(data);
+    Cli again = Cli.run("fs", "put", "-q", src.toString(), "/cli/deep/in.bin", "--meta", meta);
+    assertThat(again.code).as("refuses to overwrite without -f").isEqualTo(1);
+    assertThat(again.err).contains("already exists");
+    assertThat(Cli.run("fs", "mv", "/cli/deep", "/cli/moved", "--meta", meta).code).isZero();
+    assertThat(Cli.run("fs", "rm", "-r", "/cli", "--meta", meta).code).isZero();
+    assertThat(fs.exists("/cli")).isFalse();
+  }
+
+  /** One CLI invocation's exit code and output. */
+  private record Cli(int code, String out, String err) {
+    static Cli run(String... args) {
+      java.io.StringWriter out = new java.io.StringWriter();
+      java.io.StringWriter err = new java.io.StringWriter();
+      int code = io.tessera.cli.Tessera.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
+          args);
+      return new Cli(code, out.toString(), err.toString());
+    }
+  }
 }

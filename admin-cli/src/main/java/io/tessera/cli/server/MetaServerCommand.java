@@ -36,6 +36,7 @@ public final class MetaServerCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     MetaServer server = MetaServer.start(id, MetaPeer.parseList(peers), dir, ServerRunner.config(conf, defines));
     ServerRunner.recordPid(clusterFile, id);
+    server.onRaftDeath(() -> Runtime.getRuntime().halt(1));
     ServerRunner.runUntilStopped(server, "meta server " + id);
     return 0;
   }

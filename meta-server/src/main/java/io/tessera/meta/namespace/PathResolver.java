@@ -68,11 +68,12 @@ public final class PathResolver {
       walked.append('/').append(parts.get(i));
       long next = ns.child(dir, parts.get(i));
       if (next == 0) {
-        throw new NamespaceException(StatusProto.NOT_FOUND, "no such directory: " + walked);
+        throw new NamespaceException(StatusProto.NOT_FOUND, "no such file or directory: " + path + " ("
+            + walked + " does not exist)");
       }
       InodeProto in = ns.inode(next);
       if (in == null || in.getType() != FileTypeProto.DIRECTORY) {
-        throw new NamespaceException(StatusProto.NOT_DIRECTORY, walked + " is not a directory");
+        throw new NamespaceException(StatusProto.NOT_DIRECTORY, path + ": " + walked + " is not a directory");
       }
       dir = next;
       ancestors.add(dir);

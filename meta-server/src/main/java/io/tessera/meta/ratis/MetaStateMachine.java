@@ -75,8 +75,12 @@ public final class MetaStateMachine extends BaseStateMachine {
   private void openStore() throws IOException {
     store = new NamespaceStore(namespaceDir);
     registry.load(store.registeredServers());
-    if (store.appliedIndex() >= 0) {
-      updateLastAppliedTermIndex(store.appliedTerm(), store.appliedIndex());
+    // Ratis replays the log from its newest snapshot; the store may be further ahead, and
+    // applyTransaction skips what it already holds.
+    Path latest = snapshots.latestDir();
+    if (latest != null) {
+      TermIndex ti = CheckpointSnapshotStorage.termIndexOf(latest);
+      updateLastAppliedTermIndex(ti.getTerm(), ti.getIndex());
     }
   }
 
@@ -221,9 +225,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       }
     }
     openStore();
-    TermIndex ti = CheckpointSnapshotStorage.termIndexOf(latest);
-    updateLastAppliedTermIndex(ti.getTerm(), ti.getIndex());
-    LOG.info("Namespace rebuilt from the leader's checkpoint at log index {}", ti.getIndex());
+    LOG.info("Namespace rebuilt from the leader's checkpoint at log index {}", store.appliedIndex());
   }
 
   @Override

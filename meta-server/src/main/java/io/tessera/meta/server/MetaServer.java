@@ -52,6 +52,13 @@ public final class MetaServer implements Closeable {
   private final RpcServer rpc;
   private final RpcClientPool dataPool;
   private final FileReclaimer reclaimer;
+  private volatile boolean closing;
+  private final java.util.concurrent.ScheduledExecutorService watchdog =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "raft-watchdog");
+        t.setDaemon(true);
+        return t;
+      });
 
   private MetaServer(MetaPeer self, RaftServer raftServer, MetaStateMachine sm, RaftSubmitter raft, RpcServer rpc,
       RpcClientPool dataPool, FileReclaimer reclaimer) {
@@ -135,6 +142,21 @@ public final class MetaServer implements Closeable {
     return p;
   }
 
+  /**
+   * Calls {@code onDeath} once if the Raft server stops without {@link #close()} (a fatal
+   * error inside Ratis): a process must not linger as a replica that no longer votes.
+   */
+  public void onRaftDeath(Runnable onDeath) {
+    watchdog.scheduleWithFixedDelay(() -> {
+      var state = raftServer.getLifeCycleState();
+      if (!closing && (state.isClosingOrClosed() || state == org.apache.ratis.util.LifeCycle.State.EXCEPTION)) {
+        LOG.error("Meta server {}: its Raft server stopped ({}); see the errors above", self.id(), state);
+        watchdog.shutdown();
+        onDeath.run();
+      }
+    }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
   public String id() {
     return self.id();
   }
@@ -154,6 +176,8 @@ public final class MetaServer implements Closeable {
 
   @Override
   public void close() throws IOException {
+    closing = true;
+    watchdog.shutdownNow();
     reclaimer.close();
     rpc.close();
     raftServer.close();
