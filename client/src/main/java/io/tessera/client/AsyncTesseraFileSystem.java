@@ -59,7 +59,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
     }
     this.data = new DataClient(pool, meta, identity);
     this.ctx = new FsContext(meta, new StripedIo(data), this, config.get(ClientConfigKeys.WRITE_BUFFER),
-        config.get(ClientConfigKeys.READ_AHEAD), config.get(ClientConfigKeys.WRITES_IN_FLIGHT));
+        config.get(ClientConfigKeys.READ_CHUNK), config.get(ClientConfigKeys.WRITES_IN_FLIGHT),
+        config.get(ClientConfigKeys.READS_AHEAD));
   }
 
   /**

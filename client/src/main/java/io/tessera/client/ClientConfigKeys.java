@@ -23,11 +23,14 @@ public final class ClientConfigKeys {
   /** Writes an output stream keeps in flight. */
   public static final ConfigKey<Integer> WRITES_IN_FLIGHT = ConfigKey.integer("tessera.client.writes-in-flight",
       4, "writes an output stream keeps in flight");
-  /** Bytes an input stream reads ahead. */
-  public static final ConfigKey<Long> READ_AHEAD = ConfigKey.size("tessera.client.read-ahead", 8L << 20,
-      "bytes an input stream fetches per request (rounded up to whole stripes)");
+  /** Bytes an input stream asks for in one request. */
+  public static final ConfigKey<Long> READ_CHUNK = ConfigKey.size("tessera.client.read-chunk", 8L << 20,
+      "bytes an input stream asks for in one request (rounded up to whole stripes)");
+  /** Requests an input stream keeps in flight ahead of the reader. */
+  public static final ConfigKey<Integer> READS_AHEAD = ConfigKey.integer("tessera.client.reads-ahead", 4,
+      "requests an input stream keeps in flight ahead of the reader");
 
   /** Every client setting, for documentation. */
   public static final List<ConfigKey<?>> ALL = List.of(META, APP_ID, META_RETRY_FOR, WRITE_BUFFER, WRITES_IN_FLIGHT,
-      READ_AHEAD);
+      READ_CHUNK, READS_AHEAD);
 }

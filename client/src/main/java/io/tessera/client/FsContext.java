@@ -12,15 +12,17 @@ final class FsContext {
   final long writeBufferBytes;
   final long readAheadBytes;
   final int writesInFlight;
+  final int readsAhead;
 
   FsContext(MetaClient meta, StripedIo io, AsyncTesseraFileSystem async, long writeBufferBytes, long readAheadBytes,
-      int writesInFlight) {
+      int writesInFlight, int readsAhead) {
     this.meta = meta;
     this.io = io;
     this.async = async;
     this.writeBufferBytes = writeBufferBytes;
     this.readAheadBytes = readAheadBytes;
     this.writesInFlight = Math.max(1, writesInFlight);
+    this.readsAhead = Math.max(1, readsAhead);
   }
 
   int writeBuffer(StripeLayout layout) {

@@ -1,7 +1,5 @@
 package io.tessera.client;
 
-import io.tessera.client.internal.MetaClient;
-import io.tessera.client.internal.StripedIo;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
@@ -138,7 +136,7 @@ public final class TesseraFile implements Closeable {
 
   /** A buffered stream reading from {@code position} with read-ahead. */
   public InputStream newInputStream(long position) {
-    return new TesseraInputStream(this, position, ctx.readAhead(layout));
+    return new TesseraInputStream(this, position, ctx.readAhead(layout), ctx.readsAhead);
   }
 
   /** A buffered stream writing from {@code position}; {@code close()} waits for every write. */

@@ -2,24 +2,31 @@ package io.tessera.client;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Reads whole-stripe chunks and fetches the next chunk while the caller consumes the
- * current one, so a sequential reader keeps every data server busy.
+ * Reads whole-stripe chunks and keeps a window of further chunks in flight while the caller
+ * consumes the current one, so a sequential reader keeps every data server busy.
  */
 final class TesseraInputStream extends InputStream {
   private final TesseraFile file;
   private final int chunk;
+  private final int window;
+  private final ArrayDeque<CompletableFuture<byte[]>> ahead = new ArrayDeque<>();
+  /** Consumed chunk buffers, reused so that streaming does not zero a fresh array per chunk. */
+  private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
   private byte[] current = new byte[0];
   private int currentPos;
+  /** File position of the first byte not yet requested. */
   private long nextFetch;
-  private CompletableFuture<byte[]> prefetch;
   private boolean closed;
 
-  TesseraInputStream(TesseraFile file, long position, int chunk) {
+  TesseraInputStream(TesseraFile file, long position, int chunk, int window) {
     this.file = file;
     this.chunk = chunk;
+    this.window = Math.max(1, window);
     this.nextFetch = position;
   }
 
@@ -49,29 +56,33 @@ final class TesseraInputStream extends InputStream {
   }
 
   private boolean advance() throws IOException {
-    CompletableFuture<byte[]> next = prefetch != null ? prefetch : fetch();
-    prefetch = null;
-    byte[] got = next == null ? null : Futures.get(next);
-    if (got == null || got.length == 0) {
+    fill();
+    CompletableFuture<byte[]> next = ahead.poll();
+    if (next == null) {
       return false;
+    }
+    byte[] got = Futures.get(next);
+    if (got.length == 0) {
+      return false;
+    }
+    if (current.length == chunk) {
+      spare.push(current);
     }
     current = got;
     currentPos = 0;
-    prefetch = fetch();
+    fill();
     return true;
   }
 
-  private CompletableFuture<byte[]> fetch() {
-    long remaining = file.size() - nextFetch;
-    if (remaining <= 0) {
-      return null;
+  private void fill() {
+    while (ahead.size() < window && nextFetch < file.size()) {
+      int n = (int) Math.min(chunk, file.size() - nextFetch);
+      byte[] buf = n == chunk && !spare.isEmpty() ? spare.pop() : new byte[n];
+      long at = nextFetch;
+      nextFetch += n;
+      ahead.add(file.readAsync(at, buf, 0, n).thenApply(read -> read == n ? buf : Arrays.copyOf(buf,
+          Math.max(0, read))));
     }
-    int n = (int) Math.min(chunk, remaining);
-    byte[] buf = new byte[n];
-    long at = nextFetch;
-    nextFetch += n;
-    return file.readAsync(at, buf, 0, n).thenApply(read -> read == n ? buf : java.util.Arrays.copyOf(buf,
-        Math.max(0, read)));
   }
 
   @Override
@@ -83,22 +94,17 @@ final class TesseraInputStream extends InputStream {
     currentPos += (int) inBuffer;
     long rest = n - inBuffer;
     if (rest > 0) {
-      // drop the read-ahead and continue further on
-      long start = prefetch != null ? nextFetch - chunkLengthOf(prefetch) : nextFetch;
-      prefetch = null;
+      // skip over chunks already requested, then move the next request further on
+      long start = nextFetch;
+      for (CompletableFuture<byte[]> f : ahead) {
+        start -= Futures.get(f).length;
+      }
+      ahead.clear();
       long target = Math.min(file.size(), start + rest);
-      rest = target - start;
+      rest = Math.max(0, target - start);
       nextFetch = target;
     }
     return inBuffer + rest;
-  }
-
-  private static long chunkLengthOf(CompletableFuture<byte[]> f) {
-    try {
-      return f.join().length;
-    } catch (RuntimeException e) {
-      return 0;
-    }
   }
 
   @Override
@@ -109,5 +115,6 @@ final class TesseraInputStream extends InputStream {
   @Override
   public void close() {
     closed = true;
+    ahead.clear();
   }
 }

@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -28,11 +29,13 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tessera bench ior}: IOR-like. N clients each write a block of B bytes in transfers
  * of T bytes (one shared file, client i at offset i*B, or a file per client), then read it
- * back and verify every byte. MB = 10^6 bytes, as IOR and the HDFS peer benchmark report.
+ * back; a separate untimed pass verifies every byte. Timed phases only move bytes, as IOR and
+ * the HDFS peer benchmark do. MB = 10^6 bytes.
  */
 @Command(name = "ior", mixinStandardHelpOptions = true,
-    description = {"IOR-like throughput: N clients write then read (and verify) their blocks.",
-        "Each client has its own connection, as separate processes would. Reports MB/s (10^6 B/s) per phase."})
+    description = {"IOR-like throughput: N clients write then read their blocks; every byte is verified in an "
+        + "untimed pass. Each client has its own connection, as separate processes would.",
+        "Reports MB/s (10^6 B/s) per phase: the median of --runs, with min and max."})
 public final class IorCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -55,26 +58,34 @@ public final class IorCommand implements Callable<Integer> {
   @Option(names = "--file-per-client", description = "each client its own file (default: one shared file)")
   boolean filePerClient;
 
+  @Option(names = "--runs", defaultValue = "1", description = "timed repetitions; the median is reported (default ${DEFAULT-VALUE})")
+  int runs;
+
+  @Option(names = "--warmup", defaultValue = "256M", description = "untimed write and read first, per client (0: none; default ${DEFAULT-VALUE})")
+  String warmup;
+
   @Option(names = "--dir", defaultValue = "/bench/ior", description = "cluster directory for the test files")
   String dir;
 
-  @Option(names = "--phases", defaultValue = "write,read", split = ",", description = "write, read, or both")
-  List<String> phases;
-
-  @Option(names = "--keep", description = "keep the files afterwards")
-  boolean keep;
+  @Option(names = "--verify", defaultValue = "true", negatable = true, fallbackValue = "true",
+      description = "check every byte in an untimed pass after the last run (default ${DEFAULT-VALUE})")
+  boolean verify;
 
   @Option(names = "--drop-caches", defaultValue = "true", negatable = true, fallbackValue = "true",
       description = "drop the OS page cache before reading, where allowed (default ${DEFAULT-VALUE})")
   boolean dropCaches;
 
+  private long blockBytes;
+  private int transferBytes;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    long blockBytes = DataSize.parse(block);
-    int transferBytes = (int) DataSize.parse(transfer);
-    if (clients < 1 || transferBytes < 1 || blockBytes % transferBytes != 0) {
-      throw new IllegalArgumentException("--clients must be >= 1 and --block a multiple of --transfer");
+    blockBytes = DataSize.parse(block);
+    transferBytes = (int) DataSize.parse(transfer);
+    long warmBytes = DataSize.parse(warmup) / transferBytes * transferBytes;
+    if (clients < 1 || runs < 1 || transferBytes < 1 || blockBytes % transferBytes != 0) {
+      throw new IllegalArgumentException("--clients and --runs must be >= 1 and --block a multiple of --transfer");
     }
     List<TesseraFileSystem> fss = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -86,31 +97,36 @@ public final class IorCommand implements Callable<Integer> {
       fs.mkdirs(dir);
       CreateOptions o = layout.toOptions();
       CreateOptions opts = (o == null ? CreateOptions.defaults() : o).overwrite(true);
-      List<String> files = new ArrayList<>();
-      for (int i = 0; i < (filePerClient ? clients : 1); i++) {
-        String f = dir + "/ior-" + ProcessHandle.current().pid() + "-" + i;
-        fs.createFile(f, opts).close();
-        files.add(f);
+      String prefix = dir + "/ior-" + ProcessHandle.current().pid();
+      List<String> files = create(fs, prefix, opts);
+      out.printf(Locale.ROOT, "ior: %d client(s), block %s, transfer %s, %s, layout %s, %d run(s)%n", clients,
+          DataSize.format(blockBytes), DataSize.format(transferBytes), filePerClient ? "file per client"
+              : "shared file", fs.stat(files.get(0)).layout(), runs);
+      out.flush();
+      if (warmBytes > 0) {
+        phase(pool, i -> write(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
+        phase(pool, i -> read(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i, false));
       }
-      out.printf(Locale.ROOT, "ior: %d client(s), block %s, transfer %s, %s, layout %s%n", clients,
-          DataSize.format(blockBytes), DataSize.format(transferBytes), filePerClient ? "file per client" : "shared file",
-          fs.stat(files.get(0)).layout());
       long total = blockBytes * clients;
-      if (phases.contains("write")) {
-        double s = phase(pool, i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, transferBytes, i));
-        out.printf(Locale.ROOT, "write: %.1f MB/s (%s in %.2f s)%n", total / 1e6 / s, DataSize.format(total), s);
+      double[] writes = new double[runs];
+      double[] reads = new double[runs];
+      for (int r = 0; r < runs; r++) {
+        writes[r] = total / 1e6 / phase(pool, i -> write(fss.get(i), file(files, i), offset(i, blockBytes),
+            blockBytes, i));
+        boolean dropped = dropCaches && dropPageCache();
+        reads[r] = total / 1e6 / phase(pool, i -> read(fss.get(i), file(files, i), offset(i, blockBytes),
+            blockBytes, i, false));
+        out.printf(Locale.ROOT, "  run %d: write %.1f MB/s, read %.1f MB/s%s%n", r + 1, writes[r], reads[r],
+            dropped ? " (page cache dropped before reading)" : "");
         out.flush();
       }
-      if (phases.contains("read")) {
-        boolean dropped = dropCaches && dropPageCache();
-        double s = phase(pool, i -> read(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, transferBytes, i));
-        out.printf(Locale.ROOT, "read:  %.1f MB/s (%s in %.2f s, verified%s)%n", total / 1e6 / s,
-            DataSize.format(total), s, dropped ? ", page cache dropped" : "");
+      out.printf(Locale.ROOT, "write: %s MB/s%nread:  %s MB/s%n", summary(writes), summary(reads));
+      if (verify) {
+        phase(pool, i -> read(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i, true));
+        out.printf(Locale.ROOT, "verified: every byte of %s read back as written%n", DataSize.format(total));
       }
-      if (!keep) {
-        for (String f : files) {
-          fs.delete(f, false);
-        }
+      for (String f : files) {
+        fs.delete(f, false);
       }
       return 0;
     } finally {
@@ -119,12 +135,30 @@ public final class IorCommand implements Callable<Integer> {
     }
   }
 
+  private List<String> create(TesseraFileSystem fs, String prefix, CreateOptions opts) throws IOException {
+    List<String> files = new ArrayList<>();
+    for (int i = 0; i < (filePerClient ? clients : 1); i++) {
+      fs.createFile(prefix + "-" + i, opts).close();
+      files.add(prefix + "-" + i);
+    }
+    return files;
+  }
+
+  /** "median [min-max]" of the runs. */
+  static String summary(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return v.length == 1 ? String.format(Locale.ROOT, "%.1f", median)
+        : String.format(Locale.ROOT, "%.1f [%.1f-%.1f]", median, v[0], v[v.length - 1]);
+  }
+
   private String file(List<String> files, int client) {
     return filePerClient ? files.get(client) : files.get(0);
   }
 
-  private long offset(int client, long blockBytes) {
-    return filePerClient ? 0 : client * blockBytes;
+  private long offset(int client, long bytesPerClient) {
+    return filePerClient ? 0 : client * bytesPerClient;
   }
 
   private interface ClientTask {
@@ -147,31 +181,32 @@ public final class IorCommand implements Callable<Integer> {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private static void write(TesseraFileSystem fs, String path, long offset, long block, int transfer, int client)
-      throws IOException {
-    Pattern p = new Pattern(client, transfer);
-    byte[] buf = new byte[transfer];
+  private void write(TesseraFileSystem fs, String path, long offset, long bytes, int client) throws IOException {
+    Pattern p = new Pattern(client, transferBytes);
+    byte[] buf = new byte[transferBytes];
     try (TesseraFile f = fs.openFile(path); OutputStream out = f.newOutputStream(offset)) {
-      for (long done = 0; done < block; done += transfer) {
-        p.fill(buf, transfer, offset + done);
-        out.write(buf, 0, transfer);
+      for (long done = 0; done < bytes; done += transferBytes) {
+        p.fill(buf, transferBytes, offset + done);
+        out.write(buf, 0, transferBytes);
       }
     }
   }
 
-  private static void read(TesseraFileSystem fs, String path, long offset, long block, int transfer, int client)
+  private void read(TesseraFileSystem fs, String path, long offset, long bytes, int client, boolean check)
       throws IOException {
-    Pattern p = new Pattern(client, transfer);
-    byte[] buf = new byte[transfer];
-    byte[] expected = new byte[transfer];
+    Pattern p = new Pattern(client, transferBytes);
+    byte[] buf = new byte[transferBytes];
+    byte[] expected = check ? new byte[transferBytes] : null;
     try (TesseraFile f = fs.openFile(path); InputStream in = f.newInputStream(offset)) {
-      for (long done = 0; done < block; done += transfer) {
-        if (in.readNBytes(buf, 0, transfer) != transfer) {
+      for (long done = 0; done < bytes; done += transferBytes) {
+        if (in.readNBytes(buf, 0, transferBytes) != transferBytes) {
           throw new IOException(path + " ended early at " + (offset + done));
         }
-        long bad = p.firstMismatch(buf, transfer, offset + done, expected);
-        if (bad >= 0) {
-          throw new IOException("verification failed: " + path + " differs at byte " + bad);
+        if (check) {
+          long bad = p.firstMismatch(buf, transferBytes, offset + done, expected);
+          if (bad >= 0) {
+            throw new IOException("verification failed: " + path + " differs at byte " + bad);
+          }
         }
       }
     }

@@ -33,7 +33,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
   @Option(names = "--files", defaultValue = "10000", description = "files in all (default ${DEFAULT-VALUE})")
   int files;
 
-  @Option(names = "--warmup", defaultValue = "2000", description = "untimed creates and stats first (default ${DEFAULT-VALUE})")
+  @Option(names = "--warmup", defaultValue = "10000", description = "untimed creates and stats first (default ${DEFAULT-VALUE})")
   int warmup;
 
   @Option(names = "--dir", defaultValue = "/bench/meta", description = "cluster directory for the files")

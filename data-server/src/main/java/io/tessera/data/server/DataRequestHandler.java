@@ -2,6 +2,7 @@ package io.tessera.data.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
@@ -105,13 +106,11 @@ final class DataRequestHandler implements RpcService {
       throw new IllegalArgumentException("write ranges add up to " + total + " bytes but the payload has "
           + payload.readableBytes());
     }
-    byte[] bytes = new byte[payload.readableBytes()];
-    payload.getBytes(payload.readerIndex(), bytes);
     List<ShardWrite> out = new ArrayList<>(w.getRangesCount());
-    int pos = 0;
+    int pos = payload.readerIndex();
     for (ShardRangeProto r : w.getRangesList()) {
-      out.add(new ShardWrite(new ShardId(r.getFileId(), r.getStripe(), r.getUnit()), r.getOffset(), bytes, pos,
-          r.getLength(), r.getCoversUnit() && r.getOffset() == 0));
+      out.add(new ShardWrite(new ShardId(r.getFileId(), r.getStripe(), r.getUnit()), r.getOffset(),
+          payload.slice(pos, r.getLength()), r.getCoversUnit() && r.getOffset() == 0));
       pos += r.getLength();
     }
     return out;
@@ -127,16 +126,26 @@ final class DataRequestHandler implements RpcService {
       throw new IllegalArgumentException("read of " + total + " bytes exceeds the per-request limit of "
           + MAX_READ_BYTES);
     }
-    byte[] out = new byte[(int) total];
     ReadShardsResponseProto.Builder meta = ReadShardsResponseProto.newBuilder();
-    int pos = 0;
-    for (ShardRangeProto r : ranges) {
-      meta.addStored(store.read(new ShardId(r.getFileId(), r.getStripe(), r.getUnit()), r.getOffset(), r.getLength(),
-          out, pos));
-      pos += r.getLength();
+    CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, ranges.size() * 2));
+    try {
+      for (ShardRangeProto r : ranges) {
+        ByteBuf got = store.read(new ShardId(r.getFileId(), r.getStripe(), r.getUnit()), r.getOffset(), r.getLength());
+        meta.addStored(got != null);
+        int have = got == null ? 0 : got.readableBytes();
+        if (got != null) {
+          out.addComponent(true, got);
+        }
+        if (have < r.getLength()) {
+          // never-written bytes read as zeros
+          out.addComponent(true, Unpooled.wrappedBuffer(new byte[r.getLength() - have]));
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      out.release();
+      throw e;
     }
-    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setRead(meta).build(),
-        Unpooled.wrappedBuffer(out));
+    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setRead(meta).build(), out);
   }
 
   private static void checkRange(ShardRangeProto r) {

@@ -1,10 +1,14 @@
 package io.tessera.data.store;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
@@ -21,7 +25,12 @@ import org.rocksdb.WriteOptions;
 
 /**
  * Shards in one RocksDB: key {@link ShardKey}, value {@code crc32c(4) | bytes}. Values of a
- * stripe-unit's size go to blob files, so compaction moves keys, not data.
+ * stripe unit's size go to blob files, so compaction moves keys, not data.
+ *
+ * <p>Bytes move through pooled direct buffers: one copy from the network buffer into the
+ * value on write, none on read (the reply is a slice of the value RocksDB filled). RocksDB's
+ * own checksum of blob reads is skipped because every value carries our CRC32C, which is
+ * verified on every read.
  */
 public final class RocksShardStore implements ShardStore {
   static {
@@ -31,12 +40,16 @@ public final class RocksShardStore implements ShardStore {
   private static final int LOCK_STRIPES = 512;
   private static final int CRC_BYTES = 4;
 
+  private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
   private final LRUCache cache;
   private final Options options;
   private final RocksDB db;
   private final WriteOptions asyncWrite = new WriteOptions();
   private final WriteOptions syncWrite = new WriteOptions().setSync(true);
+  private final ReadOptions reads = new ReadOptions().setVerifyChecksums(false).setFillCache(false);
   private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
+  /** Capacity to try first when reading a value of unknown size: the largest seen so far. */
+  private volatile int valueSizeHint = 64 << 10;
   private volatile long epoch;
 
   public RocksShardStore(Path dir) throws IOException {
@@ -54,6 +67,8 @@ public final class RocksShardStore implements ShardStore {
         .setWriteBufferSize(64L << 20)
         .setMaxWriteBufferNumber(4)
         .setMaxBackgroundJobs(2)
+        .setBytesPerSync(1L << 20)
+        .setWalBytesPerSync(1L << 20)
         .setCompressionType(CompressionType.NO_COMPRESSION)
         .setBlobCompressionType(CompressionType.NO_COMPRESSION)
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
@@ -73,45 +88,124 @@ public final class RocksShardStore implements ShardStore {
     for (int s : stripes) {
       locks[s].lock();
     }
+    List<ByteBuf> held = new ArrayList<>();
     try (WriteBatch batch = new WriteBatch()) {
       long current = epoch;
       for (ShardWrite w : writes) {
-        Version old = w.coversUnit() ? newestKeyOnly(w.shard()) : newest(w.shard(), Long.MAX_VALUE);
-        byte[] bytes;
-        if (w.coversUnit() || old == null) {
-          bytes = new byte[w.offset() + w.length()];
+        // before the first snapshot there is no older epoch whose version could linger
+        Version older = current > 0 ? newestKeyOnly(w.shard(), Long.MAX_VALUE) : null;
+        ByteBuf value;
+        if (w.coversUnit()) {
+          value = alloc.directBuffer(CRC_BYTES + w.offset() + w.length());
+          value.writeInt(0).writeZero(w.offset()).writeBytes(w.data(), w.data().readerIndex(), w.length());
         } else {
-          bytes = Arrays.copyOf(old.data, Math.max(old.data.length, w.offset() + w.length()));
+          value = overlay(w);
         }
-        System.arraycopy(w.data(), w.dataOffset(), bytes, w.offset(), w.length());
-        if (old != null && old.epoch != current) {
+        held.add(value);
+        value.setInt(0, crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES));
+        if (older != null && older.epoch != current) {
           // a newer epoch began since this shard was written; no snapshot keeps old versions yet
-          batch.delete(ShardKey.encode(w.shard(), old.epoch));
+          batch.delete(ShardKey.encode(w.shard(), older.epoch));
         }
-        batch.put(ShardKey.encode(w.shard(), current), seal(bytes));
+        ByteBuf key = keyBuffer(w.shard(), current);
+        held.add(key);
+        batch.put(key.nioBuffer(), value.nioBuffer());
       }
       db.write(sync ? syncWrite : asyncWrite, batch);
     } catch (RocksDBException e) {
       throw storeError("write", e);
     } finally {
+      held.forEach(ByteBuf::release);
       for (int i = stripes.length - 1; i >= 0; i--) {
         locks[stripes[i]].unlock();
       }
     }
   }
 
+  /** The new value of a partially written unit: the stored bytes with the write laid over them. */
+  private ByteBuf overlay(ShardWrite w) throws IOException {
+    ByteBuf old = readValue(w.shard());
+    int oldLength = old == null ? 0 : old.readableBytes() - CRC_BYTES;
+    int length = Math.max(oldLength, w.offset() + w.length());
+    ByteBuf value = alloc.directBuffer(CRC_BYTES + length);
+    value.writeInt(0);
+    if (old != null) {
+      value.writeBytes(old, CRC_BYTES, oldLength);
+      old.release();
+    }
+    value.writerIndex(CRC_BYTES + length);
+    if (oldLength < w.offset()) {
+      value.setZero(CRC_BYTES + oldLength, w.offset() - oldLength);
+    }
+    value.setBytes(CRC_BYTES + w.offset(), w.data(), w.data().readerIndex(), w.length());
+    return value;
+  }
+
   @Override
-  public boolean read(ShardId shard, int offset, int length, byte[] dst, int dstOffset) throws IOException {
-    Version v = newest(shard, Long.MAX_VALUE);
-    Arrays.fill(dst, dstOffset, dstOffset + length, (byte) 0);
-    if (v == null) {
-      return false;
+  public ByteBuf read(ShardId shard, int offset, int length) throws IOException {
+    ByteBuf value = readValue(shard);
+    if (value == null) {
+      return null;
     }
-    int n = Math.max(0, Math.min(length, v.data.length - offset));
-    if (n > 0) {
-      System.arraycopy(v.data, offset, dst, dstOffset, n);
+    int stored = value.readableBytes() - CRC_BYTES;
+    int n = Math.max(0, Math.min(length, stored - offset));
+    ByteBuf out = value.retainedSlice(CRC_BYTES + Math.min(offset, stored), n);
+    value.release();
+    return out;
+  }
+
+  /** The whole newest value (crc and bytes) with its checksum verified, or null. */
+  private ByteBuf readValue(ShardId shard) throws IOException {
+    long current = epoch;
+    ByteBuf value = get(shard, current);
+    long version = current;
+    if (value == null) {
+      Version v = newestKeyOnly(shard, Long.MAX_VALUE);
+      if (v == null) {
+        return null;
+      }
+      version = v.epoch;
+      value = get(shard, v.epoch);
+      if (value == null) {
+        return null;
+      }
     }
-    return true;
+    if (value.readableBytes() < CRC_BYTES
+        || value.getInt(0) != crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES)) {
+      value.release();
+      throw new CorruptShardException(shard, version);
+    }
+    return value;
+  }
+
+  /** One value into a pooled direct buffer, grown once if the first guess was too small. */
+  private ByteBuf get(ShardId shard, long version) throws IOException {
+    ByteBuf key = keyBuffer(shard, version);
+    try {
+      int capacity = valueSizeHint;
+      while (true) {
+        ByteBuf value = alloc.directBuffer(capacity);
+        ByteBuffer nio = value.nioBuffer(0, capacity);
+        int size = db.get(reads, key.nioBuffer(), nio);
+        if (size == RocksDB.NOT_FOUND) {
+          value.release();
+          return null;
+        }
+        if (size <= capacity) {
+          value.writerIndex(size);
+          return value;
+        }
+        value.release();
+        capacity = size;
+        if (size > valueSizeHint) {
+          valueSizeHint = size;
+        }
+      }
+    } catch (RocksDBException e) {
+      throw storeError("read", e);
+    } finally {
+      key.release();
+    }
   }
 
   @Override
@@ -125,6 +219,7 @@ public final class RocksShardStore implements ShardStore {
 
   @Override
   public void truncateFile(long fileId, long stripe, int[] keepLengths) throws IOException {
+    List<ByteBuf> held = new ArrayList<>();
     try (WriteBatch batch = new WriteBatch()) {
       batch.deleteRange(ShardKey.fileFrom(fileId, stripe + 1), ShardKey.fileFrom(fileId + 1, 0));
       for (int u = 0; u < keepLengths.length; u++) {
@@ -132,14 +227,22 @@ public final class RocksShardStore implements ShardStore {
         ReentrantLock lock = locks[lockStripe(id)];
         lock.lock();
         try {
-          Version v = newest(id, Long.MAX_VALUE);
+          Version v = newestKeyOnly(id, Long.MAX_VALUE);
           if (v == null) {
             continue;
           }
           if (keepLengths[u] == 0) {
             batch.delete(ShardKey.encode(id, v.epoch));
-          } else if (v.data.length > keepLengths[u]) {
-            batch.put(ShardKey.encode(id, v.epoch), seal(Arrays.copyOf(v.data, keepLengths[u])));
+            continue;
+          }
+          ByteBuf value = readValue(id);
+          if (value != null && value.readableBytes() - CRC_BYTES > keepLengths[u]) {
+            value.writerIndex(CRC_BYTES + keepLengths[u]);
+            value.setInt(0, crc(value, CRC_BYTES, keepLengths[u]));
+            batch.put(ShardKey.encode(id, v.epoch), ByteBufUtil.getBytes(value));
+          }
+          if (value != null) {
+            held.add(value);
           }
         } finally {
           lock.unlock();
@@ -148,6 +251,8 @@ public final class RocksShardStore implements ShardStore {
       db.write(asyncWrite, batch);
     } catch (RocksDBException e) {
       throw storeError("truncate", e);
+    } finally {
+      held.forEach(ByteBuf::release);
     }
   }
 
@@ -191,64 +296,35 @@ public final class RocksShardStore implements ShardStore {
     db.close();
     asyncWrite.close();
     syncWrite.close();
+    reads.close();
     options.close();
     cache.close();
   }
 
-  private record Version(long epoch, byte[] data) {}
+  private record Version(long epoch) {}
 
-  /** The newest version of a shard at or below {@code maxEpoch}, checksum verified. */
-  private Version newest(ShardId shard, long maxEpoch) throws IOException {
-    Version key = newestKeyOnly(shard, maxEpoch);
-    if (key == null) {
-      return null;
-    }
-    try {
-      byte[] raw = db.get(ShardKey.encode(shard, key.epoch));
-      if (raw == null) {
-        return null;
-      }
-      return new Version(key.epoch, unseal(shard, key.epoch, raw));
-    } catch (RocksDBException e) {
-      throw storeError("read", e);
-    }
-  }
-
-  private Version newestKeyOnly(ShardId shard) {
-    return newestKeyOnly(shard, Long.MAX_VALUE);
-  }
-
+  /** The epoch of the newest version at or below {@code maxEpoch}, or null. */
   private Version newestKeyOnly(ShardId shard, long maxEpoch) {
-    try (ReadOptions ro = new ReadOptions().setPrefixSameAsStart(false);
-         RocksIterator it = db.newIterator(ro)) {
+    try (RocksIterator it = db.newIterator()) {
       it.seekForPrev(ShardKey.encode(shard, maxEpoch));
       if (!it.isValid()) {
         return null;
       }
       byte[] k = it.key();
-      return ShardKey.sameShard(k, shard) ? new Version(ShardKey.epochOf(k), null) : null;
+      return ShardKey.sameShard(k, shard) ? new Version(ShardKey.epochOf(k)) : null;
     }
   }
 
-  private static byte[] seal(byte[] data) {
-    CRC32C crc = new CRC32C();
-    crc.update(data);
-    byte[] out = new byte[CRC_BYTES + data.length];
-    ByteBuffer.wrap(out).putInt((int) crc.getValue());
-    System.arraycopy(data, 0, out, CRC_BYTES, data.length);
-    return out;
+  private ByteBuf keyBuffer(ShardId shard, long version) {
+    ByteBuf key = alloc.directBuffer(ShardKey.LENGTH);
+    key.writeBytes(ShardKey.encode(shard, version));
+    return key;
   }
 
-  private static byte[] unseal(ShardId shard, long epoch, byte[] raw) throws CorruptShardException {
-    if (raw.length < CRC_BYTES) {
-      throw new CorruptShardException(shard, epoch);
-    }
+  private static int crc(ByteBuf buf, int index, int length) {
     CRC32C crc = new CRC32C();
-    crc.update(raw, CRC_BYTES, raw.length - CRC_BYTES);
-    if ((int) crc.getValue() != ByteBuffer.wrap(raw).getInt()) {
-      throw new CorruptShardException(shard, epoch);
-    }
-    return Arrays.copyOfRange(raw, CRC_BYTES, raw.length);
+    crc.update(buf.nioBuffer(index, length));
+    return (int) crc.getValue();
   }
 
   private static int lockStripe(ShardId id) {

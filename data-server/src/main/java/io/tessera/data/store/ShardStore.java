@@ -1,5 +1,6 @@
 package io.tessera.data.store;
 
+import io.netty.buffer.ByteBuf;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
@@ -14,13 +15,14 @@ public interface ShardStore extends Closeable {
   void write(List<ShardWrite> writes, boolean sync) throws IOException;
 
   /**
-   * Copies {@code length} bytes at {@code offset} of the shard into {@code dst} at
-   * {@code dstOffset}; bytes never written read as zeros.
+   * The stored bytes of {@code [offset, offset+length)} of the shard's newest version: up to
+   * {@code length} bytes (fewer where the stored unit ends sooner; what lies beyond was never
+   * written and reads as zeros). The caller releases the buffer.
    *
-   * @return whether the shard exists at all
+   * @return null when the shard does not exist at all
    * @throws CorruptShardException when the stored bytes fail their checksum
    */
-  boolean read(ShardId shard, int offset, int length, byte[] dst, int dstOffset) throws IOException;
+  ByteBuf read(ShardId shard, int offset, int length) throws IOException;
 
   /** Removes every shard of a file. */
   void deleteFile(long fileId) throws IOException;

@@ -2,6 +2,8 @@ package io.tessera.data.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -33,39 +35,48 @@ class RocksShardStoreTest {
     return b;
   }
 
+  /** What a reader of the range sees: stored bytes, then zeros; null when the shard is absent. */
   private byte[] read(ShardId id, int off, int len) throws Exception {
+    ByteBuf got = store.read(id, off, len);
+    if (got == null) {
+      return null;
+    }
     byte[] out = new byte[len];
-    store.read(id, off, len, out, 0);
+    got.readBytes(out, 0, got.readableBytes());
+    got.release();
     return out;
+  }
+
+  private static ShardWrite put(ShardId id, int offset, byte[] data, boolean whole) {
+    return new ShardWrite(id, offset, Unpooled.wrappedBuffer(data), whole);
   }
 
   @Test
   void aPartialWriteKeepsTheRestOfTheUnitAndHolesReadAsZeros() throws Exception {
     ShardId id = new ShardId(1, 0, 0);
     byte[] whole = bytes(8192, 1);
-    store.write(List.of(new ShardWrite(id, 0, whole, 0, whole.length, true)), false);
+    store.write(List.of(put(id, 0, whole, true)), false);
     byte[] patch = bytes(100, 7);
-    store.write(List.of(new ShardWrite(id, 1000, patch, 0, 100, false)), false);
+    store.write(List.of(put(id, 1000, patch, false)), false);
     byte[] expect = whole.clone();
     System.arraycopy(patch, 0, expect, 1000, 100);
     assertThat(read(id, 0, 8192)).isEqualTo(expect);
 
     ShardId sparse = new ShardId(1, 0, 1);
-    store.write(List.of(new ShardWrite(sparse, 5000, patch, 0, 100, false)), false);
+    store.write(List.of(put(sparse, 5000, patch, false)), false);
     byte[] got = read(sparse, 4990, 120);
     assertThat(Arrays.copyOfRange(got, 0, 10)).containsOnly(0);
     assertThat(Arrays.copyOfRange(got, 10, 110)).isEqualTo(patch);
     assertThat(Arrays.copyOfRange(got, 110, 120)).as("past the stored end").containsOnly(0);
-    byte[] none = new byte[10];
-    assertThat(store.read(new ShardId(1, 9, 9), 0, 10, none, 0)).as("never written").isFalse();
+    assertThat(read(new ShardId(1, 9, 9), 0, 10)).as("never written").isNull();
   }
 
   @Test
   void writesOfOneRequestLandTogetherAndSurviveReopening() throws Exception {
     byte[] a = bytes(4096, 2);
     byte[] b = bytes(4096, 3);
-    store.write(List.of(new ShardWrite(new ShardId(5, 0, 0), 0, a, 0, 4096, true),
-        new ShardWrite(new ShardId(5, 1, 2), 0, b, 0, 4096, true)), true);
+    store.write(List.of(put(new ShardId(5, 0, 0), 0, a, true),
+        put(new ShardId(5, 1, 2), 0, b, true)), true);
     store.close();
     store = new RocksShardStore(dir);
     assertThat(read(new ShardId(5, 0, 0), 0, 4096)).isEqualTo(a);
@@ -77,30 +88,29 @@ class RocksShardStoreTest {
     byte[] u = bytes(4096, 4);
     for (int s = 0; s < 3; s++) {
       for (int unit = 0; unit < 2; unit++) {
-        store.write(List.of(new ShardWrite(new ShardId(9, s, unit), 0, u, 0, 4096, true)), false);
+        store.write(List.of(put(new ShardId(9, s, unit), 0, u, true)), false);
       }
     }
-    store.write(List.of(new ShardWrite(new ShardId(10, 0, 0), 0, u, 0, 4096, true)), false);
+    store.write(List.of(put(new ShardId(10, 0, 0), 0, u, true)), false);
     store.truncateFile(9, 1, new int[] {100, 0});
-    byte[] out = new byte[4096];
-    assertThat(store.read(new ShardId(9, 0, 1), 0, 4096, out, 0)).isTrue();
-    assertThat(store.read(new ShardId(9, 1, 0), 0, 4096, out, 0)).isTrue();
+    assertThat(read(new ShardId(9, 0, 1), 0, 4096)).isEqualTo(u);
+    byte[] out = read(new ShardId(9, 1, 0), 0, 4096);
     assertThat(Arrays.copyOfRange(out, 0, 100)).isEqualTo(Arrays.copyOfRange(u, 0, 100));
     assertThat(Arrays.copyOfRange(out, 100, 4096)).containsOnly(0);
-    assertThat(store.read(new ShardId(9, 1, 1), 0, 10, out, 0)).isFalse();
-    assertThat(store.read(new ShardId(9, 2, 0), 0, 10, out, 0)).isFalse();
+    assertThat(read(new ShardId(9, 1, 1), 0, 10)).isNull();
+    assertThat(read(new ShardId(9, 2, 0), 0, 10)).isNull();
 
     store.deleteFile(9);
-    assertThat(store.read(new ShardId(9, 0, 0), 0, 10, out, 0)).isFalse();
-    assertThat(store.read(new ShardId(10, 0, 0), 0, 10, out, 0)).as("the neighbour file is untouched").isTrue();
+    assertThat(read(new ShardId(9, 0, 0), 0, 10)).isNull();
+    assertThat(read(new ShardId(10, 0, 0), 0, 10)).as("the neighbour file is untouched").isNotNull();
   }
 
   @Test
   void writesAtANewEpochReplaceTheOldVersion() throws Exception {
     ShardId id = new ShardId(3, 0, 0);
-    store.write(List.of(new ShardWrite(id, 0, bytes(4096, 5), 0, 4096, true)), false);
+    store.write(List.of(put(id, 0, bytes(4096, 5), true)), false);
     store.setEpoch(1);
-    store.write(List.of(new ShardWrite(id, 10, bytes(10, 6), 0, 10, false)), false);
+    store.write(List.of(put(id, 10, bytes(10, 6), false)), false);
     byte[] expect = bytes(4096, 5);
     System.arraycopy(bytes(10, 6), 0, expect, 10, 10);
     assertThat(read(id, 0, 4096)).isEqualTo(expect);

@@ -22,7 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.RaftConfigKeys;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.netty.NettyConfigKeys;
+import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
@@ -96,7 +99,8 @@ public final class MetaServer implements Closeable {
         .build();
     server.start();
     RaftSubmitter raft = new RaftSubmitter(server, GROUP_ID);
-    TxnBatcher batcher = new TxnBatcher(raft, config.get(MetaServerConfigKeys.MAX_BATCH), 2);
+    TxnBatcher batcher = new TxnBatcher(raft, config.get(MetaServerConfigKeys.MAX_BATCH),
+        config.get(MetaServerConfigKeys.MAX_ENTRIES_IN_FLIGHT));
     LayoutPolicyProto defaults = LayoutPolicyProto.newBuilder()
         .setStripeUnit((int) (long) config.get(MetaServerConfigKeys.DEFAULT_STRIPE_UNIT))
         .setDataUnits(config.get(MetaServerConfigKeys.DEFAULT_DATA_UNITS))
@@ -124,8 +128,21 @@ public final class MetaServer implements Closeable {
   private static RaftProperties raftProperties(MetaPeer self, Path dir, Config config) {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(dir.resolve("raft").toFile()));
-    GrpcConfigKeys.Server.setPort(p, self.raftPort());
-    GrpcConfigKeys.Server.setHost(p, self.host());
+    String transport = config.get(MetaServerConfigKeys.RAFT_TRANSPORT);
+    switch (transport) {
+      case "netty" -> {
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
+        NettyConfigKeys.Server.setPort(p, self.raftPort());
+        NettyConfigKeys.Server.setHost(p, self.host());
+      }
+      case "grpc" -> {
+        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
+        GrpcConfigKeys.Server.setPort(p, self.raftPort());
+        GrpcConfigKeys.Server.setHost(p, self.host());
+      }
+      default -> throw new IllegalArgumentException(MetaServerConfigKeys.RAFT_TRANSPORT.key() + "=" + transport
+          + ": expected netty or grpc");
+    }
     RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(
         config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MIN).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(

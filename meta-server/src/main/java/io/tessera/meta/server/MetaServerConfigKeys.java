@@ -31,10 +31,15 @@ public final class MetaServerConfigKeys {
       1024, "log entries kept below the newest checkpoint (a follower further behind gets the checkpoint)");
   public static final ConfigKey<Integer> MAX_BATCH = ConfigKey.integer("tessera.meta.max-batch",
       512, "most changes group-committed in one log entry");
+  public static final ConfigKey<Integer> MAX_ENTRIES_IN_FLIGHT = ConfigKey.integer(
+      "tessera.meta.max-entries-in-flight", 16,
+      "log entries the leader pipelines before further changes wait and travel together (group commit)");
+  public static final ConfigKey<String> RAFT_TRANSPORT = ConfigKey.string("tessera.meta.raft-transport", "netty",
+      "transport between meta replicas: netty or grpc (every replica of a group must use the same)");
   public static final ConfigKey<Boolean> LOG_SYNC = ConfigKey.bool("tessera.meta.log-sync", true,
       "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
 
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
-      SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, MAX_BATCH, LOG_SYNC);
+      SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC);
 }
