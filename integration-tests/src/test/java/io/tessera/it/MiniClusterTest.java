@@ -43,7 +43,7 @@ class MiniClusterTest {
   static void start() throws Exception {
     ClusterPlan plan = new ClusterPlan(dir, 3, 4, TestPorts.freeBase(30));
     cluster = InProcessCluster.start(plan, Config.of(Map.of("tessera.meta.snapshot-every", "50",
-        "tessera.meta.log-purge-gap", "5")));
+        "tessera.meta.log-purge-gap", "5", "tessera.meta.log-segment-size", "16K")));
     cluster.awaitReady(Duration.ofSeconds(60));
     fs = TesseraFileSystem.connect(plan.metaAddresses());
   }
@@ -200,6 +200,8 @@ class MiniClusterTest {
       long dirId = ns.child(NamespaceView.ROOT_ID, "catchup");
       return dirId != 0 && ns.child(dirId, "f299") != 0;
     });
+    assertThat(cluster.meta(follower).checkpointsInstalled())
+        .as("the log it missed was purged, so it caught up from the leader's checkpoint").isPositive();
   }
 
   @Test

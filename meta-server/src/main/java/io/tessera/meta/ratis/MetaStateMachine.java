@@ -52,11 +52,17 @@ public final class MetaStateMachine extends BaseStateMachine {
   private final CheckpointSnapshotStorage snapshots = new CheckpointSnapshotStorage();
   private final ReplyCache replies = new ReplyCache(200_000);
   private volatile NamespaceStore store;
+  private final java.util.concurrent.atomic.AtomicInteger checkpointsInstalled = new java.util.concurrent.atomic.AtomicInteger();
 
   public MetaStateMachine(Path namespaceDir, DataServerRegistry registry, Duration heartbeatInterval) {
     this.namespaceDir = namespaceDir;
     this.registry = registry;
     this.heartbeatInterval = heartbeatInterval;
+  }
+
+  /** How many times this replica replaced its namespace with a leader's checkpoint. */
+  public int checkpointsInstalled() {
+    return checkpointsInstalled.get();
   }
 
   /** The committed namespace (read-only use). */
@@ -225,6 +231,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       }
     }
     openStore();
+    checkpointsInstalled.incrementAndGet();
     LOG.info("Namespace rebuilt from the leader's checkpoint at log index {}", store.appliedIndex());
   }
 

@@ -154,7 +154,7 @@ public final class MetaServer implements Closeable {
     RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, config.get(MetaServerConfigKeys.SNAPSHOT_THRESHOLD));
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
     RaftServerConfigKeys.Log.setPurgeGap(p, config.get(MetaServerConfigKeys.LOG_PURGE_GAP));
-    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("32MB"));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(config.get(MetaServerConfigKeys.LOG_SEGMENT_SIZE)));
     RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, !config.get(MetaServerConfigKeys.LOG_SYNC));
     return p;
   }
@@ -185,6 +185,11 @@ public final class MetaServer implements Closeable {
   /** This replica's committed namespace, for tools and tests (read-only use). */
   public io.tessera.meta.namespace.NamespaceStore namespace() {
     return stateMachine.store();
+  }
+
+  /** How many times this replica caught up by installing the leader's checkpoint. */
+  public int checkpointsInstalled() {
+    return stateMachine.checkpointsInstalled();
   }
 
   public String clientAddress() {

@@ -29,6 +29,8 @@ public final class MetaServerConfigKeys {
       100_000, "log entries between namespace checkpoints (older log is then purged)");
   public static final ConfigKey<Integer> LOG_PURGE_GAP = ConfigKey.integer("tessera.meta.log-purge-gap",
       1024, "log entries kept below the newest checkpoint (a follower further behind gets the checkpoint)");
+  public static final ConfigKey<Long> LOG_SEGMENT_SIZE = ConfigKey.size("tessera.meta.log-segment-size",
+      32L << 20, "Raft log segment size; only whole closed segments are purged after a checkpoint");
   public static final ConfigKey<Integer> MAX_BATCH = ConfigKey.integer("tessera.meta.max-batch",
       512, "most changes group-committed in one log entry");
   public static final ConfigKey<Integer> MAX_ENTRIES_IN_FLIGHT = ConfigKey.integer(
@@ -41,5 +43,5 @@ public final class MetaServerConfigKeys {
 
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
-      SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC);
+      SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, LOG_SEGMENT_SIZE, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC);
 }
