@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * One OS process per server, killed with real signals. Four writers stream 512 MiB while a
  * meta follower and then the meta leader are SIGKILLed and started again: every byte whose
  * write was acknowledged must read back identical, then again after the whole cluster is
- * stopped and started from its directories.
+ * stopped and started from its directories. A data server SIGKILLed after acknowledging
+ * returns from its directory with every byte.
  */
 class MetaFailoverProcessTest {
   private static final int WRITERS = 4;
@@ -78,6 +79,12 @@ class MetaFailoverProcessTest {
         }
         assertThat(failures).as("writes refused while meta replicas died").isEmpty();
         assertThat(acked.get()).isEqualTo(WRITERS * CHUNKS_PER_WRITER * MIB);
+        verify(fs, crcs);
+
+        // a data server killed right after acknowledging comes back from its directory with everything
+        cluster.signal("ds-2", "KILL");
+        cluster.restart("ds-2");
+        cluster.awaitReady(Duration.ofSeconds(60));
         verify(fs, crcs);
       }
     }

@@ -137,13 +137,28 @@ public final class ProcessCluster implements LocalCluster {
     }
   }
 
-  /** Starts a server again with its recorded command line (after it was killed). */
-  public void restart(String id) throws IOException {
+  /**
+   * Starts a server again with its recorded command line (after it was killed) and waits
+   * until it accepts connections on its client port.
+   */
+  public void restart(String id) throws IOException, InterruptedException {
     Process old = process(id);
     if (old != null && old.isAlive()) {
       throw new IllegalStateException(id + " is still running (pid " + old.pid() + ")");
     }
     launch(id);
+    int port = plan.metaPeers().stream().filter(p -> p.id().equals(id)).map(p -> p.clientPort()).findFirst()
+        .orElseGet(() -> plan.dataPort(id));
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline) {
+      checkAlive();
+      try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+        return;
+      } catch (IOException notYet) {
+        Thread.sleep(100);
+      }
+    }
+    throw new IOException(id + " did not start listening on port " + port + " within 60 s; see " + plan.logFile(id));
   }
 
   @Override
