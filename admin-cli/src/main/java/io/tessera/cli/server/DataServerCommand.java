@@ -4,9 +4,9 @@ import io.tessera.common.config.Config;
 import io.tessera.data.server.DataServer;
 import io.tessera.data.server.DataServerConfigKeys;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code tessera server data}: one data server. */
@@ -28,27 +28,21 @@ public final class DataServerCommand implements Callable<Integer> {
   @Option(names = "--meta", paramLabel = "HOST:PORT,...", required = true, description = "the meta replicas")
   String meta;
 
-  @Option(names = "--conf", description = "a properties file of tessera.* settings")
-  Path conf;
-
-  @Option(names = "-D", paramLabel = "KEY=VALUE", description = "one setting, e.g. -Dtessera.data.worker-threads=4")
-  Map<String, String> defines;
-
-  @Option(names = "--cluster-file", description = "cluster.json to record this process's PID in")
-  Path clusterFile;
+  @Mixin
+  ServerOptions server;
 
   @Override
   public Integer call() throws Exception {
-    Config c = ServerRunner.config(conf, defines).with(DataServerConfigKeys.META_ADDRESSES, meta);
+    Config c = server.config().with(DataServerConfigKeys.META_ADDRESSES, meta);
     if (port != null) {
       c = c.with(DataServerConfigKeys.PORT, String.valueOf(port));
     }
     if (bindHost != null) {
       c = c.with(DataServerConfigKeys.BIND_HOST, bindHost);
     }
-    DataServer server = DataServer.start(id, dir, c);
-    ServerRunner.recordPid(clusterFile, id);
-    ServerRunner.runUntilStopped(server, "data server " + id);
+    DataServer data = DataServer.start(id, dir, c);
+    ServerRunner.recordPid(server.clusterFile, id);
+    ServerRunner.runUntilStopped(data, "data server " + id);
     return 0;
   }
 }

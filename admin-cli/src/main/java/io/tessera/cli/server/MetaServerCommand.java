@@ -3,9 +3,9 @@ package io.tessera.cli.server;
 import io.tessera.meta.server.MetaPeer;
 import io.tessera.meta.server.MetaServer;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code tessera server meta}: one replica of the meta group. */
@@ -23,21 +23,15 @@ public final class MetaServerCommand implements Callable<Integer> {
   @Option(names = "--dir", required = true, description = "where this replica keeps its log and namespace")
   Path dir;
 
-  @Option(names = "--conf", description = "a properties file of tessera.* settings")
-  Path conf;
-
-  @Option(names = "-D", paramLabel = "KEY=VALUE", description = "one setting, e.g. -Dtessera.meta.log-sync=false")
-  Map<String, String> defines;
-
-  @Option(names = "--cluster-file", description = "cluster.json to record this process's PID in")
-  Path clusterFile;
+  @Mixin
+  ServerOptions server;
 
   @Override
   public Integer call() throws Exception {
-    MetaServer server = MetaServer.start(id, MetaPeer.parseList(peers), dir, ServerRunner.config(conf, defines));
-    ServerRunner.recordPid(clusterFile, id);
-    server.onRaftDeath(() -> Runtime.getRuntime().halt(1));
-    ServerRunner.runUntilStopped(server, "meta server " + id);
+    MetaServer meta = MetaServer.start(id, MetaPeer.parseList(peers), dir, server.config());
+    ServerRunner.recordPid(server.clusterFile, id);
+    meta.onRaftDeath(() -> Runtime.getRuntime().halt(1));
+    ServerRunner.runUntilStopped(meta, "meta server " + id);
     return 0;
   }
 }

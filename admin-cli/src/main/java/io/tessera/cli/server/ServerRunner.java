@@ -1,15 +1,12 @@
 package io.tessera.cli.server;
 
 import io.tessera.common.cluster.ClusterFile;
-import io.tessera.common.config.Config;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,10 +16,6 @@ final class ServerRunner {
   private static final Logger LOG = LoggerFactory.getLogger(ServerRunner.class);
 
   private ServerRunner() {}
-
-  static Config config(Path confFile, Map<String, String> defines) {
-    return Config.load(confFile, defines == null ? Map.of() : new HashMap<>(defines));
-  }
 
   /** Records this process's PID in cluster.json so operators and tests find it after a restart. */
   static void recordPid(Path clusterFile, String id) {

@@ -28,19 +28,8 @@ public final class MetaClient {
   /** Sends a request; a status other than OK fails the future with a {@link TesseraException}. */
   public CompletableFuture<MetaResponseProto> call(MetaRequestProto.Builder request) {
     MetaRequestProto req = request.setCaller(identity).setCallId(callIds.incrementAndGet()).build();
-    return caller.call(req.toByteArray(), MetaResponseProto::parseFrom, r -> new LeaderFollowingCaller.Outcome() {
-      public StatusProto status() {
-        return r.getStatus();
-      }
-
-      public String leaderHint() {
-        return r.getLeaderHint();
-      }
-
-      public String message() {
-        return r.getMessage();
-      }
-    }).thenApply(r -> {
+    return caller.call(req.toByteArray(), MetaResponseProto::parseFrom,
+        r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).thenApply(r -> {
       if (r.getStatus() != StatusProto.OK) {
         throw new java.util.concurrent.CompletionException(TesseraException.of(r.getStatus(), r.getMessage()));
       }

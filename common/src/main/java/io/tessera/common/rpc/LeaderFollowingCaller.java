@@ -18,13 +18,7 @@ import java.util.concurrent.TimeoutException;
  */
 public final class LeaderFollowingCaller {
   /** What the caller needs to know of a protocol's reply. */
-  public interface Outcome {
-    StatusProto status();
-
-    String leaderHint();
-
-    String message();
-  }
+  public record Outcome(StatusProto status, String leaderHint, String message) {}
 
   /** Decodes a reply frame's header into the protocol's response. */
   @FunctionalInterface

@@ -55,19 +55,8 @@ final class HeartbeatSender implements Closeable {
         .setServerId(serverId).setAddress(address)
         .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(dataDir.getUsableSpace())
         .setUsedBytes(store.usedBytes()).build();
-    meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom, r -> new LeaderFollowingCaller.Outcome() {
-      public StatusProto status() {
-        return r.getStatus();
-      }
-
-      public String leaderHint() {
-        return r.getLeaderHint();
-      }
-
-      public String message() {
-        return r.getMessage();
-      }
-    }).whenComplete((r, err) -> {
+    meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom,
+        r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).whenComplete((r, err) -> {
       inFlight = false;
       if (err != null || r.getStatus() != StatusProto.OK) {
         if (registered) {

@@ -1,0 +1,23 @@
+package io.tessera.cli.server;
+
+import io.tessera.common.config.Config;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** Options every server command takes: settings and the cluster.json to keep current. */
+public final class ServerOptions {
+  @Option(names = "--conf", description = "a properties file of tessera.* settings")
+  Path conf;
+
+  @Option(names = "-D", paramLabel = "KEY=VALUE", description = "one setting, e.g. -Dtessera.meta.log-sync=false")
+  Map<String, String> defines;
+
+  @Option(names = "--cluster-file", description = "cluster.json to record this process's PID in")
+  Path clusterFile;
+
+  Config config() {
+    return Config.load(conf, defines == null ? Map.of() : new HashMap<>(defines));
+  }
+}
