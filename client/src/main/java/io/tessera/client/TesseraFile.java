@@ -10,7 +10,6 @@ import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An open regular file: positional reads and writes that go to all of the file's data
@@ -25,14 +24,14 @@ public final class TesseraFile implements Closeable {
   private final long fileId;
   private final StripeLayout layout;
   /** Size the meta group is known to hold for this file (covers every acknowledged write). */
-  private final AtomicLong size;
+  private final SizeExtender size;
 
   TesseraFile(FsContext ctx, String path, long fileId, StripeLayout layout, long size) {
     this.ctx = ctx;
     this.path = path;
     this.fileId = fileId;
     this.layout = layout;
-    this.size = new AtomicLong(size);
+    this.size = new SizeExtender(ctx.meta, fileId, size);
   }
 
   /** The path the file was opened by. */
@@ -52,7 +51,7 @@ public final class TesseraFile implements Closeable {
 
   /** The size as this handle knows it: at open, then grown by this handle's writes and truncates. */
   public long size() {
-    return size.get();
+    return size.recorded();
   }
 
   /** Writes {@code len} bytes of {@code buf} at {@code position}; the array must not change until done. */
@@ -65,14 +64,7 @@ public final class TesseraFile implements Closeable {
       return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<Void> data = ctx.io.write(fileId, layout, position, buf, off, len, false);
-    long end = position + len;
-    if (end <= size.get()) {
-      return data;
-    }
-    CompletableFuture<Void> grow = ctx.meta.call(MetaRequestProto.newBuilder().setSetAttr(
-        SetAttrRequestProto.newBuilder().setFileId(fileId).setSetSize(true).setSize(end).setExtendOnly(true)))
-        .thenAccept(r -> size.accumulateAndGet(r.getInode().getSize(), Math::max));
-    return CompletableFuture.allOf(data, grow);
+    return CompletableFuture.allOf(data, size.extendTo(position + len));
   }
 
   /** Blocking {@link #writeAsync}. */
@@ -87,7 +79,7 @@ public final class TesseraFile implements Closeable {
    */
   public CompletableFuture<Integer> readAsync(long position, byte[] buf, int off, int len) {
     Objects.checkFromIndexSize(off, len, buf.length);
-    long n = Math.min(len, size.get() - position);
+    long n = Math.min(len, size.recorded() - position);
     if (position < 0) {
       return CompletableFuture.failedFuture(new IllegalArgumentException("negative position " + position));
     }
@@ -104,9 +96,9 @@ public final class TesseraFile implements Closeable {
 
   /** Reads exactly {@code len} bytes at {@code position}, failing at end of file. */
   public void readFully(long position, byte[] buf, int off, int len) throws IOException {
-    if (position + len > size.get()) {
+    if (position + len > size.recorded()) {
       throw new java.io.EOFException("reading " + len + " bytes at " + position + " passes the end of " + path
-          + " (" + size.get() + " bytes)");
+          + " (" + size.recorded() + " bytes)");
     }
     read(position, buf, off, len);
   }
@@ -124,14 +116,14 @@ public final class TesseraFile implements Closeable {
     Futures.get(ctx.io.truncate(fileId, layout, newSize));
     Futures.get(ctx.meta.call(MetaRequestProto.newBuilder().setSetAttr(
         SetAttrRequestProto.newBuilder().setFileId(fileId).setSetSize(true).setSize(newSize))));
-    size.set(newSize);
+    size.reset(newSize);
   }
 
   /** Re-reads the size from the meta group (to see other writers' appends). */
   public long refresh() throws IOException {
     FileStatus s = Futures.get(ctx.async.stat(path));
-    size.accumulateAndGet(s.size(), Math::max);
-    return size.get();
+    size.observed(s.size());
+    return size.recorded();
   }
 
   /** A buffered stream reading from {@code position} with read-ahead. */
