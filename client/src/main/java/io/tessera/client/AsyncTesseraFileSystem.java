@@ -163,6 +163,20 @@ public final class AsyncTesseraFileSystem implements Closeable {
         .setRecursive(recursive))).thenApply(r -> null);
   }
 
+  /** Changes permission bits and/or the modification time (null leaves it). */
+  public CompletableFuture<FileStatus> setAttributes(String path, Integer mode, java.time.Instant modified) {
+    String p = normalize(path);
+    io.tessera.common.proto.SetAttrRequestProto.Builder a = io.tessera.common.proto.SetAttrRequestProto.newBuilder()
+        .setPath(p);
+    if (mode != null) {
+      a.setSetMode(true).setMode(mode);
+    }
+    if (modified != null) {
+      a.setSetMtime(true).setMtimeMs(modified.toEpochMilli());
+    }
+    return meta.call(MetaRequestProto.newBuilder().setSetAttr(a)).thenApply(r -> FileStatus.of(p, r.getInode()));
+  }
+
   /** The meta replicas, which one leads, and every data server's state. */
   public CompletableFuture<ClusterStatus> clusterStatus() {
     return meta.call(MetaRequestProto.newBuilder().setClusterStatus(ClusterStatusRequestProto.getDefaultInstance()))

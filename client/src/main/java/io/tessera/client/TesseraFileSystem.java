@@ -125,6 +125,16 @@ public final class TesseraFileSystem implements Closeable {
     }
   }
 
+  /** Sets POSIX permission bits (like chmod). */
+  public FileStatus setMode(String path, int mode) throws IOException {
+    return Futures.get(async.setAttributes(path, mode, null));
+  }
+
+  /** Sets the modification time (like touch -m -d). */
+  public FileStatus setModified(String path, java.time.Instant modified) throws IOException {
+    return Futures.get(async.setAttributes(path, null, modified));
+  }
+
   /** Meta replicas and data servers with their state. */
   public ClusterStatus clusterStatus() throws IOException {
     return Futures.get(async.clusterStatus());

@@ -159,6 +159,14 @@ class MiniClusterTest {
         .hasMessageContaining("needs 9 live data servers");
     assertThatThrownBy(() -> fs.createFile("/ns/odd", CreateOptions.striped(2).stripeUnit(5000)))
         .hasMessageContaining("power of two");
+    assertThat(fs.setMode("/ns/c/b/f", 0600).mode()).isEqualTo(0600);
+    java.time.Instant when = java.time.Instant.parse("2020-01-02T03:04:05Z");
+    assertThat(fs.setModified("/ns/c/b/f", when).modified()).isEqualTo(when);
+    assertThat(fs.stat("/ns/c/b/f").mode()).isEqualTo(0600);
+    TesseraFile synced = fs.openFile("/ns/c/b/f");
+    synced.write(3, new byte[] {4}, 0, 1);
+    synced.sync();
+    assertThat(fs.stat("/ns/c/b/f").size()).isEqualTo(4);
     fs.delete("/ns", true);
     assertThat(fs.exists("/ns")).isFalse();
   }
@@ -288,7 +296,7 @@ class MiniClusterTest {
     byte[] data = new byte[3_000_000];
     new Random(3).nextBytes(data);
     java.nio.file.Files.write(src, data);
-    assertThat(Cli.run("fs", "put", "-q", src.toString(), "/cli/deep/in.bin", "--meta", meta).code).isZero();
+    assertThat(Cli.run("fs", "put", "-q", "--sync", src.toString(), "/cli/deep/in.bin", "--meta", meta).code).isZero();
     Cli ls = Cli.run("fs", "ls", "--json", "/cli/deep", "--meta", meta);
     assertThat(ls.out).contains("\"size\" : 3000000");
     Path dst = local.resolve("out.bin");
