@@ -103,6 +103,14 @@ public final class TesseraFileSystem implements Closeable {
     return Futures.get(async.mkdir(path, true, null));
   }
 
+  /**
+   * Creates a directory whose new files default to {@code layout} (null: inherited); with
+   * {@code parents}, missing ancestors too and an existing directory is fine.
+   */
+  public FileStatus mkdir(String path, boolean parents, CreateOptions layout) throws IOException {
+    return Futures.get(async.mkdir(path, parents, layout));
+  }
+
   /** Creates directories whose new files default to {@code layout}. */
   public FileStatus mkdirs(String path, CreateOptions layout) throws IOException {
     return Futures.get(async.mkdir(path, true, layout));

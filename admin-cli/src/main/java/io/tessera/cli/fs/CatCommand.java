@@ -1,6 +1,6 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.Paths;
+import io.tessera.cli.ClusterPaths;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import java.io.InputStream;
@@ -17,7 +17,7 @@ public final class CatCommand extends FsBase {
   @Override
   int run(TesseraFileSystem fs) throws Exception {
     for (String p : paths) {
-      try (TesseraFile f = fs.openFile(Paths.absolute(p)); InputStream in = f.newInputStream(0)) {
+      try (TesseraFile f = fs.openFile(ClusterPaths.absolute(p)); InputStream in = f.newInputStream(0)) {
         in.transferTo(System.out);
       }
     }

@@ -1,6 +1,6 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.Paths;
+import io.tessera.cli.ClusterPaths;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import java.io.InputStream;
@@ -27,7 +27,7 @@ public final class GetCommand extends FsBase {
 
   @Override
   int run(TesseraFileSystem fs) throws Exception {
-    try (TesseraFile f = fs.openFile(Paths.absolute(remote))) {
+    try (TesseraFile f = fs.openFile(ClusterPaths.absolute(remote))) {
       Path target = Files.isDirectory(local) ? local.resolve(Path.of(f.path()).getFileName().toString()) : local;
       Path tmp = target.resolveSibling(target.getFileName() + ".tessera-part");
       try (InputStream in = f.newInputStream(0); OutputStream out = Files.newOutputStream(tmp)) {

@@ -2,7 +2,7 @@ package io.tessera.cli.fs;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.tessera.cli.Paths;
+import io.tessera.cli.ClusterPaths;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ public final class LsCommand extends FsBase {
   int run(TesseraFileSystem fs) throws Exception {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (String p : paths) {
-      FileStatus s = fs.stat(Paths.absolute(p));
+      FileStatus s = fs.stat(ClusterPaths.absolute(p));
       List<FileStatus> entries = s.directory() ? fs.list(s.path()) : List.of(s);
       for (FileStatus e : entries) {
         if (json) {

@@ -1,6 +1,6 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.Paths;
+import io.tessera.cli.ClusterPaths;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFileSystem;
 import java.util.List;
@@ -26,7 +26,7 @@ public final class MkdirCommand extends FsBase {
   int run(TesseraFileSystem fs) throws Exception {
     CreateOptions o = layout.toOptions();
     for (String p : paths) {
-      fs.async().mkdir(Paths.absolute(p), parents, o).get();
+      fs.mkdir(ClusterPaths.absolute(p), parents, o);
     }
     return 0;
   }

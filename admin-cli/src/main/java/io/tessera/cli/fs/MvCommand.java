@@ -1,6 +1,6 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.Paths;
+import io.tessera.cli.ClusterPaths;
 import io.tessera.client.TesseraFileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -17,8 +17,8 @@ public final class MvCommand extends FsBase {
 
   @Override
   int run(TesseraFileSystem fs) throws Exception {
-    String src = Paths.absolute(source);
-    String dst = Paths.absolute(target);
+    String src = ClusterPaths.absolute(source);
+    String dst = ClusterPaths.absolute(target);
     // like mv(1): into an existing directory, keeping the name
     if (fs.exists(dst) && fs.stat(dst).directory() && !fs.stat(src).directory()) {
       dst = (dst.endsWith("/") ? dst : dst + "/") + fs.stat(src).name();

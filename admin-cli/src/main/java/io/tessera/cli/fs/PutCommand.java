@@ -1,6 +1,6 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.Paths;
+import io.tessera.cli.ClusterPaths;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -44,7 +44,7 @@ public final class PutCommand extends FsBase {
     }
     CreateOptions o = layout.toOptions();
     o = (o == null ? CreateOptions.defaults() : o).overwrite(overwrite);
-    String target = Paths.absolute(remote);
+    String target = ClusterPaths.absolute(remote);
     String parent = target.substring(0, Math.max(1, target.lastIndexOf('/')));
     fs.mkdirs(parent);
     try (TesseraFile f = fs.createFile(target, o); InputStream in = Files.newInputStream(local)) {

@@ -1,6 +1,6 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.Paths;
+import io.tessera.cli.ClusterPaths;
 import io.tessera.client.TesseraFileSystem;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -20,7 +20,7 @@ public final class RmCommand extends FsBase {
   @Override
   int run(TesseraFileSystem fs) throws Exception {
     for (String p : paths) {
-      fs.delete(Paths.absolute(p), recursive);
+      fs.delete(ClusterPaths.absolute(p), recursive);
     }
     return 0;
   }

@@ -2,7 +2,7 @@ package io.tessera.cli.fs;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.tessera.cli.Paths;
+import io.tessera.cli.ClusterPaths;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.layout.StripeLayout;
@@ -25,7 +25,7 @@ public final class StatCommand extends FsBase {
 
   @Override
   int run(TesseraFileSystem fs) throws Exception {
-    FileStatus s = fs.stat(Paths.absolute(path));
+    FileStatus s = fs.stat(ClusterPaths.absolute(path));
     if (json) {
       out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(toMap(s)));
       return 0;

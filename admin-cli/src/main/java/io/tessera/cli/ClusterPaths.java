@@ -1,8 +1,8 @@
 package io.tessera.cli;
 
 /** File-system paths as typed on the command line: relative ones are taken from the root. */
-public final class Paths {
-  private Paths() {}
+public final class ClusterPaths {
+  private ClusterPaths() {}
 
   public static String absolute(String p) {
     if (p == null || p.isEmpty()) {
