@@ -1,0 +1,35 @@
+package io.tessera.common.erasure;
+
+/**
+ * A systematic k-of-n erasure code over stripe units: the first {@code k} shards are the data
+ * unchanged, the last {@code m} are parity, and any {@code k} shards rebuild the others. The
+ * rest of Tessera uses this interface and never names the coding library.
+ *
+ * <p>Shards are the {@code k + m} units of one stripe, each at least {@code offset + length}
+ * bytes; implementations are thread-safe.
+ */
+public interface ErasureCodec {
+
+  /** Reed-Solomon over GF(2^8) with {@code k} data and {@code m} parity shards. */
+  static ErasureCodec reedSolomon(int k, int m) {
+    return new ReedSolomonCodec(k, m);
+  }
+
+  int dataShards();
+
+  int parityShards();
+
+  /** Computes the parity shards {@code shards[k..k+m)} from the data shards, bytes {@code [offset, offset+length)}. */
+  void encode(byte[][] shards, int offset, int length);
+
+  /**
+   * Rebuilds every shard whose {@code present} flag is false from those that are present (at
+   * least {@code k}); on return every shard holds its bytes.
+   *
+   * @throws IllegalArgumentException when fewer than {@code k} shards are present
+   */
+  void reconstruct(byte[][] shards, boolean[] present, int offset, int length);
+
+  /** Whether the parity shards match the data shards. */
+  boolean isParityCorrect(byte[][] shards, int offset, int length);
+}

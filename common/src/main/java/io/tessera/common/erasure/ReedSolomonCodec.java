@@ -1,0 +1,62 @@
+package io.tessera.common.erasure;
+
+import com.backblaze.erasure.ReedSolomon;
+
+/** {@link ErasureCodec} backed by the Backblaze JavaReedSolomon codec (MIT). */
+final class ReedSolomonCodec implements ErasureCodec {
+  private final ReedSolomon rs;
+
+  ReedSolomonCodec(int k, int m) {
+    if (k < 1 || m < 1 || k + m > 256) {
+      throw new IllegalArgumentException("Reed-Solomon needs 1 <= k, 1 <= m and k + m <= 256; got " + k + "+" + m);
+    }
+    rs = ReedSolomon.create(k, m);
+  }
+
+  @Override
+  public int dataShards() {
+    return rs.getDataShardCount();
+  }
+
+  @Override
+  public int parityShards() {
+    return rs.getParityShardCount();
+  }
+
+  @Override
+  public void encode(byte[][] shards, int offset, int length) {
+    check(shards, offset, length);
+    rs.encodeParity(shards, offset, length);
+  }
+
+  @Override
+  public void reconstruct(byte[][] shards, boolean[] present, int offset, int length) {
+    check(shards, offset, length);
+    int have = 0;
+    for (boolean p : present) {
+      have += p ? 1 : 0;
+    }
+    if (present.length != shards.length || have < dataShards()) {
+      throw new IllegalArgumentException("a stripe of " + dataShards() + "+" + parityShards() + " needs "
+          + dataShards() + " shards to rebuild the rest; " + have + " are present");
+    }
+    rs.decodeMissing(shards, present, offset, length);
+  }
+
+  @Override
+  public boolean isParityCorrect(byte[][] shards, int offset, int length) {
+    check(shards, offset, length);
+    return rs.isParityCorrect(shards, offset, length);
+  }
+
+  private void check(byte[][] shards, int offset, int length) {
+    if (shards.length != rs.getTotalShardCount()) {
+      throw new IllegalArgumentException("expected " + rs.getTotalShardCount() + " shards, got " + shards.length);
+    }
+    for (byte[] s : shards) {
+      if (s == null || offset < 0 || length < 0 || s.length < offset + length) {
+        throw new IllegalArgumentException("every shard must hold bytes [" + offset + ", " + (offset + length) + ")");
+      }
+    }
+  }
+}
