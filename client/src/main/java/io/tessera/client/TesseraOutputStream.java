@@ -21,6 +21,8 @@ final class TesseraOutputStream extends OutputStream {
   private int filled;
   private long position;
   private boolean closed;
+  /** The first write that failed: every later call reports it, so no loss goes unnoticed. */
+  private IOException failure;
 
   TesseraOutputStream(TesseraFile file, long position, int bufferSize, int maxInFlight) {
     this.file = file;
@@ -73,7 +75,9 @@ final class TesseraOutputStream extends OutputStream {
       Futures.get(oldest.done);
     } catch (IOException e) {
       inFlight.clear();
-      throw e;
+      failure = new IOException("a write to " + file.path() + " failed; bytes from the failed write on were not"
+          + " stored: " + e.getMessage(), e);
+      throw failure;
     }
     spare.push(oldest.buffer);
   }
@@ -101,6 +105,9 @@ final class TesseraOutputStream extends OutputStream {
   }
 
   private void ensureOpen() throws IOException {
+    if (failure != null) {
+      throw failure;
+    }
     if (closed) {
       throw new IOException("stream to " + file.path() + " is closed");
     }

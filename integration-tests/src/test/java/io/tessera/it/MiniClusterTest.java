@@ -243,6 +243,29 @@ class MiniClusterTest {
   }
 
   @Test
+  void aStreamThatLostAWriteSaysSoAndKeepsSayingSo() throws Exception {
+    TesseraFile f = fs.createFile("/lost.bin", CreateOptions.striped(4).stripeUnit(4096));
+    cluster.stopData("ds-4");
+    try {
+      OutputStream out = f.newOutputStream(0);
+      byte[] chunk = new byte[1 << 20];
+      java.io.IOException first = org.assertj.core.api.Assertions.catchThrowableOfType(() -> {
+        for (int i = 0; i < 64; i++) {
+          out.write(chunk);
+        }
+        out.close();
+      }, java.io.IOException.class);
+      assertThat(first).as("with m = 0 a missing server fails the write").isNotNull().hasMessageContaining("ds-4");
+      assertThatThrownBy(() -> out.write(chunk)).isInstanceOf(java.io.IOException.class)
+          .hasMessageContaining("were not stored");
+      assertThatThrownBy(out::close).isInstanceOf(java.io.IOException.class);
+    } finally {
+      cluster.startData("ds-4");
+      cluster.awaitReady(Duration.ofSeconds(60));
+    }
+  }
+
+  @Test
   void aMetaServerFedGarbageKeepsServingOtherClients() throws Exception {
     fs.mkdirs("/garbage-proof");
     Random rnd = new Random(11);
