@@ -183,7 +183,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
         .thenApply(r -> {
           ClusterStatusResponseProto c = r.getCluster();
           List<ClusterStatus.Replica> replicas = c.getReplicasList().stream()
-              .map(x -> new ClusterStatus.Replica(x.getId(), x.getAddress(), x.getLeader())).toList();
+              .map(x -> new ClusterStatus.Replica(x.getId(), x.getAddress(), x.getLeader(), x.getLastContactMsAgo()))
+              .toList();
           List<ClusterStatus.DataServer> servers = c.getDataServersList().stream()
               .map(x -> new ClusterStatus.DataServer(x.getId(), x.getAddress(), x.getState() == DataServerStateProto.UP,
                   x.getCapacityBytes(), x.getFreeBytes(), x.getUsedBytes(), x.getLastHeartbeatMsAgo())).toList();

@@ -17,8 +17,9 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    * @param id its Raft peer id
    * @param address where clients reach it
    * @param leader whether it leads the group
+   * @param lastContactMillisAgo how long ago the leader last heard from it (-1: unknown)
    */
-  public record Replica(String id, String address, boolean leader) {}
+  public record Replica(String id, String address, boolean leader, long lastContactMillisAgo) {}
 
   /**
    * A data server.

@@ -27,6 +27,17 @@ public final class ClusterStatusCommand implements Callable<Integer> {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
 
+  /** A follower the leader has not heard from for longer than an election timeout is unreachable. */
+  private static String replicaState(ClusterStatus.Replica r) {
+    if (r.leader()) {
+      return "leader";
+    }
+    if (r.lastContactMillisAgo() > 3000) {
+      return String.format(java.util.Locale.ROOT, "UNREACHABLE (last heard %.0f s ago)", r.lastContactMillisAgo() / 1000.0);
+    }
+    return "follower";
+  }
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -38,7 +49,7 @@ public final class ClusterStatusCommand implements Callable<Integer> {
       }
       out.printf("Meta replicas (epoch %d):%n", s.epoch());
       for (ClusterStatus.Replica r : s.replicas()) {
-        out.printf("  %-6s %-22s %s%n", r.id(), r.address(), r.leader() ? "leader" : "follower");
+        out.printf("  %-6s %-22s %s%n", r.id(), r.address(), replicaState(r));
       }
       long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
       out.printf("Data servers (%d of %d up):%n", up, s.dataServers().size());

@@ -118,6 +118,40 @@ public final class ProcessCluster implements LocalCluster {
     }
   }
 
+  /**
+   * Servers an operator started again with their cmd are not our children; cluster.json has
+   * their PIDs. Each is stopped with SIGTERM when its command line proves it is that server.
+   */
+  private void stopServersRestartedByHand() {
+    ClusterFile file;
+    try {
+      file = ClusterFile.read(plan.clusterFile());
+    } catch (IOException e) {
+      return;
+    }
+    List<ProcessHandle> stopped = new ArrayList<>();
+    List<ClusterFile.Node> nodes = new ArrayList<>(file.data());
+    nodes.addAll(file.meta());
+    for (ClusterFile.Node n : nodes) {
+      Process child = processes.get(n.id());
+      if (child != null && child.pid() == n.pid()) {
+        continue;
+      }
+      ProcessHandle.of(n.pid()).filter(h -> h.info().commandLine().map(c -> c.contains(" --id " + n.id() + " ")
+          && c.contains(n.dir())).orElse(false)).ifPresent(h -> {
+            h.destroy();
+            stopped.add(h);
+          });
+    }
+    for (ProcessHandle h : stopped) {
+      try {
+        h.onExit().get(20, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        h.destroyForcibly();
+      }
+    }
+  }
+
   /** Whether {@link #close()} has begun (exits are then expected). */
   public boolean isStopping() {
     return stopping;
@@ -176,6 +210,7 @@ public final class ProcessCluster implements LocalCluster {
   @Override
   public void close() {
     stopping = true;
+    stopServersRestartedByHand();
     List<String> order = new ArrayList<>(processes.keySet());
     java.util.Collections.reverse(order); // data servers first, then the meta group
     for (String id : order) {

@@ -101,6 +101,12 @@ public final class MetaStateMachine extends BaseStateMachine {
   }
 
   @Override
+  public void notifyLeaderChanged(org.apache.ratis.protocol.RaftGroupMemberId member,
+      org.apache.ratis.protocol.RaftPeerId newLeader) {
+    LOG.info("Meta leader is now {}", newLeader == null ? "unknown (election under way)" : newLeader);
+  }
+
+  @Override
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
     LogEntryProto entry = trx.getLogEntry();
     long index = entry.getIndex();

@@ -86,6 +86,22 @@ public final class RaftSubmitter {
     return null;
   }
 
+  /**
+   * How long ago this replica, as leader, last heard from each follower (by peer id); empty
+   * when it does not lead.
+   */
+  public java.util.Map<String, Long> followerContactMillisAgo() {
+    java.util.Map<String, Long> out = new java.util.HashMap<>();
+    DivisionInfo i = info();
+    if (i == null || !i.isLeader()) {
+      return out;
+    }
+    for (var f : i.getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
+      out.put(f.getId().getId().toStringUtf8(), f.getLastRpcElapsedTimeMs());
+    }
+    return out;
+  }
+
   public Collection<RaftPeer> peers() {
     try {
       return server.getDivision(groupId).getRaftConf().getAllPeers();

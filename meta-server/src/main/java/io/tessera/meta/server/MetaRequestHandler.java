@@ -133,9 +133,11 @@ final class MetaRequestHandler implements RpcService {
   private MetaResponseProto clusterStatus() {
     ClusterStatusResponseProto.Builder b = ClusterStatusResponseProto.newBuilder();
     String leader = raft.leaderId();
+    java.util.Map<String, Long> contact = raft.followerContactMillisAgo();
     for (RaftPeer p : raft.peers()) {
-      b.addReplicas(MetaReplicaProto.newBuilder().setId(p.getId().toString()).setAddress(p.getClientAddress())
-          .setLeader(p.getId().toString().equals(leader)));
+      String id = p.getId().toString();
+      b.addReplicas(MetaReplicaProto.newBuilder().setId(id).setAddress(p.getClientAddress())
+          .setLeader(id.equals(leader)).setLastContactMsAgo(id.equals(leader) ? 0 : contact.getOrDefault(id, -1L)));
     }
     b.addAllDataServers(registry.describe());
     b.setEpoch(store.get().epoch());
