@@ -67,6 +67,8 @@ class MetaFailoverProcessTest {
         awaitAcked(acked, 64 * MIB, failures);
         String follower = follower(fs);
         cluster.signal(follower, "KILL");
+        await().atMost(Duration.ofSeconds(30)).until(() -> fs.clusterStatus().replicas().stream()
+            .anyMatch(r -> r.id().equals(follower) && r.lastContactMillisAgo() > 3000));
         awaitAcked(acked, 160 * MIB, failures);
         cluster.restart(follower);
         awaitAcked(acked, 256 * MIB, failures);
