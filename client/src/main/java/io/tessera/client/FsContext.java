@@ -10,17 +10,17 @@ final class FsContext {
   final StripedIo io;
   final AsyncTesseraFileSystem async;
   final long writeBufferBytes;
-  final long readAheadBytes;
+  final long readChunkBytes;
   final int writesInFlight;
   final int readsAhead;
 
-  FsContext(MetaClient meta, StripedIo io, AsyncTesseraFileSystem async, long writeBufferBytes, long readAheadBytes,
+  FsContext(MetaClient meta, StripedIo io, AsyncTesseraFileSystem async, long writeBufferBytes, long readChunkBytes,
       int writesInFlight, int readsAhead) {
     this.meta = meta;
     this.io = io;
     this.async = async;
     this.writeBufferBytes = writeBufferBytes;
-    this.readAheadBytes = readAheadBytes;
+    this.readChunkBytes = readChunkBytes;
     this.writesInFlight = Math.max(1, writesInFlight);
     this.readsAhead = Math.max(1, readsAhead);
   }
@@ -29,8 +29,8 @@ final class FsContext {
     return roundToStripes(writeBufferBytes, layout);
   }
 
-  int readAhead(StripeLayout layout) {
-    return roundToStripes(readAheadBytes, layout);
+  int readChunk(StripeLayout layout) {
+    return roundToStripes(readChunkBytes, layout);
   }
 
   private static int roundToStripes(long bytes, StripeLayout layout) {

@@ -128,7 +128,7 @@ public final class TesseraFile implements Closeable {
 
   /** A buffered stream reading from {@code position} with read-ahead. */
   public InputStream newInputStream(long position) {
-    return new TesseraInputStream(this, position, ctx.readAhead(layout), ctx.readsAhead);
+    return new TesseraInputStream(this, position, ctx.readChunk(layout), ctx.readsAhead);
   }
 
   /** A buffered stream writing from {@code position}; {@code close()} waits for every write. */

@@ -93,7 +93,7 @@ public final class RocksShardStore implements ShardStore {
       long current = epoch;
       for (ShardWrite w : writes) {
         // before the first snapshot there is no older epoch whose version could linger
-        Version older = current > 0 ? newestKeyOnly(w.shard(), Long.MAX_VALUE) : null;
+        Long older = current > 0 ? newestEpoch(w.shard(), Long.MAX_VALUE) : null;
         ByteBuf value;
         if (w.coversUnit()) {
           value = alloc.directBuffer(CRC_BYTES + w.offset() + w.length());
@@ -103,9 +103,9 @@ public final class RocksShardStore implements ShardStore {
         }
         held.add(value);
         value.setInt(0, crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES));
-        if (older != null && older.epoch != current) {
+        if (older != null && older != current) {
           // a newer epoch began since this shard was written; no snapshot keeps old versions yet
-          batch.delete(ShardKey.encode(w.shard(), older.epoch));
+          batch.delete(ShardKey.encode(w.shard(), older));
         }
         ByteBuf key = keyBuffer(w.shard(), current);
         held.add(key);
@@ -160,12 +160,12 @@ public final class RocksShardStore implements ShardStore {
     ByteBuf value = get(shard, current);
     long version = current;
     if (value == null) {
-      Version v = newestKeyOnly(shard, Long.MAX_VALUE);
-      if (v == null) {
+      Long newest = newestEpoch(shard, Long.MAX_VALUE);
+      if (newest == null) {
         return null;
       }
-      version = v.epoch;
-      value = get(shard, v.epoch);
+      version = newest;
+      value = get(shard, newest);
       if (value == null) {
         return null;
       }
@@ -227,19 +227,19 @@ public final class RocksShardStore implements ShardStore {
         ReentrantLock lock = locks[lockStripe(id)];
         lock.lock();
         try {
-          Version v = newestKeyOnly(id, Long.MAX_VALUE);
-          if (v == null) {
+          Long newest = newestEpoch(id, Long.MAX_VALUE);
+          if (newest == null) {
             continue;
           }
           if (keepLengths[u] == 0) {
-            batch.delete(ShardKey.encode(id, v.epoch));
+            batch.delete(ShardKey.encode(id, newest));
             continue;
           }
           ByteBuf value = readValue(id);
           if (value != null && value.readableBytes() - CRC_BYTES > keepLengths[u]) {
             value.writerIndex(CRC_BYTES + keepLengths[u]);
             value.setInt(0, crc(value, CRC_BYTES, keepLengths[u]));
-            batch.put(ShardKey.encode(id, v.epoch), ByteBufUtil.getBytes(value));
+            batch.put(ShardKey.encode(id, newest), ByteBufUtil.getBytes(value));
           }
           if (value != null) {
             held.add(value);
@@ -301,17 +301,15 @@ public final class RocksShardStore implements ShardStore {
     cache.close();
   }
 
-  private record Version(long epoch) {}
-
-  /** The epoch of the newest version at or below {@code maxEpoch}, or null. */
-  private Version newestKeyOnly(ShardId shard, long maxEpoch) {
+  /** The epoch of the newest stored version at or below {@code maxEpoch}, or null when there is none. */
+  private Long newestEpoch(ShardId shard, long maxEpoch) {
     try (RocksIterator it = db.newIterator()) {
       it.seekForPrev(ShardKey.encode(shard, maxEpoch));
       if (!it.isValid()) {
         return null;
       }
       byte[] k = it.key();
-      return ShardKey.sameShard(k, shard) ? new Version(ShardKey.epochOf(k)) : null;
+      return ShardKey.sameShard(k, shard) ? ShardKey.epochOf(k) : null;
     }
   }
 
