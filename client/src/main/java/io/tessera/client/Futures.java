@@ -1,11 +1,11 @@
 package io.tessera.client;
 
 import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.Failures;
 import io.tessera.common.status.TesseraException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /** Waits for futures on behalf of the blocking API, turning failures into IOExceptions. */
@@ -24,9 +24,7 @@ final class Futures {
   }
 
   static IOException asIo(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-      t = t.getCause();
-    }
+    t = Failures.cause(t);
     if (t instanceof IOException io) {
       return io;
     }

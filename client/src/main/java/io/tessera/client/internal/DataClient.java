@@ -8,6 +8,7 @@ import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.DataServerProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.Failures;
 import io.tessera.common.rpc.Frame;
 import io.tessera.common.rpc.PeerUnreachableException;
 import io.tessera.common.rpc.RpcClientPool;
@@ -58,7 +59,7 @@ public final class DataClient {
       if (err == null) {
         return CompletableFuture.completedFuture(decode(serverId, frame));
       }
-      Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+      Throwable cause = Failures.cause(err);
       if (!retried && (cause instanceof PeerUnreachableException
           || cause instanceof java.util.concurrent.TimeoutException)) {
         return attempt(serverId, header, payload, true);

@@ -5,7 +5,6 @@ import io.tessera.common.status.TesseraException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -66,7 +65,7 @@ public final class LeaderFollowingCaller {
     }
     pool.call(target, service, header, null).whenComplete((frame, err) -> {
       if (err != null) {
-        Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+        Throwable cause = Failures.cause(err);
         if (!(cause instanceof PeerUnreachableException || cause instanceof TimeoutException)) {
           result.completeExceptionally(cause);
           return;

@@ -45,7 +45,7 @@ public final class RpcClientPool implements Closeable {
         if (payload != null) {
           payload.release();
         }
-        return CompletableFuture.<Frame>failedFuture(unwrap(err));
+        return CompletableFuture.<Frame>failedFuture(Failures.cause(err));
       }
       return c.call(service, header, payload);
     }).thenCompose(f -> f);
@@ -109,10 +109,6 @@ public final class RpcClientPool implements Closeable {
     if (c != null) {
       c.thenAccept(RpcConnection::close);
     }
-  }
-
-  private static Throwable unwrap(Throwable t) {
-    return t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
   }
 
   @Override

@@ -2,7 +2,7 @@ package io.tessera.meta.server;
 
 import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.ratis.RaftSubmitter;
-import java.util.concurrent.CompletionException;
+import io.tessera.common.rpc.Failures;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 
 /** How a replica answers when it cannot serve: who leads, or "retry shortly". */
@@ -22,7 +22,7 @@ record LeaderStatus(StatusProto status, String message, String leaderHint) {
 
   /** The refusal for a request that Ratis failed. */
   static LeaderStatus of(Throwable err, RaftSubmitter raft) {
-    Throwable t = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+    Throwable t = Failures.cause(err);
     if (t instanceof NotLeaderException nle) {
       String hint = nle.getSuggestedLeader() == null ? null : nle.getSuggestedLeader().getClientAddress();
       if (hint != null && !hint.isEmpty()) {

@@ -3,6 +3,7 @@ package io.tessera.meta.server;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.proto.ClusterStatusResponseProto;
 import io.tessera.common.proto.CreateRequestProto;
+import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.MetaReplicaProto;
@@ -22,6 +23,7 @@ import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.registry.PlacementPolicy;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.ratis.protocol.RaftPeer;
@@ -94,6 +96,7 @@ final class MetaRequestHandler implements RpcService {
 
   /** Resolves the layout policy and chooses the data servers, before the change is logged. */
   private CreateRequestProto placed(CreateRequestProto c) {
+    List<HeartbeatRequestProto> live = registry.live();
     LayoutPolicyProto policy;
     boolean explicit = true;
     if (c.getHasLayout()) {
@@ -102,9 +105,9 @@ final class MetaRequestHandler implements RpcService {
       policy = inheritedPolicy(c.getPath());
       if (policy == null) {
         explicit = false;
-        int live = registry.live().size();
-        policy = live > 0 && live < defaultPolicy.getDataUnits() + defaultPolicy.getParityUnits()
-            ? defaultPolicy.toBuilder().setDataUnits(Math.max(1, live - defaultPolicy.getParityUnits())).build()
+        int up = live.size();
+        policy = up > 0 && up < defaultPolicy.getDataUnits() + defaultPolicy.getParityUnits()
+            ? defaultPolicy.toBuilder().setDataUnits(Math.max(1, up - defaultPolicy.getParityUnits())).build()
             : defaultPolicy;
       }
     }
@@ -117,7 +120,7 @@ final class MetaRequestHandler implements RpcService {
       throw new NamespaceException(StatusProto.NO_SPACE, "no data server is up");
     }
     return c.toBuilder().setLayout(policy).setHasLayout(true).clearPlacement()
-        .addAllPlacement(placement.choose(registry.live(), policy)).build();
+        .addAllPlacement(placement.choose(live, policy)).build();
   }
 
   private LayoutPolicyProto inheritedPolicy(String path) {
