@@ -7,7 +7,6 @@ import io.tessera.common.config.Config;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -51,12 +50,12 @@ public final class ClusterOptions {
     Map<String, String> conf = new HashMap<>();
     conf.put(ClientConfigKeys.META.key(), metaAddresses());
     conf.put(ClientConfigKeys.APP_ID.key(), appId);
+    try {
+      io.tessera.common.config.Durations.parse(timeout);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--timeout " + e.getMessage());
+    }
     conf.put(ClientConfigKeys.META_RETRY_FOR.key(), timeout);
-    io.tessera.common.config.Durations.parse(timeout);
     return TesseraFileSystem.connect(Config.of(conf));
-  }
-
-  public Duration timeout() {
-    return io.tessera.common.config.Durations.parse(timeout);
   }
 }
