@@ -1,6 +1,7 @@
 package io.tessera.cli;
 
 import io.tessera.cli.bench.BenchCommand;
+import io.tessera.cli.check.FsckCommand;
 import io.tessera.cli.cluster.ClusterCommand;
 import io.tessera.cli.fs.FsCommand;
 import io.tessera.cli.local.LocalCommand;
@@ -13,8 +14,8 @@ import picocli.CommandLine.Command;
     description = {"Tessera: a parallel file system for clusters.", "",
         "Start a whole cluster on this machine with 'tessera local', then use 'tessera fs ...'.",
         "Commands find the cluster from --meta host:port,..., $TESSERA_META, or ./tessera-data/cluster.json."},
-    subcommands = {LocalCommand.class, ServerCommand.class, FsCommand.class, ClusterCommand.class,
-        BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {LocalCommand.class, ServerCommand.class, FsCommand.class, FsckCommand.class,
+        ClusterCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Tessera {
   /** Exit code when the cluster refused or failed the request. */
   public static final int EXIT_FAILED = 1;

@@ -1,6 +1,10 @@
 package io.tessera.client;
 
 import io.tessera.client.internal.DataClient;
+import io.tessera.client.internal.FileTarget;
+import io.tessera.client.internal.ParityWriter;
+import io.tessera.client.internal.ServerHealth;
+import io.tessera.client.internal.ShardChecker;
 import io.tessera.client.internal.MetaClient;
 import io.tessera.client.internal.StripedIo;
 import io.tessera.common.config.Config;
@@ -30,6 +34,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The asynchronous core of the client: every call returns a future that fails with a
@@ -41,6 +48,9 @@ public final class AsyncTesseraFileSystem implements Closeable {
   private final MetaClient meta;
   private final FsContext ctx;
   private final DataClient data;
+  private final ExecutorService coding;
+  private final IoCounters counters = new IoCounters();
+  private final ParityWriter writer;
 
   private AsyncTesseraFileSystem(Config config) {
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
@@ -57,8 +67,17 @@ public final class AsyncTesseraFileSystem implements Closeable {
       pool.close();
       throw e;
     }
-    this.data = new DataClient(pool, meta, identity);
-    this.ctx = new FsContext(meta, new StripedIo(data), this, config.get(ClientConfigKeys.WRITE_BUFFER),
+    this.data = new DataClient(pool, meta, identity,
+        new ServerHealth(config.get(ClientConfigKeys.DOWN_SERVER_RETRY_AFTER), System::nanoTime));
+    AtomicInteger codingThreads = new AtomicInteger();
+    this.coding = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
+      Thread t = new Thread(r, "tessera-coding-" + codingThreads.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    this.writer = new ParityWriter(data, meta, coding, counters, config.get(ClientConfigKeys.LOCK_LEASE));
+    this.ctx = new FsContext(meta, new StripedIo(data, writer, coding, counters), this,
+        config.get(ClientConfigKeys.WRITE_BUFFER),
         config.get(ClientConfigKeys.READ_CHUNK), config.get(ClientConfigKeys.WRITES_IN_FLIGHT),
         config.get(ClientConfigKeys.READS_AHEAD));
   }
@@ -102,7 +121,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   private TesseraFile handle(String path, InodeProto in) {
-    return new TesseraFile(ctx, path, in.getId(), StripeLayout.of(in.getLayout()), in.getSize());
+    return new TesseraFile(ctx, path, new FileTarget(in.getId(), StripeLayout.of(in.getLayout()),
+        in.getStaleServersList()), in.getSize());
   }
 
   /** Attributes of a file or directory. */
@@ -215,8 +235,38 @@ public final class AsyncTesseraFileSystem implements Closeable {
     return b.length() == 0 ? "/" : b.toString();
   }
 
+  /** fsck of one regular file (blocking: it reads every stripe's state, or every byte with verification). */
+  FileCheck check(String path, boolean verifyParity) throws java.io.IOException {
+    String p = normalize(path);
+    InodeProto in = Futures.get(meta.call(MetaRequestProto.newBuilder().setGetAttr(
+        GetAttrRequestProto.newBuilder().setPath(p)))).getInode();
+    if (in.getType() == FileTypeProto.DIRECTORY) {
+      throw new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory");
+    }
+    StripeLayout layout = StripeLayout.of(in.getLayout());
+    FileTarget target = new FileTarget(in.getId(), layout, in.getStaleServersList());
+    ShardChecker.Result r = new ShardChecker(data).check(target, in.getSize(), verifyParity);
+    return new FileCheck(p, layout.toString(), r.stripes(), r.parityVerified(), r.parityMismatches(),
+        r.missingShards(), r.unreadableStripes(), List.copyOf(in.getStaleServersList()));
+  }
+
+  /** Counters of this client's I/O: lock refusals, degraded writes and reads. */
+  public IoCounters ioCounters() {
+    return counters;
+  }
+
+  /**
+   * Fault injection for tests: {@code hook} runs in every parity write after its stripes are
+   * locked and read, before anything is written (throwing from it abandons the write with
+   * its locks held, as a crash would).
+   */
+  public void injectBetweenWritePhases(Runnable hook) {
+    writer.betweenPhasesForTesting(hook);
+  }
+
   @Override
   public void close() {
     pool.close();
+    coding.shutdownNow();
   }
 }

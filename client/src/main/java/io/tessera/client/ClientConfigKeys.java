@@ -30,7 +30,16 @@ public final class ClientConfigKeys {
   public static final ConfigKey<Integer> READS_AHEAD = ConfigKey.integer("tessera.client.reads-ahead", 4,
       "requests an input stream keeps in flight ahead of the reader");
 
+  /** How long a data server that failed a request (and its retry) is skipped before it is tried again. */
+  public static final ConfigKey<Duration> DOWN_SERVER_RETRY_AFTER = ConfigKey.duration(
+      "tessera.client.down-server-retry-after", Duration.ofSeconds(10),
+      "how long a data server that failed a request and its retry is skipped before it is tried again");
+  /** Lease of the stripe locks a parity write holds between its two phases. */
+  public static final ConfigKey<Duration> LOCK_LEASE = ConfigKey.duration("tessera.client.lock-lease",
+      Duration.ofSeconds(30), "lease of the stripe locks a parity write holds between its phases; a writer that "
+          + "dies holding them blocks others for at most this long");
+
   /** Every client setting, for documentation. */
   public static final List<ConfigKey<?>> ALL = List.of(META, APP_ID, META_RETRY_FOR, WRITE_BUFFER, WRITES_IN_FLIGHT,
-      READ_CHUNK, READS_AHEAD);
+      READ_CHUNK, READS_AHEAD, DOWN_SERVER_RETRY_AFTER, LOCK_LEASE);
 }

@@ -4,6 +4,7 @@ import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.InodeProto;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What {@code stat} tells about a file or directory.
@@ -16,15 +17,18 @@ import java.time.Instant;
  * @param modified last change of content
  * @param changed last change of content or attributes
  * @param layout how a regular file is striped; null for directories
+ * @param staleServers servers of the layout whose shards missed writes while they were down
+ *     (reads decode around them until recovery rebuilds them)
  */
 public record FileStatus(String path, long fileId, boolean directory, long size, int mode, Instant modified,
-    Instant changed, StripeLayout layout) {
+    Instant changed, StripeLayout layout, List<String> staleServers) {
 
   static FileStatus of(String path, InodeProto in) {
     boolean dir = in.getType() == FileTypeProto.DIRECTORY;
     return new FileStatus(path, in.getId(), dir, in.getSize(), in.getMode(), Instant.ofEpochMilli(in.getMtimeMs()),
         Instant.ofEpochMilli(in.getCtimeMs()),
-        !dir && in.hasLayout() && in.getLayout().getServersCount() > 0 ? StripeLayout.of(in.getLayout()) : null);
+        !dir && in.hasLayout() && in.getLayout().getServersCount() > 0 ? StripeLayout.of(in.getLayout()) : null,
+        List.copyOf(in.getStaleServersList()));
   }
 
   /** The last path component ("/" for the root). */

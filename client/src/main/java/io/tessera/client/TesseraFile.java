@@ -1,5 +1,6 @@
 package io.tessera.client;
 
+import io.tessera.client.internal.FileTarget;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
@@ -21,16 +22,18 @@ import java.util.concurrent.CompletableFuture;
 public final class TesseraFile implements Closeable {
   private final FsContext ctx;
   private final String path;
+  private final FileTarget target;
   private final long fileId;
   private final StripeLayout layout;
   /** Size the meta group is known to hold for this file (covers every acknowledged write). */
   private final SizeExtender size;
 
-  TesseraFile(FsContext ctx, String path, long fileId, StripeLayout layout, long size) {
+  TesseraFile(FsContext ctx, String path, FileTarget target, long size) {
     this.ctx = ctx;
     this.path = path;
-    this.fileId = fileId;
-    this.layout = layout;
+    this.target = target;
+    this.fileId = target.fileId();
+    this.layout = target.layout();
     this.size = new SizeExtender(ctx.meta, fileId, size);
   }
 
@@ -63,7 +66,7 @@ public final class TesseraFile implements Closeable {
     if (len == 0) {
       return CompletableFuture.completedFuture(null);
     }
-    CompletableFuture<Void> data = ctx.io.write(fileId, layout, position, buf, off, len, false);
+    CompletableFuture<Void> data = ctx.io.write(target, position, buf, off, len, false);
     return CompletableFuture.allOf(data, size.extendTo(position + len));
   }
 
@@ -86,7 +89,7 @@ public final class TesseraFile implements Closeable {
     if (n <= 0) {
       return CompletableFuture.completedFuture(len == 0 ? 0 : -1);
     }
-    return ctx.io.read(fileId, layout, position, buf, off, (int) n).thenApply(v -> (int) n);
+    return ctx.io.read(target, position, buf, off, (int) n).thenApply(v -> (int) n);
   }
 
   /** Blocking {@link #readAsync}. */
@@ -105,7 +108,7 @@ public final class TesseraFile implements Closeable {
 
   /** Makes every acknowledged write of this file durable against power loss on every server involved. */
   public void sync() throws IOException {
-    Futures.get(ctx.io.sync(layout));
+    Futures.get(ctx.io.sync(target));
   }
 
   /** Cuts the file to {@code newSize} bytes (or extends it with zeros). */
@@ -113,10 +116,33 @@ public final class TesseraFile implements Closeable {
     if (newSize < 0) {
       throw new IllegalArgumentException("negative size " + newSize);
     }
-    Futures.get(ctx.io.truncate(fileId, layout, newSize));
+    if (target.hasParity()) {
+      zeroCutPartOfLastStripe(newSize);
+    }
+    Futures.get(ctx.io.truncate(target, newSize));
     Futures.get(ctx.meta.call(MetaRequestProto.newBuilder().setSetAttr(
         SetAttrRequestProto.newBuilder().setFileId(fileId).setSetSize(true).setSize(newSize))));
     size.reset(newSize);
+  }
+
+  /**
+   * Before a file with parity is cut inside a stripe, the cut bytes of that stripe become
+   * zeros through a parity write, so the parity the servers keep matches what is left.
+   */
+  private void zeroCutPartOfLastStripe(long newSize) throws IOException {
+    long current = Math.max(size.recorded(), refresh());
+    long stripeEnd = (layout.stripeOf(newSize) + 1) * layout.stripeDataBytes();
+    long end = Math.min(current, stripeEnd);
+    if (newSize % layout.stripeDataBytes() == 0 || end <= newSize) {
+      return;
+    }
+    byte[] zeros = new byte[(int) (end - newSize)];
+    Futures.get(ctx.io.write(target, newSize, zeros, 0, zeros.length, false));
+  }
+
+  /** Servers of this file known to hold stale shards (skipped by reads and writes). */
+  public java.util.Set<String> staleServers() {
+    return target.staleServers();
   }
 
   /** Re-reads the size from the meta group (to see other writers' appends). */

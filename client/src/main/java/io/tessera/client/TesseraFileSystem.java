@@ -93,6 +93,24 @@ public final class TesseraFileSystem implements Closeable {
     return all;
   }
 
+  /**
+   * Checks one regular file's shards: which are missing, which stripes cannot be read, and
+   * with {@code verifyParity} whether every stripe's parity matches its data (reads it all).
+   */
+  public FileCheck check(String path, boolean verifyParity) throws IOException {
+    return async.check(path, verifyParity);
+  }
+
+  /** Counters of this client's I/O: lock refusals, degraded writes and reads. */
+  public IoCounters ioCounters() {
+    return async.ioCounters();
+  }
+
+  /** Fault injection for tests: see {@link AsyncTesseraFileSystem#injectBetweenWritePhases}. */
+  public void injectBetweenWritePhases(Runnable hook) {
+    async.injectBetweenWritePhases(hook);
+  }
+
   /** Creates one directory; its parent must exist. */
   public FileStatus mkdir(String path) throws IOException {
     return Futures.get(async.mkdir(path, false, null));

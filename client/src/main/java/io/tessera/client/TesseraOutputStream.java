@@ -7,18 +7,24 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Gathers bytes into whole-stripe buffers and keeps several writes in flight, so a
- * sequential writer keeps every data server busy. {@link #flush()} waits for every write.
+ * sequential writer keeps every data server busy. Each write ends on a stripe boundary of
+ * the file (the first one is shortened when the stream starts inside a stripe), so files
+ * with parity are written in whole stripes without reading anything back.
+ * {@link #flush()} waits for every write.
  */
 final class TesseraOutputStream extends OutputStream {
   private record InFlight(CompletableFuture<Void> done, byte[] buffer) {}
 
   private final TesseraFile file;
   private final int bufferSize;
+  private final long stripeBytes;
   private final int maxInFlight;
   private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
   private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
   private byte[] buffer;
   private int filled;
+  /** Bytes the current buffer takes before it is written: up to the next stripe boundary past a full buffer. */
+  private int limit;
   private long position;
   private boolean closed;
   /** The first write that failed: every later call reports it, so no loss goes unnoticed. */
@@ -28,6 +34,7 @@ final class TesseraOutputStream extends OutputStream {
     this.file = file;
     this.position = position;
     this.bufferSize = bufferSize;
+    this.stripeBytes = file.layout().stripeDataBytes();
     this.maxInFlight = maxInFlight;
   }
 
@@ -44,13 +51,15 @@ final class TesseraOutputStream extends OutputStream {
       if (buffer == null) {
         buffer = spare.isEmpty() ? new byte[bufferSize] : spare.pop();
         filled = 0;
+        int intoStripe = (int) (position % stripeBytes);
+        limit = intoStripe == 0 || intoStripe >= bufferSize ? bufferSize : bufferSize - intoStripe;
       }
-      int n = Math.min(len, bufferSize - filled);
+      int n = Math.min(len, limit - filled);
       System.arraycopy(b, off, buffer, filled, n);
       filled += n;
       off += n;
       len -= n;
-      if (filled == bufferSize) {
+      if (filled == limit) {
         submit();
       }
     }

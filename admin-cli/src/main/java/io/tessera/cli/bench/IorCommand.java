@@ -64,6 +64,11 @@ public final class IorCommand implements Callable<Integer> {
   @Option(names = "--warmup", defaultValue = "256M", description = "untimed write and read first, per client (0: none; default ${DEFAULT-VALUE})")
   String warmup;
 
+  @Option(names = "--unbuffered", description = {"each transfer is one positional write, as IOR's POSIX "
+      + "backend does (default: an output stream gathers whole stripes)", "with parity, transfers smaller than a "
+      + "stripe then take the two-phase partial-stripe path"})
+  boolean unbuffered;
+
   @Option(names = "--dir", defaultValue = "/bench/ior", description = "cluster directory for the test files")
   String dir;
 
@@ -111,13 +116,15 @@ public final class IorCommand implements Callable<Integer> {
       double[] writes = new double[runs];
       double[] reads = new double[runs];
       for (int r = 0; r < runs; r++) {
-        writes[r] = total / 1e6 / phase(pool, i -> write(fss.get(i), file(files, i), offset(i, blockBytes),
-            blockBytes, i));
+        long refusedBefore = lockRefusals(fss);
+        double seconds = phase(pool, i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i));
+        writes[r] = total / 1e6 / seconds;
+        long refused = lockRefusals(fss) - refusedBefore;
         boolean dropped = dropCaches && dropPageCache();
         reads[r] = total / 1e6 / phase(pool, i -> read(fss.get(i), file(files, i), offset(i, blockBytes),
             blockBytes, i, false));
-        out.printf(Locale.ROOT, "  run %d: write %.1f MB/s, read %.1f MB/s%s%n", r + 1, writes[r], reads[r],
-            dropped ? " (page cache dropped before reading)" : "");
+        out.printf(Locale.ROOT, "  run %d: write %.1f MB/s (%d lock refusals, %.1f/s), read %.1f MB/s%s%n", r + 1,
+            writes[r], refused, refused / seconds, reads[r], dropped ? " (page cache dropped before reading)" : "");
         out.flush();
       }
       out.printf(Locale.ROOT, "write: %s MB/s%nread:  %s MB/s%n", summary(writes), summary(reads));
@@ -153,6 +160,10 @@ public final class IorCommand implements Callable<Integer> {
         : String.format(Locale.ROOT, "%.1f [%.1f-%.1f]", median, v[0], v[v.length - 1]);
   }
 
+  private static long lockRefusals(List<TesseraFileSystem> fss) {
+    return fss.stream().mapToLong(f -> f.ioCounters().lockRefusals.get()).sum();
+  }
+
   private String file(List<String> files, int client) {
     return filePerClient ? files.get(client) : files.get(0);
   }
@@ -184,6 +195,15 @@ public final class IorCommand implements Callable<Integer> {
   private void write(TesseraFileSystem fs, String path, long offset, long bytes, int client) throws IOException {
     Pattern p = new Pattern(client, transferBytes);
     byte[] buf = new byte[transferBytes];
+    if (unbuffered) {
+      try (TesseraFile f = fs.openFile(path)) {
+        for (long done = 0; done < bytes; done += transferBytes) {
+          p.fill(buf, transferBytes, offset + done);
+          f.write(offset + done, buf, 0, transferBytes);
+        }
+      }
+      return;
+    }
     try (TesseraFile f = fs.openFile(path); OutputStream out = f.newOutputStream(offset)) {
       for (long done = 0; done < bytes; done += transferBytes) {
         p.fill(buf, transferBytes, offset + done);

@@ -43,6 +43,10 @@ public final class StatCommand extends FsBase {
       }
       out().printf("%n  (unit j of stripe s is on server (j + s) mod %d of: %s)%n", l.width(),
           String.join(", ", l.servers()));
+      if (!s.staleServers().isEmpty()) {
+        out().printf(" Stale: %s (missed writes while down; reads decode around them until recovery)%n",
+            String.join(", ", s.staleServers()));
+      }
     }
     return 0;
   }
@@ -60,6 +64,7 @@ public final class StatCommand extends FsBase {
       StripeLayout l = s.layout();
       m.put("layout", Map.of("dataUnits", l.dataUnits(), "parityUnits", l.parityUnits(), "stripeUnit",
           l.stripeUnit(), "servers", l.servers()));
+      m.put("staleServers", s.staleServers());
     }
     return m;
   }

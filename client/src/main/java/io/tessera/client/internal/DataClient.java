@@ -32,11 +32,18 @@ public final class DataClient {
   private final MetaClient meta;
   private final CallerProto identity;
   private final Map<String, String> addresses = new ConcurrentHashMap<>();
+  private final ServerHealth health;
 
-  public DataClient(RpcClientPool pool, MetaClient meta, CallerProto identity) {
+  public DataClient(RpcClientPool pool, MetaClient meta, CallerProto identity, ServerHealth health) {
     this.pool = pool;
     this.meta = meta;
     this.identity = identity;
+    this.health = health;
+  }
+
+  /** The status vector this client keeps of data servers. */
+  public ServerHealth health() {
+    return health;
   }
 
   /** Sends one request; payload ownership passes to this call (retries retain it). */
@@ -60,16 +67,21 @@ public final class DataClient {
         return CompletableFuture.completedFuture(decode(serverId, frame));
       }
       Throwable cause = Failures.cause(err);
-      if (!retried && (cause instanceof PeerUnreachableException
-          || cause instanceof java.util.concurrent.TimeoutException)) {
+      boolean transport = cause instanceof PeerUnreachableException
+          || cause instanceof java.util.concurrent.TimeoutException;
+      if (!retried && transport) {
         return attempt(serverId, header, payload, true);
       }
       if (cause instanceof TesseraException te) {
         return CompletableFuture.<Reply>failedFuture(te);
       }
-      return CompletableFuture.<Reply>failedFuture(new TesseraException(StatusProto.UNAVAILABLE,
-          "data server " + serverId + " (" + addresses.getOrDefault(serverId, "address unknown")
-              + ") failed: " + cause.getMessage()));
+      String why = "data server " + serverId + " (" + addresses.getOrDefault(serverId, "address unknown")
+          + ") failed: " + cause.getMessage();
+      if (transport) {
+        health.markDown(serverId, cause.getMessage());
+        return CompletableFuture.<Reply>failedFuture(new ServerDownException(serverId, why));
+      }
+      return CompletableFuture.<Reply>failedFuture(new TesseraException(StatusProto.UNAVAILABLE, why));
     }).thenCompose(f -> f);
   }
 
@@ -98,7 +110,7 @@ public final class DataClient {
     return refreshMap().thenApply(v -> {
       String a = addresses.get(serverId);
       if (a == null) {
-        throw new CompletionException(new TesseraException(StatusProto.UNAVAILABLE,
+        throw new CompletionException(new ServerDownException(serverId,
             "data server " + serverId + " is not registered with the meta group"));
       }
       return a;

@@ -1,40 +1,63 @@
 package io.tessera.client.internal;
 
+import io.tessera.client.IoCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.ShardPiece;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.ReadShardsRequestProto;
 import io.tessera.common.proto.ShardRangeProto;
+import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.SyncRequestProto;
 import io.tessera.common.proto.TruncateFileRequestProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
+import io.tessera.common.rpc.Failures;
+import io.tessera.common.status.TesseraException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
- * Positional reads and writes of one striped file: a request is cut into unit pieces,
- * grouped by data server, and sent to every server at once.
+ * Positional reads and writes of striped files: a request is cut into unit pieces, grouped
+ * by data server, and sent to every server at once.
  */
 public final class StripedIo {
   /** Most bytes one request to one server carries (well inside the frame limit). */
   static final int MAX_REQUEST_BYTES = 16 << 20;
 
   private final DataClient data;
+  private final ParityWriter writer;
+  private final Executor coding;
+  private final IoCounters counters;
 
-  public StripedIo(DataClient data) {
+  public StripedIo(DataClient data, ParityWriter writer, Executor coding, IoCounters counters) {
     this.data = data;
+    this.writer = writer;
+    this.coding = coding;
+    this.counters = counters;
   }
 
-  /** Writes {@code buf[off, off+len)} at file position {@code pos}; the array must stay unchanged until done. */
-  public CompletableFuture<Void> write(long fileId, StripeLayout layout, long pos, byte[] buf, int off, int len,
-      boolean sync) {
+  /**
+   * Writes {@code buf[off, off+len)} at file position {@code pos}; the array must stay
+   * unchanged until done. Files with parity go through the two-phase {@link ParityWriter};
+   * files without are written to their data servers directly.
+   */
+  public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync) {
+    if (file.hasParity()) {
+      return writer.write(file, pos, buf, off, len, sync);
+    }
+    long fileId = file.fileId();
+    StripeLayout layout = file.layout();
     List<CompletableFuture<?>> calls = new ArrayList<>();
     for (Map.Entry<String, List<List<ShardPiece>>> e : byServer(layout, pos, len).entrySet()) {
       for (List<ShardPiece> chunk : e.getValue()) {
@@ -51,49 +74,215 @@ public final class StripedIo {
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
-  /** Reads file bytes {@code [pos, pos+len)} into {@code buf} at {@code off}; holes read as zeros. */
-  public CompletableFuture<Void> read(long fileId, StripeLayout layout, long pos, byte[] buf, int off, int len) {
+  /**
+   * Reads file bytes {@code [pos, pos+len)} into {@code buf} at {@code off}; holes read as
+   * zeros. Healthy stripes fetch only the data units asked for; a stripe with a unit that
+   * cannot be used (server down or stale, shard corrupt) is decoded from any {@code k} of
+   * its units. A server that fails mid-read is marked down and its stripes decoded.
+   */
+  public CompletableFuture<Void> read(FileTarget file, long pos, byte[] buf, int off, int len) {
+    return readRound(file, file.layout().pieces(pos, len), buf, off, ConcurrentHashMap.newKeySet(), 0);
+  }
+
+  private CompletableFuture<Void> readRound(FileTarget file, List<ShardPiece> pieces, byte[] buf, int off,
+      Set<Long> bad, int round) {
+    StripeLayout layout = file.layout();
+    int n = layout.width();
+    Map<String, List<ReadBatch>> batches = new LinkedHashMap<>();
+    Map<Long, List<ShardPiece>> degraded = new LinkedHashMap<>();
+    for (ShardPiece p : pieces) {
+      if (usable(file, bad, p.stripe(), p.unit())) {
+        addTo(batches, layout.serverOf(p.stripe(), p.unit()), file.fileId(), p.stripe(), p.unit(), p.offsetInUnit(),
+            p.length(), buf, off + (int) p.bufferOffset(), p);
+      } else {
+        degraded.computeIfAbsent(p.stripe(), s -> new ArrayList<>()).add(p);
+      }
+    }
+    List<DecodedStripe> decoded = new ArrayList<>();
+    for (Map.Entry<Long, List<ShardPiece>> e : degraded.entrySet()) {
+      DecodedStripe d = new DecodedStripe(e.getKey(), e.getValue(), layout.stripeUnit(), n);
+      int taken = 0;
+      for (int u = 0; u < n && taken < layout.dataUnits(); u++) {
+        if (usable(file, bad, d.stripe, u)) {
+          d.present[u] = true;
+          taken++;
+          addTo(batches, layout.serverOf(d.stripe, u), file.fileId(), d.stripe, u, d.c0, d.c1 - d.c0, d.shards[u], 0,
+              d);
+        }
+      }
+      if (taken < layout.dataUnits()) {
+        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "stripe " + d.stripe
+            + " of file " + file.fileId() + " has only " + taken + " of its " + n + " units readable; decoding needs "
+            + layout.dataUnits() + " (check tessera cluster status)"));
+      }
+      decoded.add(d);
+    }
+    // pieces and stripes to try again: their server failed or their shard is corrupt
+    Set<Object> retry = ConcurrentHashMap.newKeySet();
     List<CompletableFuture<?>> calls = new ArrayList<>();
-    for (Map.Entry<String, List<List<ShardPiece>>> e : byServer(layout, pos, len).entrySet()) {
-      for (List<ShardPiece> chunk : e.getValue()) {
-        ReadShardsRequestProto.Builder r = ReadShardsRequestProto.newBuilder();
-        chunk.forEach(p -> r.addRanges(range(fileId, p)));
-        calls.add(data.call(e.getKey(), DataRequestProto.newBuilder().setRead(r), null).thenAccept(reply -> {
-          ByteBuf in = reply.payload();
-          try {
-            for (ShardPiece p : chunk) {
-              in.readBytes(buf, off + (int) p.bufferOffset(), p.length());
+    for (Map.Entry<String, List<ReadBatch>> e : batches.entrySet()) {
+      for (ReadBatch batch : e.getValue()) {
+        ReadShardsRequestProto.Builder r = ReadShardsRequestProto.newBuilder().addAllRanges(batch.ranges());
+        calls.add(data.call(e.getKey(), DataRequestProto.newBuilder().setRead(r), null).handle((reply, err) -> {
+          if (err != null) {
+            Throwable cause = Failures.cause(err);
+            if (!(cause instanceof ServerDownException) || !file.hasParity()) {
+              throw wrap(cause);
             }
-          } finally {
-            in.release();
+            batch.targets().forEach(t -> retry.add(t.tag()));
+            return null;
           }
+          List<Object> corrupt;
+          try {
+            corrupt = batch.accept(reply.header(), reply.payload());
+          } catch (TesseraException te) {
+            throw new CompletionException(te);
+          }
+          if (!corrupt.isEmpty() && !file.hasParity()) {
+            throw new CompletionException(new TesseraException(StatusProto.CORRUPT, "file " + file.fileId()
+                + " has a shard on data server " + batch.server() + " that fails its checksum, and no parity"));
+          }
+          for (int i = 0; i < batch.targets().size(); i++) {
+            ReadBatch.Target t = batch.targets().get(i);
+            if (corrupt.contains(t.tag())) {
+              ShardRangeProto range = batch.ranges().get(i);
+              bad.add(range.getStripe() * 256 + range.getUnit());
+              retry.add(t.tag());
+            }
+          }
+          return null;
         }));
       }
     }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenCompose(v -> {
+      List<ShardPiece> again = new ArrayList<>();
+      List<DecodedStripe> ready = new ArrayList<>();
+      for (Object tag : retry) {
+        if (tag instanceof ShardPiece p) {
+          again.add(p);
+        } else {
+          again.addAll(((DecodedStripe) tag).pieces);
+        }
+      }
+      for (DecodedStripe d : decoded) {
+        if (!retry.contains(d)) {
+          ready.add(d);
+        }
+      }
+      CompletableFuture<Void> decodedDone = ready.isEmpty() ? CompletableFuture.completedFuture(null)
+          : CompletableFuture.runAsync(() -> ready.forEach(d -> d.decodeInto(writer.codec(layout), buf, off)), coding);
+      counters.degradedStripeReads.addAndGet(ready.size());
+      if (again.isEmpty()) {
+        return decodedDone;
+      }
+      if (round > layout.width()) {
+        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "reading file "
+            + file.fileId() + " kept losing servers"));
+      }
+      return CompletableFuture.allOf(decodedDone, readRound(file, again, buf, off, bad, round + 1));
+    });
   }
 
-  /** Drops file bytes at and after {@code size} on every server of the file. */
-  public CompletableFuture<Void> truncate(long fileId, StripeLayout layout, long size) {
-    TruncateFileRequestProto.Builder t = TruncateFileRequestProto.newBuilder().setFileId(fileId)
+  private boolean usable(FileTarget file, Set<Long> bad, long stripe, int unit) {
+    return !file.hasParity() || (!bad.contains(stripe * 256 + unit) && file.usable(data.health(), stripe, unit));
+  }
+
+  /** Adds a range to the server's current batch, starting a new batch when it would pass the request bound. */
+  private static void addTo(Map<String, List<ReadBatch>> batches, String server, long fileId, long stripe, int unit,
+      int offset, int length, byte[] into, int at, Object tag) {
+    List<ReadBatch> list = batches.computeIfAbsent(server, s -> new ArrayList<>());
+    if (list.isEmpty() || list.get(list.size() - 1).bytes() + length > MAX_REQUEST_BYTES) {
+      list.add(new ReadBatch(server));
+    }
+    list.get(list.size() - 1).add(fileId, stripe, unit, offset, length, into, at, tag);
+  }
+
+  /** A stripe read by decoding: columns [c0, c1) of k usable units, the rest rebuilt. */
+  private static final class DecodedStripe {
+    final long stripe;
+    final List<ShardPiece> pieces;
+    final int c0;
+    final int c1;
+    final byte[][] shards;
+    final boolean[] present;
+
+    DecodedStripe(long stripe, List<ShardPiece> pieces, int unit, int n) {
+      this.stripe = stripe;
+      this.pieces = pieces;
+      int lo = unit;
+      int hi = 0;
+      for (ShardPiece p : pieces) {
+        lo = Math.min(lo, p.offsetInUnit());
+        hi = Math.max(hi, p.offsetInUnit() + p.length());
+      }
+      this.c0 = lo;
+      this.c1 = hi;
+      this.shards = new byte[n][c1 - c0];
+      this.present = new boolean[n];
+    }
+
+    void decodeInto(ErasureCodec codec, byte[] buf, int off) {
+      codec.reconstruct(shards, present, 0, c1 - c0);
+      for (ShardPiece p : pieces) {
+        System.arraycopy(shards[p.unit()], p.offsetInUnit() - c0, buf, off + (int) p.bufferOffset(), p.length());
+      }
+    }
+  }
+
+  private static CompletionException wrap(Throwable t) {
+    return t instanceof CompletionException ce ? ce : new CompletionException(t);
+  }
+
+  /**
+   * Drops file bytes at and after {@code size} on every server of the file. With parity, the
+   * caller first zeroes the cut part of the last stripe through a parity write, so the parity
+   * kept here still matches; servers that cannot be reached are recorded as stale.
+   */
+  public CompletableFuture<Void> truncate(FileTarget file, long size) {
+    StripeLayout layout = file.layout();
+    TruncateFileRequestProto.Builder t = TruncateFileRequestProto.newBuilder().setFileId(file.fileId())
         .setStripe(layout.stripeOf(size));
     for (int keep : layout.keptUnitLengths(size)) {
       t.addKeepLengths(keep);
     }
-    return onEveryServer(layout, DataRequestProto.newBuilder().setTruncate(t));
+    return onEveryServer(file, DataRequestProto.newBuilder().setTruncate(t));
   }
 
   /** Makes every acknowledged write of the file durable against power loss. */
-  public CompletableFuture<Void> sync(StripeLayout layout) {
-    return onEveryServer(layout, DataRequestProto.newBuilder().setSync(SyncRequestProto.getDefaultInstance()));
+  public CompletableFuture<Void> sync(FileTarget file) {
+    return onEveryServer(file, DataRequestProto.newBuilder().setSync(SyncRequestProto.getDefaultInstance()));
   }
 
-  private CompletableFuture<Void> onEveryServer(StripeLayout layout, DataRequestProto.Builder req) {
-    List<CompletableFuture<?>> calls = new ArrayList<>();
-    for (String server : new LinkedHashSet<>(layout.servers())) {
-      calls.add(data.call(server, req.clone(), null).thenAccept(r -> r.payload().release()));
+  private CompletableFuture<Void> onEveryServer(FileTarget file, DataRequestProto.Builder req) {
+    Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
+    for (String server : new LinkedHashSet<>(file.layout().servers())) {
+      if (file.hasParity() && (file.isStale(server) || data.health().isDown(server))) {
+        continue;
+      }
+      calls.put(server, data.call(server, req.clone(), null).handle((r, e) -> {
+        if (r != null) {
+          r.payload().release();
+        }
+        return e == null ? null : Failures.cause(e);
+      }));
     }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+    return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).thenCompose(v -> {
+      Set<String> lost = new LinkedHashSet<>();
+      for (Map.Entry<String, CompletableFuture<Throwable>> e : calls.entrySet()) {
+        Throwable t = e.getValue().join();
+        if (t instanceof ServerDownException && file.hasParity()) {
+          lost.add(e.getKey());
+        } else if (t != null) {
+          return CompletableFuture.failedFuture(t);
+        }
+      }
+      if (calls.size() - lost.size() < file.layout().dataUnits()) {
+        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "only "
+            + (calls.size() - lost.size()) + " of the " + file.layout().width() + " servers of file " + file.fileId()
+            + " answered; " + file.layout().dataUnits() + " are needed"));
+      }
+      return writer.markStale(file, lost);
+    });
   }
 
   private static ShardRangeProto.Builder range(long fileId, ShardPiece p) {

@@ -116,8 +116,9 @@ public final class StripeLayout {
   }
 
   /**
-   * For a file of {@code size} bytes: the last stripe that holds data, and how many bytes of
-   * each data unit of that stripe lie below {@code size}.
+   * For a file of {@code size} bytes: how many bytes of each unit of its last stripe lie below
+   * {@code size}. Parity units keep as many bytes as the longest data unit (unit 0): past
+   * that, every data column is zero and so is its parity.
    */
   public int[] keptUnitLengths(long size) {
     long stripe = size / stripeDataBytes();
@@ -125,6 +126,9 @@ public final class StripeLayout {
     int[] keep = new int[width()];
     for (int u = 0; u < k; u++) {
       keep[u] = (int) Math.max(0, Math.min(unit, rest - (long) u * unit));
+    }
+    for (int u = k; u < keep.length; u++) {
+      keep[u] = keep[0];
     }
     return keep;
   }

@@ -67,7 +67,8 @@ class ProtocolMessagesTest {
       assertRoundTrip(r, DataRequestProto.parseFrom(r.toByteArray()));
     }
     DataResponseProto read = DataResponseProto.newBuilder().setStatus(StatusProto.OK)
-        .setRead(ReadShardsResponseProto.newBuilder().addStored(true).addStored(false)).build();
+        .setRead(ReadShardsResponseProto.newBuilder().addStates(ShardStateProto.SHARD_STORED).addStoredLengths(4096)
+            .addStates(ShardStateProto.SHARD_ABSENT).addStoredLengths(0)).build();
     assertRoundTrip(read, DataResponseProto.parseFrom(read.toByteArray()));
   }
 

@@ -1,5 +1,6 @@
 package io.tessera.data.server;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
@@ -8,16 +9,19 @@ import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.ReadShardsResponseProto;
 import io.tessera.common.proto.ShardRangeProto;
+import io.tessera.common.proto.ShardStateProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.TruncateFileRequestProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
+import io.tessera.data.lock.StripeLockTable;
 import io.tessera.data.store.CorruptShardException;
 import io.tessera.data.store.ShardId;
 import io.tessera.data.store.ShardStore;
 import io.tessera.data.store.ShardWrite;
+import io.tessera.data.store.WriteBookkeeping;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,10 +37,12 @@ final class DataRequestHandler implements RpcService {
   static final long MAX_READ_BYTES = 64L << 20;
 
   private final ShardStore store;
+  private final StripeLockTable locks;
   private final ExecutorService workers;
 
-  DataRequestHandler(ShardStore store, ExecutorService workers) {
+  DataRequestHandler(ShardStore store, StripeLockTable locks, ExecutorService workers) {
     this.store = store;
+    this.locks = locks;
     this.workers = workers;
   }
 
@@ -68,13 +74,30 @@ final class DataRequestHandler implements RpcService {
   }
 
   private RpcReply execute(DataRequestProto req, ByteBuf payload) throws IOException {
+    ByteString client = req.getCaller().getClientId();
     switch (req.getOpCase()) {
       case WRITE -> {
-        store.write(toWrites(req.getWrite(), payload), req.getWrite().getSync());
-        return ok();
+        return write(req.getWrite(), payload, client);
       }
       case READ -> {
-        return read(req.getRead().getRangesList());
+        return read(req.getRead().getRangesList(), req.getRead().getProbe());
+      }
+      case LOCK_READ -> {
+        checkRanges(req.getLockRead().getReadsList());
+        StripeLockTable.Outcome got = locks.tryLock(req.getLockRead().getLock(), client);
+        if (got instanceof StripeLockTable.Refused refused) {
+          return error(StatusProto.BUSY, refused.holder());
+        }
+        try {
+          return read(req.getLockRead().getReadsList(), false);
+        } catch (IOException | RuntimeException e) {
+          locks.release(req.getLockRead().getLock(), client);
+          throw e;
+        }
+      }
+      case UNLOCK -> {
+        locks.release(req.getUnlock().getLock(), client);
+        return ok();
       }
       case DELETE_FILE -> {
         store.deleteFile(req.getDeleteFile().getFileId());
@@ -96,12 +119,28 @@ final class DataRequestHandler implements RpcService {
     }
   }
 
-  private static List<ShardWrite> toWrites(WriteShardsRequestProto w, ByteBuf payload) {
-    long total = 0;
-    for (ShardRangeProto r : w.getRangesList()) {
-      checkRange(r);
-      total += r.getLength();
+  /** Stores the units; a phase-2 write releases its lock and logs skipped servers in the same batch. */
+  private RpcReply write(WriteShardsRequestProto w, ByteBuf payload, ByteString client) throws IOException {
+    List<ShardWrite> writes = toWrites(w, payload);
+    if (w.getMissingServersCount() > 255) {
+      throw new IllegalArgumentException("a write names " + w.getMissingServersCount() + " missing servers; at most 255");
     }
+    long fileId = w.hasUnlock() ? w.getUnlock().getFileId()
+        : w.getRangesCount() > 0 ? w.getRanges(0).getFileId() : 0;
+    if (w.getMissingServersCount() > 0 && fileId == 0) {
+      throw new IllegalArgumentException("a write naming missing servers must name its file (ranges or unlock)");
+    }
+    byte[] lockKey = w.hasUnlock() ? StripeLockTable.key(w.getUnlock(), client) : null;
+    store.write(writes, new WriteBookkeeping(lockKey, fileId, w.getMissingServersList()), w.getSync());
+    if (w.hasUnlock() && !locks.forget(w.getUnlock(), client)) {
+      LOG.warn("A write to file {} arrived after its lock on stripes from {} had expired; stored anyway",
+          fileId, w.getUnlock().getFirstStripe());
+    }
+    return ok();
+  }
+
+  private static List<ShardWrite> toWrites(WriteShardsRequestProto w, ByteBuf payload) {
+    long total = checkRanges(w.getRangesList());
     if (total != payload.readableBytes()) {
       throw new IllegalArgumentException("write ranges add up to " + total + " bytes but the payload has "
           + payload.readableBytes());
@@ -116,13 +155,9 @@ final class DataRequestHandler implements RpcService {
     return out;
   }
 
-  private RpcReply read(List<ShardRangeProto> ranges) throws IOException {
-    long total = 0;
-    for (ShardRangeProto r : ranges) {
-      checkRange(r);
-      total += r.getLength();
-    }
-    if (total > MAX_READ_BYTES) {
+  private RpcReply read(List<ShardRangeProto> ranges, boolean probe) throws IOException {
+    long total = checkRanges(ranges);
+    if (!probe && total > MAX_READ_BYTES) {
       throw new IllegalArgumentException("read of " + total + " bytes exceeds the per-request limit of "
           + MAX_READ_BYTES);
     }
@@ -130,15 +165,21 @@ final class DataRequestHandler implements RpcService {
     CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, ranges.size() * 2));
     try {
       for (ShardRangeProto r : ranges) {
-        ByteBuf got = store.read(new ShardId(r.getFileId(), r.getStripe(), r.getUnit()), r.getOffset(), r.getLength());
-        meta.addStored(got != null);
-        int have = got == null ? 0 : got.readableBytes();
-        if (got != null) {
-          out.addComponent(true, got);
+        ShardId id = new ShardId(r.getFileId(), r.getStripe(), r.getUnit());
+        ByteBuf got;
+        try {
+          got = store.read(id, r.getOffset(), r.getLength());
+        } catch (CorruptShardException e) {
+          LOG.warn("Corrupt shard: {}", e.getMessage());
+          meta.addStates(ShardStateProto.SHARD_CORRUPT).addStoredLengths(0);
+          continue;
         }
-        if (have < r.getLength()) {
-          // never-written bytes read as zeros
-          out.addComponent(true, Unpooled.wrappedBuffer(new byte[r.getLength() - have]));
+        meta.addStates(got == null ? ShardStateProto.SHARD_ABSENT : ShardStateProto.SHARD_STORED)
+            .addStoredLengths(got == null ? 0 : got.readableBytes());
+        if (got != null && probe) {
+          got.release();
+        } else if (got != null) {
+          out.addComponent(true, got);
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -146,6 +187,16 @@ final class DataRequestHandler implements RpcService {
       throw e;
     }
     return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setRead(meta).build(), out);
+  }
+
+  /** Checks every range; returns their total length. */
+  private static long checkRanges(List<ShardRangeProto> ranges) {
+    long total = 0;
+    for (ShardRangeProto r : ranges) {
+      checkRange(r);
+      total += r.getLength();
+    }
+    return total;
   }
 
   private static void checkRange(ShardRangeProto r) {

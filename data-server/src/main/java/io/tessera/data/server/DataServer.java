@@ -7,6 +7,7 @@ import io.tessera.common.rpc.LeaderFollowingCaller;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
+import io.tessera.data.lock.StripeLockTable;
 import io.tessera.data.store.RocksShardStore;
 import io.tessera.data.store.ShardStore;
 import java.io.Closeable;
@@ -59,12 +60,14 @@ public final class DataServer implements Closeable {
           t.setDaemon(true);
           return t;
         });
+    StripeLockTable locks = new StripeLockTable(store, config.get(DataServerConfigKeys.MAX_LOCK_LEASE),
+        System::nanoTime);
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     String host = config.get(DataServerConfigKeys.BIND_HOST);
     RpcServer rpc;
     try {
       rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
-          Map.of(Service.DATA, new DataRequestHandler(store, workers)), maxFrame,
+          Map.of(Service.DATA, new DataRequestHandler(store, locks, workers)), maxFrame,
           config.get(RpcConfigKeys.IO_THREADS));
     } catch (RuntimeException e) {
       store.close();

@@ -19,6 +19,9 @@ public final class DataServerConfigKeys {
   public static final ConfigKey<String> META_ADDRESSES = ConfigKey.string("tessera.data.meta",
       "127.0.0.1:9860", "comma-separated host:port of the meta replicas");
 
+  public static final ConfigKey<Duration> MAX_LOCK_LEASE = ConfigKey.duration("tessera.data.max-lock-lease",
+      Duration.ofSeconds(60), "longest lease a writer's stripe lock gets, whatever the writer asks for");
+
   public static final List<ConfigKey<?>> ALL = List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL,
-      META_ADDRESSES);
+      META_ADDRESSES, MAX_LOCK_LEASE);
 }

@@ -12,10 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.zip.CRC32C;
+import java.nio.charset.StandardCharsets;
 import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
 import org.rocksdb.LRUCache;
-import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -25,7 +29,10 @@ import org.rocksdb.WriteOptions;
 
 /**
  * Shards in one RocksDB: key {@link ShardKey}, value {@code crc32c(4) | bytes}. Values of a
- * stripe unit's size go to blob files, so compaction moves keys, not data.
+ * stripe unit's size go to blob files, so compaction moves keys, not data. Two small column
+ * families sit beside the shards so that a write and its bookkeeping commit in one batch:
+ * {@code locks} (granted stripe locks) and {@code dirty} (the dirty-file log, key
+ * {@code server id | 0 | fileId}, value the time of the first entry).
  *
  * <p>Bytes move through pooled direct buffers: one copy from the network buffer into the
  * value on write, none on read (the reply is a slice of the value RocksDB filled). RocksDB's
@@ -42,8 +49,14 @@ public final class RocksShardStore implements ShardStore {
 
   private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
   private final LRUCache cache;
-  private final Options options;
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions shardOptions;
+  private final ColumnFamilyOptions smallOptions;
   private final RocksDB db;
+  private final List<ColumnFamilyHandle> families = new ArrayList<>();
+  private final ColumnFamilyHandle shards;
+  private final ColumnFamilyHandle lockFamily;
+  private final ColumnFamilyHandle dirtyFamily;
   private final WriteOptions asyncWrite = new WriteOptions();
   private final WriteOptions syncWrite = new WriteOptions().setSync(true);
   private final ReadOptions reads = new ReadOptions().setVerifyChecksums(false).setFillCache(false);
@@ -58,32 +71,43 @@ public final class RocksShardStore implements ShardStore {
       locks[i] = new ReentrantLock();
     }
     cache = new LRUCache(64L << 20);
-    options = new Options()
+    dbOptions = new DBOptions()
         .setCreateIfMissing(true)
+        .setCreateMissingColumnFamilies(true)
+        .setMaxBackgroundJobs(2)
+        .setBytesPerSync(1L << 20)
+        .setWalBytesPerSync(1L << 20);
+    shardOptions = new ColumnFamilyOptions()
         .setEnableBlobFiles(true)
         .setMinBlobSize(32 << 10)
         .setBlobFileSize(256L << 20)
         .setEnableBlobGarbageCollection(true)
         .setWriteBufferSize(64L << 20)
         .setMaxWriteBufferNumber(4)
-        .setMaxBackgroundJobs(2)
-        .setBytesPerSync(1L << 20)
-        .setWalBytesPerSync(1L << 20)
         .setCompressionType(CompressionType.NO_COMPRESSION)
         .setBlobCompressionType(CompressionType.NO_COMPRESSION)
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
+    smallOptions = new ColumnFamilyOptions().setWriteBufferSize(4L << 20);
     try {
-      db = RocksDB.open(options, dir.toString());
+      db = RocksDB.open(dbOptions, dir.toString(), List.of(
+          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, shardOptions),
+          new ColumnFamilyDescriptor("locks".getBytes(StandardCharsets.UTF_8), smallOptions),
+          new ColumnFamilyDescriptor("dirty".getBytes(StandardCharsets.UTF_8), smallOptions)), families);
     } catch (RocksDBException e) {
-      options.close();
+      dbOptions.close();
+      shardOptions.close();
+      smallOptions.close();
       cache.close();
       throw new IOException("cannot open shard store in " + dir + ": " + e.getMessage()
           + " (is another data server using this directory?)", e);
     }
+    shards = families.get(0);
+    lockFamily = families.get(1);
+    dirtyFamily = families.get(2);
   }
 
   @Override
-  public void write(List<ShardWrite> writes, boolean sync) throws IOException {
+  public void write(List<ShardWrite> writes, WriteBookkeeping book, boolean sync) throws IOException {
     int[] stripes = writes.stream().mapToInt(w -> lockStripe(w.shard())).distinct().sorted().toArray();
     for (int s : stripes) {
       locks[s].lock();
@@ -105,11 +129,20 @@ public final class RocksShardStore implements ShardStore {
         value.setInt(0, crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES));
         if (older != null && older != current) {
           // a newer epoch began since this shard was written; no snapshot keeps old versions yet
-          batch.delete(ShardKey.encode(w.shard(), older));
+          batch.delete(shards, ShardKey.encode(w.shard(), older));
         }
         ByteBuf key = keyBuffer(w.shard(), current);
         held.add(key);
-        batch.put(key.nioBuffer(), value.nioBuffer());
+        batch.put(shards, key.nioBuffer(), value.nioBuffer());
+      }
+      if (book.releasedLock() != null) {
+        batch.delete(lockFamily, book.releasedLock());
+      }
+      for (String server : book.missingServers()) {
+        byte[] dirtyKey = dirtyKey(server, book.fileId());
+        if (db.get(dirtyFamily, dirtyKey) == null) {
+          batch.put(dirtyFamily, dirtyKey, ByteBuffer.allocate(8).putLong(System.currentTimeMillis()).array());
+        }
       }
       db.write(sync ? syncWrite : asyncWrite, batch);
     } catch (RocksDBException e) {
@@ -186,7 +219,7 @@ public final class RocksShardStore implements ShardStore {
       while (true) {
         ByteBuf value = alloc.directBuffer(capacity);
         ByteBuffer nio = value.nioBuffer(0, capacity);
-        int size = db.get(reads, key.nioBuffer(), nio);
+        int size = db.get(shards, reads, key.nioBuffer(), nio);
         if (size == RocksDB.NOT_FOUND) {
           value.release();
           return null;
@@ -211,7 +244,7 @@ public final class RocksShardStore implements ShardStore {
   @Override
   public void deleteFile(long fileId) throws IOException {
     try {
-      db.deleteRange(asyncWrite, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+      db.deleteRange(shards, asyncWrite, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
     } catch (RocksDBException e) {
       throw storeError("delete", e);
     }
@@ -221,7 +254,7 @@ public final class RocksShardStore implements ShardStore {
   public void truncateFile(long fileId, long stripe, int[] keepLengths) throws IOException {
     List<ByteBuf> held = new ArrayList<>();
     try (WriteBatch batch = new WriteBatch()) {
-      batch.deleteRange(ShardKey.fileFrom(fileId, stripe + 1), ShardKey.fileFrom(fileId + 1, 0));
+      batch.deleteRange(shards, ShardKey.fileFrom(fileId, stripe + 1), ShardKey.fileFrom(fileId + 1, 0));
       for (int u = 0; u < keepLengths.length; u++) {
         ShardId id = new ShardId(fileId, stripe, u);
         ReentrantLock lock = locks[lockStripe(id)];
@@ -232,14 +265,14 @@ public final class RocksShardStore implements ShardStore {
             continue;
           }
           if (keepLengths[u] == 0) {
-            batch.delete(ShardKey.encode(id, newest));
+            batch.delete(shards, ShardKey.encode(id, newest));
             continue;
           }
           ByteBuf value = readValue(id);
           if (value != null && value.readableBytes() - CRC_BYTES > keepLengths[u]) {
             value.writerIndex(CRC_BYTES + keepLengths[u]);
             value.setInt(0, crc(value, CRC_BYTES, keepLengths[u]));
-            batch.put(ShardKey.encode(id, newest), ByteBufUtil.getBytes(value));
+            batch.put(shards, ShardKey.encode(id, newest), ByteBufUtil.getBytes(value));
           }
           if (value != null) {
             held.add(value);
@@ -266,6 +299,57 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
+  public void putLock(byte[] key, byte[] record) throws IOException {
+    try {
+      db.put(lockFamily, asyncWrite, key, record);
+    } catch (RocksDBException e) {
+      throw storeError("lock", e);
+    }
+  }
+
+  @Override
+  public void removeLock(byte[] key) throws IOException {
+    try {
+      db.delete(lockFamily, asyncWrite, key);
+    } catch (RocksDBException e) {
+      throw storeError("unlock", e);
+    }
+  }
+
+  @Override
+  public List<byte[][]> locks() {
+    List<byte[][]> out = new ArrayList<>();
+    try (RocksIterator it = db.newIterator(lockFamily)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        out.add(new byte[][] {it.key(), it.value()});
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public List<DirtyFile> dirtyFiles() {
+    List<DirtyFile> out = new ArrayList<>();
+    try (RocksIterator it = db.newIterator(dirtyFamily)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] k = it.key();
+        int sep = k.length - 9;
+        if (sep < 0 || k[sep] != 0) {
+          continue;
+        }
+        out.add(new DirtyFile(new String(k, 0, sep, StandardCharsets.UTF_8),
+            ByteBuffer.wrap(k, sep + 1, 8).getLong(), ByteBuffer.wrap(it.value()).getLong()));
+      }
+    }
+    return out;
+  }
+
+  private static byte[] dirtyKey(String server, long fileId) {
+    byte[] id = server.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocate(id.length + 9).put(id).put((byte) 0).putLong(fileId).array();
+  }
+
+  @Override
   public long epoch() {
     return epoch;
   }
@@ -278,9 +362,9 @@ public final class RocksShardStore implements ShardStore {
   @Override
   public long usedBytes() {
     try {
-      return db.getLongProperty("rocksdb.total-sst-files-size")
-          + db.getLongProperty("rocksdb.total-blob-file-size")
-          + db.getLongProperty("rocksdb.cur-size-all-mem-tables");
+      return db.getLongProperty(shards, "rocksdb.total-sst-files-size")
+          + db.getLongProperty(shards, "rocksdb.total-blob-file-size")
+          + db.getLongProperty(shards, "rocksdb.cur-size-all-mem-tables");
     } catch (RocksDBException e) {
       return 0;
     }
@@ -293,17 +377,20 @@ public final class RocksShardStore implements ShardStore {
     } catch (RocksDBException e) {
       // closing anyway: the WAL holds what was written
     }
+    families.forEach(ColumnFamilyHandle::close);
     db.close();
     asyncWrite.close();
     syncWrite.close();
     reads.close();
-    options.close();
+    dbOptions.close();
+    shardOptions.close();
+    smallOptions.close();
     cache.close();
   }
 
   /** The epoch of the newest stored version at or below {@code maxEpoch}, or null when there is none. */
   private Long newestEpoch(ShardId shard, long maxEpoch) {
-    try (RocksIterator it = db.newIterator()) {
+    try (RocksIterator it = db.newIterator(shards)) {
       it.seekForPrev(ShardKey.encode(shard, maxEpoch));
       if (!it.isValid()) {
         return null;

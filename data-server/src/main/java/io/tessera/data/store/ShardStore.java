@@ -12,7 +12,27 @@ import java.util.List;
 public interface ShardStore extends Closeable {
 
   /** Applies all writes atomically; with {@code sync} they are on stable storage on return. */
-  void write(List<ShardWrite> writes, boolean sync) throws IOException;
+  default void write(List<ShardWrite> writes, boolean sync) throws IOException {
+    write(writes, WriteBookkeeping.NONE, sync);
+  }
+
+  /**
+   * Applies all writes together with their bookkeeping (a lock released, dirty-file entries)
+   * in one atomic step.
+   */
+  void write(List<ShardWrite> writes, WriteBookkeeping bookkeeping, boolean sync) throws IOException;
+
+  /** Persists a granted stripe lock, so that a restart still knows the stripes it guarded. */
+  void putLock(byte[] key, byte[] record) throws IOException;
+
+  /** Forgets a lock released without a write. */
+  void removeLock(byte[] key) throws IOException;
+
+  /** Every persisted lock as {@code {key, record}}. */
+  List<byte[][]> locks() throws IOException;
+
+  /** The dirty-file log: files written while one of their servers was down, oldest first per server. */
+  List<DirtyFile> dirtyFiles() throws IOException;
 
   /**
    * The stored bytes of {@code [offset, offset+length)} of the shard's newest version: up to

@@ -5,7 +5,7 @@ import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
 
-/** Changes mode, size (set, or extend-only for writers) and mtime. */
+/** Changes mode, size (set, or extend-only for writers), mtime, and marks servers stale for the file. */
 final class SetAttrOp {
   private SetAttrOp() {}
 
@@ -45,6 +45,15 @@ final class SetAttrOp {
     }
     if (req.getSetMtime()) {
       b.setMtimeMs(req.getMtimeMs());
+    }
+    for (String server : req.getAddStaleServersList()) {
+      if (!in.getLayout().getServersList().contains(server)) {
+        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "data server " + server
+            + " holds no shard of file " + in.getId());
+      }
+      if (!b.getStaleServersList().contains(server)) {
+        b.addStaleServers(server);
+      }
     }
     InodeProto out = b.build();
     tx.putInode(out);

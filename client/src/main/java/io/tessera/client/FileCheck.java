@@ -1,0 +1,35 @@
+package io.tessera.client;
+
+import java.util.List;
+
+/**
+ * What {@code fsck} found in one file.
+ *
+ * @param path the file
+ * @param layout e.g. "RS 4+2, unit 1 MiB"
+ * @param stripes stripes the file's size covers, all examined
+ * @param parityVerified stripes whose parity was recomputed and compared (only with verification,
+ *     only where every unit could be read)
+ * @param parityMismatches stripes whose parity does not match their data
+ * @param missingShards units that could not be used: server down or stale, shard corrupt, or
+ *     parity absent beside stored data
+ * @param unreadableStripes stripes with fewer than k usable units: their data is lost until a
+ *     server returns
+ * @param staleServers servers recorded as having missed writes to this file
+ */
+public record FileCheck(String path, String layout, long stripes, long parityVerified, long parityMismatches,
+    long missingShards, long unreadableStripes, List<String> staleServers) {
+
+  /** Whether nothing is wrong. */
+  public boolean healthy() {
+    return parityMismatches == 0 && missingShards == 0 && unreadableStripes == 0;
+  }
+
+  /** HEALTHY, DEGRADED (readable, redundancy reduced) or DAMAGED (mismatching parity or unreadable stripes). */
+  public String verdict() {
+    if (parityMismatches > 0 || unreadableStripes > 0) {
+      return "DAMAGED";
+    }
+    return missingShards > 0 ? "DEGRADED" : "HEALTHY";
+  }
+}

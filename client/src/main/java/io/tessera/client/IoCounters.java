@@ -1,0 +1,13 @@
+package io.tessera.client;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/** What the client's I/O layer counts, for benchmarks and operators. */
+public final class IoCounters {
+  /** Phase-1 attempts refused because another writer held an overlapping stripe lock. */
+  public final AtomicLong lockRefusals = new AtomicLong();
+  /** Writes that had to skip servers (each newly skipped set counts once per file). */
+  public final AtomicLong degradedWrites = new AtomicLong();
+  /** Stripes read by decoding around a missing or corrupt unit. */
+  public final AtomicLong degradedStripeReads = new AtomicLong();
+}

@@ -1,0 +1,64 @@
+package io.tessera.client.internal;
+
+import io.tessera.common.layout.StripeLayout;
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One open file as the I/O layer sees it: its id, its layout, and which of its servers hold
+ * stale shards (they missed writes while down; readers decode around them until recovery).
+ */
+public final class FileTarget {
+  private final long fileId;
+  private final StripeLayout layout;
+  private final Set<String> stale = ConcurrentHashMap.newKeySet();
+
+  public FileTarget(long fileId, StripeLayout layout, Collection<String> staleServers) {
+    this.fileId = fileId;
+    this.layout = layout;
+    this.stale.addAll(staleServers);
+  }
+
+  public long fileId() {
+    return fileId;
+  }
+
+  public StripeLayout layout() {
+    return layout;
+  }
+
+  public boolean hasParity() {
+    return layout.parityUnits() > 0;
+  }
+
+  /** Servers whose shards of this file are known to be stale. */
+  public Set<String> staleServers() {
+    return Set.copyOf(stale);
+  }
+
+  boolean isStale(String server) {
+    return stale.contains(server);
+  }
+
+  /** Records servers as stale; returns those not known before. */
+  Set<String> addStale(Collection<String> servers) {
+    Set<String> added = new java.util.HashSet<>();
+    for (String s : servers) {
+      if (stale.add(s)) {
+        added.add(s);
+      }
+    }
+    return added;
+  }
+
+  void forgetStale(Collection<String> servers) {
+    stale.removeAll(servers);
+  }
+
+  /** Whether unit {@code u} of stripe {@code s} can be used now: its server is neither down nor stale. */
+  boolean usable(ServerHealth health, long stripe, int u) {
+    String server = layout.serverOf(stripe, u);
+    return !stale.contains(server) && !health.isDown(server);
+  }
+}

@@ -1,0 +1,354 @@
+package io.tessera.client.internal;
+
+import io.tessera.client.IoCounters;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.tessera.common.erasure.ErasureCodec;
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.LockReadRequestProto;
+import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.SetAttrRequestProto;
+import io.tessera.common.proto.ShardRangeProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.proto.StripeLockProto;
+import io.tessera.common.proto.UnlockRequestProto;
+import io.tessera.common.proto.WriteShardsRequestProto;
+import io.tessera.common.rpc.Failures;
+import io.tessera.common.status.TesseraException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Writes to files with parity, in two phases per group of stripes:
+ * <ol>
+ *   <li>LOCK+READ to every usable server of the file at once: each locks the stripes and
+ *       returns the old bytes the parity needs ({@link StripeUpdate} picks them). A refusal
+ *       (another writer holds an overlapping lock) releases whatever was granted and retries
+ *       after a randomised back-off: no deadlock, no central lock server.
+ *   <li>Encode, then WRITE+UNLOCK to every server at once: each stores its units and frees
+ *       the lock in one atomic batch.
+ * </ol>
+ * A server that fails (after the data client's retry) is marked down and the group starts
+ * again without it: the write goes on while every stripe keeps {@code k} usable units. Before
+ * anything is acknowledged, the skipped servers are recorded as stale for the file in the
+ * meta group (so readers decode around them) and in the survivors' dirty-file logs.
+ */
+public final class ParityWriter {
+  /** Bytes of one unit-column per server per group: bounds each request. */
+  private static final int MAX_GROUP_BYTES = 16 << 20;
+
+  private final DataClient data;
+  private final MetaClient meta;
+  private final Executor coding;
+  private final IoCounters counters;
+  private final Duration lease;
+  private final AtomicLong operations = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
+  private final Map<String, ErasureCodec> codecs = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Test hook: runs between the phases of every group (a crash there leaves an orphan lock). */
+  private volatile Runnable betweenPhases = () -> {};
+
+  public ParityWriter(DataClient data, MetaClient meta, Executor coding, IoCounters counters, Duration lease) {
+    this.data = data;
+    this.meta = meta;
+    this.coding = coding;
+    this.counters = counters;
+    this.lease = lease;
+  }
+
+  /** For fault-injection tests: code to run after phase 1 of every group, before phase 2. */
+  public void betweenPhasesForTesting(Runnable hook) {
+    this.betweenPhases = hook;
+  }
+
+  ErasureCodec codec(StripeLayout layout) {
+    return codecs.computeIfAbsent(layout.dataUnits() + "+" + layout.parityUnits(),
+        key -> ErasureCodec.reedSolomon(layout.dataUnits(), layout.parityUnits()));
+  }
+
+  /**
+   * Records in the meta group that {@code servers} missed changes to the file (readers then
+   * decode around them until recovery rebuilds their shards). Done once per server and file.
+   */
+  CompletableFuture<Void> markStale(FileTarget file, Set<String> servers) {
+    Set<String> added = file.addStale(servers);
+    if (added.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    counters.degradedWrites.incrementAndGet();
+    return meta.call(MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder()
+        .setFileId(file.fileId()).addAllAddStaleServers(added))).handle((r, e) -> {
+          if (e != null) {
+            file.forgetStale(added);   // not recorded: the next write must try again
+            throw e instanceof java.util.concurrent.CompletionException ce ? ce
+                : new java.util.concurrent.CompletionException(e);
+          }
+          return null;
+        });
+  }
+
+  /** Writes {@code buf[off, off+len)} at {@code pos}; the array must stay unchanged until done. */
+  public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync) {
+    StripeLayout layout = file.layout();
+    long first = layout.stripeOf(pos);
+    long last = layout.stripeOf(pos + len - 1);
+    int perGroup = Math.max(1, MAX_GROUP_BYTES / layout.stripeUnit());
+    List<CompletableFuture<Void>> groups = new ArrayList<>();
+    for (long s = first; s <= last; s += perGroup) {
+      Group g = new Group(file, s, Math.min(last + 1, s + perGroup), pos, buf, off, len, sync);
+      groups.add(g.run(System.nanoTime() + 2 * lease.toNanos(), 0));
+    }
+    return CompletableFuture.allOf(groups.toArray(CompletableFuture[]::new));
+  }
+
+  /** Stripes [from, to) of one write: locked, read, encoded and written together. */
+  private final class Group {
+    private final FileTarget file;
+    private final StripeLayout layout;
+    private final long from;
+    private final long to;
+    private final long pos;
+    private final byte[] buf;
+    private final int off;
+    private final int len;
+    private final boolean sync;
+    /** (stripe, unit) pairs found corrupt: not used again in this write. */
+    private final Set<Long> bad = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    Group(FileTarget file, long from, long to, long pos, byte[] buf, int off, int len, boolean sync) {
+      this.file = file;
+      this.layout = file.layout();
+      this.from = from;
+      this.to = to;
+      this.pos = pos;
+      this.buf = buf;
+      this.off = off;
+      this.len = len;
+      this.sync = sync;
+    }
+
+    private boolean usable(long stripe, int u) {
+      return !bad.contains(stripe * 256 + u) && file.usable(data.health(), stripe, u);
+    }
+
+    CompletableFuture<Void> run(long deadline, int attempt) {
+      // snapshot who is usable: the plan and the lock set must agree for the whole attempt
+      List<String> servers = layout.servers();
+      Set<String> skipped = new LinkedHashSet<>();
+      List<StripeUpdate> updates = new ArrayList<>();
+      Map<String, List<StripeUpdate.Read>> readsBy = new LinkedHashMap<>();
+      Map<StripeUpdate.Read, Long> stripeOf = new HashMap<>();
+      try {
+        for (long s = from; s < to; s++) {
+          long stripe = s;
+          boolean[] ok = new boolean[layout.width()];
+          for (int u = 0; u < ok.length; u++) {
+            ok[u] = usable(stripe, u);
+            if (!ok[u]) {
+              skipped.add(layout.serverOf(stripe, u));
+            }
+          }
+          StripeUpdate update = new StripeUpdate(layout, stripe, pos, buf, off, len);
+          for (StripeUpdate.Read r : update.plan(u -> ok[u])) {
+            readsBy.computeIfAbsent(layout.serverOf(stripe, r.unit()), x -> new ArrayList<>()).add(r);
+            stripeOf.put(r, stripe);
+          }
+          updates.add(update);
+        }
+      } catch (TesseraException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+      StripeLockProto lock = StripeLockProto.newBuilder().setFileId(file.fileId()).setFirstStripe(from)
+          .setStripeCount((int) (to - from)).setOperation(operations.incrementAndGet())
+          .setLeaseMs((int) lease.toMillis()).build();
+      List<String> lockedOn = new ArrayList<>();
+      for (String s : new LinkedHashSet<>(servers)) {
+        if (!skipped.contains(s)) {
+          lockedOn.add(s);
+        }
+      }
+      Map<String, CompletableFuture<Object>> phase1 = new LinkedHashMap<>();
+      for (String server : lockedOn) {
+        phase1.put(server, lockAndRead(server, lock, readsBy.getOrDefault(server, List.of()), stripeOf));
+      }
+      return CompletableFuture.allOf(phase1.values().toArray(CompletableFuture[]::new))
+          .handle((v, e) -> null)
+          .thenCompose(v -> afterPhase1(phase1, lock, lockedOn, skipped, updates, deadline, attempt));
+    }
+
+    /** Completes with null when granted, or with the reason to retry: BUSY, a down server, corrupt shards. */
+    private CompletableFuture<Object> lockAndRead(String server, StripeLockProto lock, List<StripeUpdate.Read> reads,
+        Map<StripeUpdate.Read, Long> stripeOf) {
+      ReadBatch batch = new ReadBatch(server);
+      for (StripeUpdate.Read r : reads) {
+        long stripe = stripeOf.get(r);
+        batch.add(file.fileId(), stripe, r.unit(), r.offset(), r.length(), r.into(), r.at(), stripe * 256 + r.unit());
+      }
+      LockReadRequestProto.Builder lr = LockReadRequestProto.newBuilder().setLock(lock).addAllReads(batch.ranges());
+      return data.call(server, DataRequestProto.newBuilder().setLockRead(lr), null).handle((reply, err) -> {
+        if (err != null) {
+          return Failures.cause(err);
+        }
+        try {
+          List<Object> corrupt = batch.accept(reply.header(), reply.payload());
+          return corrupt.isEmpty() ? null : new CorruptUnits(corrupt);
+        } catch (TesseraException e) {
+          return e;
+        }
+      });
+    }
+
+    private CompletableFuture<Void> afterPhase1(Map<String, CompletableFuture<Object>> phase1, StripeLockProto lock,
+        List<String> lockedOn, Set<String> skipped, List<StripeUpdate> updates, long deadline, int attempt) {
+      List<String> granted = new ArrayList<>();
+      boolean busy = false;
+      boolean retryNow = false;
+      Throwable fatal = null;
+      for (Map.Entry<String, CompletableFuture<Object>> e : phase1.entrySet()) {
+        Object outcome = e.getValue().join();
+        if (outcome == null) {
+          granted.add(e.getKey());
+        } else if (outcome instanceof CorruptUnits c) {
+          granted.add(e.getKey());
+          c.units().forEach(u -> bad.add((Long) u));
+          retryNow = true;
+        } else if (outcome instanceof TesseraException te && te.status() == StatusProto.BUSY) {
+          busy = true;
+        } else if (outcome instanceof ServerDownException) {
+          retryNow = true;
+        } else {
+          fatal = (Throwable) outcome;
+        }
+      }
+      if (fatal != null || busy || retryNow) {
+        CompletableFuture<Void> released = release(granted, lock);
+        if (fatal != null) {
+          Throwable f = fatal;
+          return released.thenCompose(v -> CompletableFuture.failedFuture(f));
+        }
+        if (busy) {
+          counters.lockRefusals.incrementAndGet();
+          if (System.nanoTime() - deadline > 0) {
+            return released.thenCompose(v -> CompletableFuture.failedFuture(new TesseraException(StatusProto.BUSY,
+                "stripes " + from + "-" + (to - 1) + " of file " + file.fileId() + " stayed locked by other writers for "
+                    + (2 * lease.toSeconds()) + " s")));
+          }
+          long backoffMicros = ThreadLocalRandom.current().nextLong(200, 1000L << Math.min(attempt, 6));
+          Executor later = CompletableFuture.delayedExecutor(backoffMicros, TimeUnit.MICROSECONDS);
+          return released.thenComposeAsync(v -> run(deadline, attempt + 1), later);
+        }
+        if (attempt > 2 * layout.width()) {
+          return released.thenCompose(v -> CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE,
+              "stripes " + from + "-" + (to - 1) + " of file " + file.fileId() + " kept losing servers")));
+        }
+        return released.thenCompose(v -> run(deadline, attempt + 1));
+      }
+      betweenPhases.run();
+      return CompletableFuture.runAsync(() -> updates.forEach(u -> u.encode(codec(layout))), coding)
+          .thenCompose(v -> markStale(skipped))
+          .thenCompose(v -> phase2(lock, lockedOn, skipped, updates));
+    }
+
+    private CompletableFuture<Void> phase2(StripeLockProto lock, List<String> lockedOn, Set<String> skipped,
+        List<StripeUpdate> updates) {
+      Map<String, List<ShardRangeProto>> ranges = new LinkedHashMap<>();
+      Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
+      for (String s : lockedOn) {
+        ranges.put(s, new ArrayList<>());
+        payloads.put(s, Unpooled.compositeBuffer(16));
+      }
+      for (StripeUpdate u : updates) {
+        long stripe = u.stripe();
+        for (StripeUpdate.Write w : u.writes(unit -> !bad.contains(stripe * 256 + unit)
+            && !skipped.contains(layout.serverOf(stripe, unit)))) {
+          String server = layout.serverOf(stripe, w.unit());
+          ranges.get(server).add(ShardRangeProto.newBuilder().setFileId(file.fileId()).setStripe(stripe)
+              .setUnit(w.unit()).setOffset(w.offset()).setLength(w.length())
+              .setCoversUnit(w.offset() == 0 && w.length() == layout.stripeUnit()).build());
+          payloads.get(server).addComponent(true, Unpooled.wrappedBuffer(w.from(), w.at(), w.length()));
+        }
+      }
+      Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
+      for (String server : lockedOn) {
+        WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
+            .setUnlock(lock).setSync(sync).addAllMissingServers(skipped);
+        calls.put(server, data.call(server, DataRequestProto.newBuilder().setWrite(w), payloads.get(server))
+            .handle((r, e) -> {
+              if (r != null) {
+                r.payload().release();
+              }
+              return e == null ? null : Failures.cause(e);
+            }));
+      }
+      return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
+          .thenCompose(v -> afterPhase2(calls, lock, skipped));
+    }
+
+    /** Servers lost during phase 2: fine while every stripe still has k units stored; record them. */
+    private CompletableFuture<Void> afterPhase2(Map<String, CompletableFuture<Throwable>> calls, StripeLockProto lock,
+        Set<String> skipped) {
+      List<String> failed = new ArrayList<>();
+      List<String> stored = new ArrayList<>();
+      for (Map.Entry<String, CompletableFuture<Throwable>> e : calls.entrySet()) {
+        Throwable t = e.getValue().join();
+        if (t == null) {
+          stored.add(e.getKey());
+        } else if (t instanceof ServerDownException) {
+          failed.add(e.getKey());
+        } else {
+          return CompletableFuture.failedFuture(t);
+        }
+      }
+      if (failed.isEmpty()) {
+        return CompletableFuture.completedFuture(null);
+      }
+      if (stored.size() < layout.dataUnits()) {
+        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "write to file "
+            + file.fileId() + " reached only " + stored.size() + " of its " + layout.width() + " servers; it needs "
+            + layout.dataUnits() + " (lost: " + String.join(", ", failed) + ")"));
+      }
+      Set<String> missing = new LinkedHashSet<>(skipped);
+      missing.addAll(failed);
+      return markStale(missing).thenCompose(v -> {
+        List<CompletableFuture<?>> marks = new ArrayList<>();
+        for (String s : stored) {
+          WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setUnlock(lock)
+              .addAllMissingServers(missing);
+          marks.add(data.call(s, DataRequestProto.newBuilder().setWrite(w), null).thenAccept(r -> r.payload().release()));
+        }
+        return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new));
+      });
+    }
+
+    private CompletableFuture<Void> markStale(Set<String> servers) {
+      return ParityWriter.this.markStale(file, servers);
+    }
+
+    private CompletableFuture<Void> release(List<String> granted, StripeLockProto lock) {
+      List<CompletableFuture<?>> calls = new ArrayList<>();
+      for (String s : granted) {
+        calls.add(data.call(s, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)),
+            null).handle((r, e) -> {
+              if (r != null) {
+                r.payload().release();
+              }
+              return null;   // a server that cannot be reached frees the lock when its lease runs out
+            }));
+      }
+      return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
+    }
+  }
+
+  private record CorruptUnits(List<Object> units) {}
+}

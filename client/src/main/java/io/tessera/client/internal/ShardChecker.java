@@ -1,0 +1,135 @@
+package io.tessera.client.internal;
+
+import io.tessera.common.erasure.ErasureCodec;
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.ReadShardsRequestProto;
+import io.tessera.common.proto.ReadShardsResponseProto;
+import io.tessera.common.proto.ShardStateProto;
+import io.tessera.common.rpc.Failures;
+import io.tessera.common.status.TesseraException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * fsck of one file: asks every server of the file for the state of each of its units (or,
+ * to verify parity, for the units themselves) a group of stripes at a time, and counts
+ * what cannot be used and what does not add up.
+ */
+public final class ShardChecker {
+  /** Counts for one file. */
+  public record Result(long stripes, long parityVerified, long parityMismatches, long missingShards,
+      long unreadableStripes) {}
+
+  private static final int MAX_GROUP_BYTES = 16 << 20;
+
+  private final DataClient data;
+
+  public ShardChecker(DataClient data) {
+    this.data = data;
+  }
+
+  public Result check(FileTarget file, long size, boolean verifyParity) throws TesseraException {
+    StripeLayout layout = file.layout();
+    int n = layout.width();
+    int k = layout.dataUnits();
+    long stripes = (size + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
+    int perGroup = Math.max(1, MAX_GROUP_BYTES / layout.stripeUnit());
+    ErasureCodec codec = layout.parityUnits() > 0 ? ErasureCodec.reedSolomon(k, layout.parityUnits()) : null;
+    long verified = 0;
+    long mismatches = 0;
+    long missing = 0;
+    long unreadable = 0;
+    for (long from = 0; from < stripes; from += perGroup) {
+      long to = Math.min(stripes, from + perGroup);
+      int count = (int) (to - from);
+      ShardStateProto[][] states = new ShardStateProto[count][n];
+      byte[][][] bytes = verifyParity ? new byte[count][n][layout.stripeUnit()] : null;
+      Map<String, ReadBatch> batches = new LinkedHashMap<>();
+      for (long s = from; s < to; s++) {
+        for (int u = 0; u < n; u++) {
+          String server = layout.serverOf(s, u);
+          if (file.isStale(server)) {
+            continue;
+          }
+          byte[] into = verifyParity ? bytes[(int) (s - from)][u] : new byte[0];
+          batches.computeIfAbsent(server, ReadBatch::new).add(file.fileId(), s, u, 0,
+              verifyParity ? layout.stripeUnit() : 0, into, 0, new int[] {(int) (s - from), u});
+        }
+      }
+      List<CompletableFuture<Void>> calls = new ArrayList<>();
+      for (ReadBatch b : batches.values()) {
+        calls.add(probe(b, verifyParity, states));
+      }
+      try {
+        CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
+      } catch (CompletionException e) {
+        Throwable cause = Failures.cause(e);
+        throw cause instanceof TesseraException te ? te : new TesseraException(
+            io.tessera.common.proto.StatusProto.INTERNAL, String.valueOf(cause.getMessage()));
+      }
+      for (int i = 0; i < count; i++) {
+        ShardStateProto[] st = states[i];
+        int usable = 0;
+        boolean dataStored = false;
+        for (int u = 0; u < n; u++) {
+          boolean ok = st[u] == ShardStateProto.SHARD_STORED || st[u] == ShardStateProto.SHARD_ABSENT;
+          usable += ok ? 1 : 0;
+          missing += ok ? 0 : 1;
+          dataStored |= u < k && st[u] == ShardStateProto.SHARD_STORED;
+        }
+        for (int u = k; u < n; u++) {
+          if (dataStored && st[u] == ShardStateProto.SHARD_ABSENT) {
+            missing++;   // data without its parity
+          }
+        }
+        if (usable < k) {
+          unreadable++;
+        } else if (verifyParity && codec != null && usable == n) {
+          verified++;
+          if (!codec.isParityCorrect(bytes[i], 0, layout.stripeUnit())) {
+            mismatches++;
+          }
+        }
+      }
+    }
+    return new Result(stripes, verified, mismatches, missing, unreadable);
+  }
+
+  /** Fills the states of one server's units; a server that cannot be reached leaves them null (missing). */
+  private CompletableFuture<Void> probe(ReadBatch batch, boolean withBytes, ShardStateProto[][] states) {
+    ReadShardsRequestProto.Builder r = ReadShardsRequestProto.newBuilder().addAllRanges(batch.ranges())
+        .setProbe(!withBytes);
+    return data.call(batch.server(), DataRequestProto.newBuilder().setRead(r), null).handle((reply, err) -> {
+      if (err != null) {
+        if (Failures.cause(err) instanceof ServerDownException) {
+          return null;
+        }
+        throw err instanceof CompletionException ce ? ce : new CompletionException(err);
+      }
+      ReadShardsResponseProto got = reply.header().getRead();
+      try {
+        if (withBytes) {
+          batch.accept(reply.header(), reply.payload());
+        } else {
+          reply.payload().release();
+          if (got.getStatesCount() != batch.ranges().size()) {
+            throw new TesseraException(io.tessera.common.proto.StatusProto.INTERNAL, "data server "
+                + batch.server() + " answered " + got.getStatesCount() + " of " + batch.ranges().size() + " probes");
+          }
+        }
+      } catch (TesseraException e) {
+        throw new CompletionException(e);
+      }
+      for (int i = 0; i < batch.targets().size(); i++) {
+        int[] at = (int[]) batch.targets().get(i).tag();
+        states[at[0]][at[1]] = got.getStates(i);
+      }
+      return null;
+    });
+  }
+}

@@ -1,0 +1,182 @@
+package io.tessera.data.lock;
+
+import com.google.protobuf.ByteString;
+import io.tessera.common.proto.StripeLockProto;
+import io.tessera.data.store.ShardStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stripe locks this data server has granted: per file, ranges of stripes with their
+ * owner (client id and operation), lease expiry and grant time. Locks are persisted in the
+ * shard store so that a restarted server still guards, until their leases run out, the
+ * stripes whose writers may be half-way through.
+ *
+ * <p>A lock whose lease ran out belongs to a writer that stopped between its phases (an
+ * orphan): the next writer takes it over. Its stripes' parity may not match their data
+ * until recovery recomputes it; each takeover is logged once.
+ */
+public final class StripeLockTable {
+  private static final Logger LOG = LoggerFactory.getLogger(StripeLockTable.class);
+  /** Most stripes one lock may cover. */
+  static final int MAX_STRIPES = 1 << 20;
+
+  /** What {@link #tryLock} did. */
+  public sealed interface Outcome permits Granted, Refused {}
+
+  public record Granted(byte[] key) implements Outcome {}
+
+  /** Another owner holds an overlapping lock; {@code holder} describes it for the writer's log. */
+  public record Refused(String holder) implements Outcome {}
+
+  private record Held(byte[] key, long fileId, long first, long end, ByteString client, long operation,
+      long expiresAtNanos, long grantedAtMillis) {
+    boolean overlaps(long a, long b) {
+      return first < b && a < end;
+    }
+
+    boolean ownedBy(ByteString c, long op) {
+      return client.equals(c) && operation == op;
+    }
+
+    @Override
+    public String toString() {
+      return "stripes [" + first + ", " + end + ") of file " + fileId + " locked since " + grantedAtMillis
+          + " by operation " + operation;
+    }
+  }
+
+  private final ShardStore store;
+  private final long maxLeaseNanos;
+  private final LongSupplier nanoClock;
+  private final Map<Long, List<Held>> byFile = new HashMap<>();
+  private long orphansTakenOver;
+
+  public StripeLockTable(ShardStore store, Duration maxLease, LongSupplier nanoClock) throws IOException {
+    this.store = store;
+    this.maxLeaseNanos = maxLease.toNanos();
+    this.nanoClock = nanoClock;
+    reload();
+  }
+
+  /** Grants the lock unless an unexpired lock of another owner overlaps it. */
+  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client) throws IOException {
+    validate(lock);
+    long first = lock.getFirstStripe();
+    long end = first + lock.getStripeCount();
+    long now = nanoClock.getAsLong();
+    List<Held> held = byFile.computeIfAbsent(lock.getFileId(), f -> new ArrayList<>());
+    for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
+      Held h = it.next();
+      if (!h.overlaps(first, end) || h.ownedBy(client, lock.getOperation())) {
+        continue;
+      }
+      if (now - h.expiresAtNanos < 0) {
+        return new Refused(h.toString());
+      }
+      orphansTakenOver++;
+      LOG.warn("Lock on {} outlived its lease; taken over (their parity may be stale until recovery)", h);
+      store.removeLock(h.key);
+      it.remove();
+    }
+    byte[] key = key(lock, client);
+    held.removeIf(h -> h.ownedBy(client, lock.getOperation()) && h.first == first);
+    long lease = Math.min(maxLeaseNanos, Duration.ofMillis(Math.max(1, lock.getLeaseMs())).toNanos());
+    long grantedAt = System.currentTimeMillis();
+    held.add(new Held(key, lock.getFileId(), first, end, client, lock.getOperation(), now + lease, grantedAt));
+    store.putLock(key, ByteBuffer.allocate(8 + 8).putLong(grantedAt).putLong(lease).array());
+    return new Granted(key);
+  }
+
+  /** Forgets a lock and removes it from the store: the writer released it without writing. */
+  public void release(StripeLockProto lock, ByteString client) throws IOException {
+    validate(lock);
+    if (forget(lock, client)) {
+      store.removeLock(key(lock, client));
+    }
+  }
+
+  /**
+   * Forgets a lock whose removal from the store was part of a write's batch.
+   *
+   * @return whether it was still held (false: its lease ran out and another writer took over)
+   */
+  public synchronized boolean forget(StripeLockProto lock, ByteString client) {
+    List<Held> held = byFile.get(lock.getFileId());
+    if (held == null) {
+      return false;
+    }
+    boolean removed = held.removeIf(h -> h.ownedBy(client, lock.getOperation())
+        && h.first == lock.getFirstStripe());
+    if (held.isEmpty()) {
+      byFile.remove(lock.getFileId());
+    }
+    return removed;
+  }
+
+  /** Locks currently held, expired or not. */
+  public synchronized int size() {
+    return byFile.values().stream().mapToInt(List::size).sum();
+  }
+
+  /** How many expired locks other writers have taken over since start. */
+  public synchronized long orphansTakenOver() {
+    return orphansTakenOver;
+  }
+
+  /** The store key of a lock: {@code fileId | first stripe | client id | operation}. */
+  public static byte[] key(StripeLockProto lock, ByteString client) {
+    validate(lock);
+    return ByteBuffer.allocate(8 + 8 + 2 + client.size() + 8 + 4).putLong(lock.getFileId())
+        .putLong(lock.getFirstStripe()).putShort((short) client.size()).put(client.asReadOnlyByteBuffer())
+        .putLong(lock.getOperation()).putInt(lock.getStripeCount()).array();
+  }
+
+  /** Rebuilds the table from the store after a restart: every lock gets its full lease again. */
+  private void reload() throws IOException {
+    long now = nanoClock.getAsLong();
+    for (byte[][] entry : store.locks()) {
+      ByteBuffer k = ByteBuffer.wrap(entry[0]);
+      ByteBuffer v = ByteBuffer.wrap(entry[1]);
+      if (entry[0].length < 8 + 8 + 2 || entry[1].length != 16) {
+        store.removeLock(entry[0]);
+        continue;
+      }
+      long fileId = k.getLong();
+      long first = k.getLong();
+      int clientLength = k.getShort();
+      if (clientLength < 0 || k.remaining() != clientLength + 12) {
+        store.removeLock(entry[0]);
+        continue;
+      }
+      byte[] client = new byte[clientLength];
+      k.get(client);
+      long op = k.getLong();
+      int count = k.getInt();
+      long grantedAt = v.getLong();
+      long lease = v.getLong();
+      byFile.computeIfAbsent(fileId, f -> new ArrayList<>()).add(new Held(entry[0], fileId, first, first + count,
+          ByteString.copyFrom(client), op, now + lease, grantedAt));
+    }
+    if (!byFile.isEmpty()) {
+      LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out", size());
+    }
+  }
+
+  private static void validate(StripeLockProto lock) {
+    if (lock.getStripeCount() < 1 || lock.getStripeCount() > MAX_STRIPES || lock.getFirstStripe() < 0
+        || lock.getFirstStripe() + lock.getStripeCount() < 0) {
+      throw new IllegalArgumentException("a lock must cover 1 to " + MAX_STRIPES + " stripes from a stripe >= 0; got "
+          + Integer.toUnsignedString(lock.getStripeCount()) + " from " + Long.toUnsignedString(lock.getFirstStripe()));
+    }
+  }
+}

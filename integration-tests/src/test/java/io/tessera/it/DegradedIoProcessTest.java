@@ -1,0 +1,150 @@
+package io.tessera.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tessera.cli.local.ClusterPlan;
+import io.tessera.cli.local.ProcessCluster;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.FileCheck;
+import io.tessera.client.TesseraFile;
+import io.tessera.client.TesseraFileSystem;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * One OS process per server; data servers die by SIGKILL. For RS 4+2 and 6+3, every way of
+ * losing up to m of a file's servers: a file written while healthy reads back identical, a
+ * file written while they are down reads back identical then and after they return (their
+ * shards of it are stale, and readers decode around them), and fsck calls it DEGRADED, never
+ * DAMAGED.
+ *
+ * <p>Which servers die is named by position in the file's server list. Unit j of stripe s lives
+ * at position (j + s) mod n, so a file of at least n stripes meets every rotation of a set of
+ * positions in some stripe: one set per rotation class covers every combination of failed
+ * units, and the classes keep the number of kill-and-restart rounds small (23 instead of 152).
+ * {@code -Dtessera.it.exhaustive=true} runs every combination of servers instead.
+ */
+class DegradedIoProcessTest {
+  private static final int UNIT = 16 << 10;
+  static ProcessCluster cluster;
+  static ClusterPlan plan;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path dir = TestDirs.fresh("degraded-io");
+    plan = new ClusterPlan(dir, 1, 9, TestPorts.freeBase(40));
+    cluster = ProcessCluster.start(plan, ProcessCluster.javaLauncher(ProcessCluster.defaultJvmOptions()), List.of());
+    cluster.awaitReady(Duration.ofSeconds(120));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @ParameterizedTest(name = "RS {0}+{1}")
+  @CsvSource({"4,2", "6,3"})
+  void everyCombinationOfUpToMKilledServersLeavesEveryFileReadable(int k, int m) throws Exception {
+    int n = k + m;
+    List<int[]> combos = killSets(n, m, Boolean.getBoolean("tessera.it.exhaustive"));
+    long stripeBytes = (long) k * UNIT;
+    int size = (int) (2 * n * stripeBytes + 12345);   // every rotation, and a partial last stripe
+    String dirName = "/degraded-" + k + "-" + m;
+    byte[] healthy = bytes(size, -1);
+    List<String> servers;
+    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+      fs.mkdirs(dirName);
+      try (TesseraFile f = fs.createFile(dirName + "/healthy", CreateOptions.erasure(k, m).stripeUnit(UNIT))) {
+        f.write(0, healthy, 0, size);
+        servers = f.layout().servers();
+      }
+      for (int c = 0; c < combos.size(); c++) {
+        // created while every server is up; written while some are down
+        fs.createFile(dirName + "/written-degraded-" + c, CreateOptions.erasure(k, m).stripeUnit(UNIT)).close();
+      }
+    }
+    for (int c = 0; c < combos.size(); c++) {
+      List<String> killed = new ArrayList<>();
+      for (int position : combos.get(c)) {
+        killed.add(servers.get(position));
+      }
+      String path = dirName + "/written-degraded-" + c;
+      for (String id : killed) {
+        cluster.signal(id, "KILL");
+      }
+      byte[] fresh = bytes(size, c);
+      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+        assertThat(read(fs, dirName + "/healthy", size)).as("healthy file with %s killed", killed)
+            .isEqualTo(healthy);
+        try (TesseraFile f = fs.openFile(path)) {
+          f.write(0, fresh, 0, size);
+        }
+        assertThat(read(fs, path, size)).as("file written with %s killed", killed).isEqualTo(fresh);
+        assertThat(fs.stat(path).staleServers()).as("stale servers recorded").containsExactlyInAnyOrderElementsOf(
+            killed);
+      }
+      for (String id : killed) {
+        cluster.restart(id);
+      }
+      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+        assertThat(read(fs, path, size)).as("file written with %s killed, after they returned", killed)
+            .isEqualTo(fresh);
+        FileCheck check = fs.check(path, true);
+        assertThat(check.unreadableStripes()).as(check.toString()).isZero();
+        assertThat(check.parityMismatches()).as(check.toString()).isZero();
+        assertThat(check.verdict()).as(check.toString()).isEqualTo(killed.isEmpty() ? "HEALTHY" : "DEGRADED");
+      }
+    }
+  }
+
+  private static byte[] read(TesseraFileSystem fs, String path, int size) throws Exception {
+    byte[] got = new byte[size];
+    try (TesseraFile f = fs.openFile(path)) {
+      f.readFully(0, got, 0, size);
+    }
+    return got;
+  }
+
+  private static byte[] bytes(int size, long seed) {
+    byte[] b = new byte[size];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  /** Sets of at most {@code m} positions out of {@code n}: all of them, or one per rotation class. */
+  static List<int[]> killSets(int n, int m, boolean exhaustive) {
+    List<int[]> out = new ArrayList<>();
+    for (int mask = 0; mask < (1 << n); mask++) {
+      if (Integer.bitCount(mask) > m || (!exhaustive && mask != smallestRotation(mask, n))) {
+        continue;
+      }
+      int[] set = new int[Integer.bitCount(mask)];
+      for (int i = 0, j = 0; i < n; i++) {
+        if ((mask & (1 << i)) != 0) {
+          set[j++] = i;
+        }
+      }
+      out.add(set);
+    }
+    return out;
+  }
+
+  private static int smallestRotation(int mask, int n) {
+    int best = mask;
+    int r = mask;
+    for (int i = 1; i < n; i++) {
+      r = ((r >> 1) | ((r & 1) << (n - 1))) & ((1 << n) - 1);
+      best = Math.min(best, r);
+    }
+    return best;
+  }
+}

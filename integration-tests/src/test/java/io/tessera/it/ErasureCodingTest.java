@@ -1,0 +1,244 @@
+package io.tessera.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tessera.cli.Tessera;
+import io.tessera.cli.local.ClusterPlan;
+import io.tessera.cli.local.InProcessCluster;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.FileCheck;
+import io.tessera.client.TesseraFile;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.config.Config;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.status.TesseraException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Files with parity against a whole cluster in this JVM: one meta replica, nine data servers. */
+class ErasureCodingTest {
+  @TempDir
+  static Path dir;
+  static InProcessCluster cluster;
+  static ClusterPlan plan;
+  static TesseraFileSystem fs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    plan = new ClusterPlan(dir, 1, 9, TestPorts.freeBase(30));
+    cluster = InProcessCluster.start(plan, Config.of(Map.of()));
+    cluster.awaitReady(Duration.ofSeconds(60));
+    fs = TesseraFileSystem.connect(plan.metaAddresses());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (fs != null) {
+      fs.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void randomWritesTruncatesAndReadsMatchAnInMemoryModelWhateverTheLayout() throws Exception {
+    Random rnd = new Random(33);
+    CreateOptions[] layouts = {CreateOptions.erasure(4, 2).stripeUnit(4096), CreateOptions.erasure(3, 1)
+        .stripeUnit(65536), CreateOptions.erasure(2, 3).stripeUnit(1 << 20), CreateOptions.erasure(6, 3)
+        .stripeUnit(16384), CreateOptions.striped(5).stripeUnit(8192)};
+    fs.mkdirs("/model");
+    for (int l = 0; l < layouts.length; l++) {
+      String path = "/model/f" + l;
+      TesseraFile f = fs.createFile(path, layouts[l]);
+      long stripe = f.layout().stripeDataBytes();
+      byte[] model = new byte[0];
+      for (int op = 0; op < 60; op++) {
+        int kind = rnd.nextInt(10);
+        if (kind < 6) {
+          int off = rnd.nextInt((int) Math.min(model.length + 2 * stripe, 6 << 20) + 1);
+          int len = 1 + rnd.nextInt(rnd.nextBoolean() ? 5000 : (int) Math.min(3 * stripe, 3 << 20));
+          byte[] data = new byte[len];
+          rnd.nextBytes(data);
+          f.write(off, data, 0, len);
+          if (off + len > model.length) {
+            model = Arrays.copyOf(model, off + len);
+          }
+          System.arraycopy(data, 0, model, off, len);
+        } else if (kind < 7) {
+          int size = rnd.nextInt(model.length + (int) stripe + 1);
+          f.truncate(size);
+          model = Arrays.copyOf(model, size);
+        } else {
+          int off = rnd.nextInt(model.length + 1);
+          int len = rnd.nextInt(model.length - off + 1);
+          byte[] got = new byte[len];
+          f.readFully(off, got, 0, len);
+          assertThat(got).as("%s (%s) bytes %d+%d after op %d", path, f.layout(), off, len, op)
+              .isEqualTo(Arrays.copyOfRange(model, off, off + len));
+        }
+      }
+      byte[] all = new byte[model.length];
+      f.readFully(0, all, 0, all.length);
+      assertThat(all).as("%s whole", path).isEqualTo(model);
+      FileCheck check = fs.check(path, true);
+      assertThat(check.parityMismatches()).as("%s parity", path).isZero();
+      assertThat(check.healthy()).as(check.toString()).isTrue();
+    }
+  }
+
+  /**
+   * Eight writers, one 4+2 file, 30 s. Each writer owns a 16 KiB slice of every unit of the
+   * first stripes (so every stripe is shared by several writers, but their bytes do not
+   * overlap) and also writes anywhere in the last stripes, overlapping the others.
+   */
+  @Test
+  void eightWritersOnOneFileLeaveParityConsistentAndTheirOwnBytesIntact() throws Exception {
+    int writers = 8;
+    int unit = 64 << 10;
+    int slice = unit / writers;
+    int privateStripes = 8;
+    int sharedStripes = 4;
+    long stripe = 4L * unit;
+    long fileSize = (privateStripes + sharedStripes) * stripe;
+    fs.mkdirs("/concurrent");
+    fs.createFile("/concurrent/shared", CreateOptions.erasure(4, 2).stripeUnit(unit)).close();
+    byte[][] models = new byte[writers][(int) fileSize];
+    boolean[][] owned = new boolean[writers][(int) fileSize];
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    List<TesseraFileSystem> clients = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      List<Future<Integer>> results = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int me = w;
+        TesseraFileSystem c = TesseraFileSystem.connect(plan.metaAddresses());
+        clients.add(c);
+        results.add(pool.submit(() -> {
+          Random rnd = new Random(me);
+          int writes = 0;
+          try (TesseraFile f = c.openFile("/concurrent/shared")) {
+            while (System.nanoTime() < deadline) {
+              if (rnd.nextInt(4) > 0) {
+                // my own bytes: a run inside my slice of one unit of a private stripe
+                long s = rnd.nextInt(privateStripes);
+                int u = rnd.nextInt(4);
+                int from = rnd.nextInt(slice);
+                int len = 1 + rnd.nextInt(slice - from);
+                long pos = s * stripe + (long) u * unit + (long) me * slice + from;
+                byte[] data = new byte[len];
+                rnd.nextBytes(data);
+                f.write(pos, data, 0, len);
+                System.arraycopy(data, 0, models[me], (int) pos, len);
+                Arrays.fill(owned[me], (int) pos, (int) pos + len, true);
+              } else {
+                // anywhere in the shared stripes, across unit boundaries
+                long base = privateStripes * stripe;
+                int from = rnd.nextInt((int) (sharedStripes * stripe));
+                int len = 1 + rnd.nextInt((int) Math.min(2 * unit, sharedStripes * stripe - from));
+                byte[] data = new byte[len];
+                rnd.nextBytes(data);
+                f.write(base + from, data, 0, len);
+              }
+              writes++;
+            }
+          }
+          return writes;
+        }));
+      }
+      int total = 0;
+      for (Future<Integer> r : results) {
+        total += r.get();
+      }
+      assertThat(total).as("writes done in 30 s").isGreaterThan(100);
+    } finally {
+      pool.shutdownNow();
+    }
+    long refusals = clients.stream().mapToLong(c -> c.ioCounters().lockRefusals.get()).sum();
+    clients.forEach(TesseraFileSystem::close);
+    assertThat(refusals).as("writers met each other's locks").isPositive();
+
+    byte[] all = new byte[(int) fs.stat("/concurrent/shared").size()];
+    try (TesseraFile f = fs.openFile("/concurrent/shared")) {
+      f.readFully(0, all, 0, all.length);
+    }
+    for (int w = 0; w < writers; w++) {
+      for (int i = 0; i < privateStripes * stripe; i++) {
+        if (owned[w][i] && all[i] != models[w][i]) {
+          throw new AssertionError("writer " + w + "'s byte " + i + " is not what it last wrote");
+        }
+      }
+    }
+    StringWriter out = new StringWriter();
+    int code = Tessera.run(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), "fsck",
+        "--meta", plan.metaAddresses(), "--verify-parity", "/concurrent");
+    assertThat(out.toString()).contains("HEALTHY", "0 parity mismatch");
+    assertThat(code).as(out.toString()).isZero();
+  }
+
+  @Test
+  void aLockLeftByAWriterThatDiedBetweenThePhasesExpiresAndOthersWriteOn() throws Exception {
+    fs.mkdirs("/orphan");
+    try (TesseraFile f = fs.createFile("/orphan/f", CreateOptions.erasure(4, 2).stripeUnit(4096))) {
+      f.write(0, new byte[16384], 0, 16384);
+    }
+    Config shortLease = Config.of(Map.of("tessera.client.meta", plan.metaAddresses(),
+        "tessera.client.lock-lease", "2s"));
+    try (TesseraFileSystem dying = TesseraFileSystem.connect(shortLease);
+        TesseraFile f = dying.openFile("/orphan/f")) {
+      dying.injectBetweenWritePhases(() -> {
+        throw new IllegalStateException("simulated crash between the write phases");
+      });
+      assertThatThrownBy(() -> f.write(100, new byte[] {1, 2, 3}, 0, 3)).hasMessageContaining("simulated crash");
+    }
+    byte[] mine = new byte[5000];
+    new Random(5).nextBytes(mine);
+    long start = System.nanoTime();
+    try (TesseraFile f = fs.openFile("/orphan/f")) {
+      f.write(50, mine, 0, mine.length);
+      long waited = (System.nanoTime() - start) / 1_000_000;
+      assertThat(fs.ioCounters().lockRefusals.get()).as("the orphan lock was there").isPositive();
+      assertThat(waited).as("ms until the orphan lock's lease ran out").isLessThan(10_000);
+      byte[] got = new byte[mine.length];
+      f.readFully(50, got, 0, got.length);
+      assertThat(got).isEqualTo(mine);
+    }
+  }
+
+  @Test
+  void impossibleLayoutsAreRefusedAtCreationWithTheReason() {
+    assertThatThrownBy(() -> fs.createFile("/too-wide", CreateOptions.erasure(8, 2)))
+        .isInstanceOf(TesseraException.class).hasMessageContaining("needs 10 live data servers")
+        .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NO_SPACE));
+    assertThatThrownBy(() -> fs.createFile("/no-data", CreateOptions.erasure(0, 2)))
+        .hasMessageContaining("at least one data unit");
+    assertThatThrownBy(() -> fs.createFile("/odd-unit", CreateOptions.erasure(4, 2).stripeUnit(5000)))
+        .hasMessageContaining("power of two");
+  }
+
+  @Test
+  void moreParityThanDataIsAllowed() throws IOException {
+    byte[] data = new byte[100_000];
+    new Random(9).nextBytes(data);
+    try (TesseraFile f = fs.createFile("/wide-parity", CreateOptions.erasure(2, 5).stripeUnit(4096))) {
+      f.write(0, data, 0, data.length);
+    }
+    assertThat(fs.check("/wide-parity", true).healthy()).isTrue();
+  }
+}
