@@ -20,8 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * One OS process per server; data servers die by SIGKILL. For RS 4+2 and 6+3, every way of
- * losing up to m of a file's servers: a file written while healthy reads back identical, a
- * file written while they are down reads back identical then and after they return (their
+ * losing up to m of a file's servers: the file written while healthy reads back identical,
+ * overwritten while they are down it reads back identical then and after they return (their
  * shards of it are stale, and readers decode around them), and fsck calls it DEGRADED, never
  * DAMAGED.
  *
@@ -59,44 +59,45 @@ class DegradedIoProcessTest {
     long stripeBytes = (long) k * UNIT;
     int size = (int) (2 * n * stripeBytes + 12345);   // every rotation, and a partial last stripe
     String dirName = "/degraded-" + k + "-" + m;
-    byte[] healthy = bytes(size, -1);
-    List<String> servers;
+    List<List<String>> servers = new ArrayList<>();
     try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
       fs.mkdirs(dirName);
-      try (TesseraFile f = fs.createFile(dirName + "/healthy", CreateOptions.erasure(k, m).stripeUnit(UNIT))) {
-        f.write(0, healthy, 0, size);
-        servers = f.layout().servers();
-      }
       for (int c = 0; c < combos.size(); c++) {
-        // created while every server is up; written while some are down
-        fs.createFile(dirName + "/written-degraded-" + c, CreateOptions.erasure(k, m).stripeUnit(UNIT)).close();
+        // written while every server is up, then read and overwritten while some are down
+        try (TesseraFile f = fs.createFile(dirName + "/f" + c, CreateOptions.erasure(k, m).stripeUnit(UNIT))) {
+          f.write(0, bytes(size, -c), 0, size);
+          servers.add(f.layout().servers());
+        }
       }
     }
     for (int c = 0; c < combos.size(); c++) {
       List<String> killed = new ArrayList<>();
       for (int position : combos.get(c)) {
-        killed.add(servers.get(position));
+        killed.add(servers.get(c).get(position));
       }
-      String path = dirName + "/written-degraded-" + c;
-      for (String id : killed) {
-        cluster.signal(id, "KILL");
-      }
+      String path = dirName + "/f" + c;
       byte[] fresh = bytes(size, c);
-      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
-        assertThat(read(fs, dirName + "/healthy", size)).as("healthy file with %s killed", killed)
-            .isEqualTo(healthy);
-        try (TesseraFile f = fs.openFile(path)) {
-          f.write(0, fresh, 0, size);
+      try {
+        for (String id : killed) {
+          cluster.signal(id, "KILL");
         }
-        assertThat(read(fs, path, size)).as("file written with %s killed", killed).isEqualTo(fresh);
-        assertThat(fs.stat(path).staleServers()).as("stale servers recorded").containsExactlyInAnyOrderElementsOf(
-            killed);
-      }
-      for (String id : killed) {
-        cluster.restart(id);
+        try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+          assertThat(read(fs, path, size)).as("file written healthy, read with %s killed", killed)
+              .isEqualTo(bytes(size, -c));
+          try (TesseraFile f = fs.openFile(path)) {
+            f.write(0, fresh, 0, size);
+          }
+          assertThat(read(fs, path, size)).as("file overwritten with %s killed", killed).isEqualTo(fresh);
+          assertThat(fs.stat(path).staleServers()).as("stale servers recorded")
+              .containsExactlyInAnyOrderElementsOf(killed);
+        }
+      } finally {
+        for (String id : killed) {
+          cluster.restart(id);
+        }
       }
       try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
-        assertThat(read(fs, path, size)).as("file written with %s killed, after they returned", killed)
+        assertThat(read(fs, path, size)).as("file overwritten with %s killed, after they returned", killed)
             .isEqualTo(fresh);
         FileCheck check = fs.check(path, true);
         assertThat(check.unreadableStripes()).as(check.toString()).isZero();

@@ -106,15 +106,21 @@ public final class ProcessCluster implements LocalCluster {
 
   @Override
   public void checkAlive() throws IOException {
-    for (Map.Entry<String, Process> e : processes().entrySet()) {
-      if (!e.getValue().isAlive()) {
-        Path log = plan.logFile(e.getKey());
-        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-        String last = lines.stream().filter(l -> l.startsWith("tessera:")).reduce((a, b) -> b)
-            .orElse(lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1));
-        throw new IOException(e.getKey() + " exited with code " + e.getValue().exitValue() + " while starting: "
-            + last + " (log: " + log + ")");
-      }
+    for (String id : processes().keySet()) {
+      checkAlive(id);
+    }
+  }
+
+  /** Fails with the server's last log line when it has exited. */
+  private void checkAlive(String id) throws IOException {
+    Process p = process(id);
+    if (p != null && !p.isAlive()) {
+      Path log = plan.logFile(id);
+      List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+      String last = lines.stream().filter(l -> l.startsWith("tessera:")).reduce((a, b) -> b)
+          .orElse(lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1));
+      throw new IOException(id + " exited with code " + p.exitValue() + " while starting: " + last + " (log: "
+          + log + ")");
     }
   }
 
@@ -197,7 +203,7 @@ public final class ProcessCluster implements LocalCluster {
         .orElseGet(() -> plan.dataPort(id));
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
-      checkAlive();
+      checkAlive(id);   // others may be down on purpose
       try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
         return;
       } catch (IOException notYet) {
