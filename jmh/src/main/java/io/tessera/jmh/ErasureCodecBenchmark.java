@@ -1,5 +1,6 @@
 package io.tessera.jmh;
 
+import io.tessera.common.erasure.CodingLoops;
 import io.tessera.common.erasure.ErasureCodec;
 import java.util.Arrays;
 import java.util.Random;
@@ -27,13 +28,17 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 public class ErasureCodecBenchmark {
   @Param({"4+2", "6+3", "8+2", "10+4"})
   public String code;
 
   @Param({"65536", "1048576"})
   public int unit;
+
+  /** BACKBLAZE (its default table loop) or VECTOR (ours, JDK Vector API). */
+  @Param({"BACKBLAZE", "VECTOR"})
+  public CodingLoops loop;
 
   private ErasureCodec codec;
   private byte[][] shards;
@@ -48,7 +53,7 @@ public class ErasureCodecBenchmark {
     String[] km = code.split("\\+");
     k = Integer.parseInt(km[0]);
     m = Integer.parseInt(km[1]);
-    codec = ErasureCodec.reedSolomon(k, m);
+    codec = ErasureCodec.reedSolomon(k, m, loop);
     shards = new byte[k + m][unit];
     Random rnd = new Random(1);
     for (int i = 0; i < k; i++) {

@@ -10,9 +10,14 @@ package io.tessera.common.erasure;
  */
 public interface ErasureCodec {
 
-  /** Reed-Solomon over GF(2^8) with {@code k} data and {@code m} parity shards. */
+  /** Reed-Solomon over GF(2^8) with {@code k} data and {@code m} parity shards, on the fastest loop this JVM runs. */
   static ErasureCodec reedSolomon(int k, int m) {
-    return new ReedSolomonCodec(k, m);
+    return new ReedSolomonCodec(k, m, CodingLoops.best());
+  }
+
+  /** Reed-Solomon on a chosen coding loop (tests and benchmarks compare them). */
+  static ErasureCodec reedSolomon(int k, int m, CodingLoops loop) {
+    return new ReedSolomonCodec(k, m, loop);
   }
 
   int dataShards();

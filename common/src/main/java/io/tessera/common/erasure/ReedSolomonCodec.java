@@ -2,15 +2,15 @@ package io.tessera.common.erasure;
 
 import com.backblaze.erasure.ReedSolomon;
 
-/** {@link ErasureCodec} backed by the Backblaze JavaReedSolomon codec (MIT). */
+/** {@link ErasureCodec} backed by the Backblaze JavaReedSolomon codec (MIT), with a coding loop of our choice. */
 final class ReedSolomonCodec implements ErasureCodec {
   private final ReedSolomon rs;
 
-  ReedSolomonCodec(int k, int m) {
+  ReedSolomonCodec(int k, int m, CodingLoops loop) {
     if (k < 1 || m < 1 || k + m > 256) {
       throw new IllegalArgumentException("Reed-Solomon needs 1 <= k, 1 <= m and k + m <= 256; got " + k + "+" + m);
     }
-    rs = ReedSolomon.create(k, m);
+    rs = new ReedSolomon(k, m, loop.create());
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -61,15 +62,35 @@ class ReedSolomonVectorsTest {
     return new Vector(k, m, size, shards);
   }
 
-  @ParameterizedTest
-  @MethodSource("vectorSets")
-  void encodingProducesExactlyTheUpstreamParity(String name) throws Exception {
+  /** Every vector set on every coding loop this JVM runs (the Vector API loop needs its module). */
+  static Stream<Arguments> vectorSetsAndLoops() throws Exception {
+    List<String> sets = vectorSets().toList();
+    List<Arguments> out = new ArrayList<>();
+    for (CodingLoops loop : CodingLoops.values()) {
+      if (loop == CodingLoops.VECTOR && !CodingLoops.vectorAvailable()) {
+        continue;
+      }
+      sets.forEach(s -> out.add(Arguments.of(s, loop)));
+    }
+    return out.stream();
+  }
+
+  @Test
+  void theVectorLoopRunsWhereverTheBuildRunsTests() {
+    // surefire starts the test JVM with --add-modules jdk.incubator.vector: the loop must be tested, not skipped
+    assertThat(CodingLoops.vectorAvailable()).isTrue();
+    assertThat(CodingLoops.best()).isEqualTo(CodingLoops.VECTOR);
+  }
+
+  @ParameterizedTest(name = "{0} on {1}")
+  @MethodSource("vectorSetsAndLoops")
+  void encodingProducesExactlyTheUpstreamParity(String name, CodingLoops loop) throws Exception {
     Vector v = load(name);
     byte[][] shards = new byte[v.k + v.m][];
     for (int i = 0; i < v.k + v.m; i++) {
       shards[i] = i < v.k ? v.shards[i].clone() : new byte[v.size];
     }
-    ErasureCodec codec = ErasureCodec.reedSolomon(v.k, v.m);
+    ErasureCodec codec = ErasureCodec.reedSolomon(v.k, v.m, loop);
     codec.encode(shards, 0, v.size);
     for (int p = v.k; p < v.k + v.m; p++) {
       assertThat(shards[p]).as("parity shard %d of %s", p - v.k, name).isEqualTo(v.shards[p]);
@@ -77,12 +98,12 @@ class ReedSolomonVectorsTest {
     assertThat(codec.isParityCorrect(shards, 0, v.size)).isTrue();
   }
 
-  @ParameterizedTest
-  @MethodSource("vectorSets")
-  void anyKShardsRebuildTheOthersExactly(String name) throws Exception {
+  @ParameterizedTest(name = "{0} on {1}")
+  @MethodSource("vectorSetsAndLoops")
+  void anyKShardsRebuildTheOthersExactly(String name, CodingLoops loop) throws Exception {
     Vector v = load(name);
     int n = v.k + v.m;
-    ErasureCodec codec = ErasureCodec.reedSolomon(v.k, v.m);
+    ErasureCodec codec = ErasureCodec.reedSolomon(v.k, v.m, loop);
     Random rnd = new Random(name.hashCode());
     List<boolean[]> patterns = new ArrayList<>();
     for (int lost = 1; lost <= v.m; lost++) {
