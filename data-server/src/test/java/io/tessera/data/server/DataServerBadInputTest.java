@@ -6,7 +6,10 @@ import io.netty.buffer.Unpooled;
 import io.tessera.common.config.Config;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
+import io.tessera.common.proto.LockReadRequestProto;
 import io.tessera.common.proto.ReadShardsRequestProto;
+import io.tessera.common.proto.StripeLockProto;
+import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
@@ -66,6 +69,15 @@ class DataServerBadInputTest {
       DataResponseProto outside = call(pool, server.address(), DataRequestProto.newBuilder().setRead(
           ReadShardsRequestProto.newBuilder().addRanges(range.toBuilder().setOffset(-1))).build(), null);
       assertThat(outside.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+      DataResponseProto emptyLock = call(pool, server.address(), DataRequestProto.newBuilder().setLockRead(
+          LockReadRequestProto.newBuilder().setLock(StripeLockProto.newBuilder().setFileId(1).setStripeCount(0)))
+          .build(), null);
+      assertThat(emptyLock.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+      assertThat(emptyLock.getMessage()).contains("a lock must cover");
+      DataResponseProto hugeLock = call(pool, server.address(), DataRequestProto.newBuilder().setUnlock(
+          UnlockRequestProto.newBuilder().setLock(StripeLockProto.newBuilder().setFileId(1)
+              .setFirstStripe(Long.MAX_VALUE).setStripeCount(-1))).build(), null);
+      assertThat(hugeLock.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
 
       Frame reply = pool.call(server.address(), Service.DATA, DataRequestProto.newBuilder().setRead(
           ReadShardsRequestProto.newBuilder().addRanges(range)).build().toByteArray(), null).get();

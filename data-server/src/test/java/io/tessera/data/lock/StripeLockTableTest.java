@@ -1,0 +1,98 @@
+package io.tessera.data.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.protobuf.ByteString;
+import io.netty.buffer.Unpooled;
+import io.tessera.common.proto.StripeLockProto;
+import io.tessera.data.store.DirtyFile;
+import io.tessera.data.store.RocksShardStore;
+import io.tessera.data.store.ShardId;
+import io.tessera.data.store.ShardWrite;
+import io.tessera.data.store.WriteBookkeeping;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StripeLockTableTest {
+  private static final ByteString ALICE = ByteString.copyFromUtf8("alice-client-id!");
+  private static final ByteString BOB = ByteString.copyFromUtf8("bob-client-id---");
+
+  @TempDir
+  Path dir;
+  final AtomicLong clock = new AtomicLong(1_000_000_000L);
+
+  private static StripeLockProto lock(long first, int count, long op) {
+    return StripeLockProto.newBuilder().setFileId(7).setFirstStripe(first).setStripeCount(count).setOperation(op)
+        .setLeaseMs(1000).build();
+  }
+
+  @Test
+  void overlappingLocksOfAnotherWriterAreRefusedUntilReleased() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      assertThat(table.tryLock(lock(10, 5, 1), ALICE)).isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.tryLock(lock(14, 3, 2), BOB)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(15, 3, 2), BOB)).as("adjacent, not overlapping")
+          .isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.tryLock(lock(10, 1, 1), ALICE)).as("the same writer asking again")
+          .isInstanceOf(StripeLockTable.Granted.class);
+      table.release(lock(10, 5, 1), ALICE);
+      assertThat(table.tryLock(lock(12, 1, 3), BOB)).isInstanceOf(StripeLockTable.Granted.class);
+    }
+  }
+
+  @Test
+  void aLockWhoseLeaseRanOutIsTakenOver() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      table.tryLock(lock(0, 4, 1), ALICE);
+      clock.addAndGet(Duration.ofMillis(999).toNanos());
+      assertThat(table.tryLock(lock(0, 1, 2), BOB)).isInstanceOf(StripeLockTable.Refused.class);
+      clock.addAndGet(Duration.ofMillis(2).toNanos());
+      assertThat(table.tryLock(lock(0, 1, 2), BOB)).isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.orphansTakenOver()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aRestartedServerStillGuardsTheStripesItHadLocked() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      new StripeLockTable(store, Duration.ofSeconds(60), clock::get).tryLock(lock(3, 2, 1), ALICE);
+    }
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      assertThat(table.size()).isEqualTo(1);
+      assertThat(table.tryLock(lock(4, 1, 2), BOB)).isInstanceOf(StripeLockTable.Refused.class);
+    }
+  }
+
+  @Test
+  void aPhaseTwoWriteReleasesItsLockAndLogsMissingServersInTheSameBatch() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockProto l = lock(0, 1, 1);
+      table.tryLock(l, ALICE);
+      ShardWrite w = new ShardWrite(new ShardId(7, 0, 0), 0, Unpooled.wrappedBuffer(new byte[] {1, 2, 3}), false);
+      store.write(List.of(w), new WriteBookkeeping(StripeLockTable.key(l, ALICE), 7, List.of("ds-3", "ds-5")), false);
+      assertThat(table.forget(l, ALICE)).isTrue();
+      assertThat(store.locks()).isEmpty();
+      assertThat(store.dirtyFiles()).extracting(DirtyFile::missingServer, DirtyFile::fileId)
+          .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("ds-3", 7L),
+              org.assertj.core.groups.Tuple.tuple("ds-5", 7L));
+    }
+  }
+
+  @Test
+  void malformedLocksAreRefusedWithTheReason() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      assertThatThrownBy(() -> table.tryLock(lock(0, 0, 1), ALICE)).hasMessageContaining("1 to");
+      assertThatThrownBy(() -> table.tryLock(lock(Long.MAX_VALUE, 5, 1), ALICE)).hasMessageContaining("1 to");
+    }
+  }
+}
