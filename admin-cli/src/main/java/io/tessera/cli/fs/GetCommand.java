@@ -22,13 +22,20 @@ public final class GetCommand extends FsBase {
   @Parameters(index = "0", paramLabel = "PATH", description = "file in the cluster")
   String remote;
 
-  @Parameters(index = "1", paramLabel = "LOCAL", description = "local file to write (replaced if it exists)")
+  @Parameters(index = "1", paramLabel = "LOCAL", description = "local file to write (replaced if it exists; a device such as /dev/null is written into)")
   Path local;
 
   @Override
   int run(TesseraFileSystem fs) throws Exception {
     try (TesseraFile f = fs.openFile(ClusterPaths.absolute(remote))) {
       Path target = Files.isDirectory(local) ? local.resolve(Path.of(f.path()).getFileName().toString()) : local;
+      if (Files.exists(target) && !Files.isRegularFile(target)) {
+        // a device or pipe (/dev/null, a FIFO): write into it, never replace it
+        try (InputStream in = f.newInputStream(0); OutputStream out = Files.newOutputStream(target)) {
+          Transfer.copy("get " + f.path(), in, out, f.size(), quiet, err());
+        }
+        return 0;
+      }
       Path tmp = target.resolveSibling(target.getFileName() + ".tessera-part");
       try (InputStream in = f.newInputStream(0); OutputStream out = Files.newOutputStream(tmp)) {
         Transfer.copy("get " + f.path(), in, out, f.size(), quiet, err());
