@@ -69,6 +69,13 @@ public final class IorCommand implements Callable<Integer> {
       + "stripe then take the two-phase partial-stripe path"})
   boolean unbuffered;
 
+  @Option(names = "--keep", description = "leave the test files (named <dir>/ior-kept-N) for a later --read-only run")
+  boolean keep;
+
+  @Option(names = "--read-only", description = {"time reads only, of the files a --keep run with the same "
+      + "--clients, --block and --file-per-client left", "e.g. to read with data servers killed in between"})
+  boolean readOnly;
+
   @Option(names = "--dir", defaultValue = "/bench/ior", description = "cluster directory for the test files")
   String dir;
 
@@ -102,14 +109,16 @@ public final class IorCommand implements Callable<Integer> {
       fs.mkdirs(dir);
       CreateOptions o = layout.toOptions();
       CreateOptions opts = (o == null ? CreateOptions.defaults() : o).overwrite(true);
-      String prefix = dir + "/ior-" + ProcessHandle.current().pid();
-      List<String> files = create(fs, prefix, opts);
+      String prefix = dir + (keep || readOnly ? "/ior-kept" : "/ior-" + ProcessHandle.current().pid());
+      List<String> files = readOnly ? existing(fs, prefix) : create(fs, prefix, opts);
       out.printf(Locale.ROOT, "ior: %d client(s), block %s, transfer %s, %s, layout %s, %d run(s)%n", clients,
           DataSize.format(blockBytes), DataSize.format(transferBytes), filePerClient ? "file per client"
               : "shared file", fs.stat(files.get(0)).layout(), runs);
       out.flush();
       if (warmBytes > 0) {
-        phase(pool, i -> write(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
+        if (!readOnly) {
+          phase(pool, i -> write(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
+        }
         phase(pool, i -> read(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i, false));
       }
       long total = blockBytes * clients;
@@ -117,20 +126,30 @@ public final class IorCommand implements Callable<Integer> {
       double[] reads = new double[runs];
       for (int r = 0; r < runs; r++) {
         long refusedBefore = lockRefusals(fss);
-        double seconds = phase(pool, i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i));
+        double seconds = readOnly ? Double.NaN
+            : phase(pool, i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i));
         writes[r] = total / 1e6 / seconds;
         long refused = lockRefusals(fss) - refusedBefore;
         boolean dropped = dropCaches && dropPageCache();
         reads[r] = total / 1e6 / phase(pool, i -> read(fss.get(i), file(files, i), offset(i, blockBytes),
             blockBytes, i, false));
-        out.printf(Locale.ROOT, "  run %d: write %.1f MB/s (%d lock refusals, %.1f/s), read %.1f MB/s%s%n", r + 1,
-            writes[r], refused, refused / seconds, reads[r], dropped ? " (page cache dropped before reading)" : "");
+        String write = readOnly ? "write not timed (--read-only)" : String.format(Locale.ROOT,
+            "write %.1f MB/s (%d lock refusals, %.1f/s)", writes[r], refused, refused / seconds);
+        out.printf(Locale.ROOT, "  run %d: %s, read %.1f MB/s%s%n", r + 1, write, reads[r],
+            dropped ? " (page cache dropped before reading)" : "");
         out.flush();
       }
-      out.printf(Locale.ROOT, "write: %s MB/s%nread:  %s MB/s%n", summary(writes), summary(reads));
+      if (!readOnly) {
+        out.printf(Locale.ROOT, "write: %s MB/s%n", summary(writes));
+      }
+      out.printf(Locale.ROOT, "read:  %s MB/s%n", summary(reads));
       if (verify) {
         phase(pool, i -> read(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i, true));
         out.printf(Locale.ROOT, "verified: every byte of %s read back as written%n", DataSize.format(total));
+      }
+      if (keep || readOnly) {
+        out.printf(Locale.ROOT, "kept: %s%n", String.join(" ", files));
+        return 0;
       }
       for (String f : files) {
         fs.delete(f, false);
@@ -140,6 +159,20 @@ public final class IorCommand implements Callable<Integer> {
       pool.shutdownNow();
       fss.forEach(TesseraFileSystem::close);
     }
+  }
+
+  private List<String> existing(TesseraFileSystem fs, String prefix) throws IOException {
+    List<String> files = new ArrayList<>();
+    for (int i = 0; i < (filePerClient ? clients : 1); i++) {
+      String f = prefix + "-" + i;
+      long need = filePerClient ? blockBytes : blockBytes * clients;
+      if (!fs.exists(f) || fs.stat(f).size() < need) {
+        throw new IllegalArgumentException(f + " is missing or shorter than " + need + " bytes: run the same "
+            + "bench with --keep first");
+      }
+      files.add(f);
+    }
+    return files;
   }
 
   private List<String> create(TesseraFileSystem fs, String prefix, CreateOptions opts) throws IOException {

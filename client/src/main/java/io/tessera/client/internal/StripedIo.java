@@ -100,11 +100,12 @@ public final class StripedIo {
     }
     List<DecodedStripe> decoded = new ArrayList<>();
     for (Map.Entry<Long, List<ShardPiece>> e : degraded.entrySet()) {
-      DecodedStripe d = new DecodedStripe(e.getKey(), e.getValue(), layout.stripeUnit(), n);
+      DecodedStripe d = new DecodedStripe(e.getKey(), e.getValue(), layout.stripeUnit(), layout.dataUnits(), n);
       int taken = 0;
       for (int u = 0; u < n && taken < layout.dataUnits(); u++) {
         if (usable(file, bad, d.stripe, u)) {
           d.present[u] = true;
+          d.shards[u] = d.shards[u] == null ? new byte[d.c1 - d.c0] : d.shards[u];
           taken++;
           addTo(batches, layout.serverOf(d.stripe, u), file.fileId(), d.stripe, u, d.c0, d.c1 - d.c0, d.shards[u], 0,
               d);
@@ -197,7 +198,7 @@ public final class StripedIo {
     list.get(list.size() - 1).add(fileId, stripe, unit, offset, length, into, at, tag);
   }
 
-  /** A stripe read by decoding: columns [c0, c1) of k usable units, the rest rebuilt. */
+  /** A stripe read by decoding: columns [c0, c1) of k usable units, the missing data units rebuilt. */
   private static final class DecodedStripe {
     final long stripe;
     final List<ShardPiece> pieces;
@@ -206,7 +207,7 @@ public final class StripedIo {
     final byte[][] shards;
     final boolean[] present;
 
-    DecodedStripe(long stripe, List<ShardPiece> pieces, int unit, int n) {
+    DecodedStripe(long stripe, List<ShardPiece> pieces, int unit, int k, int n) {
       this.stripe = stripe;
       this.pieces = pieces;
       int lo = unit;
@@ -217,12 +218,15 @@ public final class StripedIo {
       }
       this.c0 = lo;
       this.c1 = hi;
-      this.shards = new byte[n][c1 - c0];
+      this.shards = new byte[n][];
+      for (int j = 0; j < k; j++) {
+        shards[j] = new byte[c1 - c0];
+      }
       this.present = new boolean[n];
     }
 
     void decodeInto(ErasureCodec codec, byte[] buf, int off) {
-      codec.reconstruct(shards, present, 0, c1 - c0);
+      codec.reconstructData(shards, present, 0, c1 - c0);
       for (ShardPiece p : pieces) {
         System.arraycopy(shards[p.unit()], p.offsetInUnit() - c0, buf, off + (int) p.bufferOffset(), p.length());
       }

@@ -35,6 +35,14 @@ public interface ErasureCodec {
    */
   void reconstruct(byte[][] shards, boolean[] present, int offset, int length);
 
+  /**
+   * Rebuilds only the missing data shards (what a reader needs) from at least {@code k}
+   * present shards; missing parity shards may be null and are left alone.
+   *
+   * @throws IllegalArgumentException when fewer than {@code k} shards are present
+   */
+  void reconstructData(byte[][] shards, boolean[] present, int offset, int length);
+
   /** Whether the parity shards match the data shards. */
   boolean isParityCorrect(byte[][] shards, int offset, int length);
 }

@@ -44,6 +44,37 @@ final class ReedSolomonCodec implements ErasureCodec {
   }
 
   @Override
+  public void reconstructData(byte[][] shards, boolean[] present, int offset, int length) {
+    int n = rs.getTotalShardCount();
+    if (shards.length != n || present.length != n) {
+      throw new IllegalArgumentException("expected " + n + " shards, got " + shards.length);
+    }
+    // Backblaze decodes from the first k present shards and then rebuilds every missing one,
+    // parity included. A missing parity shard after the last present one is never an input:
+    // calling it present (over scratch space) skips its needless rebuild.
+    int lastPresent = -1;
+    for (int i = 0; i < n; i++) {
+      lastPresent = present[i] ? i : lastPresent;
+    }
+    byte[][] s = shards.clone();
+    boolean[] p = present.clone();
+    byte[] unused = null;
+    for (int i = dataShards(); i < n; i++) {
+      if (p[i] || s[i] != null) {
+        continue;
+      }
+      if (i > lastPresent) {
+        unused = unused == null ? new byte[offset + length] : unused;
+        s[i] = unused;
+        p[i] = true;
+      } else {
+        s[i] = new byte[offset + length];
+      }
+    }
+    reconstruct(s, p, offset, length);
+  }
+
+  @Override
   public boolean isParityCorrect(byte[][] shards, int offset, int length) {
     check(shards, offset, length);
     return rs.isParityCorrect(shards, offset, length);

@@ -47,6 +47,40 @@ class CodingLoopsTest {
     }
   }
 
+  @Test
+  void readersRebuildOnlyTheMissingDataUnits() {
+    Random rnd = new Random(12);
+    for (int trial = 0; trial < 100; trial++) {
+      int k = 1 + rnd.nextInt(10);
+      int m = 1 + rnd.nextInt(4);
+      int length = 1 + rnd.nextInt(5000);
+      byte[][] full = new byte[k + m][length];
+      for (int i = 0; i < k; i++) {
+        rnd.nextBytes(full[i]);
+      }
+      ErasureCodec codec = ErasureCodec.reedSolomon(k, m);
+      codec.encode(full, 0, length);
+      // k shards present, chosen at random; the missing parity shards are null
+      boolean[] present = new boolean[k + m];
+      int have = 0;
+      while (have < k) {
+        int i = rnd.nextInt(k + m);
+        if (!present[i]) {
+          present[i] = true;
+          have++;
+        }
+      }
+      byte[][] shards = new byte[k + m][];
+      for (int i = 0; i < k + m; i++) {
+        shards[i] = present[i] ? full[i].clone() : i < k ? new byte[length] : null;
+      }
+      codec.reconstructData(shards, present, 0, length);
+      for (int i = 0; i < k; i++) {
+        assertThat(shards[i]).as("data shard %d of %d+%d", i, k, m).isEqualTo(full[i]);
+      }
+    }
+  }
+
   private static byte[][] copy(byte[][] s) {
     byte[][] c = new byte[s.length][];
     for (int i = 0; i < s.length; i++) {
