@@ -100,15 +100,18 @@ public final class StripedIo {
     }
     List<DecodedStripe> decoded = new ArrayList<>();
     for (Map.Entry<Long, List<ShardPiece>> e : degraded.entrySet()) {
-      DecodedStripe d = new DecodedStripe(e.getKey(), e.getValue(), layout.stripeUnit(), layout.dataUnits(), n);
+      DecodedStripe d = new DecodedStripe(e.getKey(), e.getValue(), layout.stripeUnit(), layout.dataUnits(), n, buf,
+          off);
       int taken = 0;
       for (int u = 0; u < n && taken < layout.dataUnits(); u++) {
         if (usable(file, bad, d.stripe, u)) {
           d.present[u] = true;
-          d.shards[u] = d.shards[u] == null ? new byte[d.c1 - d.c0] : d.shards[u];
+          if (d.shards[u] == null) {
+            d.shards[u] = new byte[d.c1 - d.c0];
+          }
           taken++;
-          addTo(batches, layout.serverOf(d.stripe, u), file.fileId(), d.stripe, u, d.c0, d.c1 - d.c0, d.shards[u], 0,
-              d);
+          addTo(batches, layout.serverOf(d.stripe, u), file.fileId(), d.stripe, u, d.c0, d.c1 - d.c0, d.shards[u],
+              d.offsets[u], d);
         }
       }
       if (taken < layout.dataUnits()) {
@@ -198,16 +201,22 @@ public final class StripedIo {
     list.get(list.size() - 1).add(fileId, stripe, unit, offset, length, into, at, tag);
   }
 
-  /** A stripe read by decoding: columns [c0, c1) of k usable units, the missing data units rebuilt. */
+  /**
+   * A stripe read by decoding: columns [c0, c1) of k usable units, the missing data units
+   * rebuilt. A data unit whose requested bytes span all those columns is read and rebuilt in
+   * place in the reader's buffer; only the others (and parity) use arrays of their own.
+   */
   private static final class DecodedStripe {
     final long stripe;
     final List<ShardPiece> pieces;
     final int c0;
     final int c1;
     final byte[][] shards;
+    final int[] offsets;
+    final boolean[] inPlace;
     final boolean[] present;
 
-    DecodedStripe(long stripe, List<ShardPiece> pieces, int unit, int k, int n) {
+    DecodedStripe(long stripe, List<ShardPiece> pieces, int unit, int k, int n, byte[] buf, int off) {
       this.stripe = stripe;
       this.pieces = pieces;
       int lo = unit;
@@ -219,16 +228,26 @@ public final class StripedIo {
       this.c0 = lo;
       this.c1 = hi;
       this.shards = new byte[n][];
-      for (int j = 0; j < k; j++) {
-        shards[j] = new byte[c1 - c0];
-      }
+      this.offsets = new int[n];
+      this.inPlace = new boolean[n];
       this.present = new boolean[n];
+      for (ShardPiece p : pieces) {
+        if (p.offsetInUnit() == c0 && p.length() == c1 - c0) {
+          shards[p.unit()] = buf;
+          offsets[p.unit()] = off + (int) p.bufferOffset();
+          inPlace[p.unit()] = true;
+        } else {
+          shards[p.unit()] = new byte[c1 - c0];
+        }
+      }
     }
 
     void decodeInto(ErasureCodec codec, byte[] buf, int off) {
-      codec.reconstructData(shards, present, 0, c1 - c0);
+      codec.reconstructDataAt(shards, offsets, present, c1 - c0);
       for (ShardPiece p : pieces) {
-        System.arraycopy(shards[p.unit()], p.offsetInUnit() - c0, buf, off + (int) p.bufferOffset(), p.length());
+        if (!inPlace[p.unit()]) {
+          System.arraycopy(shards[p.unit()], p.offsetInUnit() - c0, buf, off + (int) p.bufferOffset(), p.length());
+        }
       }
     }
   }

@@ -43,6 +43,14 @@ public interface ErasureCodec {
    */
   void reconstructData(byte[][] shards, boolean[] present, int offset, int length);
 
+  /**
+   * Like {@link #reconstructData} with each shard at its own offset (shards may be slices of a
+   * reader's buffer, so nothing is copied where the coding loop allows): rebuilds the data
+   * shards that are not present and whose array is not null, from the first {@code k}
+   * present shards; other arrays may be null.
+   */
+  void reconstructDataAt(byte[][] shards, int[] offsets, boolean[] present, int length);
+
   /** Whether the parity shards match the data shards. */
   boolean isParityCorrect(byte[][] shards, int offset, int length);
 }

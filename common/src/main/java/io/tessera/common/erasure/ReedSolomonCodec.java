@@ -1,16 +1,31 @@
 package io.tessera.common.erasure;
 
+import com.backblaze.erasure.Galois;
+import com.backblaze.erasure.Matrix;
 import com.backblaze.erasure.ReedSolomon;
+import java.util.ArrayList;
+import java.util.List;
 
 /** {@link ErasureCodec} backed by the Backblaze JavaReedSolomon codec (MIT), with a coding loop of our choice. */
 final class ReedSolomonCodec implements ErasureCodec {
   private final ReedSolomon rs;
+  private final CodingLoops loop;
+  /** The same encoding matrix Backblaze builds: a Vandermonde matrix times the inverse of its top square. */
+  private final Matrix encoding;
 
   ReedSolomonCodec(int k, int m, CodingLoops loop) {
     if (k < 1 || m < 1 || k + m > 256) {
       throw new IllegalArgumentException("Reed-Solomon needs 1 <= k, 1 <= m and k + m <= 256; got " + k + "+" + m);
     }
-    rs = new ReedSolomon(k, m, loop.create());
+    this.rs = new ReedSolomon(k, m, loop.create());
+    this.loop = loop;
+    Matrix vandermonde = new Matrix(k + m, k);
+    for (int r = 0; r < k + m; r++) {
+      for (int c = 0; c < k; c++) {
+        vandermonde.set(r, c, Galois.exp((byte) r, c));
+      }
+    }
+    this.encoding = vandermonde.times(vandermonde.submatrix(0, 0, k, k).invert());
   }
 
   @Override
@@ -72,6 +87,81 @@ final class ReedSolomonCodec implements ErasureCodec {
       }
     }
     reconstruct(s, p, offset, length);
+  }
+
+  @Override
+  public void reconstructDataAt(byte[][] shards, int[] offsets, boolean[] present, int length) {
+    int k = dataShards();
+    int n = rs.getTotalShardCount();
+    if (shards.length != n || offsets.length != n || present.length != n) {
+      throw new IllegalArgumentException("expected " + n + " shards, offsets and flags");
+    }
+    int[] sources = new int[k];
+    int found = 0;
+    for (int i = 0; i < n && found < k; i++) {
+      if (present[i]) {
+        sources[found++] = i;
+      }
+    }
+    if (found < k) {
+      throw new IllegalArgumentException("a stripe of " + k + "+" + parityShards() + " needs " + k
+          + " shards to rebuild the rest; " + found + " are present");
+    }
+    List<Integer> wanted = new ArrayList<>();
+    for (int j = 0; j < k; j++) {
+      if (!present[j] && shards[j] != null) {
+        wanted.add(j);
+      }
+    }
+    if (wanted.isEmpty()) {
+      return;
+    }
+    if (loop != CodingLoops.VECTOR) {
+      reconstructByCopy(shards, offsets, present, length, wanted);
+      return;
+    }
+    // data = inverse(rows of the sources) x sources: one row per wanted data shard
+    Matrix sub = new Matrix(k, k);
+    for (int r = 0; r < k; r++) {
+      for (int c = 0; c < k; c++) {
+        sub.set(r, c, encoding.get(sources[r], c));
+      }
+    }
+    Matrix decode = sub.invert();
+    byte[][] rows = new byte[wanted.size()][];
+    byte[][] outputs = new byte[wanted.size()][];
+    int[] outOffsets = new int[wanted.size()];
+    for (int w = 0; w < rows.length; w++) {
+      rows[w] = decode.getRow(wanted.get(w));
+      outputs[w] = shards[wanted.get(w)];
+      outOffsets[w] = offsets[wanted.get(w)];
+    }
+    byte[][] inputs = new byte[k][];
+    int[] inOffsets = new int[k];
+    for (int r = 0; r < k; r++) {
+      inputs[r] = shards[sources[r]];
+      inOffsets[r] = offsets[sources[r]];
+    }
+    VectorCodingLoop.code(rows, inputs, inOffsets, k, outputs, outOffsets, rows.length, length);
+  }
+
+  /** Any loop: gather into arrays at one offset, decode, scatter the wanted shards back. */
+  private void reconstructByCopy(byte[][] shards, int[] offsets, boolean[] present, int length, List<Integer> wanted) {
+    int n = shards.length;
+    byte[][] tmp = new byte[n][];
+    boolean[] p = new boolean[n];
+    for (int i = 0; i < n; i++) {
+      if (present[i]) {
+        tmp[i] = java.util.Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length);
+        p[i] = true;
+      } else if (i < dataShards()) {
+        tmp[i] = new byte[length];
+      }
+    }
+    reconstructData(tmp, p, 0, length);
+    for (int j : wanted) {
+      System.arraycopy(tmp[j], 0, shards[j], offsets[j], length);
+    }
   }
 
   @Override

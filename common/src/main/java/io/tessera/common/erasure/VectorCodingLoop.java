@@ -37,7 +37,14 @@ final class VectorCodingLoop implements CodingLoop {
   @Override
   public void codeSomeShards(byte[][] matrixRows, byte[][] inputs, int inputCount, byte[][] outputs,
       int outputCount, int offset, int byteCount) {
-    code(matrixRows, inputs, inputCount, offset, outputs, outputCount, offset, byteCount);
+    code(matrixRows, inputs, same(offset, inputCount), inputCount, outputs, same(offset, outputCount), outputCount,
+        byteCount);
+  }
+
+  private static int[] same(int offset, int count) {
+    int[] out = new int[count];
+    Arrays.fill(out, offset);
+    return out;
   }
 
   @Override
@@ -47,7 +54,8 @@ final class VectorCodingLoop implements CodingLoop {
     byte[][] computed = new byte[checkCount][chunk];
     for (int done = 0; done < byteCount; done += chunk) {
       int n = Math.min(chunk, byteCount - done);
-      code(matrixRows, inputs, inputCount, offset + done, computed, checkCount, 0, n);
+      code(matrixRows, inputs, same(offset + done, inputCount), inputCount, computed, new int[checkCount], checkCount,
+          n);
       for (int c = 0; c < checkCount; c++) {
         if (!Arrays.equals(computed[c], 0, n, toCheck[c], offset + done, offset + done + n)) {
           return false;
@@ -57,9 +65,12 @@ final class VectorCodingLoop implements CodingLoop {
     return true;
   }
 
-  /** outputs[o][outOffset + x] = XOR over i of matrixRows[o][i] * inputs[i][inOffset + x], for x < byteCount. */
-  private static void code(byte[][] matrixRows, byte[][] inputs, int inputCount, int inOffset, byte[][] outputs,
-      int outputCount, int outOffset, int byteCount) {
+  /**
+   * outputs[o][outOffsets[o] + x] = XOR over i of matrixRows[o][i] * inputs[i][inOffsets[i] + x], for x < byteCount:
+   * every shard at its own offset, so shards can be slices of one larger buffer.
+   */
+  static void code(byte[][] matrixRows, byte[][] inputs, int[] inOffsets, int inputCount, byte[][] outputs,
+      int[] outOffsets, int outputCount, int byteCount) {
     ByteVector[][] low = new ByteVector[outputCount][inputCount];
     ByteVector[][] high = new ByteVector[outputCount][inputCount];
     for (int o = 0; o < outputCount; o++) {
@@ -76,13 +87,13 @@ final class VectorCodingLoop implements CodingLoop {
         ByteVector[] lo = low[o];
         ByteVector[] hi = high[o];
         for (int i = 0; i < inputCount; i++) {
-          ByteVector v = ByteVector.fromArray(SPECIES, inputs[i], inOffset + x);
+          ByteVector v = ByteVector.fromArray(SPECIES, inputs[i], inOffsets[i] + x);
           ByteVector l = v.and((byte) 0x0F);
           ByteVector h = v.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0F);
           acc = acc.lanewise(VectorOperators.XOR, l.selectFrom(lo[i]))
               .lanewise(VectorOperators.XOR, h.selectFrom(hi[i]));
         }
-        acc.intoArray(outputs[o], outOffset + x);
+        acc.intoArray(outputs[o], outOffsets[o] + x);
       }
     }
     for (int x = vectorEnd; x < byteCount; x++) {
@@ -90,10 +101,10 @@ final class VectorCodingLoop implements CodingLoop {
         int acc = 0;
         for (int i = 0; i < inputCount; i++) {
           int c = matrixRows[o][i] & 0xFF;
-          int v = inputs[i][inOffset + x] & 0xFF;
+          int v = inputs[i][inOffsets[i] + x] & 0xFF;
           acc ^= LOW[c][v & 15] ^ HIGH[c][v >>> 4];
         }
-        outputs[o][outOffset + x] = (byte) acc;
+        outputs[o][outOffsets[o] + x] = (byte) acc;
       }
     }
   }

@@ -81,6 +81,54 @@ class CodingLoopsTest {
     }
   }
 
+  @Test
+  void shardsAtTheirOwnOffsetsInOneBufferDecodeInPlace() {
+    Random rnd = new Random(13);
+    for (CodingLoops loop : CodingLoops.values()) {
+      for (int trial = 0; trial < 60; trial++) {
+        int k = 1 + rnd.nextInt(10);
+        int m = 1 + rnd.nextInt(4);
+        int length = 1 + rnd.nextInt(trial % 6 == 0 ? 100_000 : 3000);
+        byte[][] full = new byte[k + m][length];
+        for (int i = 0; i < k; i++) {
+          rnd.nextBytes(full[i]);
+        }
+        ErasureCodec.reedSolomon(k, m, loop).encode(full, 0, length);
+        // the data units lie one after another in a reader's buffer; parity in arrays of their own
+        byte[] buffer = new byte[7 + k * length];
+        byte[][] shards = new byte[k + m][];
+        int[] offsets = new int[k + m];
+        boolean[] present = new boolean[k + m];
+        for (int i = 0; i < k + m; i++) {
+          present[i] = true;
+        }
+        int lost = 0;
+        while (lost < m) {
+          int i = rnd.nextInt(k + m);
+          if (present[i]) {
+            present[i] = false;
+            lost++;
+          }
+        }
+        for (int j = 0; j < k; j++) {
+          shards[j] = buffer;
+          offsets[j] = 7 + j * length;
+          if (present[j]) {
+            System.arraycopy(full[j], 0, buffer, offsets[j], length);
+          }
+        }
+        for (int p = k; p < k + m; p++) {
+          shards[p] = present[p] ? full[p] : null;
+        }
+        ErasureCodec.reedSolomon(k, m, loop).reconstructDataAt(shards, offsets, present, length);
+        for (int j = 0; j < k; j++) {
+          assertThat(Arrays.copyOfRange(buffer, offsets[j], offsets[j] + length)).as("%s: data %d of %d+%d", loop,
+              j, k, m).isEqualTo(full[j]);
+        }
+      }
+    }
+  }
+
   private static byte[][] copy(byte[][] s) {
     byte[][] c = new byte[s.length][];
     for (int i = 0; i < s.length; i++) {
