@@ -5,9 +5,15 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Port bases for test clusters: ranges that are free now, different for every cluster. */
+/**
+ * Port bases for test clusters: ranges that are free now, different for every cluster, and
+ * below Linux's ephemeral range (32768 and up), so that no outgoing connection takes the port
+ * of a server the test killed and is about to start again.
+ */
 final class TestPorts {
-  private static final AtomicInteger NEXT = new AtomicInteger(21000 + (int) (ProcessHandle.current().pid() % 200) * 100);
+  private static final int LOWEST = 10000;
+  private static final int HIGHEST = 32000;
+  private static final AtomicInteger NEXT = new AtomicInteger(LOWEST + (int) (ProcessHandle.current().pid() % 200) * 100);
 
   private TestPorts() {}
 
@@ -15,8 +21,8 @@ final class TestPorts {
   static int freeBase(int span) {
     for (int attempt = 0; attempt < 200; attempt++) {
       int base = NEXT.getAndAdd(span + 10);
-      if (base + span > 60000) {
-        NEXT.set(21000);
+      if (base + span > HIGHEST) {
+        NEXT.set(LOWEST);
         continue;
       }
       if (allFree(base, span)) {
