@@ -145,10 +145,11 @@ public final class TesseraFile implements Closeable {
     return target.staleServers();
   }
 
-  /** Re-reads the size from the meta group (to see other writers' appends). */
+  /** Re-reads the size (to see other writers' appends) and the stale servers other writers recorded. */
   public long refresh() throws IOException {
     FileStatus s = Futures.get(ctx.async.stat(path));
     size.observed(s.size());
+    target.learnStale(s.staleServers());
     return size.recorded();
   }
 

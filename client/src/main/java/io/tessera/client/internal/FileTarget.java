@@ -52,6 +52,11 @@ public final class FileTarget {
     return added;
   }
 
+  /** Servers another writer recorded as stale in the meta group (already recorded: nothing to send). */
+  public void learnStale(Collection<String> servers) {
+    stale.addAll(servers);
+  }
+
   void forgetStale(Collection<String> servers) {
     stale.removeAll(servers);
   }
