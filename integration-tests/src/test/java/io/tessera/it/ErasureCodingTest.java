@@ -66,37 +66,7 @@ class ErasureCodingTest {
     fs.mkdirs("/model");
     for (int l = 0; l < layouts.length; l++) {
       String path = "/model/f" + l;
-      TesseraFile f = fs.createFile(path, layouts[l]);
-      long stripe = f.layout().stripeDataBytes();
-      byte[] model = new byte[0];
-      for (int op = 0; op < 60; op++) {
-        int kind = rnd.nextInt(10);
-        if (kind < 6) {
-          int off = rnd.nextInt((int) Math.min(model.length + 2 * stripe, 6 << 20) + 1);
-          int len = 1 + rnd.nextInt(rnd.nextBoolean() ? 5000 : (int) Math.min(3 * stripe, 3 << 20));
-          byte[] data = new byte[len];
-          rnd.nextBytes(data);
-          f.write(off, data, 0, len);
-          if (off + len > model.length) {
-            model = Arrays.copyOf(model, off + len);
-          }
-          System.arraycopy(data, 0, model, off, len);
-        } else if (kind < 7) {
-          int size = rnd.nextInt(model.length + (int) stripe + 1);
-          f.truncate(size);
-          model = Arrays.copyOf(model, size);
-        } else {
-          int off = rnd.nextInt(model.length + 1);
-          int len = rnd.nextInt(model.length - off + 1);
-          byte[] got = new byte[len];
-          f.readFully(off, got, 0, len);
-          assertThat(got).as("%s (%s) bytes %d+%d after op %d", path, f.layout(), off, len, op)
-              .isEqualTo(Arrays.copyOfRange(model, off, off + len));
-        }
-      }
-      byte[] all = new byte[model.length];
-      f.readFully(0, all, 0, all.length);
-      assertThat(all).as("%s whole", path).isEqualTo(model);
+      ModelFile.exercise(fs, path, layouts[l], rnd, 60);
       FileCheck check = fs.check(path, true);
       assertThat(check.parityMismatches()).as("%s parity", path).isZero();
       assertThat(check.healthy()).as(check.toString()).isTrue();

@@ -65,48 +65,7 @@ class MiniClusterTest {
         CreateOptions.striped(4).stripeUnit(65536), CreateOptions.striped(2).stripeUnit(1 << 20)};
     fs.mkdirs("/model");
     for (int l = 0; l < layouts.length; l++) {
-      String path = "/model/f" + l;
-      TesseraFile f = fs.createFile(path, layouts[l]);
-      long stripe = f.layout().stripeDataBytes();
-      byte[] model = new byte[0];
-      for (int op = 0; op < 60; op++) {
-        int kind = rnd.nextInt(10);
-        if (kind < 5) {
-          int off = rnd.nextInt((int) Math.min(model.length + 2 * stripe, 8 << 20) + 1);
-          int len = rnd.nextInt((int) Math.min(3 * stripe, 3 << 20)) + 1;
-          byte[] data = new byte[len];
-          rnd.nextBytes(data);
-          f.write(off, data, 0, len);
-          if (off + len > model.length) {
-            model = Arrays.copyOf(model, off + len);
-          }
-          System.arraycopy(data, 0, model, off, len);
-        } else if (kind < 8) {
-          int off = rnd.nextInt(model.length + 10);
-          int len = rnd.nextInt((int) Math.min(2 * stripe, 2 << 20)) + 1;
-          byte[] got = new byte[len];
-          int n = f.read(off, got, 0, len);
-          int expect = Math.max(-1, Math.min(len, model.length - off));
-          assertThat(n).as("bytes read at %d of %d", off, model.length).isEqualTo(expect == 0 ? -1 : expect);
-          if (n > 0) {
-            assertThat(Arrays.copyOf(got, n)).isEqualTo(Arrays.copyOfRange(model, off, off + n));
-          }
-        } else if (kind == 8) {
-          int size = rnd.nextInt(model.length + (int) stripe + 1);
-          f.truncate(size);
-          model = Arrays.copyOf(model, size);
-        } else {
-          f = fs.openFile(path);
-          assertThat(f.size()).as("size after reopening").isEqualTo(model.length);
-        }
-      }
-      byte[] all = new byte[model.length];
-      TesseraFile reopened = fs.openFile(path);
-      if (model.length > 0) {
-        reopened.readFully(0, all, 0, all.length);
-      }
-      assertThat(all).isEqualTo(model);
-      assertThat(fs.stat(path).size()).isEqualTo(model.length);
+      ModelFile.exercise(fs, "/model/f" + l, layouts[l], rnd, 60);
     }
   }
 
