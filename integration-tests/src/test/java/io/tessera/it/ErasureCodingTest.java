@@ -74,7 +74,7 @@ class ErasureCodingTest {
   }
 
   /**
-   * Eight writers, one 4+2 file, 30 s. Each writer owns a 16 KiB slice of every unit of the
+   * Eight writers, one 4+2 file, 30 s. Each writer owns an 8 KiB slice of every unit of the
    * first stripes (so every stripe is shared by several writers, but their bytes do not
    * overlap) and also writes anywhere in the last stripes, overlapping the others.
    */
