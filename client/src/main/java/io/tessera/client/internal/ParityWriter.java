@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Writes to files with parity, in two phases per group of stripes:
  * <ol>
- *   <li>LOCK+READ to every usable server of the file at once: each locks the stripes and
+ *   <li>LOCK+READ to every usable server the write reads or writes, at once: each locks the stripes and
  *       returns the old bytes the parity needs ({@link StripeUpdate} picks them). A refusal
  *       (another writer holds an overlapping lock) releases whatever was granted and retries
  *       after a randomised back-off: no deadlock, no central lock server.
@@ -144,7 +144,7 @@ public final class ParityWriter {
 
     CompletableFuture<Void> run(long deadline, int attempt) {
       // snapshot who is usable: the plan and the lock set must agree for the whole attempt
-      List<String> servers = layout.servers();
+      Set<String> involved = new LinkedHashSet<>();
       Set<String> skipped = new LinkedHashSet<>();
       List<StripeUpdate> updates = new ArrayList<>();
       Map<String, List<StripeUpdate.Read>> readsBy = new LinkedHashMap<>();
@@ -155,14 +155,17 @@ public final class ParityWriter {
           boolean[] ok = new boolean[layout.width()];
           for (int u = 0; u < ok.length; u++) {
             ok[u] = usable(stripe, u);
-            if (!ok[u]) {
-              skipped.add(layout.serverOf(stripe, u));
-            }
           }
           StripeUpdate update = new StripeUpdate(layout, stripe, pos, buf, off, len);
           for (StripeUpdate.Read r : update.plan(u -> ok[u])) {
             readsBy.computeIfAbsent(layout.serverOf(stripe, r.unit()), x -> new ArrayList<>()).add(r);
             stripeOf.put(r, stripe);
+            involved.add(layout.serverOf(stripe, r.unit()));
+          }
+          // Every writer of a stripe writes all of its parity units, so two writers of one stripe
+          // always meet on a parity server: locking the servers read or written is enough.
+          for (int u : update.unitsToWrite()) {
+            (ok[u] ? involved : skipped).add(layout.serverOf(stripe, u));
           }
           updates.add(update);
         }
@@ -172,12 +175,7 @@ public final class ParityWriter {
       StripeLockProto lock = StripeLockProto.newBuilder().setFileId(file.fileId()).setFirstStripe(from)
           .setStripeCount((int) (to - from)).setOperation(operations.incrementAndGet())
           .setLeaseMs((int) lease.toMillis()).build();
-      List<String> lockedOn = new ArrayList<>();
-      for (String s : new LinkedHashSet<>(servers)) {
-        if (!skipped.contains(s)) {
-          lockedOn.add(s);
-        }
-      }
+      List<String> lockedOn = new ArrayList<>(involved);
       Map<String, CompletableFuture<Object>> phase1 = new LinkedHashMap<>();
       for (String server : lockedOn) {
         phase1.put(server, lockAndRead(server, lock, readsBy.getOrDefault(server, List.of()), stripeOf));
@@ -313,13 +311,14 @@ public final class ParityWriter {
       if (failed.isEmpty()) {
         return CompletableFuture.completedFuture(null);
       }
-      if (stored.size() < layout.dataUnits()) {
-        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "write to file "
-            + file.fileId() + " reached only " + stored.size() + " of its " + layout.width() + " servers; it needs "
-            + layout.dataUnits() + " (lost: " + String.join(", ", failed) + ")"));
-      }
       Set<String> missing = new LinkedHashSet<>(skipped);
       missing.addAll(failed);
+      // the servers that missed the write are read around; every stripe needs k others
+      if (layout.width() - missing.size() < layout.dataUnits()) {
+        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "write to file "
+            + file.fileId() + " left only " + (layout.width() - missing.size()) + " of its " + layout.width()
+            + " servers up to date; it needs " + layout.dataUnits() + " (lost: " + String.join(", ", failed) + ")"));
+      }
       return markStale(missing).thenCompose(v -> {
         List<CompletableFuture<?>> marks = new ArrayList<>();
         for (String s : stored) {

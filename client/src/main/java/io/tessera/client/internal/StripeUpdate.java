@@ -115,13 +115,17 @@ final class StripeUpdate {
       throw new TesseraException(StatusProto.UNAVAILABLE, "stripe " + stripe + " has " + usableUnits + " of its "
           + n + " servers usable; writing it needs " + k + " (check tessera cluster status)");
     }
-    shards = new byte[n][cols];
     present = new boolean[n];
     List<Read> reads = new ArrayList<>();
     if (a == 0 && b == layout.stripeDataBytes()) {
-      mode = Mode.FULL;
+      mode = Mode.FULL;   // the data units are encoded where they lie in the writer's buffer
+      shards = new byte[n][];
+      for (int p = k; p < n; p++) {
+        shards[p] = new byte[cols];
+      }
       return reads;
     }
+    shards = new byte[n][cols];
     long written = 0;
     for (int j = 0; j < k; j++) {
       written += writtenLength(j);
@@ -171,6 +175,16 @@ final class StripeUpdate {
   /** Computes the new parity once the planned reads have landed. */
   void encode(ErasureCodec codec) {
     int cols = c1 - c0;
+    if (mode == Mode.FULL) {
+      byte[][] at = shards.clone();
+      int[] offsets = new int[n];
+      for (int j = 0; j < k; j++) {
+        at[j] = buf;
+        offsets[j] = (int) (base + (long) j * unit);
+      }
+      codec.encodeAt(at, offsets, cols);
+      return;
+    }
     if (mode == Mode.DEGRADED) {
       codec.reconstruct(shards, present, 0, cols);
     }
@@ -202,6 +216,20 @@ final class StripeUpdate {
         }
       }
     }
+  }
+
+  /** Units this write changes, usable or not: the data units under it and every parity unit. */
+  List<Integer> unitsToWrite() {
+    List<Integer> out = new ArrayList<>();
+    for (int j = 0; j < k; j++) {
+      if (writtenLength(j) > 0) {
+        out.add(j);
+      }
+    }
+    for (int p = k; p < n; p++) {
+      out.add(p);
+    }
+    return out;
   }
 
   /** What to store, on usable units only: the new data under the write and the new parity of its columns. */

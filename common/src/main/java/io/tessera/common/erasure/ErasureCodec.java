@@ -28,6 +28,12 @@ public interface ErasureCodec {
   void encode(byte[][] shards, int offset, int length);
 
   /**
+   * Like {@link #encode} with each shard at its own offset, so the data shards can be slices
+   * of one caller's buffer (nothing is copied where the coding loop allows).
+   */
+  void encodeAt(byte[][] shards, int[] offsets, int length);
+
+  /**
    * Rebuilds every shard whose {@code present} flag is false from those that are present (at
    * least {@code k}); on return every shard holds its bytes.
    *

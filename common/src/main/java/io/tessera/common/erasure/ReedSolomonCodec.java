@@ -90,6 +90,32 @@ final class ReedSolomonCodec implements ErasureCodec {
   }
 
   @Override
+  public void encodeAt(byte[][] shards, int[] offsets, int length) {
+    int k = dataShards();
+    int n = rs.getTotalShardCount();
+    if (shards.length != n || offsets.length != n) {
+      throw new IllegalArgumentException("expected " + n + " shards and offsets");
+    }
+    if (loop != CodingLoops.VECTOR) {
+      byte[][] tmp = new byte[n][];
+      for (int i = 0; i < n; i++) {
+        tmp[i] = i < k ? java.util.Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length) : new byte[length];
+      }
+      encode(tmp, 0, length);
+      for (int p = k; p < n; p++) {
+        System.arraycopy(tmp[p], 0, shards[p], offsets[p], length);
+      }
+      return;
+    }
+    byte[][] rows = new byte[n - k][];
+    for (int p = k; p < n; p++) {
+      rows[p - k] = encoding.getRow(p);
+    }
+    VectorCodingLoop.code(rows, java.util.Arrays.copyOf(shards, k), java.util.Arrays.copyOf(offsets, k), k,
+        java.util.Arrays.copyOfRange(shards, k, n), java.util.Arrays.copyOfRange(offsets, k, n), n - k, length);
+  }
+
+  @Override
   public void reconstructDataAt(byte[][] shards, int[] offsets, boolean[] present, int length) {
     int k = dataShards();
     int n = rs.getTotalShardCount();

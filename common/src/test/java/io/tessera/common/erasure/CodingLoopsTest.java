@@ -129,6 +129,39 @@ class CodingLoopsTest {
     }
   }
 
+  @Test
+  void dataShardsAtTheirOwnOffsetsEncodeToTheSameParity() {
+    Random rnd = new Random(14);
+    for (CodingLoops loop : CodingLoops.values()) {
+      for (int trial = 0; trial < 60; trial++) {
+        int k = 1 + rnd.nextInt(10);
+        int m = 1 + rnd.nextInt(4);
+        int length = 1 + rnd.nextInt(trial % 6 == 0 ? 100_000 : 3000);
+        byte[] buffer = new byte[3 + k * length];
+        rnd.nextBytes(buffer);
+        byte[][] plain = new byte[k + m][length];
+        byte[][] sliced = new byte[k + m][];
+        int[] offsets = new int[k + m];
+        for (int j = 0; j < k; j++) {
+          System.arraycopy(buffer, 3 + j * length, plain[j], 0, length);
+          sliced[j] = buffer;
+          offsets[j] = 3 + j * length;
+        }
+        for (int p = k; p < k + m; p++) {
+          sliced[p] = new byte[length + 5];
+          offsets[p] = 5;
+        }
+        ErasureCodec codec = ErasureCodec.reedSolomon(k, m, loop);
+        codec.encode(plain, 0, length);
+        codec.encodeAt(sliced, offsets, length);
+        for (int p = k; p < k + m; p++) {
+          assertThat(Arrays.copyOfRange(sliced[p], 5, 5 + length)).as("%s parity %d of %d+%d", loop, p, k, m)
+              .isEqualTo(plain[p]);
+        }
+      }
+    }
+  }
+
   private static byte[][] copy(byte[][] s) {
     byte[][] c = new byte[s.length][];
     for (int i = 0; i < s.length; i++) {
