@@ -1,7 +1,6 @@
 package io.tessera.client.internal;
 
 import io.tessera.client.IoCounters;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tessera.common.erasure.ErasureCodec;
