@@ -253,9 +253,11 @@ public final class ParityWriter {
         return released.thenCompose(v -> run(deadline, attempt + 1));
       }
       betweenPhases.run();
-      return CompletableFuture.runAsync(() -> updates.forEach(u -> u.encode(codec(layout))), coding)
-          .thenCompose(v -> markStale(skipped))
-          .thenCompose(v -> phase2(lock, lockedOn, skipped, updates));
+      CompletableFuture<Void> ready = CompletableFuture.runAsync(() -> updates.forEach(u -> u.encode(codec(layout))),
+          coding).thenCompose(v -> markStale(skipped));
+      // nothing was written yet: a failure here (the meta group unreachable) frees the locks at once
+      return ready.handle((v, e) -> e).thenCompose(e -> e == null ? phase2(lock, lockedOn, skipped, updates)
+          : release(granted, lock).thenCompose(x -> CompletableFuture.<Void>failedFuture(e)));
     }
 
     private CompletableFuture<Void> phase2(StripeLockProto lock, List<String> lockedOn, Set<String> skipped,
