@@ -10,14 +10,16 @@ import org.slf4j.LoggerFactory;
  * Which GF(2^8) coding loop the codec runs. The Vector API loop is used where the JVM has the
  * {@code jdk.incubator.vector} module (start it with {@code --add-modules
  * jdk.incubator.vector}; the {@code tessera} script does for commands that move data) and
- * SIMD registers of at least 128 bits; elsewhere Backblaze's table loop.
- * {@code -Dtessera.erasure.loop=backblaze|vector} forces one.
+ * SIMD registers of at least 128 bits, once the JIT has compiled it ({@link #ADAPTIVE});
+ * elsewhere Backblaze's table loop. {@code -Dtessera.erasure.loop=backblaze|vector} forces one.
  */
 public enum CodingLoops {
   /** Backblaze's InputOutputByteTableCodingLoop (its default). */
   BACKBLAZE,
   /** Ours: split 4-bit tables and lane shuffles with the JDK Vector API. */
-  VECTOR;
+  VECTOR,
+  /** Backblaze's until the JIT has compiled ours (a warm-up thread watches), then ours: what codecs use. */
+  ADAPTIVE;
 
   private static final Logger LOG = LoggerFactory.getLogger(CodingLoops.class);
   private static volatile CodingLoops chosen;
@@ -54,11 +56,23 @@ public enum CodingLoops {
       LOG.warn("tessera.erasure.loop=vector asked for, but this JVM lacks jdk.incubator.vector (add "
           + "--add-modules jdk.incubator.vector); using Backblaze's loop");
     }
-    return vector ? VECTOR : BACKBLAZE;
+    if (forced.equals("vector") && vector) {
+      return VECTOR;
+    }
+    return vector ? ADAPTIVE : BACKBLAZE;
   }
 
   CodingLoop create() {
-    return this == VECTOR ? new VectorCodingLoop() : new InputOutputByteTableCodingLoop();
+    return switch (this) {
+      case VECTOR -> new VectorCodingLoop();
+      case ADAPTIVE -> new AdaptiveCodingLoop();
+      case BACKBLAZE -> new InputOutputByteTableCodingLoop();
+    };
+  }
+
+  /** Whether codecs on this loop should run the Vector API loop now. */
+  boolean vectorNow() {
+    return this == VECTOR || (this == ADAPTIVE && VectorWarmup.isWarm());
   }
 
   /** Touches the Vector API only when called, so this class loads without the module. */

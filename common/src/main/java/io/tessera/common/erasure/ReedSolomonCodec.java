@@ -96,7 +96,7 @@ final class ReedSolomonCodec implements ErasureCodec {
     if (shards.length != n || offsets.length != n) {
       throw new IllegalArgumentException("expected " + n + " shards and offsets");
     }
-    if (loop != CodingLoops.VECTOR) {
+    if (!loop.vectorNow()) {
       byte[][] tmp = new byte[n][];
       for (int i = 0; i < n; i++) {
         tmp[i] = i < k ? java.util.Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length) : new byte[length];
@@ -142,7 +142,7 @@ final class ReedSolomonCodec implements ErasureCodec {
     if (wanted.isEmpty()) {
       return;
     }
-    if (loop != CodingLoops.VECTOR) {
+    if (!loop.vectorNow()) {
       reconstructByCopy(shards, offsets, present, length, wanted);
       return;
     }
