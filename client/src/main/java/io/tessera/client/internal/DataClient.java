@@ -56,6 +56,20 @@ public final class DataClient {
     });
   }
 
+  /**
+   * Sends a request whose reply carries nothing the caller needs: completes with null when
+   * the server did it, or with the reason it did not (never exceptionally).
+   */
+  public CompletableFuture<Throwable> callForOutcome(String serverId, DataRequestProto.Builder request,
+      ByteBuf payload) {
+    return call(serverId, request, payload).handle((r, e) -> {
+      if (r != null) {
+        r.payload().release();
+      }
+      return e == null ? null : Failures.cause(e);
+    });
+  }
+
   private CompletableFuture<Reply> attempt(String serverId, byte[] header, ByteBuf payload, boolean retried) {
     return address(serverId, retried).thenCompose(addr -> {
       if (payload != null) {

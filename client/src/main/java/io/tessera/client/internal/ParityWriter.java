@@ -124,7 +124,7 @@ public final class ParityWriter {
     private final int len;
     private final boolean sync;
     /** (stripe, unit) pairs found corrupt: not used again in this write. */
-    private final Set<Long> bad = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final UnusableUnits bad = new UnusableUnits();
 
     Group(FileTarget file, long from, long to, long pos, byte[] buf, int off, int len, boolean sync) {
       this.file = file;
@@ -139,7 +139,7 @@ public final class ParityWriter {
     }
 
     private boolean usable(long stripe, int u) {
-      return !bad.contains(stripe * 256 + u) && file.usable(data.health(), stripe, u);
+      return bad.usable(file, data.health(), stripe, u);
     }
 
     CompletableFuture<Void> run(long deadline, int attempt) {
@@ -191,7 +191,8 @@ public final class ParityWriter {
       ReadBatch batch = new ReadBatch(server);
       for (StripeUpdate.Read r : reads) {
         long stripe = stripeOf.get(r);
-        batch.add(file.fileId(), stripe, r.unit(), r.offset(), r.length(), r.into(), r.at(), stripe * 256 + r.unit());
+        batch.add(file.fileId(), stripe, r.unit(), r.offset(), r.length(), r.into(), r.at(),
+            UnusableUnits.key(stripe, r.unit()));
       }
       LockReadRequestProto.Builder lr = LockReadRequestProto.newBuilder().setLock(lock).addAllReads(batch.ranges());
       return data.call(server, DataRequestProto.newBuilder().setLockRead(lr), null).handle((reply, err) -> {
@@ -219,7 +220,7 @@ public final class ParityWriter {
           granted.add(e.getKey());
         } else if (outcome instanceof CorruptUnits c) {
           granted.add(e.getKey());
-          c.units().forEach(u -> bad.add((Long) u));
+          c.units().forEach(u -> bad.addKey((Long) u));
           retryNow = true;
         } else if (outcome instanceof TesseraException te && te.status() == StatusProto.BUSY) {
           busy = true;
@@ -270,7 +271,7 @@ public final class ParityWriter {
       }
       for (StripeUpdate u : updates) {
         long stripe = u.stripe();
-        for (StripeUpdate.Write w : u.writes(unit -> !bad.contains(stripe * 256 + unit)
+        for (StripeUpdate.Write w : u.writes(unit -> !bad.contains(stripe, unit)
             && !skipped.contains(layout.serverOf(stripe, unit)))) {
           String server = layout.serverOf(stripe, w.unit());
           ranges.get(server).add(ShardRangeProto.newBuilder().setFileId(file.fileId()).setStripe(stripe)
@@ -283,13 +284,8 @@ public final class ParityWriter {
       for (String server : lockedOn) {
         WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
             .setUnlock(lock).setSync(sync).addAllMissingServers(skipped);
-        calls.put(server, data.call(server, DataRequestProto.newBuilder().setWrite(w), payloads.get(server))
-            .handle((r, e) -> {
-              if (r != null) {
-                r.payload().release();
-              }
-              return e == null ? null : Failures.cause(e);
-            }));
+        calls.put(server, data.callForOutcome(server, DataRequestProto.newBuilder().setWrite(w),
+            payloads.get(server)));
       }
       return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
           .thenCompose(v -> afterPhase2(calls, lock, skipped));
@@ -339,13 +335,9 @@ public final class ParityWriter {
     private CompletableFuture<Void> release(List<String> granted, StripeLockProto lock) {
       List<CompletableFuture<?>> calls = new ArrayList<>();
       for (String s : granted) {
-        calls.add(data.call(s, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)),
-            null).handle((r, e) -> {
-              if (r != null) {
-                r.payload().release();
-              }
-              return null;   // a server that cannot be reached frees the lock when its lease runs out
-            }));
+        // a server that cannot be reached frees the lock when its lease runs out: the outcome is not needed
+        calls.add(data.callForOutcome(s, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder()
+            .setLock(lock)), null));
       }
       return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
     }

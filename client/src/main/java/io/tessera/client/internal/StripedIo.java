@@ -80,11 +80,11 @@ public final class StripedIo {
    * its units. A server that fails mid-read is marked down and its stripes decoded.
    */
   public CompletableFuture<Void> read(FileTarget file, long pos, byte[] buf, int off, int len) {
-    return readRound(file, file.layout().pieces(pos, len), buf, off, ConcurrentHashMap.newKeySet(), 0);
+    return readRound(file, file.layout().pieces(pos, len), buf, off, new UnusableUnits(), 0);
   }
 
   private CompletableFuture<Void> readRound(FileTarget file, List<ShardPiece> pieces, byte[] buf, int off,
-      Set<Long> bad, int round) {
+      UnusableUnits bad, int round) {
     StripeLayout layout = file.layout();
     int n = layout.width();
     Map<String, List<ReadBatch>> batches = new LinkedHashMap<>();
@@ -149,7 +149,7 @@ public final class StripedIo {
             ReadBatch.Target t = batch.targets().get(i);
             if (corrupt.contains(t.tag())) {
               ShardRangeProto range = batch.ranges().get(i);
-              bad.add(range.getStripe() * 256 + range.getUnit());
+              bad.add(range.getStripe(), range.getUnit());
               retry.add(t.tag());
             }
           }
@@ -186,8 +186,8 @@ public final class StripedIo {
     });
   }
 
-  private boolean usable(FileTarget file, Set<Long> bad, long stripe, int unit) {
-    return !file.hasParity() || (!bad.contains(stripe * 256 + unit) && file.usable(data.health(), stripe, unit));
+  private boolean usable(FileTarget file, UnusableUnits bad, long stripe, int unit) {
+    return !file.hasParity() || bad.usable(file, data.health(), stripe, unit);
   }
 
   /** Adds a range to the server's current batch, starting a new batch when it would pass the request bound. */
@@ -281,12 +281,7 @@ public final class StripedIo {
       if (file.hasParity() && (file.isStale(server) || data.health().isDown(server))) {
         continue;
       }
-      calls.put(server, data.call(server, req.clone(), null).handle((r, e) -> {
-        if (r != null) {
-          r.payload().release();
-        }
-        return e == null ? null : Failures.cause(e);
-      }));
+      calls.put(server, data.callForOutcome(server, req.clone(), null));
     }
     return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).thenCompose(v -> {
       Set<String> lost = new LinkedHashSet<>();
