@@ -6,6 +6,7 @@ import io.tessera.cli.cluster.ClusterCommand;
 import io.tessera.cli.fs.FsCommand;
 import io.tessera.cli.local.LocalCommand;
 import io.tessera.cli.server.ServerCommand;
+import io.tessera.cli.snapshot.SnapshotCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
         "Start a whole cluster on this machine with 'tessera local', then use 'tessera fs ...'.",
         "Commands find the cluster from --meta host:port,..., $TESSERA_META, or ./tessera-data/cluster.json."},
     subcommands = {LocalCommand.class, ServerCommand.class, FsCommand.class, FsckCommand.class,
-        ClusterCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        SnapshotCommand.class, ClusterCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Tessera {
   /** Exit code when the cluster refused or failed the request. */
   public static final int EXIT_FAILED = 1;

@@ -26,6 +26,12 @@ import io.tessera.common.proto.ReadDirRequestProto;
 import io.tessera.common.proto.RemoveRequestProto;
 import io.tessera.common.proto.RenameRequestProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.common.proto.ScanVersionsRequestProto;
+import io.tessera.common.proto.ScanVersionsResponseProto;
+import io.tessera.common.proto.SnapshotCreateRequestProto;
+import io.tessera.common.proto.SnapshotDeleteRequestProto;
+import io.tessera.common.proto.SnapshotListRequestProto;
+import io.tessera.common.proto.SnapshotProto;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.status.TesseraException;
 import java.io.Closeable;
@@ -121,8 +127,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   private TesseraFile handle(String path, InodeProto in) {
-    return new TesseraFile(ctx, path, new FileTarget(in.getId(), StripeLayout.of(in.getLayout()),
-        in.getStaleServersList()), in.getSize());
+    return new TesseraFile(ctx, path, FileTarget.of(in), in.getSize());
   }
 
   /** Attributes of a file or directory. */
@@ -212,6 +217,83 @@ public final class AsyncTesseraFileSystem implements Closeable {
         });
   }
 
+  /** Takes a snapshot of the whole file system (the meta leader retries busy attempts). */
+  public CompletableFuture<SnapshotInfo> createSnapshot(String name) {
+    return meta.call(MetaRequestProto.newBuilder().setSnapshotCreate(SnapshotCreateRequestProto.newBuilder()
+        .setName(name))).thenApply(r -> info(r.getSnapshot(), -1));
+  }
+
+  /** Every snapshot, oldest first. */
+  public CompletableFuture<List<SnapshotInfo>> listSnapshots() {
+    return meta.call(MetaRequestProto.newBuilder().setSnapshotList(SnapshotListRequestProto.getDefaultInstance()))
+        .thenApply(r -> r.getSnapshots().getSnapshotsList().stream().map(s -> info(s, -1)).toList());
+  }
+
+  /** Every snapshot with the bytes only it holds, summed over every data server. */
+  public CompletableFuture<List<SnapshotInfo>> listSnapshotsWithUsage() {
+    return listSnapshots().thenCompose(list -> scanVersions(ScanVersionsRequestProto.newBuilder().setUsage(true))
+        .thenApply(scans -> {
+          java.util.Map<Long, Long> bytes = new java.util.HashMap<>();
+          boolean complete = scans.stream().allMatch(java.util.Objects::nonNull);
+          for (ScanVersionsResponseProto scan : scans) {
+            for (int i = 0; scan != null && i < scan.getEpochsCount(); i++) {
+              bytes.merge(scan.getEpochs(i), scan.getExclusiveBytes(i), Long::sum);
+            }
+          }
+          return list.stream().map(s -> new SnapshotInfo(s.name(), s.epoch(), s.created(), s.tookMillis(),
+              s.attempts(), s.missingServers(), complete ? bytes.getOrDefault(s.epoch(), 0L) : -1)).toList();
+        }));
+  }
+
+  /** Deletes a snapshot. */
+  public CompletableFuture<Void> deleteSnapshot(String name) {
+    return meta.call(MetaRequestProto.newBuilder().setSnapshotDelete(SnapshotDeleteRequestProto.newBuilder()
+        .setName(name))).thenApply(r -> null);
+  }
+
+  /**
+   * Ids of files with shard versions stamped in {@code (after, upTo]}, over every data server;
+   * null when a data server could not be asked (the answer would be incomplete).
+   */
+  public CompletableFuture<java.util.Set<Long>> filesWritten(long after, long upTo) {
+    return scanVersions(ScanVersionsRequestProto.newBuilder().setWritten(true).setWrittenAfter(after)
+        .setWrittenUpTo(upTo)).thenApply(scans -> {
+          java.util.Set<Long> out = new java.util.HashSet<>();
+          for (ScanVersionsResponseProto scan : scans) {
+            if (scan == null) {
+              return null;
+            }
+            out.addAll(scan.getWrittenFilesList());
+          }
+          return out;
+        });
+  }
+
+  /** One scan per registered data server (null where it is down or failed). */
+  private CompletableFuture<List<ScanVersionsResponseProto>> scanVersions(ScanVersionsRequestProto.Builder scan) {
+    return clusterStatus().thenCompose(cluster -> {
+      List<CompletableFuture<ScanVersionsResponseProto>> calls = new ArrayList<>();
+      for (ClusterStatus.DataServer ds : cluster.dataServers()) {
+        calls.add(!ds.up() ? CompletableFuture.completedFuture(null)
+            : data.call(ds.id(), io.tessera.common.proto.DataRequestProto.newBuilder().setScanVersions(scan), null)
+                .handle((reply, err) -> {
+                  if (err != null) {
+                    return null;
+                  }
+                  reply.payload().release();
+                  return reply.header().getVersions();
+                }));
+      }
+      return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+          .thenApply(v -> calls.stream().map(CompletableFuture::join).toList());
+    });
+  }
+
+  private static SnapshotInfo info(SnapshotProto s, long exclusiveBytes) {
+    return new SnapshotInfo(s.getName(), s.getEpoch(), java.time.Instant.ofEpochMilli(s.getCreatedMs()), s.getTookMs(),
+        s.getAttempts(), List.copyOf(s.getMissingServersList()), exclusiveBytes);
+  }
+
   /** The blocking facade over this client. */
   public TesseraFileSystem blocking() {
     return new TesseraFileSystem(this);
@@ -244,7 +326,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
       throw new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory");
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());
-    FileTarget target = new FileTarget(in.getId(), layout, in.getStaleServersList());
+    FileTarget target = FileTarget.of(in);
     ShardChecker.Result r = new ShardChecker(data).check(target, in.getSize(), verifyParity);
     return new FileCheck(p, layout.toString(), r.stripes(), r.parityVerified(), r.parityMismatches(),
         r.missingShards(), r.unreadableStripes(), List.copyOf(in.getStaleServersList()));

@@ -8,11 +8,11 @@ import java.io.InterruptedIOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
-/** Waits for futures on behalf of the blocking API, turning failures into IOExceptions. */
-final class Futures {
+/** Waits for futures on behalf of blocking code, turning failures into IOExceptions with a status. */
+public final class Futures {
   private Futures() {}
 
-  static <T> T get(CompletableFuture<T> f) throws IOException {
+  public static <T> T get(CompletableFuture<T> f) throws IOException {
     try {
       return f.get();
     } catch (InterruptedException e) {

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
+import io.tessera.common.status.TesseraException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -60,14 +61,16 @@ public final class TesseraFile implements Closeable {
   /** Writes {@code len} bytes of {@code buf} at {@code position}; the array must not change until done. */
   public CompletableFuture<Void> writeAsync(long position, byte[] buf, int off, int len) {
     Objects.checkFromIndexSize(off, len, buf.length);
+    if (target.inSnapshot()) {
+      return CompletableFuture.failedFuture(readOnly());
+    }
     if (position < 0) {
       return CompletableFuture.failedFuture(new IllegalArgumentException("negative position " + position));
     }
     if (len == 0) {
       return CompletableFuture.completedFuture(null);
     }
-    CompletableFuture<Void> data = ctx.io.write(target, position, buf, off, len, false);
-    return CompletableFuture.allOf(data, size.extendTo(position + len));
+    return ctx.io.write(target, position, buf, off, len, false, size::extendTo);
   }
 
   /** Blocking {@link #writeAsync}. */
@@ -106,8 +109,21 @@ public final class TesseraFile implements Closeable {
     read(position, buf, off, len);
   }
 
+  /** Whether this handle reads a snapshot's copy of the file (opened under /.snapshots): it cannot be changed. */
+  public boolean inSnapshot() {
+    return target.inSnapshot();
+  }
+
+  private TesseraException readOnly() {
+    return new TesseraException(io.tessera.common.proto.StatusProto.READ_ONLY, path
+        + " is in a snapshot, and snapshots are read-only (tessera snapshot restore brings files back)");
+  }
+
   /** Makes every acknowledged write of this file durable against power loss on every server involved. */
   public void sync() throws IOException {
+    if (target.inSnapshot()) {
+      return;
+    }
     Futures.get(ctx.io.sync(target));
   }
 
@@ -115,6 +131,9 @@ public final class TesseraFile implements Closeable {
   public void truncate(long newSize) throws IOException {
     if (newSize < 0) {
       throw new IllegalArgumentException("negative size " + newSize);
+    }
+    if (target.inSnapshot()) {
+      throw readOnly();
     }
     if (target.hasParity()) {
       zeroCutPartOfLastStripe(newSize);
@@ -137,7 +156,8 @@ public final class TesseraFile implements Closeable {
       return;
     }
     byte[] zeros = new byte[(int) (end - newSize)];
-    Futures.get(ctx.io.write(target, newSize, zeros, 0, zeros.length, false));
+    Futures.get(ctx.io.write(target, newSize, zeros, 0, zeros.length, false,
+        newEnd -> CompletableFuture.completedFuture(null)));
   }
 
   /** Servers of this file known to hold stale shards (skipped by reads and writes). */

@@ -161,6 +161,11 @@ public final class TesseraFileSystem implements Closeable {
     return Futures.get(async.setAttributes(path, null, modified));
   }
 
+  /** Snapshots of the whole file system: create, list, diff, restore, delete. */
+  public Snapshots snapshots() {
+    return new Snapshots(async, this);
+  }
+
   /** Meta replicas and data servers with their state. */
   public ClusterStatus clusterStatus() throws IOException {
     return Futures.get(async.clusterStatus());

@@ -91,10 +91,9 @@ public final class FsckCommand implements Callable<Integer> {
       }
       return;
     }
+    // "/" does not list /.snapshots; fsck /.snapshots (or one snapshot's path) checks snapshots
     for (FileStatus child : fs.list(s.path())) {
-      if (!child.path().startsWith("/.snapshots")) {
-        walk(fs, child, checks, out);
-      }
+      walk(fs, child, checks, out);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.tessera.cli.fs;
 
+import io.tessera.cli.ConnectedCommand;
+
 import io.tessera.cli.ClusterPaths;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -10,12 +12,12 @@ import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs cat}. */
 @Command(name = "cat", mixinStandardHelpOptions = true, description = "Write files to standard output.")
-public final class CatCommand extends FsBase {
+public final class CatCommand extends ConnectedCommand {
   @Parameters(paramLabel = "PATH", arity = "1..*", description = "files in the cluster")
   List<String> paths;
 
   @Override
-  int run(TesseraFileSystem fs) throws Exception {
+  protected int run(TesseraFileSystem fs) throws Exception {
     for (String p : paths) {
       try (TesseraFile f = fs.openFile(ClusterPaths.absolute(p)); InputStream in = f.newInputStream(0)) {
         in.transferTo(System.out);

@@ -1,5 +1,7 @@
 package io.tessera.cli.fs;
 
+import io.tessera.cli.ConnectedCommand;
+
 import io.tessera.cli.ClusterPaths;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -15,7 +17,7 @@ import picocli.CommandLine.Parameters;
 /** {@code tessera fs get}. */
 @Command(name = "get", mixinStandardHelpOptions = true,
     description = "Copy a file out of the cluster, with a progress bar, then the rate.")
-public final class GetCommand extends FsBase {
+public final class GetCommand extends ConnectedCommand {
   @Option(names = {"-q", "--quiet"}, description = "no progress bar or rate")
   boolean quiet;
 
@@ -26,7 +28,7 @@ public final class GetCommand extends FsBase {
   Path local;
 
   @Override
-  int run(TesseraFileSystem fs) throws Exception {
+  protected int run(TesseraFileSystem fs) throws Exception {
     try (TesseraFile f = fs.openFile(ClusterPaths.absolute(remote))) {
       Path target = Files.isDirectory(local) ? local.resolve(Path.of(f.path()).getFileName().toString()) : local;
       if (Files.exists(target) && !Files.isRegularFile(target)) {

@@ -1,5 +1,7 @@
 package io.tessera.cli.fs;
 
+import io.tessera.cli.ConnectedCommand;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ClusterPaths;
@@ -14,7 +16,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs ls}. */
 @Command(name = "ls", mixinStandardHelpOptions = true, description = "List directories (or show files).")
-public final class LsCommand extends FsBase {
+public final class LsCommand extends ConnectedCommand {
   @Option(names = "-l", description = "long listing: type, mode, size, time, layout")
   boolean longFormat;
 
@@ -25,7 +27,7 @@ public final class LsCommand extends FsBase {
   List<String> paths;
 
   @Override
-  int run(TesseraFileSystem fs) throws Exception {
+  protected int run(TesseraFileSystem fs) throws Exception {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (String p : paths) {
       FileStatus s = fs.stat(ClusterPaths.absolute(p));

@@ -1,5 +1,7 @@
 package io.tessera.cli.fs;
 
+import io.tessera.cli.ConnectedCommand;
+
 import io.tessera.cli.ClusterPaths;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFileSystem;
@@ -12,7 +14,7 @@ import picocli.CommandLine.Parameters;
 /** {@code tessera fs mkdir}. */
 @Command(name = "mkdir", mixinStandardHelpOptions = true,
     description = "Create directories. With --ec/--stripe-unit, files created inside default to that layout.")
-public final class MkdirCommand extends FsBase {
+public final class MkdirCommand extends ConnectedCommand {
   @Option(names = "-p", description = "create missing parents; an existing directory is fine")
   boolean parents;
 
@@ -23,7 +25,7 @@ public final class MkdirCommand extends FsBase {
   List<String> paths;
 
   @Override
-  int run(TesseraFileSystem fs) throws Exception {
+  protected int run(TesseraFileSystem fs) throws Exception {
     CreateOptions o = layout.toOptions();
     for (String p : paths) {
       fs.mkdir(ClusterPaths.absolute(p), parents, o);

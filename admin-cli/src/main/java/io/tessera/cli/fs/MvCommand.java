@@ -1,5 +1,7 @@
 package io.tessera.cli.fs;
 
+import io.tessera.cli.ConnectedCommand;
+
 import io.tessera.cli.ClusterPaths;
 import io.tessera.client.TesseraFileSystem;
 import picocli.CommandLine.Command;
@@ -8,7 +10,7 @@ import picocli.CommandLine.Parameters;
 /** {@code tessera fs mv}. */
 @Command(name = "mv", mixinStandardHelpOptions = true,
     description = "Rename atomically. An existing target file is replaced; an existing target directory must be empty.")
-public final class MvCommand extends FsBase {
+public final class MvCommand extends ConnectedCommand {
   @Parameters(index = "0", paramLabel = "SOURCE")
   String source;
 
@@ -16,7 +18,7 @@ public final class MvCommand extends FsBase {
   String target;
 
   @Override
-  int run(TesseraFileSystem fs) throws Exception {
+  protected int run(TesseraFileSystem fs) throws Exception {
     String src = ClusterPaths.absolute(source);
     String dst = ClusterPaths.absolute(target);
     // like mv(1): into an existing directory, keeping the name

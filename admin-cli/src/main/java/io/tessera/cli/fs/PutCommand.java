@@ -1,5 +1,7 @@
 package io.tessera.cli.fs;
 
+import io.tessera.cli.ConnectedCommand;
+
 import io.tessera.cli.ClusterPaths;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
@@ -18,7 +20,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "put", mixinStandardHelpOptions = true,
     description = {"Copy a local file into the cluster, with a progress bar, then the rate.",
         "Missing parent directories are created. The layout comes from --ec/--stripe-unit, else from the target directory, else the cluster default."})
-public final class PutCommand extends FsBase {
+public final class PutCommand extends ConnectedCommand {
   @Mixin
   LayoutOptions layout;
 
@@ -38,7 +40,7 @@ public final class PutCommand extends FsBase {
   String remote;
 
   @Override
-  int run(TesseraFileSystem fs) throws Exception {
+  protected int run(TesseraFileSystem fs) throws Exception {
     if (!Files.isRegularFile(local)) {
       throw new NoSuchFileException(local.toString(), null, "no such local file");
     }

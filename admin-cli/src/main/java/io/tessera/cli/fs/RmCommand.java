@@ -1,5 +1,7 @@
 package io.tessera.cli.fs;
 
+import io.tessera.cli.ConnectedCommand;
+
 import io.tessera.cli.ClusterPaths;
 import io.tessera.client.TesseraFileSystem;
 import java.util.List;
@@ -10,7 +12,7 @@ import picocli.CommandLine.Parameters;
 /** {@code tessera fs rm}. */
 @Command(name = "rm", mixinStandardHelpOptions = true,
     description = "Remove files or empty directories; -r removes whole trees. Space is freed in the background.")
-public final class RmCommand extends FsBase {
+public final class RmCommand extends ConnectedCommand {
   @Option(names = {"-r", "-R", "--recursive"}, description = "remove directories and everything in them")
   boolean recursive;
 
@@ -18,7 +20,7 @@ public final class RmCommand extends FsBase {
   List<String> paths;
 
   @Override
-  int run(TesseraFileSystem fs) throws Exception {
+  protected int run(TesseraFileSystem fs) throws Exception {
     for (String p : paths) {
       fs.delete(ClusterPaths.absolute(p), recursive);
     }

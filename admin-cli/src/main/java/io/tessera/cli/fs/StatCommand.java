@@ -1,5 +1,7 @@
 package io.tessera.cli.fs;
 
+import io.tessera.cli.ConnectedCommand;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ClusterPaths;
@@ -16,7 +18,7 @@ import picocli.CommandLine.Parameters;
 /** {@code tessera fs stat}. */
 @Command(name = "stat", mixinStandardHelpOptions = true,
     description = "Show a file's attributes and layout: coding, stripe unit, and which servers hold what.")
-public final class StatCommand extends FsBase {
+public final class StatCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
 
@@ -24,7 +26,7 @@ public final class StatCommand extends FsBase {
   String path;
 
   @Override
-  int run(TesseraFileSystem fs) throws Exception {
+  protected int run(TesseraFileSystem fs) throws Exception {
     FileStatus s = fs.stat(ClusterPaths.absolute(path));
     if (json) {
       out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(toMap(s)));

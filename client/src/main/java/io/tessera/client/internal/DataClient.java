@@ -78,7 +78,7 @@ public final class DataClient {
       return pool.call(addr, Service.DATA, header, payload == null ? null : payload.duplicate());
     }).handle((frame, err) -> {
       if (err == null) {
-        return CompletableFuture.completedFuture(decode(serverId, frame));
+        return CompletableFuture.completedFuture(decode(serverId, frame, health));
       }
       Throwable cause = Failures.cause(err);
       boolean transport = cause instanceof PeerUnreachableException
@@ -99,7 +99,7 @@ public final class DataClient {
     }).thenCompose(f -> f);
   }
 
-  private static Reply decode(String serverId, Frame frame) {
+  private static Reply decode(String serverId, Frame frame, ServerHealth health) {
     DataResponseProto h;
     try {
       h = DataResponseProto.parseFrom(frame.header());
@@ -107,6 +107,13 @@ public final class DataClient {
       frame.release();
       throw new CompletionException(new TesseraException(StatusProto.INTERNAL,
           "unreadable reply from data server " + serverId));
+    }
+    if (h.getStatus() == StatusProto.UNAVAILABLE) {
+      // up but unable to serve (starting, or cut off from the meta group): as good as down for now
+      frame.release();
+      health.markDown(serverId, h.getMessage());
+      throw new CompletionException(new ServerDownException(serverId, "data server " + serverId + ": "
+          + h.getMessage()));
     }
     if (h.getStatus() != StatusProto.OK) {
       frame.release();

@@ -13,11 +13,39 @@ public final class FileTarget {
   private final long fileId;
   private final StripeLayout layout;
   private final Set<String> stale = ConcurrentHashMap.newKeySet();
+  /** The snapshot epoch this file is read at; -1 for the live file. */
+  private final long snapshotEpoch;
 
   public FileTarget(long fileId, StripeLayout layout, Collection<String> staleServers) {
+    this(fileId, layout, staleServers, -1);
+  }
+
+  /** A file as a snapshot holds it ({@code snapshotEpoch >= 0}): read-only, read at that epoch. */
+  public FileTarget(long fileId, StripeLayout layout, Collection<String> staleServers, long snapshotEpoch) {
     this.fileId = fileId;
     this.layout = layout;
     this.stale.addAll(staleServers);
+    this.snapshotEpoch = snapshotEpoch;
+  }
+
+  /** The target of an inode from the meta group (live, or under /.snapshots). */
+  public static FileTarget of(io.tessera.common.proto.InodeProto in) {
+    return new FileTarget(in.getId(), StripeLayout.of(in.getLayout()), in.getStaleServersList(),
+        in.getInSnapshot() ? in.getSnapshotEpoch() : -1);
+  }
+
+  /** Whether this is a snapshot's copy of the file, which nothing may change. */
+  public boolean inSnapshot() {
+    return snapshotEpoch >= 0;
+  }
+
+  /** A read request for this file: of the newest versions, or of the snapshot's. */
+  io.tessera.common.proto.ReadShardsRequestProto.Builder newRead() {
+    io.tessera.common.proto.ReadShardsRequestProto.Builder r = io.tessera.common.proto.ReadShardsRequestProto.newBuilder();
+    if (snapshotEpoch >= 0) {
+      r.setAtSnapshot(true).setSnapshotEpoch(snapshotEpoch);
+    }
+    return r;
   }
 
   public long fileId() {

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -98,15 +99,21 @@ public final class ParityWriter {
         });
   }
 
-  /** Writes {@code buf[off, off+len)} at {@code pos}; the array must stay unchanged until done. */
-  public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync) {
+  /**
+   * Writes {@code buf[off, off+len)} at {@code pos}; the array must stay unchanged until done.
+   * {@code extendTo} records the file's new size in the meta group; each group calls it for its
+   * end while it holds its locks, so a snapshot (which drains held locks) sees a group's bytes
+   * and the size that covers them together, or neither.
+   */
+  public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
+      LongFunction<CompletableFuture<Void>> extendTo) {
     StripeLayout layout = file.layout();
     long first = layout.stripeOf(pos);
     long last = layout.stripeOf(pos + len - 1);
     int perGroup = Math.max(1, MAX_GROUP_BYTES / layout.stripeUnit());
     List<CompletableFuture<Void>> groups = new ArrayList<>();
     for (long s = first; s <= last; s += perGroup) {
-      Group g = new Group(file, s, Math.min(last + 1, s + perGroup), pos, buf, off, len, sync);
+      Group g = new Group(file, s, Math.min(last + 1, s + perGroup), pos, buf, off, len, sync, extendTo);
       groups.add(g.run(System.nanoTime() + 2 * lease.toNanos(), 0));
     }
     return CompletableFuture.allOf(groups.toArray(CompletableFuture[]::new));
@@ -123,10 +130,13 @@ public final class ParityWriter {
     private final int off;
     private final int len;
     private final boolean sync;
+    private final LongFunction<CompletableFuture<Void>> extendTo;
     /** (stripe, unit) pairs found corrupt: not used again in this write. */
     private final UnusableUnits bad = new UnusableUnits();
 
-    Group(FileTarget file, long from, long to, long pos, byte[] buf, int off, int len, boolean sync) {
+    Group(FileTarget file, long from, long to, long pos, byte[] buf, int off, int len, boolean sync,
+        LongFunction<CompletableFuture<Void>> extendTo) {
+      this.extendTo = extendTo;
       this.file = file;
       this.layout = file.layout();
       this.from = from;
@@ -254,8 +264,9 @@ public final class ParityWriter {
         return released.thenCompose(v -> run(deadline, attempt + 1));
       }
       betweenPhases.run();
+      long end = Math.min(pos + len, to * layout.stripeDataBytes());
       CompletableFuture<Void> ready = CompletableFuture.runAsync(() -> updates.forEach(u -> u.encode(codec(layout))),
-          coding).thenCompose(v -> markStale(skipped));
+          coding).thenCompose(v -> markStale(skipped)).thenCompose(v -> extendTo.apply(end));
       // nothing was written yet: a failure here (the meta group unreachable) frees the locks at once
       return ready.handle((v, e) -> e).thenCompose(e -> e == null ? phase2(lock, lockedOn, skipped, updates)
           : release(granted, lock).thenCompose(x -> CompletableFuture.<Void>failedFuture(e)));

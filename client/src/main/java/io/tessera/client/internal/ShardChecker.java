@@ -63,7 +63,7 @@ public final class ShardChecker {
       }
       List<CompletableFuture<Void>> calls = new ArrayList<>();
       for (ReadBatch b : batches.values()) {
-        calls.add(probe(b, verifyParity, states));
+        calls.add(probe(file, b, verifyParity, states));
       }
       try {
         CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
@@ -101,8 +101,9 @@ public final class ShardChecker {
   }
 
   /** Fills the states of one server's units; a server that cannot be reached leaves them null (missing). */
-  private CompletableFuture<Void> probe(ReadBatch batch, boolean withBytes, ShardStateProto[][] states) {
-    ReadShardsRequestProto.Builder r = ReadShardsRequestProto.newBuilder().addAllRanges(batch.ranges())
+  private CompletableFuture<Void> probe(FileTarget file, ReadBatch batch, boolean withBytes,
+      ShardStateProto[][] states) {
+    ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges())
         .setProbe(!withBytes);
     return data.call(batch.server(), DataRequestProto.newBuilder().setRead(r), null).handle((reply, err) -> {
       if (err != null) {

@@ -49,15 +49,18 @@ public final class StripedIo {
   /**
    * Writes {@code buf[off, off+len)} at file position {@code pos}; the array must stay
    * unchanged until done. Files with parity go through the two-phase {@link ParityWriter};
-   * files without are written to their data servers directly.
+   * files without are written to their data servers directly. {@code extendTo} records the new
+   * size (with parity: while the stripes are locked, see {@link ParityWriter#write}).
    */
-  public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync) {
+  public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
+      java.util.function.LongFunction<CompletableFuture<Void>> extendTo) {
     if (file.hasParity()) {
-      return writer.write(file, pos, buf, off, len, sync);
+      return writer.write(file, pos, buf, off, len, sync, extendTo);
     }
     long fileId = file.fileId();
     StripeLayout layout = file.layout();
     List<CompletableFuture<?>> calls = new ArrayList<>();
+    calls.add(extendTo.apply(pos + len));
     for (Map.Entry<String, List<List<ShardPiece>>> e : byServer(layout, pos, len).entrySet()) {
       for (List<ShardPiece> chunk : e.getValue()) {
         WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setSync(sync);
@@ -125,7 +128,7 @@ public final class StripedIo {
     List<CompletableFuture<?>> calls = new ArrayList<>();
     for (Map.Entry<String, List<ReadBatch>> e : batches.entrySet()) {
       for (ReadBatch batch : e.getValue()) {
-        ReadShardsRequestProto.Builder r = ReadShardsRequestProto.newBuilder().addAllRanges(batch.ranges());
+        ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
         calls.add(data.call(e.getKey(), DataRequestProto.newBuilder().setRead(r), null).handle((reply, err) -> {
           if (err != null) {
             Throwable cause = Failures.cause(err);

@@ -123,6 +123,27 @@ public final class StripeLockTable {
     return removed;
   }
 
+  /** Locks whose lease has not run out: writers that may still be between their phases. */
+  public synchronized int unexpiredCount() {
+    long now = nanoClock.getAsLong();
+    int n = 0;
+    for (List<Held> held : byFile.values()) {
+      for (Held h : held) {
+        if (now - h.expiresAtNanos < 0) {
+          n++;
+        }
+      }
+    }
+    return n;
+  }
+
+  /** The longest-held unexpired lock, described for a log line; "none" when there is none. */
+  public synchronized String oldestHolder() {
+    long now = nanoClock.getAsLong();
+    return byFile.values().stream().flatMap(List::stream).filter(h -> now - h.expiresAtNanos < 0)
+        .min(java.util.Comparator.comparingLong(Held::grantedAtMillis)).map(Held::toString).orElse("none");
+  }
+
   /** Locks currently held, expired or not. */
   public synchronized int size() {
     return byFile.values().stream().mapToInt(List::size).sum();

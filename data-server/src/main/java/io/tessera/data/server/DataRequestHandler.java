@@ -16,7 +16,15 @@ import io.tessera.common.proto.WriteShardsRequestProto;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
+import io.tessera.common.proto.ReadShardsRequestProto;
+import io.tessera.common.proto.ScanVersionsRequestProto;
+import io.tessera.common.proto.ScanVersionsResponseProto;
+import io.tessera.common.proto.SnapshotGateRequestProto;
 import io.tessera.data.lock.StripeLockTable;
+import io.tessera.data.snapshot.SnapshotParticipant;
+import io.tessera.data.snapshot.WriteGate;
+import io.tessera.data.store.EpochState;
+import io.tessera.data.store.VersionReport;
 import io.tessera.data.store.CorruptShardException;
 import io.tessera.data.store.ShardId;
 import io.tessera.data.store.ShardStore;
@@ -36,13 +44,24 @@ final class DataRequestHandler implements RpcService {
   /** Upper bound of bytes one read request may ask for (the frame limit bounds writes). */
   static final long MAX_READ_BYTES = 64L << 20;
 
+  /** Most retained snapshots a gate request may name. */
+  static final int MAX_RETAINED = 100_000;
+
+  /** How a request passes the write gate. */
+  private enum Passage { FREE, UNLOCKED_CHANGE, LOCKED_CHANGE }
+
   private final ShardStore store;
   private final StripeLockTable locks;
+  private final WriteGate gate;
+  private final SnapshotParticipant snapshots;
   private final ExecutorService workers;
 
-  DataRequestHandler(ShardStore store, StripeLockTable locks, ExecutorService workers) {
+  DataRequestHandler(ShardStore store, StripeLockTable locks, WriteGate gate, SnapshotParticipant snapshots,
+      ExecutorService workers) {
     this.store = store;
     this.locks = locks;
+    this.gate = gate;
+    this.snapshots = snapshots;
     this.workers = workers;
   }
 
@@ -56,7 +75,25 @@ final class DataRequestHandler implements RpcService {
       return CompletableFuture.completedFuture(error(StatusProto.INVALID_ARGUMENT,
           "request header is not a data.proto DataRequestProto: " + e.getMessage()));
     }
-    return CompletableFuture.supplyAsync(() -> {
+    if (req.getOpCase() == DataRequestProto.OpCase.SNAPSHOT_GATE) {
+      call.payload().release();
+      try {
+        return gateStep(req.getSnapshotGate());
+      } catch (IllegalArgumentException e) {
+        return CompletableFuture.completedFuture(error(StatusProto.INVALID_ARGUMENT, e.getMessage()));
+      }
+    }
+    Passage passage = passageOf(req);
+    CompletableFuture<Void> admitted = switch (passage) {
+      case FREE -> CompletableFuture.completedFuture(null);
+      case UNLOCKED_CHANGE -> gate.enter();
+      case LOCKED_CHANGE -> gate.enterWithLock();
+    };
+    return admitted.handle((v, refused) -> refused).thenApplyAsync(refused -> {
+      if (refused != null) {
+        call.payload().release();
+        return error(StatusProto.UNAVAILABLE, io.tessera.common.rpc.Failures.cause(refused).getMessage());
+      }
       try {
         return execute(req, call.payload());
       } catch (IllegalArgumentException e) {
@@ -67,10 +104,56 @@ final class DataRequestHandler implements RpcService {
       } catch (IOException e) {
         LOG.warn("Storage error: {}", e.getMessage());
         return error(StatusProto.INTERNAL, e.getMessage());
+      } catch (java.io.UncheckedIOException e) {
+        LOG.warn("Storage error: {}", e.getCause().getMessage());
+        return error(StatusProto.INTERNAL, e.getCause().getMessage());
       } finally {
         call.payload().release();
+        if (passage != Passage.FREE) {
+          gate.exit();
+        }
       }
     }, workers);
+  }
+
+  private static Passage passageOf(DataRequestProto req) {
+    return switch (req.getOpCase()) {
+      case WRITE -> req.getWrite().hasUnlock() ? Passage.LOCKED_CHANGE : Passage.UNLOCKED_CHANGE;
+      case TRUNCATE, DELETE_FILE -> Passage.UNLOCKED_CHANGE;
+      default -> Passage.FREE;
+    };
+  }
+
+  /** The meta leader's PREPARE / COMMIT / ABORT of a snapshot. */
+  private CompletableFuture<RpcReply> gateStep(SnapshotGateRequestProto g) {
+    if (g.getRetainedEpochsCount() > MAX_RETAINED) {
+      throw new IllegalArgumentException("a gate request names " + g.getRetainedEpochsCount()
+          + " snapshots; at most " + MAX_RETAINED);
+    }
+    long[] retained = g.getRetainedEpochsList().stream().mapToLong(Long::longValue).toArray();
+    switch (g.getStep()) {
+      case PREPARE -> {
+        if (g.getDrainTimeoutMs() < 1 || g.getDrainTimeoutMs() > 60_000) {
+          throw new IllegalArgumentException("drain timeout " + g.getDrainTimeoutMs() + " ms is not in 1..60000");
+        }
+        return snapshots.prepare(g.getAttempt(), new EpochState(g.getEpoch(), retained),
+            java.time.Duration.ofMillis(g.getDrainTimeoutMs()))
+            .thenApply(busy -> busy == null ? ok() : error(StatusProto.BUSY, busy));
+      }
+      case COMMIT -> {
+        if (g.getNewEpoch() <= g.getEpoch()) {
+          throw new IllegalArgumentException("COMMIT must move the epoch forward (" + g.getEpoch() + " to "
+              + g.getNewEpoch() + ")");
+        }
+        gate.commit(g.getAttempt(), new EpochState(g.getNewEpoch(), retained));
+        return CompletableFuture.completedFuture(ok());
+      }
+      case ABORT -> {
+        gate.abort(g.getAttempt());
+        return CompletableFuture.completedFuture(ok());
+      }
+      default -> throw new IllegalArgumentException("snapshot gate request names no step");
+    }
   }
 
   private RpcReply execute(DataRequestProto req, ByteBuf payload) throws IOException {
@@ -80,16 +163,36 @@ final class DataRequestHandler implements RpcService {
         return write(req.getWrite(), payload, client);
       }
       case READ -> {
-        return read(req.getRead().getRangesList(), req.getRead().getProbe());
+        ReadShardsRequestProto r = req.getRead();
+        return read(r.getRangesList(), r.getProbe(), r.getAtSnapshot() ? r.getSnapshotEpoch() : Long.MAX_VALUE);
+      }
+      case SCAN_VERSIONS -> {
+        ScanVersionsRequestProto sv = req.getScanVersions();
+        VersionReport report = store.scanVersions(sv.getWritten() ? sv.getWrittenAfter() : Long.MAX_VALUE,
+            sv.getWrittenUpTo(), sv.getUsage());
+        ScanVersionsResponseProto.Builder out = ScanVersionsResponseProto.newBuilder()
+            .addAllWrittenFiles(report.writtenFiles());
+        report.exclusiveBytes().forEach((epoch, bytes) -> out.addEpochs(epoch).addExclusiveBytes(bytes));
+        return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setVersions(out).build());
       }
       case LOCK_READ -> {
         checkRanges(req.getLockRead().getReadsList());
-        StripeLockTable.Outcome got = locks.tryLock(req.getLockRead().getLock(), client);
+        StringBuilder closed = new StringBuilder();
+        StripeLockTable.Outcome got = gate.grantLock(() -> {
+          try {
+            return locks.tryLock(req.getLockRead().getLock(), client);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }, closed);
+        if (got == null) {
+          return error(StatusProto.BUSY, closed.toString());
+        }
         if (got instanceof StripeLockTable.Refused refused) {
           return error(StatusProto.BUSY, refused.holder());
         }
         try {
-          return read(req.getLockRead().getReadsList(), false);
+          return read(req.getLockRead().getReadsList(), false, Long.MAX_VALUE);
         } catch (IOException | RuntimeException e) {
           locks.release(req.getLockRead().getLock(), client);
           throw e;
@@ -155,7 +258,7 @@ final class DataRequestHandler implements RpcService {
     return out;
   }
 
-  private RpcReply read(List<ShardRangeProto> ranges, boolean probe) throws IOException {
+  private RpcReply read(List<ShardRangeProto> ranges, boolean probe, long atEpoch) throws IOException {
     long total = checkRanges(ranges);
     if (!probe && total > MAX_READ_BYTES) {
       throw new IllegalArgumentException("read of " + total + " bytes exceeds the per-request limit of "
@@ -168,7 +271,7 @@ final class DataRequestHandler implements RpcService {
         ShardId id = new ShardId(r.getFileId(), r.getStripe(), r.getUnit());
         ByteBuf got;
         try {
-          got = store.read(id, r.getOffset(), r.getLength());
+          got = store.read(id, r.getOffset(), r.getLength(), atEpoch);
         } catch (CorruptShardException e) {
           LOG.warn("Corrupt shard: {}", e.getMessage());
           meta.addStates(ShardStateProto.SHARD_CORRUPT).addStoredLengths(0);

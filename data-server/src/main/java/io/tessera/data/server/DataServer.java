@@ -17,7 +17,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
+import io.tessera.data.snapshot.SnapshotParticipant;
+import io.tessera.data.snapshot.WriteGate;
+import io.tessera.data.store.GarbageCollector;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -32,16 +37,18 @@ public final class DataServer implements Closeable {
   private final String id;
   private final ShardStore store;
   private final ExecutorService workers;
+  private final ScheduledExecutorService timer;
   private final RpcServer rpc;
   private final RpcClientPool metaPool;
   private final HeartbeatSender heartbeats;
   private final String address;
 
-  private DataServer(String id, ShardStore store, ExecutorService workers, RpcServer rpc, RpcClientPool metaPool,
-      HeartbeatSender heartbeats, String address) {
+  private DataServer(String id, ShardStore store, ExecutorService workers, ScheduledExecutorService timer,
+      RpcServer rpc, RpcClientPool metaPool, HeartbeatSender heartbeats, String address) {
     this.id = id;
     this.store = store;
     this.workers = workers;
+    this.timer = timer;
     this.rpc = rpc;
     this.metaPool = metaPool;
     this.heartbeats = heartbeats;
@@ -62,16 +69,26 @@ public final class DataServer implements Closeable {
         });
     StripeLockTable locks = new StripeLockTable(store, config.get(DataServerConfigKeys.MAX_LOCK_LEASE),
         System::nanoTime);
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "data-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    GarbageCollector gc = new GarbageCollector(store, timer);
+    WriteGate gate = new WriteGate(store, System::nanoTime,
+        config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT).multipliedBy(3), gc::requestRun);
+    SnapshotParticipant snapshots = new SnapshotParticipant(gate, locks, timer, System::nanoTime);
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     String host = config.get(DataServerConfigKeys.BIND_HOST);
     RpcServer rpc;
     try {
       rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
-          Map.of(Service.DATA, new DataRequestHandler(store, locks, workers)), maxFrame,
+          Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, workers)), maxFrame,
           config.get(RpcConfigKeys.IO_THREADS));
     } catch (RuntimeException e) {
       store.close();
       workers.shutdownNow();
+      timer.shutdownNow();
       throw new IOException("data server " + id + " cannot listen on " + host + ":"
           + config.get(DataServerConfigKeys.PORT) + ": " + e.getMessage(), e);
     }
@@ -80,10 +97,11 @@ public final class DataServer implements Closeable {
     LeaderFollowingCaller meta = new LeaderFollowingCaller(metaPool,
         Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")), Service.HEARTBEAT,
         Duration.ofSeconds(3));
-    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta);
+    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta, gate,
+        config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT));
     hb.start(config.get(DataServerConfigKeys.HEARTBEAT_INTERVAL));
     LOG.info("Data server {} serving {} from {}", id, address, dir);
-    return new DataServer(id, store, workers, rpc, metaPool, hb, address);
+    return new DataServer(id, store, workers, timer, rpc, metaPool, hb, address);
   }
 
   public String id() {
@@ -102,6 +120,7 @@ public final class DataServer implements Closeable {
   public void close() throws IOException {
     heartbeats.close();
     rpc.close();
+    timer.shutdownNow();
     workers.shutdown();
     try {
       workers.awaitTermination(10, TimeUnit.SECONDS);

@@ -22,6 +22,11 @@ public final class DataServerConfigKeys {
   public static final ConfigKey<Duration> MAX_LOCK_LEASE = ConfigKey.duration("tessera.data.max-lock-lease",
       Duration.ofSeconds(60), "longest lease a writer's stripe lock gets, whatever the writer asks for");
 
+  public static final ConfigKey<Duration> SNAPSHOT_GATE_TIMEOUT = ConfigKey.duration(
+      "tessera.data.snapshot-gate-timeout", Duration.ofSeconds(5),
+      "a write gate closed by a snapshot's PREPARE this long without COMMIT or ABORT is settled through the meta"
+          + " group (the coordinator died)");
+
   public static final List<ConfigKey<?>> ALL = List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL,
-      META_ADDRESSES, MAX_LOCK_LEASE);
+      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT);
 }

@@ -4,6 +4,8 @@ import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.HeartbeatResponseProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.LeaderFollowingCaller;
+import io.tessera.data.snapshot.WriteGate;
+import io.tessera.data.store.EpochState;
 import io.tessera.data.store.ShardStore;
 import java.io.Closeable;
 import java.io.File;
@@ -16,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reports this server (address, capacity, free space) to the meta leader at a fixed rate and
- * adopts the global epoch it answers with. The first heartbeat registers the server.
+ * adopts the global epoch and retained snapshots it answers with (the write gate opens on the
+ * first answer). The first heartbeat registers the server.
  */
 final class HeartbeatSender implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HeartbeatSender.class);
@@ -26,6 +29,8 @@ final class HeartbeatSender implements Closeable {
   private final File dataDir;
   private final ShardStore store;
   private final LeaderFollowingCaller meta;
+  private final WriteGate gate;
+  private final long gateBoundNanos;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "heartbeat");
     t.setDaemon(true);
@@ -34,12 +39,15 @@ final class HeartbeatSender implements Closeable {
   private volatile boolean registered;
   private volatile boolean inFlight;
 
-  HeartbeatSender(String serverId, String address, File dataDir, ShardStore store, LeaderFollowingCaller meta) {
+  HeartbeatSender(String serverId, String address, File dataDir, ShardStore store, LeaderFollowingCaller meta,
+      WriteGate gate, Duration gateBound) {
     this.serverId = serverId;
     this.address = address;
     this.dataDir = dataDir;
     this.store = store;
     this.meta = meta;
+    this.gate = gate;
+    this.gateBoundNanos = gateBound.toNanos();
   }
 
   void start(Duration interval) {
@@ -51,10 +59,15 @@ final class HeartbeatSender implements Closeable {
       return;
     }
     inFlight = true;
+    long overdue = gate.overdueAttempt(gateBoundNanos);
+    if (overdue != 0) {
+      LOG.warn("Write gate closed for snapshot attempt {} longer than {} ms; asking the meta group to settle it",
+          overdue, gateBoundNanos / 1_000_000);
+    }
     HeartbeatRequestProto req = HeartbeatRequestProto.newBuilder()
         .setServerId(serverId).setAddress(address)
         .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(dataDir.getUsableSpace())
-        .setUsedBytes(store.usedBytes()).build();
+        .setUsedBytes(store.usedBytes()).setEpoch(store.epoch()).setGateAttempt(overdue).build();
     meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom,
         r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).whenComplete((r, err) -> {
       inFlight = false;
@@ -65,9 +78,8 @@ final class HeartbeatSender implements Closeable {
         }
         return;
       }
-      if (r.getEpoch() != store.epoch()) {
-        store.setEpoch(r.getEpoch());
-      }
+      gate.learn(new EpochState(r.getEpoch(), r.getRetainedEpochsList().stream().mapToLong(Long::longValue)
+          .toArray()), overdue);
       if (!registered) {
         registered = true;
         LOG.info("Data server {} registered with meta leader {} (epoch {})", serverId, meta.currentLeader(),

@@ -28,11 +28,19 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * Shards in one RocksDB: key {@link ShardKey}, value {@code crc32c(4) | bytes}. Values of a
- * stripe unit's size go to blob files, so compaction moves keys, not data. Two small column
- * families sit beside the shards so that a write and its bookkeeping commit in one batch:
- * {@code locks} (granted stripe locks) and {@code dirty} (the dirty-file log, key
+ * Shards in one RocksDB: key {@link ShardKey}, value {@code crc32c(4) | bytes}; an empty
+ * value is a tombstone (the shard was truncated away or its file removed at that epoch, while
+ * a snapshot still sees an older version). Values of a stripe unit's size go to blob files,
+ * so compaction moves keys, not data. Small column families sit beside the shards so that a
+ * write and its bookkeeping commit in one batch: {@code versions} (every shard key with its
+ * value's length: scans and newest-version lookups never touch blob files), {@code locks}
+ * (granted stripe locks) and {@code dirty} (the dirty-file log, key
  * {@code server id | 0 | fileId}, value the time of the first entry).
+ *
+ * <p>Versions follow {@link EpochState}'s rule: a write at epoch {@code C} replaces the
+ * shard's newest version unless a retained snapshot still sees it; reads at a snapshot seek
+ * the newest version at or below it; {@link #collectGarbage()} drops versions no snapshot sees
+ * any more.
  *
  * <p>Bytes move through pooled direct buffers: one copy from the network buffer into the
  * value on write, none on read (the reply is a slice of the value RocksDB filled). RocksDB's
@@ -46,6 +54,7 @@ public final class RocksShardStore implements ShardStore {
 
   private static final int LOCK_STRIPES = 512;
   private static final int CRC_BYTES = 4;
+  private static final long LIVE = Long.MAX_VALUE;
 
   private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
   private final LRUCache cache;
@@ -57,13 +66,14 @@ public final class RocksShardStore implements ShardStore {
   private final ColumnFamilyHandle shards;
   private final ColumnFamilyHandle lockFamily;
   private final ColumnFamilyHandle dirtyFamily;
+  private final ColumnFamilyHandle versionFamily;
   private final WriteOptions asyncWrite = new WriteOptions();
   private final WriteOptions syncWrite = new WriteOptions().setSync(true);
   private final ReadOptions reads = new ReadOptions().setVerifyChecksums(false).setFillCache(false);
   private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
   /** Capacity to try first when reading a value of unknown size: the largest seen so far. */
   private volatile int valueSizeHint = 64 << 10;
-  private volatile long epoch;
+  private volatile EpochState state = EpochState.INITIAL;
 
   public RocksShardStore(Path dir) throws IOException {
     Files.createDirectories(dir);
@@ -88,11 +98,14 @@ public final class RocksShardStore implements ShardStore {
         .setBlobCompressionType(CompressionType.NO_COMPRESSION)
         .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
     smallOptions = new ColumnFamilyOptions().setWriteBufferSize(4L << 20);
+    boolean indexMissing;
     try {
+      indexMissing = hasShardsWithoutIndex(dir);
       db = RocksDB.open(dbOptions, dir.toString(), List.of(
           new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, shardOptions),
           new ColumnFamilyDescriptor("locks".getBytes(StandardCharsets.UTF_8), smallOptions),
-          new ColumnFamilyDescriptor("dirty".getBytes(StandardCharsets.UTF_8), smallOptions)), families);
+          new ColumnFamilyDescriptor("dirty".getBytes(StandardCharsets.UTF_8), smallOptions),
+          new ColumnFamilyDescriptor("versions".getBytes(StandardCharsets.UTF_8), smallOptions)), families);
     } catch (RocksDBException e) {
       dbOptions.close();
       shardOptions.close();
@@ -104,6 +117,32 @@ public final class RocksShardStore implements ShardStore {
     shards = families.get(0);
     lockFamily = families.get(1);
     dirtyFamily = families.get(2);
+    versionFamily = families.get(3);
+    if (indexMissing) {
+      rebuildVersionIndex();
+    }
+  }
+
+  /** A store written before the version index existed (it has shards but no index family). */
+  private static boolean hasShardsWithoutIndex(Path dir) throws RocksDBException {
+    if (!Files.exists(dir.resolve("CURRENT"))) {
+      return false;
+    }
+    try (org.rocksdb.Options o = new org.rocksdb.Options()) {
+      return RocksDB.listColumnFamilies(o, dir.toString()).stream()
+          .noneMatch(n -> new String(n, StandardCharsets.UTF_8).equals("versions"));
+    }
+  }
+
+  private void rebuildVersionIndex() throws IOException {
+    try (RocksIterator it = db.newIterator(shards); WriteBatch batch = new WriteBatch()) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        batch.put(versionFamily, it.key(), lengthValue(it.value().length));
+      }
+      db.write(asyncWrite, batch);
+    } catch (RocksDBException e) {
+      throw storeError("version index rebuild", e);
+    }
   }
 
   @Override
@@ -114,7 +153,8 @@ public final class RocksShardStore implements ShardStore {
     }
     List<ByteBuf> held = new ArrayList<>();
     try (WriteBatch batch = new WriteBatch()) {
-      long current = epoch;
+      EpochState now = state;
+      long current = now.epoch();
       for (ShardWrite w : writes) {
         // before the first snapshot there is no older epoch whose version could linger
         Long older = current > 0 ? newestEpoch(w.shard(), Long.MAX_VALUE) : null;
@@ -127,13 +167,13 @@ public final class RocksShardStore implements ShardStore {
         }
         held.add(value);
         value.setInt(0, crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES));
-        if (older != null && older != current) {
-          // a newer epoch began since this shard was written; no snapshot keeps old versions yet
-          batch.delete(shards, ShardKey.encode(w.shard(), older));
+        if (older != null && older != current && !now.keeps(older, current)) {
+          deleteVersion(batch, w.shard(), older);
         }
         ByteBuf key = keyBuffer(w.shard(), current);
         held.add(key);
         batch.put(shards, key.nioBuffer(), value.nioBuffer());
+        batch.put(versionFamily, ShardKey.encode(w.shard(), current), lengthValue(value.readableBytes()));
       }
       if (book.releasedLock() != null) {
         batch.delete(lockFamily, book.releasedLock());
@@ -175,8 +215,8 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public ByteBuf read(ShardId shard, int offset, int length) throws IOException {
-    ByteBuf value = readValue(shard);
+  public ByteBuf read(ShardId shard, int offset, int length, long atEpoch) throws IOException {
+    ByteBuf value = readValue(shard, atEpoch);
     if (value == null) {
       return null;
     }
@@ -189,11 +229,19 @@ public final class RocksShardStore implements ShardStore {
 
   /** The whole newest value (crc and bytes) with its checksum verified, or null. */
   private ByteBuf readValue(ShardId shard) throws IOException {
-    long current = epoch;
-    ByteBuf value = get(shard, current);
+    return readValue(shard, LIVE);
+  }
+
+  /**
+   * The whole value (crc and bytes) of the newest version at or below {@code atEpoch}, its
+   * checksum verified; null when there is none or it is a tombstone.
+   */
+  private ByteBuf readValue(ShardId shard, long atEpoch) throws IOException {
+    long current = state.epoch();
+    ByteBuf value = atEpoch >= current ? get(shard, current) : null;
     long version = current;
     if (value == null) {
-      Long newest = newestEpoch(shard, Long.MAX_VALUE);
+      Long newest = newestEpoch(shard, atEpoch);
       if (newest == null) {
         return null;
       }
@@ -202,6 +250,10 @@ public final class RocksShardStore implements ShardStore {
       if (value == null) {
         return null;
       }
+    }
+    if (value.readableBytes() == 0) {
+      value.release();
+      return null;
     }
     if (value.readableBytes() < CRC_BYTES
         || value.getInt(0) != crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES)) {
@@ -243,8 +295,23 @@ public final class RocksShardStore implements ShardStore {
 
   @Override
   public void deleteFile(long fileId) throws IOException {
-    try {
-      db.deleteRange(shards, asyncWrite, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+    EpochState now = state;
+    if (!now.hasSnapshots()) {
+      try (WriteBatch batch = new WriteBatch()) {
+        batch.deleteRange(shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+        batch.deleteRange(versionFamily, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+        db.write(asyncWrite, batch);
+      } catch (RocksDBException e) {
+        throw storeError("delete", e);
+      }
+      return;
+    }
+    // snapshots may still see the file: its shards end in tombstones, older versions stay
+    try (WriteBatch batch = new WriteBatch()) {
+      for (ShardId id : shardsOf(fileId, 0)) {
+        withShardLock(id, () -> supersede(batch, id, now, null));
+      }
+      db.write(asyncWrite, batch);
     } catch (RocksDBException e) {
       throw storeError("delete", e);
     }
@@ -252,40 +319,221 @@ public final class RocksShardStore implements ShardStore {
 
   @Override
   public void truncateFile(long fileId, long stripe, int[] keepLengths) throws IOException {
+    EpochState now = state;
     List<ByteBuf> held = new ArrayList<>();
     try (WriteBatch batch = new WriteBatch()) {
-      batch.deleteRange(shards, ShardKey.fileFrom(fileId, stripe + 1), ShardKey.fileFrom(fileId + 1, 0));
-      for (int u = 0; u < keepLengths.length; u++) {
-        ShardId id = new ShardId(fileId, stripe, u);
-        ReentrantLock lock = locks[lockStripe(id)];
-        lock.lock();
-        try {
-          Long newest = newestEpoch(id, Long.MAX_VALUE);
-          if (newest == null) {
-            continue;
-          }
-          if (keepLengths[u] == 0) {
-            batch.delete(shards, ShardKey.encode(id, newest));
-            continue;
+      for (ShardId id : shardsOf(fileId, stripe)) {
+        int keep = id.stripe() > stripe || id.unit() >= keepLengths.length ? 0 : keepLengths[id.unit()];
+        withShardLock(id, () -> {
+          if (keep == 0) {
+            supersede(batch, id, now, null);
+            return;
           }
           ByteBuf value = readValue(id);
-          if (value != null && value.readableBytes() - CRC_BYTES > keepLengths[u]) {
-            value.writerIndex(CRC_BYTES + keepLengths[u]);
-            value.setInt(0, crc(value, CRC_BYTES, keepLengths[u]));
-            batch.put(shards, ShardKey.encode(id, newest), ByteBufUtil.getBytes(value));
+          if (value == null) {
+            return;
           }
-          if (value != null) {
-            held.add(value);
+          held.add(value);
+          if (value.readableBytes() - CRC_BYTES > keep) {
+            value.writerIndex(CRC_BYTES + keep);
+            value.setInt(0, crc(value, CRC_BYTES, keep));
+            supersede(batch, id, now, ByteBufUtil.getBytes(value));
           }
-        } finally {
-          lock.unlock();
-        }
+        });
       }
       db.write(asyncWrite, batch);
     } catch (RocksDBException e) {
       throw storeError("truncate", e);
     } finally {
       held.forEach(ByteBuf::release);
+    }
+  }
+
+  /**
+   * Replaces a shard's live version with {@code value} (null: a tombstone) at the current epoch,
+   * keeping the old version if a snapshot sees it; a tombstone is only written when an older
+   * version remains to be hidden.
+   */
+  private void supersede(WriteBatch batch, ShardId id, EpochState now, byte[] value)
+      throws IOException, RocksDBException {
+    List<long[]> versions = versionsOf(id);
+    if (versions.isEmpty()) {
+      if (value != null) {
+        putVersion(batch, id, now.epoch(), value);
+      }
+      return;
+    }
+    long newest = versions.get(versions.size() - 1)[0];
+    boolean olderRemain = true;
+    if (newest == now.epoch() || !now.keeps(newest, now.epoch())) {
+      deleteVersion(batch, id, newest);
+      olderRemain = versions.size() > 1;
+    }
+    if (value != null || olderRemain) {
+      putVersion(batch, id, now.epoch(), value == null ? new byte[0] : value);
+    }
+  }
+
+  /**
+   * Drops every version no retained snapshot sees any more (after a snapshot was deleted), and
+   * shards that are only a tombstone.
+   *
+   * @return how many versions were dropped
+   */
+  @Override
+  public long collectGarbage() throws IOException {
+    long dropped = 0;
+    ShardId current = null;
+    List<long[]> group = new ArrayList<>();
+    try (RocksIterator it = db.newIterator(versionFamily)) {
+      for (it.seekToFirst(); ; it.next()) {
+        ShardId id = it.isValid() ? ShardKey.shardOf(it.key()) : null;
+        if (current != null && !current.equals(id)) {
+          dropped += collect(current, group);
+          group.clear();
+        }
+        if (id == null) {
+          break;
+        }
+        current = id;
+        group.add(new long[] {ShardKey.epochOf(it.key()), lengthOf(it.value())});
+      }
+    }
+    return dropped;
+  }
+
+  private long collect(ShardId id, List<long[]> indexed) throws IOException {
+    if (indexed.size() == 1 && indexed.get(0)[1] > 0) {
+      return 0;
+    }
+    long[] dropped = new long[1];
+    withShardLock(id, () -> {
+      EpochState now = state;
+      List<long[]> versions = versionsOf(id);
+      try (WriteBatch batch = new WriteBatch()) {
+        // a tombstone only matters while it hides an older kept version with data
+        boolean dataBelow = false;
+        for (int i = 0; i < versions.size(); i++) {
+          long v = versions.get(i)[0];
+          boolean tombstone = versions.get(i)[1] == 0;
+          boolean visible = i == versions.size() - 1 || now.keeps(v, versions.get(i + 1)[0]);
+          boolean keep = visible && (!tombstone || dataBelow);
+          if (keep) {
+            dataBelow = !tombstone;
+          } else {
+            deleteVersion(batch, id, v);
+            dropped[0]++;
+          }
+        }
+        if (dropped[0] > 0) {
+          db.write(asyncWrite, batch);
+        }
+      } catch (RocksDBException e) {
+        throw storeError("garbage collection", e);
+      }
+    });
+    return dropped[0];
+  }
+
+  @Override
+  public VersionReport scanVersions(long writtenAfter, long writtenUpTo, boolean usage) {
+    EpochState now = state;
+    java.util.TreeMap<Long, Long> exclusive = new java.util.TreeMap<>();
+    for (long e : now.retained()) {
+      exclusive.put(e, 0L);
+    }
+    java.util.TreeSet<Long> written = new java.util.TreeSet<>();
+    ShardId current = null;
+    List<long[]> group = new ArrayList<>();
+    try (RocksIterator it = db.newIterator(versionFamily)) {
+      for (it.seekToFirst(); ; it.next()) {
+        ShardId id = it.isValid() ? ShardKey.shardOf(it.key()) : null;
+        if (current != null && !current.equals(id) && usage) {
+          for (int i = 0; i + 1 < group.size(); i++) {
+            long only = now.onlyViewer(group.get(i)[0], group.get(i + 1)[0]);
+            if (only >= 0) {
+              exclusive.merge(only, Math.max(0, group.get(i)[1] - CRC_BYTES), Long::sum);
+            }
+          }
+          group.clear();
+        }
+        if (id == null) {
+          break;
+        }
+        current = id;
+        long epochOfVersion = ShardKey.epochOf(it.key());
+        if (epochOfVersion > writtenAfter && epochOfVersion <= writtenUpTo) {
+          written.add(id.fileId());
+        }
+        group.add(new long[] {epochOfVersion, lengthOf(it.value())});
+      }
+    }
+    return new VersionReport(exclusive, List.copyOf(written));
+  }
+
+  /** The distinct shards of a file at or after {@code fromStripe}, from the version index. */
+  private List<ShardId> shardsOf(long fileId, long fromStripe) {
+    List<ShardId> out = new ArrayList<>();
+    byte[] end = ShardKey.fileFrom(fileId + 1, 0);
+    try (RocksIterator it = db.newIterator(versionFamily)) {
+      for (it.seek(ShardKey.fileFrom(fileId, fromStripe)); it.isValid(); it.next()) {
+        byte[] k = it.key();
+        if (java.util.Arrays.compareUnsigned(k, end) >= 0) {
+          break;
+        }
+        ShardId id = ShardKey.shardOf(k);
+        if (out.isEmpty() || !out.get(out.size() - 1).equals(id)) {
+          out.add(id);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Every version of a shard as {@code {epoch, value length}}, oldest first. */
+  private List<long[]> versionsOf(ShardId id) {
+    List<long[]> out = new ArrayList<>();
+    try (RocksIterator it = db.newIterator(versionFamily)) {
+      for (it.seek(ShardKey.encode(id, 0)); it.isValid() && ShardKey.sameShard(it.key(), id); it.next()) {
+        out.add(new long[] {ShardKey.epochOf(it.key()), lengthOf(it.value())});
+      }
+    }
+    return out;
+  }
+
+  private void putVersion(WriteBatch batch, ShardId id, long epoch, byte[] value) throws RocksDBException {
+    byte[] key = ShardKey.encode(id, epoch);
+    batch.put(shards, key, value);
+    batch.put(versionFamily, key, lengthValue(value.length));
+  }
+
+  private void deleteVersion(WriteBatch batch, ShardId id, long epoch) throws RocksDBException {
+    byte[] key = ShardKey.encode(id, epoch);
+    batch.delete(shards, key);
+    batch.delete(versionFamily, key);
+  }
+
+  private static byte[] lengthValue(int length) {
+    return ByteBuffer.allocate(4).putInt(length).array();
+  }
+
+  private static long lengthOf(byte[] v) {
+    return v.length == 4 ? ByteBuffer.wrap(v).getInt() & 0xffffffffL : 0;
+  }
+
+  private interface ShardWork {
+    void run() throws IOException, RocksDBException;
+  }
+
+  private void withShardLock(ShardId id, ShardWork work) throws IOException {
+    ReentrantLock lock = locks[lockStripe(id)];
+    lock.lock();
+    try {
+      work.run();
+    } catch (RocksDBException e) {
+      throw storeError("update", e);
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -350,13 +598,13 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public long epoch() {
-    return epoch;
+  public EpochState epochState() {
+    return state;
   }
 
   @Override
-  public void setEpoch(long epoch) {
-    this.epoch = epoch;
+  public void setEpochState(EpochState state) {
+    this.state = state;
   }
 
   @Override
@@ -390,7 +638,7 @@ public final class RocksShardStore implements ShardStore {
 
   /** The epoch of the newest stored version at or below {@code maxEpoch}, or null when there is none. */
   private Long newestEpoch(ShardId shard, long maxEpoch) {
-    try (RocksIterator it = db.newIterator(shards)) {
+    try (RocksIterator it = db.newIterator(versionFamily)) {
       it.seekForPrev(ShardKey.encode(shard, maxEpoch));
       if (!it.isValid()) {
         return null;

@@ -42,7 +42,12 @@ public interface ShardStore extends Closeable {
    * @return null when the shard does not exist at all
    * @throws CorruptShardException when the stored bytes fail their checksum
    */
-  ByteBuf read(ShardId shard, int offset, int length) throws IOException;
+  default ByteBuf read(ShardId shard, int offset, int length) throws IOException {
+    return read(shard, offset, length, Long.MAX_VALUE);
+  }
+
+  /** Like {@link #read(ShardId, int, int)} but of the newest version stamped at or below {@code atEpoch}. */
+  ByteBuf read(ShardId shard, int offset, int length, long atEpoch) throws IOException;
 
   /** Removes every shard of a file. */
   void deleteFile(long fileId) throws IOException;
@@ -56,10 +61,20 @@ public interface ShardStore extends Closeable {
   /** Makes every acknowledged write durable against power loss. */
   void sync() throws IOException;
 
-  /** The epoch new writes are stamped with. */
-  long epoch();
+  /** The epoch new writes are stamped with and the retained snapshots' epochs. */
+  EpochState epochState();
 
-  void setEpoch(long epoch);
+  default long epoch() {
+    return epochState().epoch();
+  }
+
+  void setEpochState(EpochState state);
+
+  /** Drops versions no retained snapshot sees any more; returns how many. */
+  long collectGarbage() throws IOException;
+
+  /** Per retained snapshot the bytes only it holds, and the files written in {@code (after, upTo]}. */
+  VersionReport scanVersions(long writtenAfter, long writtenUpTo, boolean usage) throws IOException;
 
   /** Bytes of stored data, approximately. */
   long usedBytes();

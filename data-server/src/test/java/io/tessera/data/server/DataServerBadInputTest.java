@@ -11,6 +11,7 @@ import io.tessera.common.proto.ReadShardsRequestProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.proto.ShardRangeProto;
+import io.tessera.common.proto.SnapshotGateRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
 import io.tessera.common.rpc.Frame;
@@ -42,8 +43,16 @@ class DataServerBadInputTest {
       new Random(1).nextBytes(unit);
       ShardRangeProto range = ShardRangeProto.newBuilder().setFileId(1).setStripe(0).setUnit(0).setLength(4096)
           .setCoversUnit(true).build();
-      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setWrite(
-          WriteShardsRequestProto.newBuilder().addRanges(range)).build(), unit).getStatus()).isEqualTo(StatusProto.OK);
+      DataRequestProto write = DataRequestProto.newBuilder().setWrite(WriteShardsRequestProto.newBuilder()
+          .addRanges(range)).build();
+      DataResponseProto early = call(pool, server.address(), write, unit);
+      assertThat(early.getStatus()).as("no meta group told it the epoch yet").isEqualTo(StatusProto.UNAVAILABLE);
+      assertThat(early.getMessage()).contains("epoch");
+      // what the meta leader sends when a snapshot commits: the server learns the epoch
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setSnapshotGate(
+          SnapshotGateRequestProto.newBuilder().setStep(SnapshotGateRequestProto.Step.COMMIT).setEpoch(0)
+              .setNewEpoch(1)).build(), null).getStatus()).isEqualTo(StatusProto.OK);
+      assertThat(call(pool, server.address(), write, unit).getStatus()).isEqualTo(StatusProto.OK);
 
       Random rnd = new Random(7);
       for (int i = 0; i < 50; i++) {

@@ -47,6 +47,20 @@ class RocksShardStoreTest {
     return out;
   }
 
+  private byte[] readAt(ShardId id, int off, int len, long epoch) throws Exception {
+    ByteBuf b = store.read(id, off, len, epoch);
+    if (b == null) {
+      return null;
+    }
+    try {
+      byte[] out = new byte[b.readableBytes()];
+      b.readBytes(out);
+      return out;
+    } finally {
+      b.release();
+    }
+  }
+
   private static ShardWrite put(ShardId id, int offset, byte[] data, boolean whole) {
     return new ShardWrite(id, offset, Unpooled.wrappedBuffer(data), whole);
   }
@@ -109,10 +123,43 @@ class RocksShardStoreTest {
   void writesAtANewEpochReplaceTheOldVersion() throws Exception {
     ShardId id = new ShardId(3, 0, 0);
     store.write(List.of(put(id, 0, bytes(4096, 5), true)), false);
-    store.setEpoch(1);
+    store.setEpochState(new EpochState(1, new long[0]));
     store.write(List.of(put(id, 10, bytes(10, 6), false)), false);
     byte[] expect = bytes(4096, 5);
     System.arraycopy(bytes(10, 6), 0, expect, 10, 10);
     assertThat(read(id, 0, 4096)).isEqualTo(expect);
+    assertThat(readAt(id, 0, 4096, 0)).as("no snapshot keeps epoch 0's version").isNull();
+  }
+
+  @Test
+  void aSnapshotKeepsTheVersionsItSawThroughOverwritesTruncatesAndDeletes() throws Exception {
+    ShardId a = new ShardId(20, 0, 0);
+    ShardId b = new ShardId(20, 1, 0);
+    store.write(List.of(put(a, 0, bytes(4096, 1), true), put(b, 0, bytes(4096, 2), true)), false);
+    store.setEpochState(new EpochState(1, new long[] {0}));   // snapshot at epoch 0 taken
+    store.write(List.of(put(a, 0, bytes(4096, 3), true)), false);
+    store.truncateFile(20, 0, new int[] {100});                // b goes, a keeps 100 bytes
+    assertThat(readAt(a, 0, 4096, Long.MAX_VALUE)).isEqualTo(Arrays.copyOf(bytes(4096, 3), 100));
+    assertThat(read(b, 0, 10)).as("truncated away in the live file").isNull();
+    assertThat(readAt(a, 0, 4096, 0)).isEqualTo(bytes(4096, 1));
+    assertThat(readAt(b, 0, 4096, 0)).isEqualTo(bytes(4096, 2));
+
+    store.setEpochState(new EpochState(2, new long[] {0, 1}));  // a second snapshot at epoch 1
+    store.deleteFile(20);
+    assertThat(read(a, 0, 10)).isNull();
+    assertThat(readAt(a, 0, 4096, 1)).isEqualTo(Arrays.copyOf(bytes(4096, 3), 100));
+    assertThat(readAt(a, 0, 4096, 0)).isEqualTo(bytes(4096, 1));
+
+    VersionReport usage = store.scanVersions(0, 1, true);
+    assertThat(usage.exclusiveBytes()).containsEntry(0L, 4096L + 4096L).containsEntry(1L, 100L);
+    assertThat(usage.writtenFiles()).as("file 20 was written at epoch 1").containsExactly(20L);
+
+    store.setEpochState(new EpochState(2, new long[] {1}));     // the first snapshot is deleted
+    assertThat(store.collectGarbage()).as("a's and b's epoch-0 versions, b's two tombstones").isEqualTo(4);
+    assertThat(readAt(a, 0, 4096, 1)).isEqualTo(Arrays.copyOf(bytes(4096, 3), 100));
+    assertThat(readAt(b, 0, 10, 1)).isNull();
+    store.setEpochState(new EpochState(2, new long[0]));        // and the second
+    assertThat(store.collectGarbage()).as("a's epoch-1 version and its tombstone").isEqualTo(2);
+    assertThat(store.scanVersions(0, 5, true).writtenFiles()).isEmpty();
   }
 }

@@ -5,6 +5,8 @@ import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutProto;
+import io.tessera.common.proto.SnapshotProto;
+import io.tessera.meta.proto.PendingSnapshotProto;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,8 +33,9 @@ import org.rocksdb.WriteOptions;
 /**
  * The namespace of one meta replica in RocksDB. Column families: {@code inodes} (id to
  * {@link InodeProto}), {@code dentries} (parent id + name to child id), {@code system}
- * (applied log index, inode counter, epoch), {@code servers} (data-server registrations)
- * and {@code reclaim} (removed files whose shards are still on data servers).
+ * (applied log index, inode counter, epoch, the snapshot attempt under way), {@code servers}
+ * (data-server registrations), {@code reclaim} (removed files whose shards are still on data
+ * servers) and {@code snapshots} (the snapshot catalog: name to {@link SnapshotProto}).
  *
  * <p>Changes go through a {@link NamespaceTxn}: one per Raft log entry, committed atomically
  * together with that entry's index, so a replica that crashes mid-apply re-applies the
@@ -47,6 +50,9 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   static final byte[] APPLIED_TERM = Keys.utf8("applied-term");
   static final byte[] NEXT_INODE = Keys.utf8("next-inode");
   static final byte[] EPOCH = Keys.utf8("epoch");
+  static final byte[] PENDING_SNAPSHOT = Keys.utf8("pending-snapshot");
+  private static final List<String> FAMILIES = List.of("inodes", "dentries", "system", "servers", "reclaim",
+      "snapshots");
 
   private final Path dir;
   private final DBOptions dbOptions;
@@ -58,25 +64,38 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   final ColumnFamilyHandle system;
   final ColumnFamilyHandle servers;
   final ColumnFamilyHandle reclaim;
+  final ColumnFamilyHandle snapshots;
   private final WriteOptions writeOptions = new WriteOptions();
   /** Readers hold it shared; close takes it exclusively, so no thread touches a closed native handle. */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private volatile boolean closed;
 
   public NamespaceStore(Path dir) throws IOException {
+    this(dir, false);
+  }
+
+  /** Opens a snapshot's namespace checkpoint for reading only. */
+  public static NamespaceStore openReadOnly(Path dir) throws IOException {
+    return new NamespaceStore(dir, true);
+  }
+
+  private NamespaceStore(Path dir, boolean readOnly) throws IOException {
     this.dir = dir;
-    Files.createDirectories(dir);
+    if (!readOnly) {
+      Files.createDirectories(dir);
+    }
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setMaxBackgroundJobs(2);
     cfOptions = new ColumnFamilyOptions().optimizeForSmallDb();
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
-    for (String name : List.of("inodes", "dentries", "system", "servers", "reclaim")) {
+    for (String name : FAMILIES) {
       descriptors.add(new ColumnFamilyDescriptor(Keys.utf8(name), cfOptions));
     }
     handles = new ArrayList<>();
     try {
-      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      db = readOnly ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, handles)
+          : RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
       cfOptions.close();
       dbOptions.close();
@@ -88,7 +107,8 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     system = handles.get(3);
     servers = handles.get(4);
     reclaim = handles.get(5);
-    if (inode(ROOT_ID) == null) {
+    snapshots = handles.get(6);
+    if (!readOnly && inode(ROOT_ID) == null) {
       try {
         db.put(inodes, writeOptions, Keys.id(ROOT_ID), InodeProto.newBuilder().setId(ROOT_ID)
             .setType(FileTypeProto.DIRECTORY).setMode(0755).build().toByteArray());
@@ -189,6 +209,47 @@ public final class NamespaceStore implements Closeable, NamespaceView {
       throw new IllegalStateException("corrupt data-server registration in " + dir, e);
     }
     return out;
+  }
+
+  /** Every snapshot, oldest (lowest epoch) first. */
+  public List<SnapshotProto> snapshots() {
+    return guarded(() -> {
+      List<SnapshotProto> out = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(snapshots)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          out.add(SnapshotProto.parseFrom(it.value()));
+        }
+      } catch (InvalidProtocolBufferException e) {
+        throw new IllegalStateException("corrupt snapshot record in " + dir, e);
+      }
+      out.sort(java.util.Comparator.comparingLong(SnapshotProto::getEpoch));
+      return out;
+    });
+  }
+
+  /** The snapshot called {@code name}, or null. */
+  public SnapshotProto snapshot(String name) {
+    return parse(get(snapshots, Keys.utf8(name)), SnapshotProto::parseFrom);
+  }
+
+  /** The snapshot attempt under way, or null. */
+  public PendingSnapshotProto pendingSnapshot() {
+    return parse(get(system, PENDING_SNAPSHOT), PendingSnapshotProto::parseFrom);
+  }
+
+  interface Parser<T> {
+    T parse(byte[] b) throws InvalidProtocolBufferException;
+  }
+
+  static <T> T parse(byte[] v, Parser<T> parser) {
+    if (v == null) {
+      return null;
+    }
+    try {
+      return parser.parse(v);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("corrupt namespace record", e);
+    }
   }
 
   /** Removed files whose shards still wait to be deleted, at most {@code limit}. */

@@ -3,6 +3,8 @@ package io.tessera.meta.namespace;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutProto;
+import io.tessera.common.proto.SnapshotProto;
+import io.tessera.meta.proto.PendingSnapshotProto;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocksdb.ReadOptions;
@@ -18,6 +20,7 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
   private final NamespaceStore store;
   private final WriteBatchWithIndex batch = new WriteBatchWithIndex(true);
   private final ReadOptions readOptions = new ReadOptions();
+  private final List<Long> droppedSnapshots = new ArrayList<>();
 
   NamespaceTxn(NamespaceStore store) {
     this.store = store;
@@ -105,6 +108,60 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
 
   public void registerServer(HeartbeatRequestProto registration) {
     put(store.servers, Keys.utf8(registration.getServerId()), registration.toByteArray());
+  }
+
+  public long epoch() {
+    byte[] v = get(store.system, NamespaceStore.EPOCH);
+    return v == null ? 0 : Keys.id(v);
+  }
+
+  public void setEpoch(long epoch) {
+    put(store.system, NamespaceStore.EPOCH, Keys.id(epoch));
+  }
+
+  public PendingSnapshotProto pendingSnapshot() {
+    return NamespaceStore.parse(get(store.system, NamespaceStore.PENDING_SNAPSHOT), PendingSnapshotProto::parseFrom);
+  }
+
+  public void setPendingSnapshot(PendingSnapshotProto pending) {
+    if (pending == null) {
+      delete(store.system, NamespaceStore.PENDING_SNAPSHOT);
+    } else {
+      put(store.system, NamespaceStore.PENDING_SNAPSHOT, pending.toByteArray());
+    }
+  }
+
+  public SnapshotProto snapshot(String name) {
+    return NamespaceStore.parse(get(store.snapshots, Keys.utf8(name)), SnapshotProto::parseFrom);
+  }
+
+  public void putSnapshot(SnapshotProto snapshot) {
+    put(store.snapshots, Keys.utf8(snapshot.getName()), snapshot.toByteArray());
+  }
+
+  /** Removes a snapshot from the catalog; its namespace checkpoint is deleted after the commit. */
+  public void dropSnapshot(SnapshotProto snapshot) {
+    delete(store.snapshots, Keys.utf8(snapshot.getName()));
+    droppedSnapshots.add(snapshot.getEpoch());
+  }
+
+  /** Epochs of snapshots this entry dropped. */
+  public List<Long> droppedSnapshots() {
+    return droppedSnapshots;
+  }
+
+  /** Epochs of every snapshot as this entry sees them. */
+  public long[] retainedEpochs() {
+    return store.guarded(() -> {
+      List<Long> out = new ArrayList<>();
+      try (RocksIterator base = store.db().newIterator(store.snapshots);
+           RocksIterator it = batch.newIteratorWithBase(store.snapshots, base)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          out.add(NamespaceStore.parse(it.value(), SnapshotProto::parseFrom).getEpoch());
+        }
+      }
+      return out.stream().mapToLong(Long::longValue).sorted().toArray();
+    });
   }
 
   /** Runs one change so that, if it is refused part-way, none of its writes remain. */

@@ -83,14 +83,19 @@ public final class PathResolver {
     return new Resolved(dir, name, id == 0 ? null : ns.inode(id), ancestors);
   }
 
+  /** Whether a path lies under /.snapshots, where nothing may change. */
+  public static boolean isSnapshotPath(String path) {
+    return path != null && (path.equals("/" + SNAPSHOT_DIR) || path.startsWith("/" + SNAPSHOT_DIR + "/"));
+  }
+
   /** Refuses names that only the system may create. */
   public static void checkCreatable(Resolved r, String path) {
     if (r.isRoot()) {
       throw new NamespaceException(StatusProto.EXISTS, "/ always exists");
     }
     if (r.parentId() == NamespaceView.ROOT_ID && r.name().equals(SNAPSHOT_DIR)) {
-      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "/" + SNAPSHOT_DIR
-          + " is reserved for snapshots");
+      throw new NamespaceException(StatusProto.READ_ONLY, "/" + SNAPSHOT_DIR
+          + " is reserved for snapshots and read-only");
     }
   }
 }

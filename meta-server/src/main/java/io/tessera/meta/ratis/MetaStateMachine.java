@@ -17,6 +17,11 @@ import io.tessera.meta.proto.MetaTxnBatchReplyProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
 import io.tessera.meta.registry.DataServerRegistry;
+import io.tessera.common.proto.SnapshotListResponseProto;
+import io.tessera.meta.proto.PendingSnapshotProto;
+import io.tessera.meta.snapshot.SnapshotCatalog;
+import io.tessera.meta.snapshot.SnapshotViews;
+import java.util.List;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,10 +57,13 @@ public final class MetaStateMachine extends BaseStateMachine {
   private final CheckpointSnapshotStorage snapshots = new CheckpointSnapshotStorage();
   private final ReplyCache replies = new ReplyCache(200_000);
   private volatile NamespaceStore store;
+  private final SnapshotViews snapshotViews;
   private final java.util.concurrent.atomic.AtomicInteger checkpointsInstalled = new java.util.concurrent.atomic.AtomicInteger();
 
-  public MetaStateMachine(Path namespaceDir, DataServerRegistry registry, Duration heartbeatInterval) {
+  public MetaStateMachine(Path namespaceDir, SnapshotViews snapshotViews, DataServerRegistry registry,
+      Duration heartbeatInterval) {
     this.namespaceDir = namespaceDir;
+    this.snapshotViews = snapshotViews;
     this.registry = registry;
     this.heartbeatInterval = heartbeatInterval;
   }
@@ -124,15 +132,42 @@ public final class MetaStateMachine extends BaseStateMachine {
       LOG.error("Log entry {} is not a MetaTxnBatchProto; skipped", index);
       batch = MetaTxnBatchProto.getDefaultInstance();
     }
+    captureIfSnapshotCommits(batch, index);
     MetaTxnBatchReplyProto.Builder out = MetaTxnBatchReplyProto.newBuilder();
+    List<Long> dropped;
     try (NamespaceTxn tx = store.begin()) {
       for (MetaTxnProto txn : batch.getTxnsList()) {
         out.addReplies(apply(tx, txn));
       }
       tx.commit(term, index);
+      dropped = List.copyOf(tx.droppedSnapshots());
     }
+    dropped.forEach(snapshotViews::drop);
     updateLastAppliedTermIndex(term, index);
     return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(out.build().toByteArray())));
+  }
+
+  /**
+   * A snapshot's commit travels alone in its log entry: the namespace checkpoint taken before
+   * applying it is the namespace at the snapshot's log position. Taken again on a replay (the
+   * entry was not applied yet), skipped when the attempt was aborted meanwhile.
+   */
+  private void captureIfSnapshotCommits(MetaTxnBatchProto batch, long index) {
+    if (batch.getTxnsCount() != 1 || !batch.getTxns(0).hasSnapshotCommit()) {
+      return;
+    }
+    PendingSnapshotProto pending = store.pendingSnapshot();
+    if (!SnapshotCatalog.commits(pending, batch.getTxns(0).getSnapshotCommit())) {
+      return;
+    }
+    try {
+      snapshotViews.capture(store, pending.getEpoch());
+      LOG.info("Snapshot '{}' (epoch {}): namespace checkpoint taken at log index {}", pending.getName(),
+          pending.getEpoch(), index);
+    } catch (IOException e) {
+      // every replica must apply the entry; this one serves no reads of the snapshot until repaired
+      LOG.error("Snapshot '{}': namespace checkpoint failed on this replica: {}", pending.getName(), e.getMessage());
+    }
   }
 
   private MetaTxnReplyProto apply(NamespaceTxn tx, MetaTxnProto txn) {
@@ -141,7 +176,9 @@ public final class MetaStateMachine extends BaseStateMachine {
         MetaRequestProto req = txn.getClient();
         var client = req.getCaller().getClientId();
         MetaResponseProto earlier = replies.get(client, req.getCallId());
-        MetaResponseProto reply = earlier != null ? earlier : NamespaceChanges.apply(tx, req, txn.getTimeMs());
+        MetaResponseProto reply = earlier != null ? earlier
+            : req.hasSnapshotDelete() ? catalogChange(tx, () -> SnapshotCatalog.drop(tx, req.getSnapshotDelete().getName()))
+            : NamespaceChanges.apply(tx, req, txn.getTimeMs());
         replies.put(client, req.getCallId(), reply);
         return MetaTxnReplyProto.newBuilder().setClient(reply).build();
       }
@@ -150,9 +187,26 @@ public final class MetaStateMachine extends BaseStateMachine {
         if (registry.heartbeat(hb)) {
           tx.registerServer(hb);
         }
-        return MetaTxnReplyProto.newBuilder().setHeartbeat(HeartbeatResponseProto.newBuilder()
-            .setStatus(StatusProto.OK).setEpoch(store.epoch())
-            .setHeartbeatIntervalMs(heartbeatInterval.toMillis())).build();
+        if (hb.getGateAttempt() != 0 && SnapshotCatalog.abort(tx, hb.getGateAttempt())) {
+          LOG.warn("Snapshot attempt {} aborted: data server {} waited too long for its COMMIT", hb.getGateAttempt(),
+              hb.getServerId());
+        }
+        HeartbeatResponseProto.Builder r = HeartbeatResponseProto.newBuilder().setStatus(StatusProto.OK)
+            .setEpoch(tx.epoch()).setHeartbeatIntervalMs(heartbeatInterval.toMillis());
+        for (long e : tx.retainedEpochs()) {
+          r.addRetainedEpochs(e);
+        }
+        return MetaTxnReplyProto.newBuilder().setHeartbeat(r).build();
+      }
+      case SNAPSHOT_BEGIN -> {
+        return client(catalogChange(tx, () -> SnapshotCatalog.begin(tx, txn.getSnapshotBegin())));
+      }
+      case SNAPSHOT_COMMIT -> {
+        return client(catalogChange(tx, () -> SnapshotCatalog.commit(tx, txn.getSnapshotCommit(), txn.getTimeMs())));
+      }
+      case SNAPSHOT_ABORT -> {
+        SnapshotCatalog.abort(tx, txn.getSnapshotAbort().getAttempt());
+        return client(Replies.error(StatusProto.OK, ""));
       }
       case RECLAIM_DONE -> {
         tx.reclaimDone(txn.getReclaimDone().getFileId());
@@ -165,14 +219,35 @@ public final class MetaStateMachine extends BaseStateMachine {
     }
   }
 
+  private static MetaTxnReplyProto client(MetaResponseProto r) {
+    return MetaTxnReplyProto.newBuilder().setClient(r).build();
+  }
+
+  private static MetaResponseProto catalogChange(NamespaceTxn tx, java.util.function.Supplier<MetaResponseProto> change) {
+    try {
+      return tx.atomically(change);
+    } catch (NamespaceException e) {
+      return Replies.error(e.status(), e.getMessage());
+    }
+  }
+
+  /** The namespace checkpoints of snapshots on this replica. */
+  public SnapshotViews snapshotViews() {
+    return snapshotViews;
+  }
+
   @Override
   public CompletableFuture<Message> query(Message request) {
     MetaResponseProto reply;
     try {
       MetaRequestProto req = MetaRequestProto.parseFrom(request.getContent().toByteArray());
       reply = switch (req.getOpCase()) {
-        case GET_ATTR -> NamespaceQueries.getAttr(store, req.getGetAttr());
-        case READ_DIR -> NamespaceQueries.readDir(store, req.getReadDir());
+        case GET_ATTR -> SnapshotViews.isSnapshotPath(req.getGetAttr().getPath())
+            ? snapshotViews.getAttr(store, req.getGetAttr()) : NamespaceQueries.getAttr(store, req.getGetAttr());
+        case READ_DIR -> SnapshotViews.isSnapshotPath(req.getReadDir().getPath())
+            ? snapshotViews.readDir(store, req.getReadDir()) : NamespaceQueries.readDir(store, req.getReadDir());
+        case SNAPSHOT_LIST -> MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setSnapshots(
+            SnapshotListResponseProto.newBuilder().addAllSnapshots(store.snapshots()).setEpoch(store.epoch())).build();
         default -> Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a read");
       };
     } catch (NamespaceException e) {
@@ -244,6 +319,7 @@ public final class MetaStateMachine extends BaseStateMachine {
   @Override
   public void close() throws IOException {
     super.close();
+    snapshotViews.close();
     if (store != null) {
       store.close();
     }

@@ -23,6 +23,7 @@ import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.registry.PlacementPolicy;
+import io.tessera.meta.snapshot.SnapshotCoordinator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -40,9 +41,12 @@ final class MetaRequestHandler implements RpcService {
   private final DataServerRegistry registry;
   private final PlacementPolicy placement;
   private final LayoutPolicyProto defaultPolicy;
+  private final SnapshotCoordinator snapshots;
 
   MetaRequestHandler(RaftSubmitter raft, TxnBatcher batcher, Supplier<NamespaceStore> store,
-      DataServerRegistry registry, PlacementPolicy placement, LayoutPolicyProto defaultPolicy) {
+      DataServerRegistry registry, PlacementPolicy placement, LayoutPolicyProto defaultPolicy,
+      SnapshotCoordinator snapshots) {
+    this.snapshots = snapshots;
     this.raft = raft;
     this.batcher = batcher;
     this.store = store;
@@ -66,6 +70,14 @@ final class MetaRequestHandler implements RpcService {
     LeaderStatus refusal = LeaderStatus.check(raft);
     if (refusal != null) {
       return done(refuse(refusal));
+    }
+    if (req.getOpCase() == MetaRequestProto.OpCase.SNAPSHOT_CREATE) {
+      return snapshots.create(req.getSnapshotCreate().getName(), req.getCaller(), req.getCallId())
+          .thenApply(RpcReply::of);
+    }
+    NamespaceException readOnly = NamespaceChanges.readOnlyRefusal(req);
+    if (readOnly != null) {
+      return done(Replies.error(readOnly.status(), readOnly.getMessage()));
     }
     if (!NamespaceChanges.isChange(req)) {
       if (req.getOpCase() == MetaRequestProto.OpCase.OP_NOT_SET) {

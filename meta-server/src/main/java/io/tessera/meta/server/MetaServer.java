@@ -10,6 +10,8 @@ import io.tessera.meta.ratis.MetaStateMachine;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.registry.PlacementPolicy;
+import io.tessera.meta.snapshot.SnapshotCoordinator;
+import io.tessera.meta.snapshot.SnapshotViews;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -55,6 +57,7 @@ public final class MetaServer implements Closeable {
   private final RpcServer rpc;
   private final RpcClientPool dataPool;
   private final FileReclaimer reclaimer;
+  private final SnapshotCoordinator snapshots;
   private volatile boolean closing;
   private final java.util.concurrent.ScheduledExecutorService watchdog =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -64,7 +67,8 @@ public final class MetaServer implements Closeable {
       });
 
   private MetaServer(MetaPeer self, RaftServer raftServer, MetaStateMachine sm, RaftSubmitter raft, RpcServer rpc,
-      RpcClientPool dataPool, FileReclaimer reclaimer) {
+      RpcClientPool dataPool, FileReclaimer reclaimer, SnapshotCoordinator snapshots) {
+    this.snapshots = snapshots;
     this.self = self;
     this.raftServer = raftServer;
     this.stateMachine = sm;
@@ -82,7 +86,8 @@ public final class MetaServer implements Closeable {
     Files.createDirectories(dir);
     Duration hbInterval = config.get(MetaServerConfigKeys.HEARTBEAT_INTERVAL);
     DataServerRegistry registry = new DataServerRegistry(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT));
-    MetaStateMachine sm = new MetaStateMachine(dir.resolve("namespace"), registry, hbInterval);
+    MetaStateMachine sm = new MetaStateMachine(dir.resolve("namespace"), new SnapshotViews(dir.resolve("fs-snapshots")),
+        registry, hbInterval);
 
     List<RaftPeer> raftPeers = new ArrayList<>();
     for (MetaPeer p : peers) {
@@ -107,22 +112,28 @@ public final class MetaServer implements Closeable {
         .setParityUnits(config.get(MetaServerConfigKeys.DEFAULT_PARITY_UNITS)).build();
     PlacementPolicy placement = new PlacementPolicy(config.get(MetaServerConfigKeys.MIN_FREE_SPACE));
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
+    RpcClientPool dataPool = new RpcClientPool("meta-" + self.id() + "-data", 1, maxFrame, 30_000, 2000);
+    SnapshotCoordinator snapshots = new SnapshotCoordinator(batcher::submitAlone, sm::store, registry, dataPool,
+        raft::isLeader, new SnapshotCoordinator.Settings(config.get(MetaServerConfigKeys.FS_SNAPSHOT_DRAIN_TIMEOUT),
+            config.get(MetaServerConfigKeys.FS_SNAPSHOT_GIVE_UP),
+            config.get(MetaServerConfigKeys.FS_SNAPSHOT_PAUSE_BEFORE_COMMIT)));
     RpcServer rpc;
     try {
       rpc = RpcServer.start("meta-" + self.id(), new InetSocketAddress(self.host(), self.clientPort()), Map.of(
-          Service.META, new MetaRequestHandler(raft, batcher, sm::store, registry, placement, defaults),
+          Service.META, new MetaRequestHandler(raft, batcher, sm::store, registry, placement, defaults, snapshots),
           Service.HEARTBEAT, new HeartbeatHandler(raft, batcher)), maxFrame, config.get(RpcConfigKeys.IO_THREADS));
     } catch (RuntimeException e) {
       server.close();
+      dataPool.close();
       throw new IOException("meta server " + self.id() + " cannot listen on " + self.clientAddress() + ": "
           + e.getMessage(), e);
     }
-    RpcClientPool dataPool = new RpcClientPool("meta-" + self.id() + "-data", 1, maxFrame, 30_000, 2000);
+    snapshots.start();
     FileReclaimer reclaimer = new FileReclaimer(raft, batcher, sm::store, registry, dataPool);
     reclaimer.start();
     LOG.info("Meta server {} serving clients on {} (raft {}), state in {}", self.id(), self.clientAddress(),
         self.raftAddress(), dir);
-    return new MetaServer(self, server, sm, raft, rpc, dataPool, reclaimer);
+    return new MetaServer(self, server, sm, raft, rpc, dataPool, reclaimer, snapshots);
   }
 
   private static RaftProperties raftProperties(MetaPeer self, Path dir, Config config) {
@@ -201,6 +212,7 @@ public final class MetaServer implements Closeable {
     closing = true;
     watchdog.shutdownNow();
     reclaimer.close();
+    snapshots.close();
     rpc.close();
     raftServer.close();
     dataPool.close();

@@ -40,8 +40,19 @@ public final class MetaServerConfigKeys {
       "transport between meta replicas: netty or grpc (every replica of a group must use the same)");
   public static final ConfigKey<Boolean> LOG_SYNC = ConfigKey.bool("tessera.meta.log-sync", true,
       "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
+  public static final ConfigKey<Duration> FS_SNAPSHOT_DRAIN_TIMEOUT = ConfigKey.duration(
+      "tessera.meta.fs-snapshot-drain-timeout", Duration.ofMillis(500),
+      "how long a data server may take to drain held stripe locks for a snapshot before answering BUSY"
+          + " (the attempt is then retried after a randomised back-off)");
+  public static final ConfigKey<Duration> FS_SNAPSHOT_GIVE_UP = ConfigKey.duration(
+      "tessera.meta.fs-snapshot-give-up", Duration.ofSeconds(60),
+      "how long `snapshot create` keeps retrying refused attempts before it reports BUSY");
+  public static final ConfigKey<Duration> FS_SNAPSHOT_PAUSE_BEFORE_COMMIT = ConfigKey.duration(
+      "tessera.meta.test.fs-snapshot-pause-before-commit", Duration.ZERO,
+      "fault injection for tests: the coordinator waits this long between PREPARE and COMMIT");
 
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
-      SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, LOG_SEGMENT_SIZE, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC);
+      SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, LOG_SEGMENT_SIZE, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC,
+      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT);
 }

@@ -18,7 +18,7 @@ import org.apache.ratis.protocol.RaftClientReply;
  * a small machine.
  */
 final class TxnBatcher {
-  private record Pending(MetaTxnProto txn, CompletableFuture<MetaTxnReplyProto> reply) {}
+  private record Pending(MetaTxnProto txn, CompletableFuture<MetaTxnReplyProto> reply, boolean alone) {}
 
   private final RaftSubmitter raft;
   private final int maxBatch;
@@ -33,7 +33,15 @@ final class TxnBatcher {
   }
 
   CompletableFuture<MetaTxnReplyProto> submit(MetaTxnProto txn) {
-    Pending p = new Pending(txn, new CompletableFuture<>());
+    return enqueue(new Pending(txn, new CompletableFuture<>(), false));
+  }
+
+  /** Logs a change in an entry of its own (a snapshot commit: the entry marks the snapshot's position). */
+  CompletableFuture<MetaTxnReplyProto> submitAlone(MetaTxnProto txn) {
+    return enqueue(new Pending(txn, new CompletableFuture<>(), true));
+  }
+
+  private CompletableFuture<MetaTxnReplyProto> enqueue(Pending p) {
     synchronized (this) {
       queue.add(p);
     }
@@ -49,8 +57,11 @@ final class TxnBatcher {
           return;
         }
         batch = new ArrayList<>(Math.min(queue.size(), maxBatch));
-        while (!queue.isEmpty() && batch.size() < maxBatch) {
+        while (!queue.isEmpty() && batch.size() < maxBatch && (batch.isEmpty() || !queue.peek().alone)) {
           batch.add(queue.poll());
+          if (batch.get(0).alone) {
+            break;
+          }
         }
         inFlight++;
       }

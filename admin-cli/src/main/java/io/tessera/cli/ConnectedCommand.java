@@ -1,6 +1,5 @@
-package io.tessera.cli.fs;
+package io.tessera.cli;
 
-import io.tessera.cli.ClusterOptions;
 import io.tessera.client.TesseraFileSystem;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -8,13 +7,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** Base of the fs commands: owns the connection to the cluster. */
-abstract class FsBase implements Callable<Integer> {
+/** Base of the commands that talk to a cluster: owns the connection. */
+public abstract class ConnectedCommand implements Callable<Integer> {
   @Spec
-  CommandSpec spec;
+  protected CommandSpec spec;
 
   @Mixin
-  ClusterOptions cluster;
+  protected ClusterOptions cluster;
 
   @Override
   public final Integer call() throws Exception {
@@ -23,13 +22,13 @@ abstract class FsBase implements Callable<Integer> {
     }
   }
 
-  abstract int run(TesseraFileSystem fs) throws Exception;
+  protected abstract int run(TesseraFileSystem fs) throws Exception;
 
-  PrintWriter out() {
+  protected PrintWriter out() {
     return spec.commandLine().getOut();
   }
 
-  PrintWriter err() {
+  protected PrintWriter err() {
     return spec.commandLine().getErr();
   }
 }

@@ -1,0 +1,127 @@
+package io.tessera.client.snapshot;
+
+import io.tessera.client.AsyncTesseraFileSystem;
+import io.tessera.client.FileStatus;
+import io.tessera.client.SnapshotChange;
+import io.tessera.client.SnapshotChange.Type;
+import io.tessera.client.SnapshotInfo;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.status.TesseraException;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Compares two snapshots by walking both trees side by side, one directory page at a time, so
+ * neither namespace is ever held in memory: only the differences are. Entries are matched by
+ * name, then by inode id (an id that left one place and appeared in another was renamed). A
+ * file with the same id is modified when its size or mtime differ, or when a data server holds
+ * a version of it stamped between the two snapshots' epochs.
+ */
+public final class SnapshotDiffer {
+  private final AsyncTesseraFileSystem fs;
+
+  public SnapshotDiffer(AsyncTesseraFileSystem fs) {
+    this.fs = fs;
+  }
+
+  private record Entry(String path, FileStatus status) {}
+
+  private record Pair(String from, String to) {}
+
+  public List<SnapshotChange> diff(String fromName, String toName) throws IOException {
+    SnapshotInfo from = find(fromName);
+    SnapshotInfo to = find(toName);
+    Set<Long> written = io.tessera.client.Futures.get(fs.filesWritten(Math.min(from.epoch(), to.epoch()),
+        Math.max(from.epoch(), to.epoch())));
+    if (written == null) {
+      throw new TesseraException(StatusProto.UNAVAILABLE, "a data server is down, so files modified in place"
+          + " between the snapshots cannot all be found; retry when tessera cluster status shows every server up");
+    }
+    List<SnapshotChange> changes = new ArrayList<>();
+    Map<Long, Entry> gone = new HashMap<>();
+    Map<Long, Entry> appeared = new HashMap<>();
+    Deque<Pair> dirs = new ArrayDeque<>();
+    dirs.add(new Pair("", ""));
+    while (!dirs.isEmpty()) {
+      while (!dirs.isEmpty()) {
+        compare(from.path(), to.path(), dirs.poll(), written, changes, gone, appeared, dirs);
+      }
+      // an id that left one place and appeared in another was renamed; a renamed directory's
+      // contents are compared in turn
+      for (Iterator<Map.Entry<Long, Entry>> it = gone.entrySet().iterator(); it.hasNext(); ) {
+        Map.Entry<Long, Entry> g = it.next();
+        Entry a = appeared.remove(g.getKey());
+        if (a == null) {
+          continue;
+        }
+        it.remove();
+        boolean dir = a.status().directory();
+        changes.add(new SnapshotChange(Type.RENAMED, a.path(), g.getValue().path(), dir));
+        if (dir) {
+          dirs.add(new Pair(g.getValue().path(), a.path()));
+        } else if (modified(g.getValue().status(), a.status(), written)) {
+          changes.add(new SnapshotChange(Type.MODIFIED, a.path(), null, false));
+        }
+      }
+    }
+    gone.values().forEach(e -> changes.add(new SnapshotChange(Type.DELETED, e.path(), null, e.status().directory())));
+    appeared.values().forEach(e -> changes.add(new SnapshotChange(Type.CREATED, e.path(), null,
+        e.status().directory())));
+    changes.sort(Comparator.comparing(SnapshotChange::path).thenComparing(SnapshotChange::type));
+    return changes;
+  }
+
+  private void compare(String rootA, String rootB, Pair dir, Set<Long> written, List<SnapshotChange> changes,
+      Map<Long, Entry> gone, Map<Long, Entry> appeared, Deque<Pair> dirs) throws IOException {
+    DirectoryCursor a = new DirectoryCursor(fs, rootA + (dir.from().isEmpty() ? "" : dir.from()));
+    DirectoryCursor b = new DirectoryCursor(fs, rootB + (dir.to().isEmpty() ? "" : dir.to()));
+    while (a.head() != null || b.head() != null) {
+      int c = a.head() == null ? 1 : b.head() == null ? -1 : a.head().name().compareTo(b.head().name());
+      if (c < 0) {
+        gone.put(a.head().fileId(), new Entry(dir.from() + "/" + a.head().name(), a.head()));
+        a.advance();
+      } else if (c > 0) {
+        appeared.put(b.head().fileId(), new Entry(dir.to() + "/" + b.head().name(), b.head()));
+        b.advance();
+      } else {
+        FileStatus x = a.head();
+        FileStatus y = b.head();
+        String pathA = dir.from() + "/" + x.name();
+        String pathB = dir.to() + "/" + y.name();
+        if (x.fileId() != y.fileId() || x.directory() != y.directory()) {
+          gone.put(x.fileId(), new Entry(pathA, x));
+          appeared.put(y.fileId(), new Entry(pathB, y));
+        } else if (x.directory()) {
+          dirs.add(new Pair(pathA, pathB));
+        } else if (modified(x, y, written)) {
+          changes.add(new SnapshotChange(Type.MODIFIED, pathB, null, false));
+        }
+        a.advance();
+        b.advance();
+      }
+    }
+  }
+
+  private static boolean modified(FileStatus x, FileStatus y, Set<Long> written) {
+    return x.size() != y.size() || !x.modified().equals(y.modified()) || x.mode() != y.mode()
+        || written.contains(y.fileId());
+  }
+
+  private SnapshotInfo find(String name) throws IOException {
+    for (SnapshotInfo s : io.tessera.client.Futures.get(fs.listSnapshots())) {
+      if (s.name().equals(name)) {
+        return s;
+      }
+    }
+    throw new TesseraException(StatusProto.NOT_FOUND, "no snapshot called '" + name
+        + "' (tessera snapshot list shows them)");
+  }
+}

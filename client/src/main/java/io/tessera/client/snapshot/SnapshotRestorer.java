@@ -1,0 +1,168 @@
+package io.tessera.client.snapshot;
+
+import io.tessera.client.AsyncTesseraFileSystem;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.FileStatus;
+import io.tessera.client.Futures;
+import io.tessera.client.SnapshotInfo;
+import io.tessera.client.TesseraFile;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.status.TesseraException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongConsumer;
+
+/**
+ * Brings a file or a tree back to what a snapshot holds, as a new version: a file that differs
+ * is copied from {@code /.snapshots/<name>/...} into a new file at its path (same layout, mode
+ * and mtime); entries the snapshot did not have are removed. A file whose inode, size and mtime
+ * match and that no data server holds a newer version of is unchanged, and left alone, so
+ * restoring a mostly unchanged tree costs little.
+ */
+public final class SnapshotRestorer {
+  private static final int COPY_BUFFER = 8 << 20;
+
+  /**
+   * What a restore did.
+   *
+   * @param filesCopied files copied back from the snapshot
+   * @param bytesCopied their bytes
+   * @param filesUnchanged files left alone because they had not changed since the snapshot
+   * @param entriesRemoved files and directories removed because the snapshot did not have them
+   */
+  public record Result(long filesCopied, long bytesCopied, long filesUnchanged, long entriesRemoved) {}
+
+  private final TesseraFileSystem fs;
+  private final AsyncTesseraFileSystem async;
+  private long copied;
+  private long bytes;
+  private long unchanged;
+  private long removed;
+  private LongConsumer progress = b -> { };
+  private Set<Long> writtenSince;
+
+  public SnapshotRestorer(TesseraFileSystem fs, AsyncTesseraFileSystem async) {
+    this.fs = fs;
+    this.async = async;
+  }
+
+  public Result restore(String name, String path, LongConsumer onProgress) throws IOException {
+    String target = AsyncTesseraFileSystem.normalize(path);
+    if (target.equals("/.snapshots") || target.startsWith("/.snapshots/")) {
+      throw new TesseraException(StatusProto.INVALID_ARGUMENT, "restore a path of the live file system, not " + target);
+    }
+    SnapshotInfo snapshot = Futures.get(async.listSnapshots()).stream().filter(s -> s.name().equals(name))
+        .findFirst().orElseThrow(() -> new TesseraException(StatusProto.NOT_FOUND, "no snapshot called '" + name
+            + "' (tessera snapshot list shows them)"));
+    if (onProgress != null) {
+      progress = onProgress;
+    }
+    String source = snapshot.path() + (target.equals("/") ? "" : target);
+    FileStatus from;
+    try {
+      from = fs.stat(source);
+    } catch (TesseraException.NotFoundException e) {
+      throw new TesseraException(StatusProto.NOT_FOUND, target + " did not exist in snapshot '" + name + "'");
+    }
+    // null: some data server could not say, so every file is copied
+    writtenSince = Futures.get(async.filesWritten(snapshot.epoch(), Long.MAX_VALUE));
+    FileStatus to = statOrNull(target);
+    if (from.directory()) {
+      if (to != null && !to.directory()) {
+        fs.delete(target, false);
+        removed++;
+      }
+      if (!target.equals("/")) {
+        fs.mkdirs(target);
+      }
+      restoreTree(source, target);
+    } else {
+      restoreFile(source, target, from, to);
+    }
+    return new Result(copied, bytes, unchanged, removed);
+  }
+
+  private void restoreTree(String source, String target) throws IOException {
+    List<FileStatus[]> work = new ArrayList<>();
+    DirectoryCursor a = new DirectoryCursor(async, source);
+    DirectoryCursor b = new DirectoryCursor(async, target);
+    // decide first, change afterwards: the live directory is listed while it would change
+    while (a.head() != null || b.head() != null) {
+      int c = a.head() == null ? 1 : b.head() == null ? -1 : a.head().name().compareTo(b.head().name());
+      if (c <= 0) {
+        work.add(new FileStatus[] {a.head(), c == 0 ? b.head() : null});
+        a.advance();
+      } else {
+        work.add(new FileStatus[] {null, b.head()});
+      }
+      if (c >= 0) {
+        b.advance();
+      }
+    }
+    for (FileStatus[] w : work) {
+      FileStatus from = w[0];
+      FileStatus to = w[1];
+      String name = from != null ? from.name() : to.name();
+      String dst = (target.equals("/") ? "" : target) + "/" + name;
+      if (from == null) {
+        fs.delete(dst, true);
+        removed++;
+        continue;
+      }
+      if (to != null && to.directory() != from.directory()) {
+        fs.delete(dst, true);
+        removed++;
+        to = null;
+      }
+      if (from.directory()) {
+        if (to == null) {
+          fs.mkdir(dst);
+        }
+        restoreTree(source + "/" + name, dst);
+      } else {
+        restoreFile(source + "/" + name, dst, from, to);
+      }
+    }
+  }
+
+  private void restoreFile(String source, String target, FileStatus from, FileStatus to) throws IOException {
+    if (to != null && to.fileId() == from.fileId() && to.size() == from.size() && to.modified().equals(from.modified())
+        && writtenSince != null && !writtenSince.contains(to.fileId())) {
+      unchanged++;
+      return;
+    }
+    StripeLayout layout = from.layout();
+    CreateOptions options = (layout.parityUnits() > 0 ? CreateOptions.erasure(layout.dataUnits(), layout.parityUnits())
+        : CreateOptions.striped(layout.dataUnits())).stripeUnit(layout.stripeUnit()).mode(from.mode() | 0200)
+        .overwrite(true);
+    byte[] buf = new byte[(int) Math.min(COPY_BUFFER, Math.max(1, from.size()))];
+    try (TesseraFile in = fs.openFile(source); OutputStream out = fs.create(target, options)) {
+      for (long pos = 0; pos < from.size(); ) {
+        int n = in.read(pos, buf, 0, (int) Math.min(buf.length, from.size() - pos));
+        if (n <= 0) {
+          break;
+        }
+        out.write(buf, 0, n);
+        pos += n;
+        bytes += n;
+        progress.accept(bytes);
+      }
+    }
+    fs.setMode(target, from.mode());
+    fs.setModified(target, from.modified());
+    copied++;
+  }
+
+  private FileStatus statOrNull(String path) throws IOException {
+    try {
+      return fs.stat(path);
+    } catch (TesseraException.NotFoundException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,260 @@
+package io.tessera.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tessera.cli.local.ClusterPlan;
+import io.tessera.cli.local.InProcessCluster;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.FileCheck;
+import io.tessera.client.SnapshotChange;
+import io.tessera.client.SnapshotChange.Type;
+import io.tessera.client.SnapshotInfo;
+import io.tessera.client.TesseraFile;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.config.Config;
+import io.tessera.common.status.TesseraException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Snapshots of a busy file system, against a whole cluster in this JVM: one meta replica, nine data servers. */
+class SnapshotTest {
+  @TempDir
+  static Path dir;
+  static InProcessCluster cluster;
+  static TesseraFileSystem fs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    ClusterPlan plan = new ClusterPlan(dir, 1, 9, TestPorts.freeBase(30));
+    cluster = InProcessCluster.start(plan, Config.of(Map.of()));
+    cluster.awaitReady(Duration.ofSeconds(60));
+    fs = TesseraFileSystem.connect(plan.metaAddresses());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (fs != null) {
+      fs.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** One writer's acknowledged history: every write it made, in order. */
+  private static final class Writer {
+    final int id;
+    final TesseraFile file;
+    final List<long[]> writes = new ArrayList<>();   // {position, length, seed}
+    final AtomicInteger started = new AtomicInteger();
+    final AtomicInteger acked = new AtomicInteger();
+
+    Writer(int id, TesseraFile file) {
+      this.id = id;
+      this.file = file;
+    }
+  }
+
+  private static final int FILE_BYTES = 4 << 20;
+
+  @Test
+  void twentySnapshotsUnderEightFullSpeedWritersEachHoldAnAcknowledgedStateWithMatchingParity() throws Exception {
+    fs.mkdirs("/busy", CreateOptions.erasure(4, 2).stripeUnit(256 << 10));
+    List<Writer> writers = new ArrayList<>();
+    for (int w = 0; w < 8; w++) {
+      writers.add(new Writer(w, fs.createFile("/busy/w" + w, CreateOptions.defaults())));
+    }
+    AtomicBoolean stop = new AtomicBoolean();
+    List<Throwable> failures = new ArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    for (Writer w : writers) {
+      Thread t = new Thread(() -> {
+        Random rnd = new Random(w.id);
+        try {
+          while (!stop.get()) {
+            int len = 1 + rnd.nextInt(1 << 20);
+            long pos = rnd.nextInt(FILE_BYTES - len);
+            long seed = rnd.nextLong();
+            synchronized (w.writes) {
+              w.writes.add(new long[] {pos, len, seed});
+            }
+            w.started.incrementAndGet();
+            w.file.write(pos, bytes(len, seed), 0, len);
+            w.acked.incrementAndGet();
+          }
+        } catch (Throwable e) {
+          synchronized (failures) {
+            failures.add(e);
+          }
+        }
+      }, "snapshot-writer-" + w.id);
+      threads.add(t);
+      t.start();
+    }
+    // the window of writes each snapshot may hold: acknowledged before it began .. begun before it ended
+    int[][] window = new int[20][];
+    List<SnapshotInfo> taken = new ArrayList<>();
+    try {
+      for (int s = 0; s < 20; s++) {
+        int[] before = writers.stream().mapToInt(w -> w.acked.get()).toArray();
+        taken.add(fs.snapshots().create("busy-" + s));
+        int[] after = writers.stream().mapToInt(w -> w.started.get()).toArray();
+        window[s] = new int[16];
+        for (int w = 0; w < 8; w++) {
+          window[s][2 * w] = before[w];
+          window[s][2 * w + 1] = after[w];
+        }
+        Thread.sleep(1000);
+      }
+    } finally {
+      stop.set(true);
+      for (Thread t : threads) {
+        t.join();
+      }
+    }
+    assertThat(failures).isEmpty();
+    assertThat(taken).hasSize(20);
+    assertThat(writers.stream().mapToInt(w -> w.acked.get()).sum()).as("the writers kept writing").isGreaterThan(100);
+    for (int s = 0; s < 20; s++) {
+      for (Writer w : writers) {
+        String path = "/.snapshots/busy-" + s + "/busy/w" + w.id;
+        byte[] content = readAll(path);
+        assertThat(matchingState(w, content, window[s][2 * w.id], window[s][2 * w.id + 1]))
+            .as("%s holds the file as it was after some acknowledged write", path).isTrue();
+        FileCheck check = fs.check(path, true);
+        assertThat(check.parityMismatches()).as("parity of %s", path).isZero();
+        assertThat(check.unreadableStripes()).isZero();
+      }
+    }
+  }
+
+  /** Whether {@code content} is the file after the writer's first j writes, for some j in [lo, hi]. */
+  private static boolean matchingState(Writer w, byte[] content, int lo, int hi) {
+    byte[] model = new byte[0];
+    List<long[]> writes;
+    synchronized (w.writes) {
+      writes = new ArrayList<>(w.writes);
+    }
+    for (int j = 0; j <= hi && j <= writes.size(); j++) {
+      if (j >= lo && Arrays.equals(model, content)) {
+        return true;
+      }
+      if (j == writes.size()) {
+        break;
+      }
+      long[] wr = writes.get(j);
+      int end = (int) (wr[0] + wr[1]);
+      if (end > model.length) {
+        model = Arrays.copyOf(model, end);
+      }
+      System.arraycopy(bytes((int) wr[1], wr[2]), 0, model, (int) wr[0], (int) wr[1]);
+    }
+    return false;
+  }
+
+  @Test
+  void filesChangedAfterASnapshotReadBackAsTheyWereAndDiffListsExactlyTheChanges() throws Exception {
+    fs.mkdirs("/proj", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
+    byte[] a = bytes(700_000, 1);
+    byte[] b = bytes(300_000, 2);
+    byte[] c = bytes(500_000, 3);
+    byte[] d = bytes(200_000, 4);
+    write("/proj/overwritten", a);
+    write("/proj/truncated", b);
+    write("/proj/renamed", c);
+    write("/proj/deleted", d);
+    write("/proj/untouched", d);
+    fs.mkdirs("/proj/dir");
+    write("/proj/dir/inner", b);
+    fs.snapshots().create("before");
+
+    try (TesseraFile f = fs.openFile("/proj/overwritten")) {
+      f.write(1000, bytes(5000, 9), 0, 5000);
+    }
+    fs.truncate("/proj/truncated", 1234);
+    fs.rename("/proj/renamed", "/proj/renamed-now");
+    fs.delete("/proj/deleted", false);
+    write("/proj/created", bytes(100, 5));
+    fs.rename("/proj/dir", "/proj/moved-dir");
+    try (TesseraFile f = fs.openFile("/proj/moved-dir/inner")) {
+      f.write(0, bytes(10, 6), 0, 10);
+    }
+    fs.snapshots().create("after");
+
+    assertThat(readAll("/.snapshots/before/proj/overwritten")).isEqualTo(a);
+    assertThat(readAll("/.snapshots/before/proj/truncated")).isEqualTo(b);
+    assertThat(readAll("/.snapshots/before/proj/renamed")).isEqualTo(c);
+    assertThat(readAll("/.snapshots/before/proj/deleted")).isEqualTo(d);
+    assertThat(readAll("/.snapshots/before/proj/dir/inner")).isEqualTo(b);
+    assertThat(fs.exists("/.snapshots/before/proj/created")).isFalse();
+    assertThat(readAll("/proj/truncated")).isEqualTo(Arrays.copyOf(b, 1234));
+
+    List<String> diff = fs.snapshots().diff("before", "after").stream().map(SnapshotChange::toString).toList();
+    assertThat(diff).containsExactlyInAnyOrder(
+        "M /proj/overwritten",
+        "M /proj/truncated",
+        "R /proj/renamed -> /proj/renamed-now",
+        "- /proj/deleted",
+        "+ /proj/created",
+        "R /proj/dir -> /proj/moved-dir",
+        "M /proj/moved-dir/inner");
+
+    // read-only, validated, unique
+    assertThatThrownBy(() -> fs.create("/.snapshots/before/proj/x", CreateOptions.defaults()))
+        .isInstanceOf(TesseraException.class).hasMessageContaining("read-only");
+    assertThatThrownBy(() -> fs.delete("/.snapshots/before/proj/overwritten", false))
+        .isInstanceOf(TesseraException.class).hasMessageContaining("read-only");
+    try (TesseraFile f = fs.openFile("/.snapshots/before/proj/overwritten")) {
+      assertThatThrownBy(() -> f.write(0, new byte[1], 0, 1)).hasMessageContaining("read-only");
+    }
+    assertThatThrownBy(() -> fs.snapshots().create("before")).hasMessageContaining("already exists");
+    assertThatThrownBy(() -> fs.snapshots().create("../etc")).hasMessageContaining("not valid");
+
+    // restore one file, then the whole tree
+    fs.snapshots().restore("before", "/proj/overwritten", null);
+    assertThat(readAll("/proj/overwritten")).isEqualTo(a);
+    fs.snapshots().restore("before", "/proj", null);
+    assertThat(fs.list("/proj").stream().map(x -> x.name()).toList())
+        .containsExactly("deleted", "dir", "overwritten", "renamed", "truncated", "untouched");
+    assertThat(readAll("/proj/truncated")).isEqualTo(b);
+    assertThat(readAll("/proj/dir/inner")).isEqualTo(b);
+
+    // deleting the older snapshot keeps the newer one whole
+    fs.snapshots().delete("before");
+    assertThat(fs.snapshots().list().stream().map(SnapshotInfo::name)).doesNotContain("before");
+    assertThat(readAll("/.snapshots/after/proj/renamed-now")).isEqualTo(c);
+    assertThat(readAll("/.snapshots/after/proj/truncated")).isEqualTo(Arrays.copyOf(b, 1234));
+  }
+
+  private static void write(String path, byte[] data) throws Exception {
+    try (TesseraFile f = fs.createFile(path, CreateOptions.defaults())) {
+      f.write(0, data, 0, data.length);
+    }
+  }
+
+  private static byte[] readAll(String path) throws Exception {
+    try (TesseraFile f = fs.openFile(path)) {
+      byte[] out = new byte[(int) f.size()];
+      f.readFully(0, out, 0, out.length);
+      return out;
+    }
+  }
+
+  private static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+}

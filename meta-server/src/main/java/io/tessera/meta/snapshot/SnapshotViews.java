@@ -1,0 +1,172 @@
+package io.tessera.meta.snapshot;
+
+import io.tessera.common.proto.DirEntryProto;
+import io.tessera.common.proto.FileTypeProto;
+import io.tessera.common.proto.GetAttrRequestProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.ReadDirRequestProto;
+import io.tessera.common.proto.ReadDirResponseProto;
+import io.tessera.common.proto.SnapshotProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.meta.namespace.NamespaceException;
+import io.tessera.meta.namespace.NamespaceQueries;
+import io.tessera.meta.namespace.NamespaceStore;
+import io.tessera.meta.namespace.NamespaceView;
+import io.tessera.meta.namespace.PathResolver;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.ratis.util.FileUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The namespace of every snapshot, as each replica captured it: one RocksDB checkpoint per
+ * snapshot in {@code <dir>/<epoch>/}, opened read-only on first use. Serves reads of paths
+ * under {@code /.snapshots}: inodes there carry the snapshot's epoch (their bytes are the shard
+ * versions at or below it), are read-only, and list the servers that missed the snapshot as
+ * stale so that readers decode around them.
+ */
+public final class SnapshotViews implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotViews.class);
+  /** Inode id of the synthetic /.snapshots directory (never allocated to a real inode). */
+  public static final long SNAPSHOTS_DIR_ID = Long.MAX_VALUE;
+
+  private final Path dir;
+  private final Map<Long, NamespaceStore> open = new HashMap<>();
+
+  public SnapshotViews(Path dir) throws IOException {
+    this.dir = dir;
+    Files.createDirectories(dir);
+  }
+
+  /** Whether a path lies under /.snapshots (where nothing may change). */
+  public static boolean isSnapshotPath(String path) {
+    return PathResolver.isSnapshotPath(path);
+  }
+
+  /** Takes the namespace checkpoint of the snapshot at {@code epoch} (replacing a partial one). */
+  public void capture(NamespaceStore live, long epoch) throws IOException {
+    Path target = dir.resolve(Long.toString(epoch));
+    Path tmp = dir.resolve(".tmp-" + epoch);
+    FileUtils.deleteFully(tmp.toFile());
+    live.checkpoint(tmp);
+    synchronized (this) {
+      NamespaceStore stale = open.remove(epoch);
+      if (stale != null) {
+        stale.close();
+      }
+      FileUtils.deleteFully(target.toFile());
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+    }
+  }
+
+  /** Deletes a dropped snapshot's checkpoint. */
+  public synchronized void drop(long epoch) {
+    NamespaceStore view = open.remove(epoch);
+    if (view != null) {
+      view.close();
+    }
+    try {
+      FileUtils.deleteFully(dir.resolve(Long.toString(epoch)).toFile());
+    } catch (IOException e) {
+      LOG.warn("Could not delete the namespace checkpoint of the snapshot at epoch {}: {}", epoch, e.getMessage());
+    }
+  }
+
+  private synchronized NamespaceStore view(SnapshotProto s) {
+    NamespaceStore v = open.get(s.getEpoch());
+    if (v != null) {
+      return v;
+    }
+    Path d = dir.resolve(Long.toString(s.getEpoch()));
+    if (!Files.isDirectory(d)) {
+      throw new NamespaceException(StatusProto.UNAVAILABLE, "this meta replica has no namespace checkpoint of snapshot '"
+          + s.getName() + "' (epoch " + s.getEpoch() + ") in " + dir);
+    }
+    try {
+      v = NamespaceStore.openReadOnly(d);
+    } catch (IOException e) {
+      throw new NamespaceException(StatusProto.INTERNAL, e.getMessage());
+    }
+    open.put(s.getEpoch(), v);
+    return v;
+  }
+
+  /** getattr of a path under /.snapshots. */
+  public MetaResponseProto getAttr(NamespaceStore live, GetAttrRequestProto req) {
+    Target t = target(live, req.getPath());
+    if (t.snapshot == null) {
+      return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setInode(snapshotsDir(live)).build();
+    }
+    MetaResponseProto r = NamespaceQueries.getAttr(t.view, GetAttrRequestProto.newBuilder().setPath(t.rest).build());
+    return r.toBuilder().setInode(frozen(r.getInode(), t.snapshot)).build();
+  }
+
+  /** readdir of a path under /.snapshots (of /.snapshots itself: one directory per snapshot). */
+  public MetaResponseProto readDir(NamespaceStore live, ReadDirRequestProto req) {
+    Target t = target(live, req.getPath());
+    if (t.snapshot == null) {
+      int limit = req.getLimit() <= 0 ? NamespaceQueries.DEFAULT_PAGE : Math.min(req.getLimit(), NamespaceQueries.MAX_PAGE);
+      List<SnapshotProto> all = live.snapshots().stream().sorted((a, b) -> a.getName().compareTo(b.getName()))
+          .filter(s -> s.getName().compareTo(req.getStartAfter()) > 0).toList();
+      ReadDirResponseProto.Builder b = ReadDirResponseProto.newBuilder().setMore(all.size() > limit);
+      for (SnapshotProto s : all.subList(0, Math.min(limit, all.size()))) {
+        b.addEntries(DirEntryProto.newBuilder().setName(s.getName())
+            .setInode(frozen(view(s).inode(NamespaceView.ROOT_ID).toBuilder().setMtimeMs(s.getCreatedMs()).build(), s)));
+      }
+      return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setEntries(b).build();
+    }
+    MetaResponseProto r = NamespaceQueries.readDir(t.view, req.toBuilder().setPath(t.rest).build());
+    ReadDirResponseProto.Builder b = r.getEntries().toBuilder();
+    for (int i = 0; i < b.getEntriesCount(); i++) {
+      b.setEntries(i, b.getEntries(i).toBuilder().setInode(frozen(b.getEntries(i).getInode(), t.snapshot)));
+    }
+    return r.toBuilder().setEntries(b).build();
+  }
+
+  private record Target(SnapshotProto snapshot, NamespaceStore view, String rest) {}
+
+  private Target target(NamespaceStore live, String path) {
+    List<String> parts = PathResolver.components(path);
+    if (parts.size() == 1) {
+      return new Target(null, null, "/");
+    }
+    SnapshotProto s = live.snapshot(parts.get(1));
+    if (s == null) {
+      throw new NamespaceException(StatusProto.NOT_FOUND, "no snapshot called '" + parts.get(1)
+          + "' (tessera snapshot list shows them)");
+    }
+    return new Target(s, view(s), "/" + String.join("/", parts.subList(2, parts.size())));
+  }
+
+  private static InodeProto snapshotsDir(NamespaceStore live) {
+    long newest = live.snapshots().stream().mapToLong(SnapshotProto::getCreatedMs).max().orElse(0);
+    return InodeProto.newBuilder().setId(SNAPSHOTS_DIR_ID).setType(FileTypeProto.DIRECTORY).setMode(0555)
+        .setMtimeMs(newest).setCtimeMs(newest).setInSnapshot(true).build();
+  }
+
+  /** An inode as seen in a snapshot: read-only, read at its epoch, decoded around missing servers. */
+  private static InodeProto frozen(InodeProto in, SnapshotProto s) {
+    InodeProto.Builder b = in.toBuilder().setInSnapshot(true).setSnapshotEpoch(s.getEpoch())
+        .setMode(in.getMode() & ~0222);
+    for (String missing : s.getMissingServersList()) {
+      if (in.getLayout().getServersList().contains(missing) && !in.getStaleServersList().contains(missing)) {
+        b.addStaleServers(missing);
+      }
+    }
+    return b.build();
+  }
+
+  @Override
+  public synchronized void close() {
+    open.values().forEach(NamespaceStore::close);
+    open.clear();
+  }
+}
