@@ -4,5 +4,6 @@ import picocli.CommandLine.Command;
 
 /** {@code tessera bench}. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks against a running cluster.",
-    subcommands = {IorCommand.class, MetaBenchCommand.class})
+    subcommands = {IorCommand.class, MetaBenchCommand.class, SnapshotOverheadCommand.class,
+        SnapshotReadDiffCommand.class})
 public final class BenchCommand {}

@@ -41,7 +41,7 @@ public final class MetaServerConfigKeys {
   public static final ConfigKey<Boolean> LOG_SYNC = ConfigKey.bool("tessera.meta.log-sync", true,
       "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
   public static final ConfigKey<Duration> FS_SNAPSHOT_DRAIN_TIMEOUT = ConfigKey.duration(
-      "tessera.meta.fs-snapshot-drain-timeout", Duration.ofMillis(500),
+      "tessera.meta.fs-snapshot-drain-timeout", Duration.ofSeconds(1),
       "how long a data server may take to drain held stripe locks for a snapshot before answering BUSY"
           + " (the attempt is then retried after a randomised back-off)");
   public static final ConfigKey<Duration> FS_SNAPSHOT_GIVE_UP = ConfigKey.duration(
