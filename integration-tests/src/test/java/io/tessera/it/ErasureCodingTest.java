@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.cli.Tessera;
 import io.tessera.cli.local.ClusterPlan;
-import io.tessera.cli.local.InProcessCluster;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileCheck;
 import io.tessera.client.TesseraFile;
@@ -35,23 +34,19 @@ import org.junit.jupiter.api.io.TempDir;
 class ErasureCodingTest {
   @TempDir
   static Path dir;
-  static InProcessCluster cluster;
+  static InProcessFixture cluster;
   static ClusterPlan plan;
   static TesseraFileSystem fs;
 
   @BeforeAll
   static void start() throws Exception {
-    plan = new ClusterPlan(dir, 1, 9, TestPorts.freeBase(30));
-    cluster = InProcessCluster.start(plan, Config.of(Map.of()));
-    cluster.awaitReady(Duration.ofSeconds(60));
-    fs = TesseraFileSystem.connect(plan.metaAddresses());
+    cluster = InProcessFixture.start(dir, 1, 9);
+    plan = cluster.plan;
+    fs = cluster.fs;
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (fs != null) {
-      fs.close();
-    }
     if (cluster != null) {
       cluster.close();
     }

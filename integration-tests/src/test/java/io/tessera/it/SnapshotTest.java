@@ -3,8 +3,6 @@ package io.tessera.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tessera.cli.local.ClusterPlan;
-import io.tessera.cli.local.InProcessCluster;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileCheck;
 import io.tessera.client.SnapshotChange;
@@ -12,14 +10,11 @@ import io.tessera.client.SnapshotChange.Type;
 import io.tessera.client.SnapshotInfo;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
-import io.tessera.common.config.Config;
 import io.tessera.common.status.TesseraException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,22 +27,17 @@ import org.junit.jupiter.api.io.TempDir;
 class SnapshotTest {
   @TempDir
   static Path dir;
-  static InProcessCluster cluster;
+  static InProcessFixture cluster;
   static TesseraFileSystem fs;
 
   @BeforeAll
   static void start() throws Exception {
-    ClusterPlan plan = new ClusterPlan(dir, 1, 9, TestPorts.freeBase(30));
-    cluster = InProcessCluster.start(plan, Config.of(Map.of()));
-    cluster.awaitReady(Duration.ofSeconds(60));
-    fs = TesseraFileSystem.connect(plan.metaAddresses());
+    cluster = InProcessFixture.start(dir, 1, 9);
+    fs = cluster.fs;
   }
 
   @AfterAll
   static void stop() throws Exception {
-    if (fs != null) {
-      fs.close();
-    }
     if (cluster != null) {
       cluster.close();
     }
