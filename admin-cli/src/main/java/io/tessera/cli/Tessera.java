@@ -3,6 +3,7 @@ package io.tessera.cli;
 import io.tessera.cli.bench.BenchCommand;
 import io.tessera.cli.check.FsckCommand;
 import io.tessera.cli.cluster.ClusterCommand;
+import io.tessera.cli.recover.RecoverCommand;
 import io.tessera.cli.fs.FsCommand;
 import io.tessera.cli.local.LocalCommand;
 import io.tessera.cli.server.ServerCommand;
@@ -16,7 +17,7 @@ import picocli.CommandLine.Command;
         "Start a whole cluster on this machine with 'tessera local', then use 'tessera fs ...'.",
         "Commands find the cluster from --meta host:port,..., $TESSERA_META, or ./tessera-data/cluster.json."},
     subcommands = {LocalCommand.class, ServerCommand.class, FsCommand.class, FsckCommand.class,
-        SnapshotCommand.class, ClusterCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        SnapshotCommand.class, ClusterCommand.class, RecoverCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class Tessera {
   /** Exit code when the cluster refused or failed the request. */
   public static final int EXIT_FAILED = 1;

@@ -211,10 +211,23 @@ public final class AsyncTesseraFileSystem implements Closeable {
               .map(x -> new ClusterStatus.Replica(x.getId(), x.getAddress(), x.getLeader(), x.getLastContactMsAgo()))
               .toList();
           List<ClusterStatus.DataServer> servers = c.getDataServersList().stream()
-              .map(x -> new ClusterStatus.DataServer(x.getId(), x.getAddress(), x.getState() == DataServerStateProto.UP,
-                  x.getCapacityBytes(), x.getFreeBytes(), x.getUsedBytes(), x.getLastHeartbeatMsAgo())).toList();
-          return new ClusterStatus(replicas, servers, c.getEpoch());
+              .map(x -> new ClusterStatus.DataServer(x.getId(), x.getAddress(), stateName(x.getState()),
+                  x.getCapacityBytes(), x.getFreeBytes(), x.getUsedBytes(), x.getLastHeartbeatMsAgo(),
+                  x.getFilesToRebuild(), x.getDownSinceMs())).toList();
+          List<ClusterStatus.Rebuild> rebuilds = c.getRecovery().getRebuildsList().stream()
+              .map(x -> new ClusterStatus.Rebuild(x.getServer(), x.getFilesLeft(), x.getBytesLeft(), x.getFilesDone(),
+                  x.getBytesDone(), x.getRateBytesPerS(), x.getFailures(), x.getLastError())).toList();
+          return new ClusterStatus(replicas, servers, c.getEpoch(),
+              new ClusterStatus.Recovery(rebuilds, c.getRecovery().getRateLimitBytesPerS()));
         });
+  }
+
+  private static String stateName(DataServerStateProto s) {
+    return switch (s) {
+      case UP -> "up";
+      case RECOVERING -> "recovering";
+      default -> "down";
+    };
   }
 
   /** Takes a snapshot of the whole file system (the meta leader retries busy attempts). */

@@ -9,7 +9,7 @@ import java.util.List;
  * @param dataServers every registered data server
  * @param epoch the global epoch new writes are stamped with
  */
-public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers, long epoch) {
+public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers, long epoch, Recovery recovery) {
 
   /**
    * A meta replica.
@@ -26,12 +26,48 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    *
    * @param id its id
    * @param address where clients reach it
-   * @param up whether it heartbeats
+   * @param state "up", "down" (silent past the timeout) or "recovering" (back, rebuilding what it missed;
+   *     clients do not use it yet)
    * @param capacityBytes size of its disk
    * @param freeBytes free space on its disk
    * @param usedBytes bytes of shards it stores
    * @param lastHeartbeatMillisAgo how long since the meta group heard from it
+   * @param filesToRebuild files whose shards on it are stale
+   * @param downSinceMillis when it was found down (0: not down or recovering)
    */
-  public record DataServer(String id, String address, boolean up, long capacityBytes, long freeBytes, long usedBytes,
-      long lastHeartbeatMillisAgo) {}
+  public record DataServer(String id, String address, String state, long capacityBytes, long freeBytes,
+      long usedBytes, long lastHeartbeatMillisAgo, long filesToRebuild, long downSinceMillis) {
+    /** Whether clients use it. */
+    public boolean up() {
+      return "up".equals(state);
+    }
+  }
+
+  /**
+   * What the recovery coordinator on the meta leader is doing.
+   *
+   * @param rebuilds per server with stale shards (or rebuilt since the leader took over)
+   * @param rateLimitBytesPerSecond the configured bound of rebuild traffic (0: none)
+   */
+  public record Recovery(List<Rebuild> rebuilds, long rateLimitBytesPerSecond) {}
+
+  /**
+   * Rebuild progress of one server.
+   *
+   * @param server the server whose shards are rebuilt
+   * @param filesLeft files still stale on it
+   * @param bytesLeft estimated shard bytes still to write
+   * @param filesDone files rebuilt since this leader took over
+   * @param bytesDone bytes written since
+   * @param bytesPerSecond over the last seconds
+   * @param failures attempts that failed and are retried
+   * @param lastError why the last failure failed ("" when none)
+   */
+  public record Rebuild(String server, long filesLeft, long bytesLeft, long filesDone, long bytesDone,
+      double bytesPerSecond, long failures, String lastError) {
+    /** Seconds until done at the current rate; -1 when unknown. */
+    public long etaSeconds() {
+      return bytesPerSecond > 0 ? (long) Math.ceil(bytesLeft / bytesPerSecond) : (filesLeft == 0 ? 0 : -1);
+    }
+  }
 }

@@ -1,6 +1,7 @@
 package io.tessera.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
@@ -22,8 +23,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * One OS process per server; data servers die by SIGKILL. For RS 4+2 and 6+3, every way of
  * losing up to m of a file's servers: the file written while healthy reads back identical,
  * overwritten while they are down it reads back identical then and after they return (their
- * shards of it are stale, and readers decode around them), and fsck calls it DEGRADED, never
- * DAMAGED.
+ * shards of it are stale, and readers decode around them), fsck never calls it DAMAGED, and
+ * recovery rebuilds the returned servers' shards until fsck calls it HEALTHY with every parity
+ * unit verified.
  *
  * <p>Which servers die is named by position in the file's server list. Unit j of stripe s lives
  * at position (j + s) mod n, so a file of at least n stripes meets every rotation of a set of
@@ -102,7 +104,13 @@ class DegradedIoProcessTest {
         FileCheck check = fs.check(path, true);
         assertThat(check.unreadableStripes()).as(check.toString()).isZero();
         assertThat(check.parityMismatches()).as(check.toString()).isZero();
-        assertThat(check.verdict()).as(check.toString()).isEqualTo(killed.isEmpty() ? "HEALTHY" : "DEGRADED");
+        // recovery rebuilds the returned servers' stale shards: the file is whole again
+        await("recovery rebuilds " + killed + "' shards of " + path).atMost(Duration.ofSeconds(60))
+            .until(() -> fs.stat(path).staleServers().isEmpty());
+        FileCheck healed = fs.check(path, true);
+        assertThat(healed.verdict()).as(healed.toString()).isEqualTo("HEALTHY");
+        assertThat(healed.parityMismatches()).as(healed.toString()).isZero();
+        assertThat(read(fs, path, size)).as("file read after recovery").isEqualTo(fresh);
       }
     }
   }

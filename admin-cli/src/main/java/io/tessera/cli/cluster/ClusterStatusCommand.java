@@ -2,28 +2,22 @@ package io.tessera.cli.cluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.tessera.cli.ClusterOptions;
+import io.tessera.cli.ConnectedCommand;
+import io.tessera.cli.recover.RecoverStatusCommand;
 import io.tessera.client.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
-/** {@code tessera cluster status}: meta replicas with the leader, data servers with state and space. */
+/** {@code tessera cluster status}: meta replicas with the leader, data servers with state, space and rebuilds. */
 @Command(name = "status", mixinStandardHelpOptions = true,
-    description = "Show the meta replicas (and which leads) and every data server with its state and space.")
-public final class ClusterStatusCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  ClusterOptions cluster;
-
+    description = {"Show the meta replicas (and which leads), every data server with its state and space, and the "
+        + "progress of rebuilds.",
+        "Data server states: up; DOWN (silent past tessera.meta.data-server-timeout; clients read around it); "
+        + "recovering (back after being down: the shards it missed are being rebuilt, clients do not use it yet)."})
+public final class ClusterStatusCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
 
@@ -39,28 +33,28 @@ public final class ClusterStatusCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws Exception {
-    PrintWriter out = spec.commandLine().getOut();
-    try (TesseraFileSystem fs = cluster.connect()) {
-      ClusterStatus s = fs.clusterStatus();
-      if (json) {
-        out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s));
-        return 0;
-      }
-      out.printf("Meta replicas (epoch %d):%n", s.epoch());
-      for (ClusterStatus.Replica r : s.replicas()) {
-        out.printf("  %-6s %-22s %s%n", r.id(), r.address(), replicaState(r));
-      }
-      long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
-      out.printf("Data servers (%d of %d up):%n", up, s.dataServers().size());
-      out.printf("  %-8s %-22s %-5s %12s %12s %12s %s%n", "ID", "ADDRESS", "STATE", "USED", "FREE", "CAPACITY",
-          "LAST HEARD");
-      for (ClusterStatus.DataServer d : s.dataServers()) {
-        out.printf("  %-8s %-22s %-5s %12s %12s %12s %.1fs ago%n", d.id(), d.address(), d.up() ? "up" : "DOWN",
-            DataSize.format(d.usedBytes()), DataSize.format(d.freeBytes()), DataSize.format(d.capacityBytes()),
-            d.lastHeartbeatMillisAgo() / 1000.0);
-      }
+  protected int run(TesseraFileSystem fs) throws Exception {
+    PrintWriter out = out();
+    ClusterStatus s = fs.clusterStatus();
+    if (json) {
+      out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s));
       return 0;
     }
+    out.printf("Meta replicas (epoch %d):%n", s.epoch());
+    for (ClusterStatus.Replica r : s.replicas()) {
+      out.printf("  %-6s %-22s %s%n", r.id(), r.address(), replicaState(r));
+    }
+    long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
+    out.printf("Data servers (%d of %d up):%n", up, s.dataServers().size());
+    out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %s%n", "ID", "ADDRESS", "STATE", "USED", "FREE", "CAPACITY",
+        "LAST HEARD", "STALE FILES");
+    for (ClusterStatus.DataServer d : s.dataServers()) {
+      out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %d%n", d.id(), d.address(),
+          d.up() ? "up" : d.state().toUpperCase(java.util.Locale.ROOT), DataSize.format(d.usedBytes()),
+          DataSize.format(d.freeBytes()), DataSize.format(d.capacityBytes()),
+          String.format(java.util.Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0), d.filesToRebuild());
+    }
+    RecoverStatusCommand.printRebuilds(out, s.recovery());
+    return 0;
   }
 }

@@ -83,15 +83,28 @@ public final class ParityWriter {
    * decode around them until recovery rebuilds their shards). Done once per server and file.
    */
   CompletableFuture<Void> markStale(FileTarget file, Set<String> servers) {
+    return markStale(file, servers, false);
+  }
+
+  /**
+   * Like {@link #markStale(FileTarget, Set)}; with {@code again} the servers are recorded even
+   * when this client already knows them as stale (a data server has no record of it: recovery
+   * may have rebuilt them since).
+   */
+  CompletableFuture<Void> markStale(FileTarget file, Set<String> servers, boolean again) {
     Set<String> added = file.addStale(servers);
+    if (again) {
+      added = new java.util.HashSet<>(servers);
+    }
     if (added.isEmpty()) {
       return CompletableFuture.completedFuture(null);
     }
+    Set<String> sent = added;
     counters.degradedWrites.incrementAndGet();
     return meta.call(MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder()
-        .setFileId(file.fileId()).addAllAddStaleServers(added))).handle((r, e) -> {
+        .setFileId(file.fileId()).addAllAddStaleServers(sent))).handle((r, e) -> {
           if (e != null) {
-            file.forgetStale(added);   // not recorded: the next write must try again
+            file.forgetStale(sent);   // not recorded: the next write must try again
             throw e instanceof java.util.concurrent.CompletionException ce ? ce
                 : new java.util.concurrent.CompletionException(e);
           }
@@ -195,7 +208,7 @@ public final class ParityWriter {
           .thenCompose(v -> afterPhase1(phase1, lock, lockedOn, skipped, updates, deadline, attempt));
     }
 
-    /** Completes with null when granted, or with the reason to retry: BUSY, a down server, corrupt shards. */
+    /** Completes with {@link Granted}, or with the reason to retry: BUSY, a down server, corrupt shards. */
     private CompletableFuture<Object> lockAndRead(String server, StripeLockProto lock, List<StripeUpdate.Read> reads,
         Map<StripeUpdate.Read, Long> stripeOf) {
       ReadBatch batch = new ReadBatch(server);
@@ -211,7 +224,8 @@ public final class ParityWriter {
         }
         try {
           List<Object> corrupt = batch.accept(reply.header(), reply.payload());
-          return corrupt.isEmpty() ? null : new CorruptUnits(corrupt);
+          return corrupt.isEmpty() ? new Granted(Set.copyOf(reply.header().getDirtyServersList()))
+              : new CorruptUnits(corrupt);
         } catch (TesseraException e) {
           return e;
         }
@@ -224,10 +238,23 @@ public final class ParityWriter {
       boolean busy = false;
       boolean retryNow = false;
       Throwable fatal = null;
+      // a skipped server some locked server has no dirty-file entry for must be recorded as stale again
+      Set<String> unrecorded = new LinkedHashSet<>();
+      Set<String> learnedStale = new LinkedHashSet<>();
       for (Map.Entry<String, CompletableFuture<Object>> e : phase1.entrySet()) {
         Object outcome = e.getValue().join();
-        if (outcome == null) {
+        if (outcome instanceof Granted g) {
           granted.add(e.getKey());
+          for (String s : skipped) {
+            if (!g.dirtyServers().contains(s)) {
+              unrecorded.add(s);
+            }
+          }
+          for (String s : g.dirtyServers()) {
+            if (lockedOn.contains(s) && layout.servers().contains(s)) {
+              learnedStale.add(s);
+            }
+          }
         } else if (outcome instanceof CorruptUnits c) {
           granted.add(e.getKey());
           c.units().forEach(u -> bad.addKey((Long) u));
@@ -239,6 +266,12 @@ public final class ParityWriter {
         } else {
           fatal = (Throwable) outcome;
         }
+      }
+      if (!learnedStale.isEmpty() && fatal == null) {
+        // another writer went around these servers: their shards of this file are stale, so
+        // neither read nor write them; plan again without them
+        file.learnStale(learnedStale);
+        retryNow = true;
       }
       if (fatal != null || busy || retryNow) {
         CompletableFuture<Void> released = release(granted, lock);
@@ -266,7 +299,7 @@ public final class ParityWriter {
       betweenPhases.run();
       long end = Math.min(pos + len, to * layout.stripeDataBytes());
       CompletableFuture<Void> ready = CompletableFuture.runAsync(() -> updates.forEach(u -> u.encode(codec(layout))),
-          coding).thenCompose(v -> markStale(skipped)).thenCompose(v -> extendTo.apply(end));
+          coding).thenCompose(v -> markStale(file, skipped, !unrecorded.isEmpty())).thenCompose(v -> extendTo.apply(end));
       // nothing was written yet: a failure here (the meta group unreachable) frees the locks at once
       return ready.handle((v, e) -> e).thenCompose(e -> e == null ? phase2(lock, lockedOn, skipped, updates)
           : release(granted, lock).thenCompose(x -> CompletableFuture.<Void>failedFuture(e)));
@@ -293,8 +326,9 @@ public final class ParityWriter {
       }
       Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
       for (String server : lockedOn) {
+        // the skipped servers were recorded as stale in the meta group above, while the locks are held
         WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
-            .setUnlock(lock).setSync(sync).addAllMissingServers(skipped);
+            .setUnlock(lock).setSync(sync).addAllMissingServers(skipped).setStaleMarked(!skipped.isEmpty());
         calls.put(server, data.callForOutcome(server, DataRequestProto.newBuilder().setWrite(w),
             payloads.get(server)));
       }
@@ -328,19 +362,15 @@ public final class ParityWriter {
             + file.fileId() + " left only " + (layout.width() - missing.size()) + " of its " + layout.width()
             + " servers up to date; it needs " + layout.dataUnits() + " (lost: " + String.join(", ", failed) + ")"));
       }
-      return markStale(missing).thenCompose(v -> {
+      return ParityWriter.this.markStale(file, missing, true).thenCompose(v -> {
         List<CompletableFuture<?>> marks = new ArrayList<>();
         for (String s : stored) {
           WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setUnlock(lock)
-              .addAllMissingServers(missing);
+              .addAllMissingServers(missing).setStaleMarked(true);
           marks.add(data.call(s, DataRequestProto.newBuilder().setWrite(w), null).thenAccept(r -> r.payload().release()));
         }
         return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new));
       });
-    }
-
-    private CompletableFuture<Void> markStale(Set<String> servers) {
-      return ParityWriter.this.markStale(file, servers);
     }
 
     private CompletableFuture<Void> release(List<String> granted, StripeLockProto lock) {
@@ -355,4 +385,7 @@ public final class ParityWriter {
   }
 
   private record CorruptUnits(List<Object> units) {}
+
+  /** A lock granted; {@code dirtyServers}: servers the granting server logged writes around for this file. */
+  private record Granted(Set<String> dirtyServers) {}
 }

@@ -280,14 +280,18 @@ public final class StripedIo {
 
   private CompletableFuture<Void> onEveryServer(FileTarget file, DataRequestProto.Builder req) {
     Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
+    Set<String> skippedDown = new LinkedHashSet<>();
     for (String server : new LinkedHashSet<>(file.layout().servers())) {
       if (file.hasParity() && (file.isStale(server) || data.health().isDown(server))) {
+        if (!file.isStale(server)) {
+          skippedDown.add(server);
+        }
         continue;
       }
       calls.put(server, data.callForOutcome(server, req.clone(), null));
     }
     return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).thenCompose(v -> {
-      Set<String> lost = new LinkedHashSet<>();
+      Set<String> lost = new LinkedHashSet<>(skippedDown);
       for (Map.Entry<String, CompletableFuture<Throwable>> e : calls.entrySet()) {
         Throwable t = e.getValue().join();
         if (t instanceof ServerDownException && file.hasParity()) {
@@ -296,9 +300,10 @@ public final class StripedIo {
           return CompletableFuture.failedFuture(t);
         }
       }
-      if (calls.size() - lost.size() < file.layout().dataUnits()) {
+      int answered = calls.size() - (lost.size() - skippedDown.size());
+      if (answered < file.layout().dataUnits()) {
         return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "only "
-            + (calls.size() - lost.size()) + " of the " + file.layout().width() + " servers of file " + file.fileId()
+            + answered + " of the " + file.layout().width() + " servers of file " + file.fileId()
             + " answered; " + file.layout().dataUnits() + " are needed"));
       }
       return writer.markStale(file, lost);

@@ -21,9 +21,10 @@ import org.slf4j.LoggerFactory;
  * shard store so that a restarted server still guards, until their leases run out, the
  * stripes whose writers may be half-way through.
  *
- * <p>A lock whose lease ran out belongs to a writer that stopped between its phases (an
- * orphan): the next writer takes it over. Its stripes' parity may not match their data
- * until recovery recomputes it; each takeover is logged once.
+ * <p>A lock whose lease ran out belongs to a writer that stopped between its phases or half-way
+ * through phase 2 (an orphan): its stripes' parity may not match their data. Writers are refused
+ * (BUSY) until the recovery coordinator, which learns of orphans from heartbeats, takes the lock
+ * over, recomputes the parity from the data units and releases it.
  */
 public final class StripeLockTable {
   private static final Logger LOG = LoggerFactory.getLogger(StripeLockTable.class);
@@ -68,8 +69,8 @@ public final class StripeLockTable {
     reload();
   }
 
-  /** Grants the lock unless an unexpired lock of another owner overlaps it. */
-  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client) throws IOException {
+  /** Grants the lock unless another owner's lock overlaps it (an orphan: unless {@code recovery}). */
+  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery) throws IOException {
     validate(lock);
     long first = lock.getFirstStripe();
     long end = first + lock.getStripeCount();
@@ -83,8 +84,11 @@ public final class StripeLockTable {
       if (now - h.expiresAtNanos < 0) {
         return new Refused(h.toString());
       }
+      if (!recovery) {
+        return new Refused(h + " (its writer died holding it; waiting for recovery to repair the stripes' parity)");
+      }
       orphansTakenOver++;
-      LOG.warn("Lock on {} outlived its lease; taken over (their parity may be stale until recovery)", h);
+      LOG.info("Orphan lock on {} taken over by recovery to repair the stripes' parity", h);
       store.removeLock(h.key);
       it.remove();
     }
@@ -149,7 +153,22 @@ public final class StripeLockTable {
     return byFile.values().stream().mapToInt(List::size).sum();
   }
 
-  /** How many expired locks other writers have taken over since start. */
+  /** Expired locks (their writers died between or during the phases), at most {@code limit}. */
+  public synchronized List<StripeLockProto> orphans(int limit) {
+    long now = nanoClock.getAsLong();
+    List<StripeLockProto> out = new ArrayList<>();
+    for (List<Held> held : byFile.values()) {
+      for (Held h : held) {
+        if (now - h.expiresAtNanos >= 0 && out.size() < limit) {
+          out.add(StripeLockProto.newBuilder().setFileId(h.fileId).setFirstStripe(h.first)
+              .setStripeCount((int) (h.end - h.first)).build());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** How many orphan locks recovery has taken over since start. */
   public synchronized long orphansTakenOver() {
     return orphansTakenOver;
   }

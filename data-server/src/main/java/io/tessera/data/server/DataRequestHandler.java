@@ -20,7 +20,13 @@ import io.tessera.common.proto.ReadShardsRequestProto;
 import io.tessera.common.proto.ScanVersionsRequestProto;
 import io.tessera.common.proto.ScanVersionsResponseProto;
 import io.tessera.common.proto.SnapshotGateRequestProto;
+import io.tessera.common.proto.DirtyClearRequestProto;
+import io.tessera.common.proto.DirtyScanRequestProto;
+import io.tessera.common.proto.DirtyScanResponseProto;
 import io.tessera.data.lock.StripeLockTable;
+import io.tessera.data.recovery.ServingState;
+import io.tessera.data.store.DirtyFile;
+import io.tessera.data.store.UnrecordedSkipException;
 import io.tessera.data.snapshot.SnapshotParticipant;
 import io.tessera.data.snapshot.WriteGate;
 import io.tessera.data.store.EpochState;
@@ -54,11 +60,13 @@ final class DataRequestHandler implements RpcService {
   private final StripeLockTable locks;
   private final WriteGate gate;
   private final SnapshotParticipant snapshots;
+  private final ServingState serving;
   private final ExecutorService workers;
 
   DataRequestHandler(ShardStore store, StripeLockTable locks, WriteGate gate, SnapshotParticipant snapshots,
-      ExecutorService workers) {
+      ServingState serving, ExecutorService workers) {
     this.store = store;
+    this.serving = serving;
     this.locks = locks;
     this.gate = gate;
     this.snapshots = snapshots;
@@ -83,6 +91,11 @@ final class DataRequestHandler implements RpcService {
         return CompletableFuture.completedFuture(error(StatusProto.INVALID_ARGUMENT, e.getMessage()));
       }
     }
+    String recovering = req.getRecovery() || !servesClientsOnly(req) ? null : serving.refusal();
+    if (recovering != null) {
+      call.payload().release();
+      return CompletableFuture.completedFuture(error(StatusProto.UNAVAILABLE, recovering));
+    }
     Passage passage = passageOf(req);
     CompletableFuture<Void> admitted = switch (passage) {
       case FREE -> CompletableFuture.completedFuture(null);
@@ -101,6 +114,8 @@ final class DataRequestHandler implements RpcService {
       } catch (CorruptShardException e) {
         LOG.warn("Corrupt shard: {}", e.getMessage());
         return error(StatusProto.CORRUPT, e.getMessage());
+      } catch (UnrecordedSkipException e) {
+        return error(StatusProto.RECHECK, e.getMessage());
       } catch (IOException e) {
         LOG.warn("Storage error: {}", e.getMessage());
         return error(StatusProto.INTERNAL, e.getMessage());
@@ -114,6 +129,14 @@ final class DataRequestHandler implements RpcService {
         }
       }
     }, workers);
+  }
+
+  /** Client I/O: what a recovering server refuses (the meta group's deletes and scans pass). */
+  private static boolean servesClientsOnly(DataRequestProto req) {
+    return switch (req.getOpCase()) {
+      case READ, WRITE, LOCK_READ, TRUNCATE -> true;
+      default -> false;
+    };
   }
 
   private static Passage passageOf(DataRequestProto req) {
@@ -164,7 +187,29 @@ final class DataRequestHandler implements RpcService {
       }
       case READ -> {
         ReadShardsRequestProto r = req.getRead();
-        return read(r.getRangesList(), r.getProbe(), r.getAtSnapshot() ? r.getSnapshotEpoch() : Long.MAX_VALUE);
+        return read(r.getRangesList(), r.getProbe(), r.getAtSnapshot() ? r.getSnapshotEpoch() : Long.MAX_VALUE,
+            List.of());
+      }
+      case DIRTY_SCAN -> {
+        DirtyScanRequestProto d = req.getDirtyScan();
+        DirtyScanResponseProto.Builder out = DirtyScanResponseProto.newBuilder();
+        for (DirtyFile f : store.dirtyFiles(d.getServer().isEmpty() ? null : d.getServer(),
+            d.getOneFile() ? d.getFileId() : -1)) {
+          out.addFileIds(f.fileId()).addSequences(f.sequence()).addServers(f.missingServer());
+        }
+        return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setDirty(out).build());
+      }
+      case DIRTY_CLEAR -> {
+        DirtyClearRequestProto d = req.getDirtyClear();
+        if (d.getServer().isEmpty() || d.getFileIdsCount() != d.getSequencesCount()) {
+          throw new IllegalArgumentException("a dirty-log clear names a server and one sequence per file");
+        }
+        List<DirtyFile> entries = new ArrayList<>();
+        for (int i = 0; i < d.getFileIdsCount(); i++) {
+          entries.add(new DirtyFile(d.getServer(), d.getFileIds(i), d.getSequences(i)));
+        }
+        store.clearDirty(d.getServer(), entries);
+        return ok();
       }
       case SCAN_VERSIONS -> {
         ScanVersionsRequestProto sv = req.getScanVersions();
@@ -180,7 +225,7 @@ final class DataRequestHandler implements RpcService {
         StringBuilder closed = new StringBuilder();
         StripeLockTable.Outcome got = gate.grantLock(() -> {
           try {
-            return locks.tryLock(req.getLockRead().getLock(), client);
+            return locks.tryLock(req.getLockRead().getLock(), client, req.getRecovery());
           } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
           }
@@ -192,7 +237,8 @@ final class DataRequestHandler implements RpcService {
           return error(StatusProto.BUSY, refused.holder());
         }
         try {
-          return read(req.getLockRead().getReadsList(), false, Long.MAX_VALUE);
+          return read(req.getLockRead().getReadsList(), false, Long.MAX_VALUE,
+              store.dirtyServers(req.getLockRead().getLock().getFileId()));
         } catch (IOException | RuntimeException e) {
           locks.release(req.getLockRead().getLock(), client);
           throw e;
@@ -234,7 +280,8 @@ final class DataRequestHandler implements RpcService {
       throw new IllegalArgumentException("a write naming missing servers must name its file (ranges or unlock)");
     }
     byte[] lockKey = w.hasUnlock() ? StripeLockTable.key(w.getUnlock(), client) : null;
-    store.write(writes, new WriteBookkeeping(lockKey, fileId, w.getMissingServersList()), w.getSync());
+    store.write(writes, new WriteBookkeeping(lockKey, fileId, w.getMissingServersList(), w.getStaleMarked()),
+        w.getSync());
     if (w.hasUnlock() && !locks.forget(w.getUnlock(), client)) {
       LOG.warn("A write to file {} arrived after its lock on stripes from {} had expired; stored anyway",
           fileId, w.getUnlock().getFirstStripe());
@@ -258,7 +305,8 @@ final class DataRequestHandler implements RpcService {
     return out;
   }
 
-  private RpcReply read(List<ShardRangeProto> ranges, boolean probe, long atEpoch) throws IOException {
+  private RpcReply read(List<ShardRangeProto> ranges, boolean probe, long atEpoch, List<String> dirtyServers)
+      throws IOException {
     long total = checkRanges(ranges);
     if (!probe && total > MAX_READ_BYTES) {
       throw new IllegalArgumentException("read of " + total + " bytes exceeds the per-request limit of "
@@ -289,7 +337,8 @@ final class DataRequestHandler implements RpcService {
       out.release();
       throw e;
     }
-    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setRead(meta).build(), out);
+    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setRead(meta)
+        .addAllDirtyServers(dirtyServers).build(), out);
   }
 
   /** Checks every range; returns their total length. */

@@ -27,6 +27,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.tessera.data.recovery.ServingState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,12 +79,13 @@ public final class DataServer implements Closeable {
     WriteGate gate = new WriteGate(store, System::nanoTime,
         config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT).multipliedBy(3), gc::requestRun);
     SnapshotParticipant snapshots = new SnapshotParticipant(gate, locks, timer, System::nanoTime);
+    ServingState serving = new ServingState(id);
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     String host = config.get(DataServerConfigKeys.BIND_HOST);
     RpcServer rpc;
     try {
       rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
-          Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, workers)), maxFrame,
+          Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, serving, workers)), maxFrame,
           config.get(RpcConfigKeys.IO_THREADS));
     } catch (RuntimeException e) {
       store.close();
@@ -97,7 +99,7 @@ public final class DataServer implements Closeable {
     LeaderFollowingCaller meta = new LeaderFollowingCaller(metaPool,
         Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")), Service.HEARTBEAT,
         Duration.ofSeconds(3));
-    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta, gate,
+    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta, gate, serving, locks,
         config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT));
     hb.start(config.get(DataServerConfigKeys.HEARTBEAT_INTERVAL));
     LOG.info("Data server {} serving {} from {}", id, address, dir);

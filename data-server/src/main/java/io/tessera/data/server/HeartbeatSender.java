@@ -4,6 +4,8 @@ import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.HeartbeatResponseProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.LeaderFollowingCaller;
+import io.tessera.data.lock.StripeLockTable;
+import io.tessera.data.recovery.ServingState;
 import io.tessera.data.snapshot.WriteGate;
 import io.tessera.data.store.EpochState;
 import io.tessera.data.store.ShardStore;
@@ -30,6 +32,8 @@ final class HeartbeatSender implements Closeable {
   private final ShardStore store;
   private final LeaderFollowingCaller meta;
   private final WriteGate gate;
+  private final ServingState serving;
+  private final StripeLockTable locks;
   private final long gateBoundNanos;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "heartbeat");
@@ -40,7 +44,9 @@ final class HeartbeatSender implements Closeable {
   private volatile boolean inFlight;
 
   HeartbeatSender(String serverId, String address, File dataDir, ShardStore store, LeaderFollowingCaller meta,
-      WriteGate gate, Duration gateBound) {
+      WriteGate gate, ServingState serving, StripeLockTable locks, Duration gateBound) {
+    this.serving = serving;
+    this.locks = locks;
     this.serverId = serverId;
     this.address = address;
     this.dataDir = dataDir;
@@ -67,7 +73,8 @@ final class HeartbeatSender implements Closeable {
     HeartbeatRequestProto req = HeartbeatRequestProto.newBuilder()
         .setServerId(serverId).setAddress(address)
         .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(dataDir.getUsableSpace())
-        .setUsedBytes(store.usedBytes()).setEpoch(store.epoch()).setGateAttempt(overdue).build();
+        .setUsedBytes(store.usedBytes()).setEpoch(store.epoch()).setGateAttempt(overdue)
+        .addAllOrphanLocks(locks.orphans(64)).build();
     meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom,
         r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).whenComplete((r, err) -> {
       inFlight = false;
@@ -78,6 +85,7 @@ final class HeartbeatSender implements Closeable {
         }
         return;
       }
+      serving.learn(r.getState());
       gate.learn(new EpochState(r.getEpoch(), r.getRetainedEpochsList().stream().mapToLong(Long::longValue)
           .toArray()), overdue);
       if (!registered) {

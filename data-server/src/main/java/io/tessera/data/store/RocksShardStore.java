@@ -67,6 +67,7 @@ public final class RocksShardStore implements ShardStore {
   private final ColumnFamilyHandle lockFamily;
   private final ColumnFamilyHandle dirtyFamily;
   private final ColumnFamilyHandle versionFamily;
+  private final DirtyLog dirty;
   private final WriteOptions asyncWrite = new WriteOptions();
   private final WriteOptions syncWrite = new WriteOptions().setSync(true);
   private final ReadOptions reads = new ReadOptions().setVerifyChecksums(false).setFillCache(false);
@@ -118,6 +119,7 @@ public final class RocksShardStore implements ShardStore {
     lockFamily = families.get(1);
     dirtyFamily = families.get(2);
     versionFamily = families.get(3);
+    dirty = new DirtyLog(db, dirtyFamily);
     if (indexMissing) {
       rebuildVersionIndex();
     }
@@ -178,13 +180,12 @@ public final class RocksShardStore implements ShardStore {
       if (book.releasedLock() != null) {
         batch.delete(lockFamily, book.releasedLock());
       }
-      for (String server : book.missingServers()) {
-        byte[] dirtyKey = dirtyKey(server, book.fileId());
-        if (db.get(dirtyFamily, dirtyKey) == null) {
-          batch.put(dirtyFamily, dirtyKey, ByteBuffer.allocate(8).putLong(System.currentTimeMillis()).array());
-        }
-      }
+      Runnable remember = book.missingServers().isEmpty() ? null
+          : dirty.record(batch, book.fileId(), book.missingServers(), book.staleMarked());
       db.write(sync ? syncWrite : asyncWrite, batch);
+      if (remember != null) {
+        remember.run();
+      }
     } catch (RocksDBException e) {
       throw storeError("write", e);
     } finally {
@@ -577,24 +578,26 @@ public final class RocksShardStore implements ShardStore {
 
   @Override
   public List<DirtyFile> dirtyFiles() {
-    List<DirtyFile> out = new ArrayList<>();
-    try (RocksIterator it = db.newIterator(dirtyFamily)) {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
-        byte[] k = it.key();
-        int sep = k.length - 9;
-        if (sep < 0 || k[sep] != 0) {
-          continue;
-        }
-        out.add(new DirtyFile(new String(k, 0, sep, StandardCharsets.UTF_8),
-            ByteBuffer.wrap(k, sep + 1, 8).getLong(), ByteBuffer.wrap(it.value()).getLong()));
-      }
-    }
-    return out;
+    return dirty.scan(null, -1);
   }
 
-  private static byte[] dirtyKey(String server, long fileId) {
-    byte[] id = server.getBytes(StandardCharsets.UTF_8);
-    return ByteBuffer.allocate(id.length + 9).put(id).put((byte) 0).putLong(fileId).array();
+  @Override
+  public List<DirtyFile> dirtyFiles(String server, long fileId) {
+    return dirty.scan(server, fileId);
+  }
+
+  @Override
+  public List<String> dirtyServers(long fileId) {
+    return dirty.serversFor(fileId);
+  }
+
+  @Override
+  public int clearDirty(String server, List<DirtyFile> entries) throws IOException {
+    try {
+      return dirty.clear(server, entries);
+    } catch (RocksDBException e) {
+      throw storeError("dirty-file log clear", e);
+    }
   }
 
   @Override

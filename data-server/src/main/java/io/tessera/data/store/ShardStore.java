@@ -31,8 +31,17 @@ public interface ShardStore extends Closeable {
   /** Every persisted lock as {@code {key, record}}. */
   List<byte[][]> locks() throws IOException;
 
-  /** The dirty-file log: files written while one of their servers was down, oldest first per server. */
+  /** The dirty-file log: files written while one of their servers was skipped, by server then file. */
   List<DirtyFile> dirtyFiles() throws IOException;
+
+  /** Dirty-file entries for {@code server}; only {@code fileId}'s when it is >= 0. */
+  List<DirtyFile> dirtyFiles(String server, long fileId) throws IOException;
+
+  /** Servers this store holds a dirty-file entry for, for the file. */
+  List<String> dirtyServers(long fileId);
+
+  /** Drops the entries of {@code server} whose sequence is still the one given; returns how many. */
+  int clearDirty(String server, List<DirtyFile> entries) throws IOException;
 
   /**
    * The stored bytes of {@code [offset, offset+length)} of the shard's newest version: up to

@@ -35,39 +35,48 @@ class StripeLockTableTest {
   void overlappingLocksOfAnotherWriterAreRefusedUntilReleased() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
-      assertThat(table.tryLock(lock(10, 5, 1), ALICE)).isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.tryLock(lock(14, 3, 2), BOB)).isInstanceOf(StripeLockTable.Refused.class);
-      assertThat(table.tryLock(lock(15, 3, 2), BOB)).as("adjacent, not overlapping")
+      assertThat(table.tryLock(lock(10, 5, 1), ALICE, false)).isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.tryLock(lock(14, 3, 2), BOB, false)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(15, 3, 2), BOB, false)).as("adjacent, not overlapping")
           .isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.tryLock(lock(10, 1, 1), ALICE)).as("the same writer asking again")
+      assertThat(table.tryLock(lock(10, 1, 1), ALICE, false)).as("the same writer asking again")
           .isInstanceOf(StripeLockTable.Granted.class);
       table.release(lock(10, 5, 1), ALICE);
-      assertThat(table.tryLock(lock(12, 1, 3), BOB)).isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.tryLock(lock(12, 1, 3), BOB, false)).isInstanceOf(StripeLockTable.Granted.class);
     }
   }
 
   @Test
-  void aLockWhoseLeaseRanOutIsTakenOver() throws Exception {
+  void aLockWhoseWriterDiedWaitsForRecoveryToRepairItsStripesThenRecoveryTakesItOver() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
-      table.tryLock(lock(0, 4, 1), ALICE);
+      table.tryLock(lock(0, 4, 1), ALICE, false);
       clock.addAndGet(Duration.ofMillis(999).toNanos());
-      assertThat(table.tryLock(lock(0, 1, 2), BOB)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.orphans(64)).isEmpty();
+      assertThat(table.tryLock(lock(0, 1, 2), BOB, false)).isInstanceOf(StripeLockTable.Refused.class);
       clock.addAndGet(Duration.ofMillis(2).toNanos());
-      assertThat(table.tryLock(lock(0, 1, 2), BOB)).isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.orphans(64)).singleElement().satisfies(o -> {
+        assertThat(o.getFirstStripe()).isZero();
+        assertThat(o.getStripeCount()).isEqualTo(4);
+      });
+      assertThat(table.tryLock(lock(0, 1, 2), BOB, false)).as("a writer must not build on unrepaired parity")
+          .isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(0, 4, 3), BOB, true)).as("recovery")
+          .isInstanceOf(StripeLockTable.Granted.class);
       assertThat(table.orphansTakenOver()).isEqualTo(1);
+      assertThat(table.orphans(64)).isEmpty();
     }
   }
 
   @Test
   void aRestartedServerStillGuardsTheStripesItHadLocked() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      new StripeLockTable(store, Duration.ofSeconds(60), clock::get).tryLock(lock(3, 2, 1), ALICE);
+      new StripeLockTable(store, Duration.ofSeconds(60), clock::get).tryLock(lock(3, 2, 1), ALICE, false);
     }
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
       assertThat(table.size()).isEqualTo(1);
-      assertThat(table.tryLock(lock(4, 1, 2), BOB)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(4, 1, 2), BOB, false)).isInstanceOf(StripeLockTable.Refused.class);
     }
   }
 
@@ -76,9 +85,9 @@ class StripeLockTableTest {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
       StripeLockProto l = lock(0, 1, 1);
-      table.tryLock(l, ALICE);
+      table.tryLock(l, ALICE, false);
       ShardWrite w = new ShardWrite(new ShardId(7, 0, 0), 0, Unpooled.wrappedBuffer(new byte[] {1, 2, 3}), false);
-      store.write(List.of(w), new WriteBookkeeping(StripeLockTable.key(l, ALICE), 7, List.of("ds-3", "ds-5")), false);
+      store.write(List.of(w), new WriteBookkeeping(StripeLockTable.key(l, ALICE), 7, List.of("ds-3", "ds-5"), true), false);
       assertThat(table.forget(l, ALICE)).isTrue();
       assertThat(store.locks()).isEmpty();
       assertThat(store.dirtyFiles()).extracting(DirtyFile::missingServer, DirtyFile::fileId)
@@ -91,8 +100,8 @@ class StripeLockTableTest {
   void malformedLocksAreRefusedWithTheReason() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
-      assertThatThrownBy(() -> table.tryLock(lock(0, 0, 1), ALICE)).hasMessageContaining("1 to");
-      assertThatThrownBy(() -> table.tryLock(lock(Long.MAX_VALUE, 5, 1), ALICE)).hasMessageContaining("1 to");
+      assertThatThrownBy(() -> table.tryLock(lock(0, 0, 1), ALICE, false)).hasMessageContaining("1 to");
+      assertThatThrownBy(() -> table.tryLock(lock(Long.MAX_VALUE, 5, 1), ALICE, false)).hasMessageContaining("1 to");
     }
   }
 }

@@ -162,4 +162,42 @@ class RocksShardStoreTest {
     assertThat(store.collectGarbage()).as("a's epoch-1 version and its tombstone").isEqualTo(2);
     assertThat(store.scanVersions(0, 5, true).writtenFiles()).isEmpty();
   }
+
+  private void writeAround(long fileId, String skipped, boolean staleMarked) throws Exception {
+    ShardWrite w = new ShardWrite(new ShardId(fileId, 0, 0), 0, Unpooled.wrappedBuffer(bytes(64, (int) fileId)), true);
+    store.write(List.of(w), new WriteBookkeeping(null, fileId, List.of(skipped), staleMarked), false);
+  }
+
+  @Test
+  void aWriteAroundAServerNobodyRecordedAsStaleIsRefusedAndLeavesNothingBehind() throws Exception {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> writeAround(7, "ds-3", false))
+        .isInstanceOf(UnrecordedSkipException.class).hasMessageContaining("ds-3");
+    assertThat(read(new ShardId(7, 0, 0), 0, 64)).as("nothing applied").isNull();
+    assertThat(store.dirtyServers(7)).isEmpty();
+
+    writeAround(7, "ds-3", true);           // the writer recorded ds-3 as stale in the meta group
+    writeAround(7, "ds-3", false);          // later writes around it find the entry
+    assertThat(store.dirtyServers(7)).containsExactly("ds-3");
+    assertThat(read(new ShardId(7, 0, 0), 0, 64)).isEqualTo(bytes(64, 7));
+  }
+
+  @Test
+  void rebuildClearsOnlyEntriesNoWriteTouchedSinceItLooked() throws Exception {
+    writeAround(7, "ds-3", true);
+    writeAround(8, "ds-3", true);
+    List<DirtyFile> seen = store.dirtyFiles("ds-3", -1);
+    assertThat(seen).extracting(DirtyFile::fileId).containsExactly(7L, 8L);
+    writeAround(8, "ds-3", false);          // file 8 written around ds-3 again while it was rebuilt
+
+    assertThat(store.clearDirty("ds-3", seen)).isEqualTo(1);
+    assertThat(store.dirtyFiles("ds-3", -1)).extracting(DirtyFile::fileId).containsExactly(8L);
+    assertThat(store.dirtyServers(7)).isEmpty();
+    assertThat(store.dirtyServers(8)).containsExactly("ds-3");
+
+    store.close();
+    store = new RocksShardStore(dir);       // the log and its index survive a restart
+    assertThat(store.dirtyServers(8)).containsExactly("ds-3");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> writeAround(7, "ds-3", false))
+        .isInstanceOf(UnrecordedSkipException.class);
+  }
 }

@@ -52,7 +52,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   static final byte[] EPOCH = Keys.utf8("epoch");
   static final byte[] PENDING_SNAPSHOT = Keys.utf8("pending-snapshot");
   private static final List<String> FAMILIES = List.of("inodes", "dentries", "system", "servers", "reclaim",
-      "snapshots");
+      "snapshots", "stale", "server-states");
 
   private final Path dir;
   private final DBOptions dbOptions;
@@ -65,6 +65,10 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   final ColumnFamilyHandle servers;
   final ColumnFamilyHandle reclaim;
   final ColumnFamilyHandle snapshots;
+  /** Index of stale shards: server | 0 | fileId, for every server in an inode's stale list. */
+  final ColumnFamilyHandle stale;
+  /** Per data server its {@link io.tessera.meta.proto.ServerStateRecordProto}. */
+  final ColumnFamilyHandle serverStates;
   private final WriteOptions writeOptions = new WriteOptions();
   /** Readers hold it shared; close takes it exclusively, so no thread touches a closed native handle. */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -89,8 +93,12 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     cfOptions = new ColumnFamilyOptions().optimizeForSmallDb();
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
+    // a snapshot's checkpoint taken by an older version lacks the families added since
+    List<String> present = readOnly ? existingFamilies(dir) : FAMILIES;
     for (String name : FAMILIES) {
-      descriptors.add(new ColumnFamilyDescriptor(Keys.utf8(name), cfOptions));
+      if (present.contains(name)) {
+        descriptors.add(new ColumnFamilyDescriptor(Keys.utf8(name), cfOptions));
+      }
     }
     handles = new ArrayList<>();
     try {
@@ -102,12 +110,18 @@ public final class NamespaceStore implements Closeable, NamespaceView {
       throw new IOException("cannot open namespace store in " + dir + ": " + e.getMessage()
           + " (is another meta server using this directory?)", e);
     }
-    inodes = handles.get(1);
-    dentries = handles.get(2);
-    system = handles.get(3);
-    servers = handles.get(4);
-    reclaim = handles.get(5);
-    snapshots = handles.get(6);
+    Map<String, ColumnFamilyHandle> byName = new java.util.HashMap<>();
+    for (int i = 1; i < descriptors.size(); i++) {
+      byName.put(new String(descriptors.get(i).getName(), java.nio.charset.StandardCharsets.UTF_8), handles.get(i));
+    }
+    inodes = byName.get("inodes");
+    dentries = byName.get("dentries");
+    system = byName.get("system");
+    servers = byName.get("servers");
+    reclaim = byName.get("reclaim");
+    snapshots = byName.get("snapshots");
+    stale = byName.get("stale");
+    serverStates = byName.get("server-states");
     if (!readOnly && inode(ROOT_ID) == null) {
       try {
         db.put(inodes, writeOptions, Keys.id(ROOT_ID), InodeProto.newBuilder().setId(ROOT_ID)
@@ -120,6 +134,15 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   RocksDB db() {
     return db;
+  }
+
+  private static List<String> existingFamilies(Path dir) throws IOException {
+    try (org.rocksdb.Options o = new org.rocksdb.Options()) {
+      return RocksDB.listColumnFamilies(o, dir.toString()).stream()
+          .map(n -> new String(n, java.nio.charset.StandardCharsets.UTF_8)).toList();
+    } catch (RocksDBException e) {
+      throw new IOException("cannot list the column families in " + dir + ": " + e.getMessage(), e);
+    }
   }
 
   /** Runs a use of the database unless the store is closed (then: UNAVAILABLE, retry elsewhere). */
@@ -209,6 +232,47 @@ public final class NamespaceStore implements Closeable, NamespaceView {
       throw new IllegalStateException("corrupt data-server registration in " + dir, e);
     }
     return out;
+  }
+
+  /** Ids of files whose shards on {@code server} are stale, in id order, at most {@code limit}. */
+  public List<Long> staleFiles(String server, int limit) {
+    return guarded(() -> {
+      List<Long> out = new ArrayList<>();
+      byte[] prefix = Keys.serverPrefix(server);
+      try (RocksIterator it = db.newIterator(stale)) {
+        for (it.seek(prefix); it.isValid() && out.size() < limit && Keys.hasPrefix(it.key(), prefix); it.next()) {
+          out.add(Keys.staleFile(it.key()));
+        }
+      }
+      return out;
+    });
+  }
+
+  /** How many files are stale on each server that has any. */
+  public Map<String, Long> staleCounts() {
+    return guarded(() -> {
+      Map<String, Long> out = new java.util.TreeMap<>();
+      try (RocksIterator it = db.newIterator(stale)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          out.merge(Keys.staleServer(it.key()), 1L, Long::sum);
+        }
+      }
+      return out;
+    });
+  }
+
+  /** The replicated state of every data server that has one (servers never found down have none: up). */
+  public Map<String, io.tessera.meta.proto.ServerStateRecordProto> serverStates() {
+    return guarded(() -> {
+      Map<String, io.tessera.meta.proto.ServerStateRecordProto> out = new java.util.TreeMap<>();
+      try (RocksIterator it = db.newIterator(serverStates)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          out.put(new String(it.key(), java.nio.charset.StandardCharsets.UTF_8),
+              parse(it.value(), io.tessera.meta.proto.ServerStateRecordProto::parseFrom));
+        }
+      }
+      return out;
+    });
   }
 
   /** Every snapshot, oldest (lowest epoch) first. */

@@ -73,12 +73,57 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     return out;
   }
 
+  /** Stores an inode; every server in its stale list is indexed (recovery finds the files from there). */
   public void putInode(InodeProto inode) {
     put(store.inodes, Keys.id(inode.getId()), inode.toByteArray());
+    for (String server : inode.getStaleServersList()) {
+      put(store.stale, Keys.stale(server, inode.getId()), new byte[0]);
+    }
   }
 
   public void deleteInode(long id) {
+    InodeProto old = inode(id);
+    if (old != null) {
+      for (String server : old.getStaleServersList()) {
+        delete(store.stale, Keys.stale(server, id));
+      }
+    }
     delete(store.inodes, Keys.id(id));
+  }
+
+  /** Recovery rebuilt {@code server}'s shards of the file: it is no longer stale there. */
+  public boolean clearStale(long fileId, String server) {
+    InodeProto in = inode(fileId);
+    delete(store.stale, Keys.stale(server, fileId));
+    if (in == null || !in.getStaleServersList().contains(server)) {
+      return false;
+    }
+    List<String> rest = new ArrayList<>(in.getStaleServersList());
+    rest.remove(server);
+    put(store.inodes, Keys.id(fileId), in.toBuilder().clearStaleServers().addAllStaleServers(rest).build()
+        .toByteArray());
+    return true;
+  }
+
+  /** Whether any file is stale on the server. */
+  public boolean hasStaleFiles(String server) {
+    byte[] prefix = Keys.serverPrefix(server);
+    return store.guarded(() -> {
+      try (RocksIterator base = store.db().newIterator(store.stale);
+           RocksIterator it = batch.newIteratorWithBase(store.stale, base)) {
+        it.seek(prefix);
+        return it.isValid() && Keys.hasPrefix(it.key(), prefix);
+      }
+    });
+  }
+
+  public io.tessera.meta.proto.ServerStateRecordProto serverState(String server) {
+    return NamespaceStore.parse(get(store.serverStates, Keys.utf8(server)),
+        io.tessera.meta.proto.ServerStateRecordProto::parseFrom);
+  }
+
+  public void setServerState(String server, io.tessera.meta.proto.ServerStateRecordProto state) {
+    put(store.serverStates, Keys.utf8(server), state.toByteArray());
   }
 
   public void link(long parentId, String name, long childId) {

@@ -16,6 +16,7 @@ import io.tessera.meta.proto.MetaTxnBatchProto;
 import io.tessera.meta.proto.MetaTxnBatchReplyProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
+import io.tessera.meta.recovery.ServerStates;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.common.proto.SnapshotListResponseProto;
 import io.tessera.meta.proto.PendingSnapshotProto;
@@ -192,7 +193,8 @@ public final class MetaStateMachine extends BaseStateMachine {
               hb.getServerId());
         }
         HeartbeatResponseProto.Builder r = HeartbeatResponseProto.newBuilder().setStatus(StatusProto.OK)
-            .setEpoch(tx.epoch()).setHeartbeatIntervalMs(heartbeatInterval.toMillis());
+            .setEpoch(tx.epoch()).setHeartbeatIntervalMs(heartbeatInterval.toMillis())
+            .setState(ServerStates.heard(tx, hb.getServerId(), txn.getTimeMs()));
         for (long e : tx.retainedEpochs()) {
           r.addRetainedEpochs(e);
         }
@@ -206,6 +208,14 @@ public final class MetaStateMachine extends BaseStateMachine {
       }
       case SNAPSHOT_ABORT -> {
         SnapshotCatalog.abort(tx, txn.getSnapshotAbort().getAttempt());
+        return client(Replies.error(StatusProto.OK, ""));
+      }
+      case SERVER_STATE -> {
+        boolean changed = ServerStates.change(tx, txn.getServerState(), txn.getTimeMs());
+        return client(Replies.error(changed ? StatusProto.OK : StatusProto.BUSY, changed ? "" : "state unchanged"));
+      }
+      case REBUILD_DONE -> {
+        ServerStates.rebuilt(tx, txn.getRebuildDone());
         return client(Replies.error(StatusProto.OK, ""));
       }
       case RECLAIM_DONE -> {

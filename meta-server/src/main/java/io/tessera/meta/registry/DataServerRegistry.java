@@ -41,6 +41,12 @@ public final class DataServerRegistry {
     return e != null && System.nanoTime() - e.seenNanos < downAfter.toNanos();
   }
 
+  /** Milliseconds since the server's last applied heartbeat (-1: never heard of). */
+  public long silentMillis(String id) {
+    Entry e = servers.get(id);
+    return e == null ? -1 : (System.nanoTime() - e.seenNanos) / 1_000_000;
+  }
+
   public String address(String id) {
     Entry e = servers.get(id);
     return e == null ? null : e.last.getAddress();

@@ -21,6 +21,7 @@ import io.tessera.meta.namespace.PathResolver;
 import io.tessera.meta.namespace.Replies;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.ratis.RaftSubmitter;
+import io.tessera.meta.recovery.RecoveryCoordinator;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.registry.PlacementPolicy;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
@@ -43,10 +44,13 @@ final class MetaRequestHandler implements RpcService {
   private final LayoutPolicyProto defaultPolicy;
   private final SnapshotCoordinator snapshots;
 
+  private final RecoveryCoordinator recovery;
+
   MetaRequestHandler(RaftSubmitter raft, TxnBatcher batcher, Supplier<NamespaceStore> store,
       DataServerRegistry registry, PlacementPolicy placement, LayoutPolicyProto defaultPolicy,
-      SnapshotCoordinator snapshots) {
+      SnapshotCoordinator snapshots, RecoveryCoordinator recovery) {
     this.snapshots = snapshots;
+    this.recovery = recovery;
     this.raft = raft;
     this.batcher = batcher;
     this.store = store;
@@ -154,8 +158,23 @@ final class MetaRequestHandler implements RpcService {
       b.addReplicas(MetaReplicaProto.newBuilder().setId(id).setAddress(p.getClientAddress())
           .setLeader(id.equals(leader)).setLastContactMsAgo(id.equals(leader) ? 0 : contact.getOrDefault(id, -1L)));
     }
-    b.addAllDataServers(registry.describe());
-    b.setEpoch(store.get().epoch());
+    NamespaceStore ns = store.get();
+    java.util.Map<String, io.tessera.meta.proto.ServerStateRecordProto> states = ns.serverStates();
+    java.util.Map<String, Long> stale = ns.staleCounts();
+    for (io.tessera.common.proto.DataServerProto d : registry.describe()) {
+      io.tessera.meta.proto.ServerStateRecordProto rec = states.get(d.getId());
+      io.tessera.common.proto.DataServerProto.Builder db = d.toBuilder()
+          .setFilesToRebuild(stale.getOrDefault(d.getId(), 0L));
+      if (rec != null && rec.getState() != io.tessera.common.proto.DataServerStateProto.UP) {
+        db.setDownSinceMs(rec.getSinceMs());
+        if (d.getState() == io.tessera.common.proto.DataServerStateProto.UP) {
+          db.setState(rec.getState());   // heard from, but DOWN not yet moved on, or RECOVERING
+        }
+      }
+      b.addDataServers(db);
+    }
+    b.setEpoch(ns.epoch());
+    b.setRecovery(recovery.status());
     return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setCluster(b).build();
   }
 

@@ -8,6 +8,7 @@ import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
 import io.tessera.meta.ratis.MetaStateMachine;
 import io.tessera.meta.ratis.RaftSubmitter;
+import io.tessera.meta.recovery.RecoveryCoordinator;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.registry.PlacementPolicy;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
@@ -58,6 +59,7 @@ public final class MetaServer implements Closeable {
   private final RpcClientPool dataPool;
   private final FileReclaimer reclaimer;
   private final SnapshotCoordinator snapshots;
+  private final RecoveryCoordinator recovery;
   private volatile boolean closing;
   private final java.util.concurrent.ScheduledExecutorService watchdog =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -67,7 +69,8 @@ public final class MetaServer implements Closeable {
       });
 
   private MetaServer(MetaPeer self, RaftServer raftServer, MetaStateMachine sm, RaftSubmitter raft, RpcServer rpc,
-      RpcClientPool dataPool, FileReclaimer reclaimer, SnapshotCoordinator snapshots) {
+      RpcClientPool dataPool, FileReclaimer reclaimer, SnapshotCoordinator snapshots, RecoveryCoordinator recovery) {
+    this.recovery = recovery;
     this.snapshots = snapshots;
     this.self = self;
     this.raftServer = raftServer;
@@ -117,10 +120,14 @@ public final class MetaServer implements Closeable {
         raft::isLeader, new SnapshotCoordinator.Settings(config.get(MetaServerConfigKeys.FS_SNAPSHOT_DRAIN_TIMEOUT),
             config.get(MetaServerConfigKeys.FS_SNAPSHOT_GIVE_UP),
             config.get(MetaServerConfigKeys.FS_SNAPSHOT_PAUSE_BEFORE_COMMIT)));
+    RecoveryCoordinator recovery = new RecoveryCoordinator(batcher::submit, sm::store, registry, dataPool,
+        raft::isLeader, new RecoveryCoordinator.Settings(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT),
+            config.get(MetaServerConfigKeys.REBUILD_RATE), config.get(MetaServerConfigKeys.REBUILD_LOCK_LEASE)));
     RpcServer rpc;
     try {
       rpc = RpcServer.start("meta-" + self.id(), new InetSocketAddress(self.host(), self.clientPort()), Map.of(
-          Service.META, new MetaRequestHandler(raft, batcher, sm::store, registry, placement, defaults, snapshots),
+          Service.META, new MetaRequestHandler(raft, batcher, sm::store, registry, placement, defaults, snapshots,
+              recovery),
           Service.HEARTBEAT, new HeartbeatHandler(raft, batcher)), maxFrame, config.get(RpcConfigKeys.IO_THREADS));
     } catch (RuntimeException e) {
       server.close();
@@ -131,9 +138,10 @@ public final class MetaServer implements Closeable {
     snapshots.start();
     FileReclaimer reclaimer = new FileReclaimer(raft, batcher, sm::store, registry, dataPool);
     reclaimer.start();
+    recovery.start();
     LOG.info("Meta server {} serving clients on {} (raft {}), state in {}", self.id(), self.clientAddress(),
         self.raftAddress(), dir);
-    return new MetaServer(self, server, sm, raft, rpc, dataPool, reclaimer, snapshots);
+    return new MetaServer(self, server, sm, raft, rpc, dataPool, reclaimer, snapshots, recovery);
   }
 
   private static RaftProperties raftProperties(MetaPeer self, Path dir, Config config) {
@@ -212,6 +220,7 @@ public final class MetaServer implements Closeable {
     closing = true;
     watchdog.shutdownNow();
     reclaimer.close();
+    recovery.close();
     snapshots.close();
     rpc.close();
     raftServer.close();

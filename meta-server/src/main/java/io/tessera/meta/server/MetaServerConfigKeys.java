@@ -10,7 +10,8 @@ public final class MetaServerConfigKeys {
 
   public static final ConfigKey<Duration> DATA_SERVER_TIMEOUT = ConfigKey.duration(
       "tessera.meta.data-server-timeout", Duration.ofSeconds(5),
-      "a data server silent this long is down (detection within heartbeat interval + this)");
+      "a data server silent this long is down (found within heartbeat interval + 1.25 x this; DePFS bound:"
+          + " heartbeat interval + 2 x this)");
   public static final ConfigKey<Duration> HEARTBEAT_INTERVAL = ConfigKey.duration(
       "tessera.meta.heartbeat-interval", Duration.ofSeconds(1), "heartbeat interval announced to data servers");
   public static final ConfigKey<Long> DEFAULT_STRIPE_UNIT = ConfigKey.size("tessera.meta.default-stripe-unit",
@@ -51,8 +52,15 @@ public final class MetaServerConfigKeys {
       "tessera.meta.test.fs-snapshot-pause-before-commit", Duration.ZERO,
       "fault injection for tests: the coordinator waits this long between PREPARE and COMMIT");
 
+  public static final ConfigKey<Long> REBUILD_RATE = ConfigKey.size("tessera.meta.rebuild-rate", 48L << 20,
+      "bytes per second the recovery coordinator writes when it rebuilds stale shards (0: no limit); it bounds"
+          + " how much of the machine rebuilds take from foreground I/O");
+  public static final ConfigKey<Duration> REBUILD_LOCK_LEASE = ConfigKey.duration("tessera.meta.rebuild-lock-lease",
+      Duration.ofSeconds(60), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
+          + " must be copied within it)");
+
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
       SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, LOG_SEGMENT_SIZE, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC,
-      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT);
+      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT, REBUILD_RATE, REBUILD_LOCK_LEASE);
 }

@@ -1,0 +1,47 @@
+package io.tessera.data.recovery;
+
+import io.tessera.common.proto.DataServerStateProto;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Whether this data server serves clients, as the meta group last said in a heartbeat answer.
+ * A server that comes back after being down is RECOVERING: it serves only the recovery
+ * coordinator until the shards it missed are rebuilt, so clients keep reading around it.
+ */
+public final class ServingState {
+  private static final Logger LOG = LoggerFactory.getLogger(ServingState.class);
+
+  private final String serverId;
+  private volatile DataServerStateProto state = DataServerStateProto.DATA_SERVER_STATE_UNSPECIFIED;
+
+  public ServingState(String serverId) {
+    this.serverId = serverId;
+  }
+
+  /** Adopts the state from a heartbeat answer. */
+  public void learn(DataServerStateProto next) {
+    if (next == DataServerStateProto.DATA_SERVER_STATE_UNSPECIFIED || next == state) {
+      return;
+    }
+    DataServerStateProto before = state;
+    state = next;
+    if (next == DataServerStateProto.RECOVERING) {
+      LOG.info("Data server {} is recovering: it serves only the recovery coordinator until the shards it missed"
+          + " are rebuilt", serverId);
+    } else if (next == DataServerStateProto.UP && before == DataServerStateProto.RECOVERING) {
+      LOG.info("Data server {} is up again: recovery finished", serverId);
+    }
+  }
+
+  /** Why a client request must be refused now, or null when it may be served. */
+  public String refusal() {
+    return state == DataServerStateProto.RECOVERING
+        ? "data server " + serverId + " is recovering (rebuilding the shards it missed); use the file's other servers"
+        : null;
+  }
+
+  public DataServerStateProto state() {
+    return state;
+  }
+}

@@ -1,0 +1,84 @@
+package io.tessera.meta.recovery;
+
+import com.google.protobuf.ByteString;
+import io.netty.buffer.ByteBuf;
+import io.tessera.common.proto.CallerProto;
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.DataResponseProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.Failures;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.rpc.Service;
+import io.tessera.meta.registry.DataServerRegistry;
+import java.security.SecureRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Blocking data.proto calls of the recovery coordinator: marked as recovery (a recovering
+ * server serves them), under one caller identity (its stripe locks are its own), and failing
+ * with a {@link TesseraException} for any answer but OK.
+ */
+final class DataServerCalls {
+  /** A reply: the header and the payload, which the caller releases. */
+  record Reply(DataResponseProto header, ByteBuf payload) {}
+
+  private final RpcClientPool pool;
+  private final DataServerRegistry registry;
+  private final CallerProto caller;
+  private final long timeoutMillis;
+
+  DataServerCalls(RpcClientPool pool, DataServerRegistry registry, long timeoutMillis) {
+    this.pool = pool;
+    this.registry = registry;
+    this.timeoutMillis = timeoutMillis;
+    byte[] id = new byte[16];
+    new SecureRandom().nextBytes(id);
+    this.caller = CallerProto.newBuilder().setClientId(ByteString.copyFrom(id)).setAppId("tessera-recovery").build();
+  }
+
+  Reply call(String server, DataRequestProto.Builder request, ByteBuf payload) {
+    String address = registry.address(server);
+    if (address == null) {
+      if (payload != null) {
+        payload.release();
+      }
+      throw new RecoveryException(StatusProto.UNAVAILABLE, "data server " + server + " is not registered");
+    }
+    byte[] header = request.setCaller(caller).setRecovery(true).build().toByteArray();
+    io.tessera.common.rpc.Frame frame;
+    try {
+      frame = pool.call(address, Service.DATA, header, payload).get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RecoveryException(StatusProto.UNAVAILABLE, "interrupted");
+    } catch (ExecutionException | TimeoutException e) {
+      throw new RecoveryException(StatusProto.UNAVAILABLE, "data server " + server + " did not answer: "
+          + Failures.cause(e).getMessage());
+    }
+    DataResponseProto h;
+    try {
+      h = DataResponseProto.parseFrom(frame.header());
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      frame.release();
+      throw new RecoveryException(StatusProto.INTERNAL, "data server " + server + " sent an unreadable reply");
+    }
+    if (h.getStatus() != StatusProto.OK) {
+      frame.release();
+      throw new RecoveryException(h.getStatus(), "data server " + server + ": " + h.getMessage());
+    }
+    return new Reply(h, frame.payload());
+  }
+
+  /** A call whose payload is not needed. */
+  DataResponseProto callHeader(String server, DataRequestProto.Builder request, ByteBuf payload) {
+    Reply r = call(server, request, payload);
+    r.payload().release();
+    return r.header();
+  }
+
+  CallerProto caller() {
+    return caller;
+  }
+}

@@ -1,0 +1,365 @@
+package io.tessera.meta.recovery;
+
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.DataServerStateProto;
+import io.tessera.common.proto.DirtyClearRequestProto;
+import io.tessera.common.proto.DirtyScanRequestProto;
+import io.tessera.common.proto.DirtyScanResponseProto;
+import io.tessera.common.proto.HeartbeatRequestProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.RecoveryStatusProto;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.meta.namespace.NamespaceStore;
+import io.tessera.meta.proto.MetaTxnProto;
+import io.tessera.meta.proto.MetaTxnReplyProto;
+import io.tessera.meta.proto.RebuildDoneProto;
+import io.tessera.meta.proto.ServerStateChangeProto;
+import io.tessera.meta.proto.ServerStateRecordProto;
+import io.tessera.meta.registry.DataServerRegistry;
+import java.io.Closeable;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The meta leader's recovery work, driven entirely by replicated state so a new leader picks
+ * it up where the old one stopped:
+ * <ul>
+ *   <li>failure detection: a data server whose last applied heartbeat is older than the
+ *       timeout is logged DOWN; checked every {@code timeout / 4}, so a server is found down
+ *       within {@code heartbeat interval + timeout + timeout / 4} of its last heartbeat (inside
+ *       the DePFS bound {@code t_heartbeat + 2 * t_timeout});
+ *   <li>rebuild: for every live server, the files stale on it (index in the namespace) are
+ *       rebuilt one at a time at a bounded rate ({@link ShardRebuilder}); a RECOVERING server
+ *       first has its own dirty-file log reconciled, and is logged UP once nothing is stale on it;
+ *   <li>orphan locks: stripes whose writer died between or during its phases (data servers report
+ *       expired locks in heartbeats) get their parity recomputed from the data units.
+ * </ul>
+ */
+public final class RecoveryCoordinator implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(RecoveryCoordinator.class);
+  private static final int FILES_PER_ROUND = 256;
+
+  /** Settings of the coordinator. */
+  public record Settings(Duration downAfter, long rateBytesPerSecond, Duration lockLease) {}
+
+  private final Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log;
+  private final Supplier<NamespaceStore> store;
+  private final DataServerRegistry registry;
+  private final BooleanSupplier isLeader;
+  private final Settings settings;
+  private final ShardRebuilder rebuilder;
+  private final DataServerCalls calls;
+  private final RateLimiter limiter;
+  private final Map<String, Progress> progress = new ConcurrentHashMap<>();
+  private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService detector = daemon("failure-detector");
+  private final ScheduledExecutorService worker = daemon("recovery");
+  private volatile long leaderSinceNanos;
+  private final java.util.concurrent.atomic.AtomicLong orphansRepaired = new java.util.concurrent.atomic.AtomicLong();
+
+  public RecoveryCoordinator(Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log,
+      Supplier<NamespaceStore> store, DataServerRegistry registry, RpcClientPool dataPool, BooleanSupplier isLeader,
+      Settings settings) {
+    this.log = log;
+    this.store = store;
+    this.registry = registry;
+    this.isLeader = isLeader;
+    this.settings = settings;
+    this.calls = new DataServerCalls(dataPool, registry, 30_000);
+    this.limiter = new RateLimiter(settings.rateBytesPerSecond());
+    this.rebuilder = new ShardRebuilder(calls, new ShardRebuilder.Namespace() {
+      @Override
+      public InodeProto inode(long fileId) {
+        return store.get().inode(fileId);
+      }
+
+      @Override
+      public void rebuilt(long fileId, String server) {
+        submit(MetaTxnProto.newBuilder().setRebuildDone(RebuildDoneProto.newBuilder().setFileId(fileId)
+            .setServer(server)));
+      }
+    }, this::serving, limiter, settings.lockLease().toMillis());
+  }
+
+  public void start() {
+    long period = Math.max(50, settings.downAfter().toMillis() / 4);
+    detector.scheduleWithFixedDelay(this::detect, period, period, TimeUnit.MILLISECONDS);
+    worker.scheduleWithFixedDelay(this::recoverRound, 500, 500, TimeUnit.MILLISECONDS);
+  }
+
+  /** Whether the server answers and serves: heard from lately and not DOWN in the replicated state. */
+  private boolean serving(String server) {
+    return registry.isUp(server) && state(server) != DataServerStateProto.DOWN;
+  }
+
+  private DataServerStateProto state(String server) {
+    ServerStateRecordProto r = store.get().serverStates().get(server);
+    return r == null ? DataServerStateProto.UP : r.getState();
+  }
+
+  private boolean leading() {
+    if (!isLeader.getAsBoolean()) {
+      leaderSinceNanos = 0;
+      reconciled.clear();
+      return false;
+    }
+    if (leaderSinceNanos == 0) {
+      leaderSinceNanos = System.nanoTime();
+    }
+    return true;
+  }
+
+  /** Logs DOWN for every registered server silent past the timeout. */
+  private void detect() {
+    try {
+      // a new leader's view of heartbeats is only complete once a whole timeout has passed
+      if (!leading() || System.nanoTime() - leaderSinceNanos < settings.downAfter().toNanos()) {
+        return;
+      }
+      NamespaceStore ns = store.get();
+      Map<String, ServerStateRecordProto> states = ns.serverStates();
+      for (Map.Entry<String, HeartbeatRequestProto> e : ns.registeredServers().entrySet()) {
+        String id = e.getKey();
+        ServerStateRecordProto r = states.get(id);
+        if (registry.isUp(id) || (r != null && r.getState() == DataServerStateProto.DOWN)) {
+          continue;
+        }
+        submit(MetaTxnProto.newBuilder().setServerState(ServerStateChangeProto.newBuilder().setServer(id)
+            .setState(DataServerStateProto.DOWN).setSilentMs(registry.silentMillis(id))));
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Failure detection round failed: {}", e.getMessage());
+    }
+  }
+
+  /** Rebuilds what is stale on live servers; moves RECOVERING servers with nothing left to UP. */
+  private void recoverRound() {
+    try {
+      if (!leading()) {
+        return;
+      }
+      repairOrphanLocks();
+      NamespaceStore ns = store.get();
+      Map<String, Long> stale = ns.staleCounts();
+      for (String server : ns.registeredServers().keySet()) {
+        DataServerStateProto state = state(server);
+        if (state == DataServerStateProto.DOWN || !registry.isUp(server)) {
+          continue;
+        }
+        if (state == DataServerStateProto.RECOVERING && !reconciled.contains(server)) {
+          reconcile(server);
+          reconciled.add(server);
+        }
+        if (stale.getOrDefault(server, 0L) > 0) {
+          rebuildStaleFiles(server);
+        }
+        if (state == DataServerStateProto.RECOVERING && ns.staleFiles(server, 1).isEmpty()) {
+          submit(MetaTxnProto.newBuilder().setServerState(ServerStateChangeProto.newBuilder().setServer(server)
+              .setState(DataServerStateProto.UP)));
+          reconciled.remove(server);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.warn("Recovery round failed: {}", e.getMessage());
+    }
+  }
+
+  /** Stripes whose writers died holding their locks (servers report them): parity recomputed, locks freed. */
+  private void repairOrphanLocks() throws InterruptedException {
+    Set<String> done = new HashSet<>();
+    for (HeartbeatRequestProto hb : registry.live()) {
+      for (io.tessera.common.proto.StripeLockProto o : hb.getOrphanLocksList()) {
+        String key = o.getFileId() + "/" + o.getFirstStripe() + "/" + o.getStripeCount();
+        if (!done.add(key)) {
+          continue;
+        }
+        try {
+          long bytes = rebuilder.repairParity(o.getFileId(), o.getFirstStripe(), o.getStripeCount(), hb.getServerId());
+          orphansRepaired.incrementAndGet();
+          LOG.info("Repaired stripes {}-{} of file {} left locked by a writer that died ({} parity bytes rewritten)",
+              o.getFirstStripe(), o.getFirstStripe() + o.getStripeCount() - 1, o.getFileId(), bytes);
+        } catch (RecoveryException e) {
+          LOG.warn("Cannot repair stripes {}-{} of file {} yet: {}", o.getFirstStripe(),
+              o.getFirstStripe() + o.getStripeCount() - 1, o.getFileId(), e.getMessage());
+        }
+      }
+    }
+  }
+
+  private void rebuildStaleFiles(String server) throws InterruptedException {
+    Progress p = progress.computeIfAbsent(server, s -> new Progress());
+    List<Long> files = store.get().staleFiles(server, FILES_PER_ROUND);
+    long started = System.nanoTime();
+    long bytesBefore = p.bytesDone();
+    for (long fileId : files) {
+      if (!isLeader.getAsBoolean() || !registry.isUp(server)) {
+        return;
+      }
+      try {
+        p.starting();
+        long bytes = rebuilder.rebuild(fileId, server);
+        p.done(bytes);
+      } catch (RecoveryException e) {
+        if (p.failed(e.getMessage())) {
+          LOG.warn("Rebuild of file {} on {} failed, will retry: {}", fileId, server, e.getMessage());
+        }
+      }
+    }
+    if (store.get().staleFiles(server, 1).isEmpty()) {
+      double secs = (System.nanoTime() - started) / 1e9;
+      long bytes = p.bytesDone() - bytesBefore;
+      LOG.info("Data server {}: every stale file rebuilt ({} files, {} MiB in {} s, {} MiB/s)", server, files.size(),
+          String.format(java.util.Locale.ROOT, "%.1f", bytes / 1048576.0), String.format(java.util.Locale.ROOT, "%.2f",
+              secs), String.format(java.util.Locale.ROOT, "%.1f", secs > 0 ? bytes / 1048576.0 / secs : 0));
+    }
+  }
+
+  /**
+   * A server that was down may hold dirty-file entries the rebuilds it missed would have cleared:
+   * entries for files no longer stale on the server they name are dropped (it serves no client
+   * yet, so none is being added).
+   */
+  private void reconcile(String server) {
+    try {
+      DirtyScanResponseProto d = calls.callHeader(server, DataRequestProto.newBuilder().setDirtyScan(
+          DirtyScanRequestProto.getDefaultInstance()), null).getDirty();
+      int dropped = 0;
+      for (int i = 0; i < d.getFileIdsCount(); i++) {
+        InodeProto in = store.get().inode(d.getFileIds(i));
+        if (in == null || !in.getStaleServersList().contains(d.getServers(i))) {
+          calls.callHeader(server, DataRequestProto.newBuilder().setDirtyClear(DirtyClearRequestProto.newBuilder()
+              .setServer(d.getServers(i)).addFileIds(d.getFileIds(i)).addSequences(d.getSequences(i))), null);
+          dropped++;
+        }
+      }
+      if (dropped > 0) {
+        LOG.info("Data server {}: dropped {} dirty-file entries for files rebuilt while it was away", server, dropped);
+      }
+    } catch (RecoveryException e) {
+      LOG.warn("Cannot reconcile the dirty-file log of {}: {}", server, e.getMessage());
+      throw e;
+    }
+  }
+
+  private void submit(MetaTxnProto.Builder txn) {
+    try {
+      log.apply(txn.setTimeMs(System.currentTimeMillis()).build()).get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RecoveryException(io.tessera.common.proto.StatusProto.UNAVAILABLE, "interrupted");
+    } catch (Exception e) {
+      throw new RecoveryException(io.tessera.common.proto.StatusProto.UNAVAILABLE,
+          "cannot log a recovery step: " + e.getMessage());
+    }
+  }
+
+  /** What the coordinator is doing, for `tessera recover status` and `cluster status`. */
+  public RecoveryStatusProto status() {
+    RecoveryStatusProto.Builder b = RecoveryStatusProto.newBuilder().setRateLimitBytesPerS(limiter.bytesPerSecond())
+        .setOrphanLocksRepaired(orphansRepaired.get());
+    if (!isLeader.getAsBoolean()) {
+      return b.build();
+    }
+    NamespaceStore ns = store.get();
+    Map<String, Long> stale = ns.staleCounts();
+    Set<String> servers = new HashSet<>(stale.keySet());
+    servers.addAll(progress.keySet());
+    for (String server : new java.util.TreeSet<>(servers)) {
+      long left = 0;
+      for (long fileId : ns.staleFiles(server, 100_000)) {
+        InodeProto in = ns.inode(fileId);
+        if (in != null && in.getLayout().getDataUnits() > 0) {
+          left += (in.getSize() + in.getLayout().getDataUnits() - 1) / in.getLayout().getDataUnits();
+        }
+      }
+      Progress p = progress.getOrDefault(server, new Progress());
+      b.addRebuilds(p.describe(server, stale.getOrDefault(server, 0L), left));
+    }
+    return b.build();
+  }
+
+  @Override
+  public void close() {
+    detector.shutdownNow();
+    worker.shutdownNow();
+  }
+
+  private static ScheduledExecutorService daemon(String name) {
+    return Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Rebuild counters of one server, with the rate over the last seconds. */
+  private static final class Progress {
+    private final long startedMs = System.currentTimeMillis();
+    private final Deque<long[]> samples = new ArrayDeque<>();
+    private long filesDone;
+    private long bytesDone;
+    private long failures;
+    private String lastError = "";
+
+    synchronized long bytesDone() {
+      return bytesDone;
+    }
+
+    /** A rebuild begins: after an idle stretch the rate restarts from here. */
+    synchronized void starting() {
+      long now = System.nanoTime();
+      if (samples.isEmpty() || now - samples.peekLast()[0] > 10_000_000_000L) {
+        samples.clear();
+        samples.addLast(new long[] {now, bytesDone});
+      }
+    }
+
+    synchronized void done(long bytes) {
+      filesDone++;
+      bytesDone += bytes;
+      long now = System.nanoTime();
+      samples.addLast(new long[] {now, bytesDone});
+      while (samples.size() > 2 && now - samples.peekFirst()[0] > 10_000_000_000L) {
+        samples.removeFirst();
+      }
+    }
+
+    /** Counts a failure; returns whether its reason differs from the last one (worth a log line). */
+    synchronized boolean failed(String why) {
+      failures++;
+      String before = lastError;
+      lastError = why == null ? "" : why;
+      return !lastError.equals(before);
+    }
+
+    synchronized RecoveryStatusProto.Rebuild describe(String server, long filesLeft, long bytesLeft) {
+      double rate = 0;
+      if (samples.size() >= 2) {
+        long[] first = samples.peekFirst();
+        long[] last = samples.peekLast();
+        double secs = (last[0] - first[0]) / 1e9;
+        rate = secs > 0 ? (last[1] - first[1]) / secs : 0;
+      }
+      return RecoveryStatusProto.Rebuild.newBuilder().setServer(server).setFilesLeft(filesLeft)
+          .setBytesLeft(bytesLeft).setFilesDone(filesDone).setBytesDone(bytesDone).setRateBytesPerS(rate)
+          .setStartedMs(startedMs).setFailures(failures).setLastError(lastError).build();
+    }
+  }
+}

@@ -1,0 +1,459 @@
+package io.tessera.meta.recovery;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.tessera.common.erasure.ErasureCodec;
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.DirtyClearRequestProto;
+import io.tessera.common.proto.DirtyScanRequestProto;
+import io.tessera.common.proto.DirtyScanResponseProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LockReadRequestProto;
+import io.tessera.common.proto.ReadShardsRequestProto;
+import io.tessera.common.proto.ReadShardsResponseProto;
+import io.tessera.common.proto.ShardRangeProto;
+import io.tessera.common.proto.ShardStateProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.proto.StripeLockProto;
+import io.tessera.common.proto.TruncateFileRequestProto;
+import io.tessera.common.proto.UnlockRequestProto;
+import io.tessera.common.proto.WriteShardsRequestProto;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * Rebuilds one server's shards of one file from the file's other servers, while writers go on.
+ *
+ * <p>Stripes are copied a chunk at a time, each chunk under the same stripe locks writers take
+ * (on every server of the file), so a chunk never mixes a writer's old and new units. Writes
+ * around the target meanwhile bump the survivors' dirty-file sequences; at the end the whole
+ * file is locked and the sequences compared with those taken at the start. Unchanged: the
+ * survivors' entries are cleared and the file is logged rebuilt, still under the lock, so no
+ * write can slip between the check and the record. Changed: the file is copied again; the
+ * third time entirely under the file-wide lock (writers of that file wait meanwhile).
+ */
+final class ShardRebuilder {
+  /** Bytes of the target's units copied per chunk. */
+  private static final int CHUNK_BYTES = 8 << 20;
+  /** The file-wide lock: as many stripes as one lock may cover. */
+  private static final int ALL_STRIPES = 1 << 20;
+  private static final int ATTEMPTS = 3;
+
+  /** Where the rebuilder reads the namespace and logs its outcome. */
+  interface Namespace {
+    InodeProto inode(long fileId);
+
+    void rebuilt(long fileId, String server);
+  }
+
+  private final DataServerCalls calls;
+  private final Namespace namespace;
+  private final Predicate<String> serving;
+  private final RateLimiter limiter;
+  private final long leaseMillis;
+  private final AtomicLong operations = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
+  private final Map<String, ErasureCodec> codecs = new ConcurrentHashMap<>();
+
+  /**
+   * @param serving whether a server can be read from and locked now (up, heard from)
+   */
+  ShardRebuilder(DataServerCalls calls, Namespace namespace, Predicate<String> serving, RateLimiter limiter,
+      long leaseMillis) {
+    this.calls = calls;
+    this.namespace = namespace;
+    this.serving = serving;
+    this.limiter = limiter;
+    this.leaseMillis = leaseMillis;
+  }
+
+  /**
+   * Rebuilds {@code target}'s shards of the file and records it; returns the bytes written.
+   *
+   * @throws RecoveryException when it cannot be done now (too few servers, a server failed); the
+   *     file stays stale on the target and is tried again later
+   */
+  long rebuild(long fileId, String target) throws InterruptedException {
+    InodeProto in = namespace.inode(fileId);
+    if (in == null || !in.getStaleServersList().contains(target)) {
+      namespace.rebuilt(fileId, target);   // removed or already rebuilt: only the index entry is left
+      return 0;
+    }
+    StripeLayout layout = StripeLayout.of(in.getLayout());
+    if (layout.parityUnits() == 0) {
+      throw new RecoveryException(StatusProto.UNAVAILABLE, "file " + fileId + " has no parity to rebuild from");
+    }
+    Set<String> others = new LinkedHashSet<>(layout.servers());
+    others.remove(target);
+    List<String> lockSet = others.stream().filter(serving).toList();
+    Set<String> readable = new LinkedHashSet<>(lockSet);
+    readable.removeAll(in.getStaleServersList());
+    if (readable.size() < layout.dataUnits()) {
+      throw new RecoveryException(StatusProto.UNAVAILABLE, "file " + fileId + ": only " + readable.size()
+          + " of its servers hold current shards (" + String.join(",", readable) + "); " + layout.dataUnits()
+          + " are needed to rebuild " + target);
+    }
+    List<String> everyone = new ArrayList<>(lockSet);
+    everyone.add(target);
+    Map<String, Long> before = sequences(lockSet, target, fileId);
+    long written = 0;
+    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      boolean underFileLock = attempt == ATTEMPTS;
+      StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
+      if (underFileLock) {
+        lockAll(everyone, fileLock, Map.of());
+        before = sequences(lockSet, target, fileId);
+      }
+      boolean fileLocked = underFileLock;
+      try {
+        InodeProto now = namespace.inode(fileId);
+        if (now == null) {
+          namespace.rebuilt(fileId, target);
+          return written;
+        }
+        long size = now.getSize();
+        truncate(target, fileId, layout, size);
+        written += copy(fileId, layout, size, target, readable, everyone, underFileLock);
+        if (!underFileLock) {
+          lockAll(everyone, fileLock, Map.of());
+          fileLocked = true;
+        }
+        Map<String, Long> after = sequences(lockSet, target, fileId);
+        InodeProto end = namespace.inode(fileId);
+        if (end == null || (after.equals(before) && end.getSize() == size)) {
+          // order matters: survivors forget first, so a failure between leaves the file stale (safe)
+          clear(lockSet, target, fileId, after);
+          namespace.rebuilt(fileId, target);
+          return written;
+        }
+        before = after;
+      } finally {
+        if (fileLocked) {
+          unlockAll(everyone, fileLock);
+        }
+      }
+    }
+    throw new IllegalStateException("unreachable: the last attempt runs under the file-wide lock");
+  }
+
+  /** Copies stripes [0, stripes of size) of the file onto the target; returns the bytes written. */
+  private long copy(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
+      List<String> everyone, boolean locked) throws InterruptedException {
+    long stripes = (size + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
+    int perChunk = Math.max(1, CHUNK_BYTES / layout.stripeUnit());
+    long written = 0;
+    for (long from = 0; from < stripes; from += perChunk) {
+      long to = Math.min(stripes, from + perChunk);
+      written += copyChunk(fileId, layout, size, target, readable, everyone, from, to, locked);
+    }
+    return written;
+  }
+
+  private long copyChunk(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
+      List<String> everyone, long from, long to, boolean locked) throws InterruptedException {
+    StripeLockProto chunkLock = locked ? null : lock(fileId, from, (int) (to - from));
+    Stripes stripes = read(fileId, layout, from, to, readable, u -> true, everyone, chunkLock);
+    boolean chunkLocked = chunkLock != null;
+    try {
+      long bytes = 0;
+      CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (to - from)));
+      WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder();
+      for (long s = from; s < to; s++) {
+        int targetUnit = unitOn(layout, s, target);
+        byte[][] shards = stripes.shards(s);
+        boolean[] present = stripes.present(s);
+        present[targetUnit] = false;
+        requireData(stripes, s, fileId);
+        codec(layout).reconstruct(shards, present, 0, layout.stripeUnit());
+        int length = storedLength(layout, size, s, targetUnit);
+        if (length > 0) {
+          w.addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(targetUnit).setOffset(0)
+              .setLength(length).setCoversUnit(true));
+          out.addComponent(true, Unpooled.wrappedBuffer(shards[targetUnit], 0, length));
+          bytes += length;
+        }
+      }
+      limiter.acquire(bytes);
+      if (chunkLock != null) {
+        w.setUnlock(chunkLock);
+      }
+      calls.callHeader(target, DataRequestProto.newBuilder().setWrite(w), out);
+      if (chunkLocked) {
+        everyone.stream().filter(x -> !x.equals(target)).forEach(x -> unlock(x, chunkLock));
+        chunkLocked = false;
+      }
+      return bytes;
+    } finally {
+      if (chunkLocked) {
+        unlockAll(everyone, chunkLock);
+      }
+    }
+  }
+
+  /**
+   * Repairs stripes a writer left locked when it died (between its phases, or with phase 2 on only
+   * some servers): takes the orphan lock over on every server of the file, reads the data units,
+   * writes freshly encoded parity units, releases the lock. Returns the parity bytes written.
+   */
+  long repairParity(long fileId, long first, int count, String reportedBy) throws InterruptedException {
+    InodeProto in = namespace.inode(fileId);
+    StripeLockProto lock = lock(fileId, first, count);
+    if (in == null || in.getLayout().getParityUnits() == 0) {
+      // nothing to repair (removed file, or no parity): only the lock is left to release
+      lockAll(List.of(reportedBy), lock, Map.of());
+      unlock(reportedBy, lock);
+      return 0;
+    }
+    StripeLayout layout = StripeLayout.of(in.getLayout());
+    List<String> lockSet = new LinkedHashSet<>(layout.servers()).stream().filter(serving).toList();
+    Set<String> current = new LinkedHashSet<>(lockSet);
+    current.removeAll(in.getStaleServersList());
+    int k = layout.dataUnits();
+    Stripes stripes = read(fileId, layout, first, first + count, current, u -> u < k, lockSet, lock);
+    try {
+      long size = namespace.inode(fileId) == null ? 0 : namespace.inode(fileId).getSize();
+      Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
+      Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
+      long bytes = 0;
+      for (long s = first; s < first + count; s++) {
+        if (storedLength(layout, size, s, 0) == 0) {
+          continue;   // past the end of the file: nothing stored, nothing to repair
+        }
+        for (int u = 0; u < k; u++) {
+          if (!stripes.present(s)[u]) {
+            throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId + ": data unit "
+                + u + " on " + layout.serverOf(s, u) + " cannot be read, so its parity cannot be recomputed");
+          }
+        }
+        byte[][] shards = stripes.shards(s);
+        codec(layout).encode(shards, 0, layout.stripeUnit());
+        for (int u = k; u < layout.width(); u++) {
+          String server = layout.serverOf(s, u);
+          int length = storedLength(layout, size, s, u);
+          if (!current.contains(server) || length == 0) {
+            continue;
+          }
+          writes.computeIfAbsent(server, x -> WriteShardsRequestProto.newBuilder().setUnlock(lock))
+              .addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(u).setOffset(0)
+                  .setLength(length).setCoversUnit(true));
+          payloads.computeIfAbsent(server, x -> Unpooled.compositeBuffer(Math.max(2, count)))
+              .addComponent(true, Unpooled.wrappedBuffer(shards[u], 0, length));
+          bytes += length;
+        }
+      }
+      for (Map.Entry<String, WriteShardsRequestProto.Builder> e : writes.entrySet()) {
+        calls.callHeader(e.getKey(), DataRequestProto.newBuilder().setWrite(e.getValue()), payloads.get(e.getKey()));
+      }
+      return bytes;
+    } finally {
+      unlockAll(lockSet, lock);   // servers written above released it already; the others now
+    }
+  }
+
+  /** The unit of stripe s that lives on the server. */
+  private static int unitOn(StripeLayout layout, long stripe, String server) {
+    for (int u = 0; u < layout.width(); u++) {
+      if (layout.serverOf(stripe, u).equals(server)) {
+        return u;
+      }
+    }
+    throw new IllegalArgumentException(server + " holds no unit of stripe " + stripe);
+  }
+
+  private static void requireData(Stripes stripes, long s, long fileId) {
+    int got = 0;
+    for (boolean p : stripes.present(s)) {
+      got += p ? 1 : 0;
+    }
+    if (got < stripes.dataUnits()) {
+      throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId + ": only " + got
+          + " readable units; " + stripes.dataUnits() + " needed");
+    }
+  }
+
+  /** Units of stripes [from, to) as read: zero-padded to the unit, with which ones were readable. */
+  private record Stripes(long from, int dataUnits, byte[][][] shards, boolean[][] present) {
+    byte[][] shards(long stripe) {
+      return shards[(int) (stripe - from)];
+    }
+
+    boolean[] present(long stripe) {
+      return present[(int) (stripe - from)];
+    }
+  }
+
+  /**
+   * Reads the units {@code wanted} accepts of stripes [from, to) from {@code sources}; with a
+   * lock, takes it on every server of {@code lockOn} in the same requests (and keeps it).
+   */
+  private Stripes read(long fileId, StripeLayout layout, long from, long to, Set<String> sources,
+      java.util.function.IntPredicate wanted, List<String> lockOn, StripeLockProto lock) throws InterruptedException {
+    int unit = layout.stripeUnit();
+    int width = layout.width();
+    Map<String, List<ShardRangeProto>> reads = new LinkedHashMap<>();
+    for (long s = from; s < to; s++) {
+      for (int u = 0; u < width; u++) {
+        String server = layout.serverOf(s, u);
+        if (sources.contains(server) && wanted.test(u)) {
+          reads.computeIfAbsent(server, x -> new ArrayList<>()).add(ShardRangeProto.newBuilder().setFileId(fileId)
+              .setStripe(s).setUnit(u).setOffset(0).setLength(unit).build());
+        }
+      }
+    }
+    Map<String, ReadShardsResponseProto> answers = new HashMap<>();
+    Map<String, ByteBuf> payloads = new HashMap<>();
+    try {
+      if (lock == null) {
+        for (Map.Entry<String, List<ShardRangeProto>> e : reads.entrySet()) {
+          DataServerCalls.Reply r = calls.call(e.getKey(), DataRequestProto.newBuilder().setRead(
+              ReadShardsRequestProto.newBuilder().addAllRanges(e.getValue())), null);
+          answers.put(e.getKey(), r.header().getRead());
+          payloads.put(e.getKey(), r.payload());
+        }
+      } else {
+        lockAll(lockOn, lock, reads, answers, payloads);
+      }
+      int n = (int) (to - from);
+      byte[][][] shards = new byte[n][width][];
+      boolean[][] present = new boolean[n][width];
+      for (int i = 0; i < n; i++) {
+        for (int u = 0; u < width; u++) {
+          shards[i][u] = new byte[unit];
+        }
+      }
+      for (Map.Entry<String, List<ShardRangeProto>> e : reads.entrySet()) {
+        ReadShardsResponseProto a = answers.get(e.getKey());
+        ByteBuf p = payloads.get(e.getKey());
+        int offset = 0;
+        for (int i = 0; i < e.getValue().size(); i++) {
+          ShardRangeProto r = e.getValue().get(i);
+          int stored = a.getStoredLengths(i);
+          if (a.getStates(i) != ShardStateProto.SHARD_CORRUPT) {
+            int at = (int) (r.getStripe() - from);
+            p.getBytes(p.readerIndex() + offset, shards[at][r.getUnit()], 0, stored);
+            present[at][r.getUnit()] = true;
+          }
+          offset += stored;
+        }
+      }
+      return new Stripes(from, layout.dataUnits(), shards, present);
+    } catch (RuntimeException | InterruptedException e) {
+      if (lock != null) {
+        unlockAll(lockOn, lock);
+      }
+      throw e;
+    } finally {
+      payloads.values().forEach(ByteBuf::release);
+    }
+  }
+
+  /** Bytes of unit u of stripe s a file of {@code size} bytes stores (parity: as much as its longest data unit). */
+  static int storedLength(StripeLayout layout, long size, long stripe, int u) {
+    long inStripe = size - stripe * layout.stripeDataBytes();
+    int unit = layout.stripeUnit();
+    long start = u < layout.dataUnits() ? (long) u * unit : 0;
+    return (int) Math.max(0, Math.min(unit, inStripe - start));
+  }
+
+  private void truncate(String target, long fileId, StripeLayout layout, long size) {
+    TruncateFileRequestProto.Builder t = TruncateFileRequestProto.newBuilder().setFileId(fileId)
+        .setStripe(layout.stripeOf(size));
+    for (int keep : layout.keptUnitLengths(size)) {
+      t.addKeepLengths(keep);
+    }
+    calls.callHeader(target, DataRequestProto.newBuilder().setTruncate(t), null);
+  }
+
+  private StripeLockProto lock(long fileId, long first, int count) {
+    return StripeLockProto.newBuilder().setFileId(fileId).setFirstStripe(first).setStripeCount(count)
+        .setOperation(operations.incrementAndGet()).setLeaseMs((int) leaseMillis).build();
+  }
+
+  private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads)
+      throws InterruptedException {
+    lockAll(servers, lock, reads, new HashMap<>(), new HashMap<>());
+  }
+
+  /**
+   * Takes the lock on every server (reading what {@code reads} names on the way), backing off and
+   * retrying while writers hold overlapping locks; gives up after twice the lease.
+   */
+  private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
+      Map<String, ReadShardsResponseProto> answers, Map<String, ByteBuf> payloads) throws InterruptedException {
+    long deadline = System.nanoTime() + 2 * leaseMillis * 1_000_000;
+    for (int attempt = 0; ; attempt++) {
+      List<String> granted = new ArrayList<>();
+      try {
+        for (String server : servers) {
+          DataServerCalls.Reply r = calls.call(server, DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
+              .newBuilder().setLock(lock).addAllReads(reads.getOrDefault(server, List.of()))), null);
+          granted.add(server);
+          answers.put(server, r.header().getRead());
+          ByteBuf old = payloads.put(server, r.payload());
+          if (old != null) {
+            old.release();
+          }
+        }
+        return;
+      } catch (RecoveryException e) {
+        granted.forEach(s -> unlock(s, lock));
+        payloads.values().forEach(ByteBuf::release);
+        payloads.clear();
+        answers.clear();
+        if (e.status() != StatusProto.BUSY || System.nanoTime() - deadline > 0) {
+          throw e;
+        }
+      }
+      Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L << Math.min(attempt, 7)));
+    }
+  }
+
+  private void unlockAll(List<String> servers, StripeLockProto lock) {
+    servers.forEach(s -> unlock(s, lock));
+  }
+
+  private void unlock(String server, StripeLockProto lock) {
+    try {
+      calls.callHeader(server, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)),
+          null);
+    } catch (RecoveryException e) {
+      // a server that cannot be reached frees the lock when its lease runs out
+    }
+  }
+
+  /** The survivors' dirty-file sequences of the file for the target (absent: 0). */
+  private Map<String, Long> sequences(List<String> servers, String target, long fileId) {
+    Map<String, Long> out = new HashMap<>();
+    for (String server : servers) {
+      DirtyScanResponseProto d = calls.callHeader(server, DataRequestProto.newBuilder().setDirtyScan(
+          DirtyScanRequestProto.newBuilder().setServer(target).setOneFile(true).setFileId(fileId)), null).getDirty();
+      out.put(server, d.getSequencesCount() == 0 ? 0L : d.getSequences(0));
+    }
+    return out;
+  }
+
+  private void clear(List<String> servers, String target, long fileId, Map<String, Long> sequences) {
+    for (String server : servers) {
+      long seq = sequences.get(server);
+      if (seq != 0) {
+        calls.callHeader(server, DataRequestProto.newBuilder().setDirtyClear(DirtyClearRequestProto.newBuilder()
+            .setServer(target).addFileIds(fileId).addSequences(seq)), null);
+      }
+    }
+  }
+
+  private ErasureCodec codec(StripeLayout layout) {
+    return codecs.computeIfAbsent(layout.dataUnits() + "+" + layout.parityUnits(),
+        k -> ErasureCodec.reedSolomon(layout.dataUnits(), layout.parityUnits()));
+  }
+}
