@@ -342,7 +342,23 @@ public final class AsyncTesseraFileSystem implements Closeable {
     FileTarget target = FileTarget.of(in);
     ShardChecker.Result r = new ShardChecker(data).check(target, in.getSize(), verifyParity);
     return new FileCheck(p, layout.toString(), r.stripes(), r.parityVerified(), r.parityMismatches(),
-        r.missingShards(), r.unreadableStripes(), List.copyOf(in.getStaleServersList()));
+        r.missingShards(), r.unreadableStripes(), List.copyOf(in.getStaleServersList()),
+        List.copyOf(r.damagedServers()), List.copyOf(r.mismatchedStripes()), in.getId());
+  }
+
+  /**
+   * Asks recovery to repair what a check found: the damaged servers' shards of the file are
+   * marked stale (recovery rewrites them in the background), and the mismatched stripes get
+   * their parity recomputed from their data units (done when this completes).
+   */
+  public CompletableFuture<Void> repair(FileCheck check) {
+    CompletableFuture<?> stale = check.damagedServers().isEmpty() ? CompletableFuture.completedFuture(null)
+        : meta.call(MetaRequestProto.newBuilder().setSetAttr(io.tessera.common.proto.SetAttrRequestProto.newBuilder()
+            .setFileId(check.fileId()).addAllAddStaleServers(check.damagedServers())));
+    CompletableFuture<?> parity = check.mismatchedStripes().isEmpty() ? CompletableFuture.completedFuture(null)
+        : meta.call(MetaRequestProto.newBuilder().setRepairStripes(io.tessera.common.proto.RepairStripesRequestProto.newBuilder()
+            .setFileId(check.fileId()).addAllStripes(check.mismatchedStripes())));
+    return CompletableFuture.allOf(stale, parity);
   }
 
   /** Counters of this client's I/O: lock refusals, degraded writes and reads. */

@@ -16,9 +16,20 @@ import java.util.List;
  * @param unreadableStripes stripes with fewer than k usable units: their data is lost until a
  *     server returns
  * @param staleServers servers recorded as having missed writes to this file
+ * @param damagedServers reachable servers holding a corrupt shard of it, or lacking parity beside
+ *     stored data (repair: recovery rewrites their shards of the file)
+ * @param mismatchedStripes stripes whose parity does not match their data (the first 4096; repair:
+ *     their parity is recomputed from the data units)
+ * @param fileId the file's inode number
  */
 public record FileCheck(String path, String layout, long stripes, long parityVerified, long parityMismatches,
-    long missingShards, long unreadableStripes, List<String> staleServers) {
+    long missingShards, long unreadableStripes, List<String> staleServers, List<String> damagedServers,
+    List<Long> mismatchedStripes, long fileId) {
+
+  /** Whether {@code fsck --repair} has something to do: shards to rewrite or parity to recompute. */
+  public boolean repairable() {
+    return !damagedServers.isEmpty() || !mismatchedStripes.isEmpty();
+  }
 
   /** Whether nothing is wrong. */
   public boolean healthy() {

@@ -101,6 +101,15 @@ public final class TesseraFileSystem implements Closeable {
     return async.check(path, verifyParity);
   }
 
+  /**
+   * Repairs what {@link #check} found: damaged servers' shards are rewritten by recovery in the
+   * background (the file lists them as stale until then); mismatched parity is recomputed before
+   * this returns.
+   */
+  public void repair(FileCheck check) throws IOException {
+    Futures.get(async.repair(check));
+  }
+
   /** Counters of this client's I/O: lock refusals, degraded writes and reads. */
   public IoCounters ioCounters() {
     return async.ioCounters();

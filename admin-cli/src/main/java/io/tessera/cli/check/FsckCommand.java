@@ -30,7 +30,10 @@ import picocli.CommandLine.Spec;
             + "unreadable stripes.",
         "Without --verify-parity only the shards' presence is checked (cheap); with it every stripe is read and "
             + "its parity recomputed.",
-        "Exit code 0 when every file is HEALTHY, 1 otherwise."})
+        "With --repair, what can be repaired is: corrupt shards and parity missing beside data are rewritten by "
+            + "recovery (the command waits for it), mismatched parity is recomputed from the data units; then the "
+            + "files are checked again.",
+        "Exit code 0 when every file is HEALTHY (after repair, with --repair), 1 otherwise."})
 public final class FsckCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -47,6 +50,13 @@ public final class FsckCommand implements Callable<Integer> {
   @Option(names = "--json", description = "print one JSON document for scripts")
   boolean json;
 
+  @Option(names = "--repair", description = "repair corrupt or missing shards and mismatched parity, then check again")
+  boolean repair;
+
+  @Option(names = "--repair-timeout", defaultValue = "10m",
+      description = "how long --repair waits for recovery to rewrite shards, e.g. 90s, 10m (default: ${DEFAULT-VALUE})")
+  String repairTimeoutText;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -55,6 +65,9 @@ public final class FsckCommand implements Callable<Integer> {
       String root = ClusterPaths.absolute(path);
       FileStatus s = fs.stat(root);
       walk(fs, s, checks, out);
+      if (repair && checks.stream().anyMatch(FileCheck::repairable)) {
+        checks = repairAndRecheck(fs, checks, out);
+      }
     }
     long damaged = checks.stream().filter(c -> c.verdict().equals("DAMAGED")).count();
     long degraded = checks.stream().filter(c -> c.verdict().equals("DEGRADED")).count();
@@ -77,17 +90,58 @@ public final class FsckCommand implements Callable<Integer> {
     return damaged + degraded == 0 ? 0 : Tessera.EXIT_FAILED;
   }
 
+  /** Asks for every repair, waits until recovery has rewritten the shards, checks those files again. */
+  private List<FileCheck> repairAndRecheck(TesseraFileSystem fs, List<FileCheck> checks, PrintWriter out)
+      throws IOException, InterruptedException {
+    List<FileCheck> repaired = checks.stream().filter(FileCheck::repairable).toList();
+    for (FileCheck c : repaired) {
+      fs.repair(c);
+    }
+    if (!json) {
+      out.printf(Locale.ROOT, "Repairing %d file(s): waiting for recovery to rewrite shards%n", repaired.size());
+      out.flush();
+    }
+    java.time.Duration repairTimeout = io.tessera.common.config.Durations.parse(repairTimeoutText);
+    long deadline = System.nanoTime() + repairTimeout.toNanos();
+    for (FileCheck c : repaired) {
+      while (!fs.stat(c.path()).staleServers().isEmpty()) {
+        if (System.nanoTime() - deadline > 0) {
+          throw new IOException("recovery did not rewrite the shards of " + c.path() + " within " + repairTimeout
+              + " (see `tessera recover status`)");
+        }
+        Thread.sleep(250);
+      }
+    }
+    List<FileCheck> out2 = new ArrayList<>();
+    for (FileCheck c : checks) {
+      if (!c.repairable()) {
+        out2.add(c);
+        continue;
+      }
+      FileCheck again = fs.check(c.path(), verifyParity);
+      out2.add(again);
+      if (!json) {
+        print(out, again, "after repair: ");
+      }
+    }
+    return out2;
+  }
+
+  private void print(PrintWriter out, FileCheck c, String prefix) {
+    out.printf(Locale.ROOT, "%s%-8s %s  (%s) stripes %d, parity %s, missing shards %d, unreadable stripes %d%s%n",
+        prefix, c.verdict(), c.path(), c.layout(), c.stripes(),
+        verifyParity ? c.parityVerified() + " verified / " + c.parityMismatches() + " mismatched" : "not verified",
+        c.missingShards(), c.unreadableStripes(),
+        c.staleServers().isEmpty() ? "" : ", stale on " + String.join(",", c.staleServers()));
+    out.flush();
+  }
+
   private void walk(TesseraFileSystem fs, FileStatus s, List<FileCheck> checks, PrintWriter out) throws IOException {
     if (!s.directory()) {
       FileCheck c = fs.check(s.path(), verifyParity);
       checks.add(c);
       if (!json) {
-        out.printf(Locale.ROOT, "%-8s %s  (%s) stripes %d, parity %s, missing shards %d, unreadable stripes %d%s%n",
-            c.verdict(), c.path(), c.layout(), c.stripes(),
-            verifyParity ? c.parityVerified() + " verified / " + c.parityMismatches() + " mismatched" : "not verified",
-            c.missingShards(), c.unreadableStripes(),
-            c.staleServers().isEmpty() ? "" : ", stale on " + String.join(",", c.staleServers()));
-        out.flush();
+        print(out, c, "");
       }
       return;
     }

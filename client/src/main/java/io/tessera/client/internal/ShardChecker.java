@@ -23,7 +23,10 @@ import java.util.concurrent.CompletionException;
 public final class ShardChecker {
   /** Counts for one file. */
   public record Result(long stripes, long parityVerified, long parityMismatches, long missingShards,
-      long unreadableStripes) {}
+      long unreadableStripes, java.util.Set<String> damagedServers, List<Long> mismatchedStripes) {}
+
+  /** Most mismatched stripe numbers one check reports. */
+  private static final int MAX_REPORTED = 4096;
 
   private static final int MAX_GROUP_BYTES = 16 << 20;
 
@@ -44,6 +47,8 @@ public final class ShardChecker {
     long mismatches = 0;
     long missing = 0;
     long unreadable = 0;
+    java.util.Set<String> damaged = new java.util.TreeSet<>();
+    List<Long> mismatched = new ArrayList<>();
     for (long from = 0; from < stripes; from += perGroup) {
       long to = Math.min(stripes, from + perGroup);
       int count = (int) (to - from);
@@ -80,11 +85,15 @@ public final class ShardChecker {
           boolean ok = st[u] == ShardStateProto.SHARD_STORED || st[u] == ShardStateProto.SHARD_ABSENT;
           usable += ok ? 1 : 0;
           missing += ok ? 0 : 1;
+          if (st[u] == ShardStateProto.SHARD_CORRUPT) {
+            damaged.add(layout.serverOf(from + i, u));
+          }
           dataStored |= u < k && st[u] == ShardStateProto.SHARD_STORED;
         }
         for (int u = k; u < n; u++) {
           if (dataStored && st[u] == ShardStateProto.SHARD_ABSENT) {
             missing++;   // data without its parity
+            damaged.add(layout.serverOf(from + i, u));
           }
         }
         if (usable < k) {
@@ -93,11 +102,14 @@ public final class ShardChecker {
           verified++;
           if (!codec.isParityCorrect(bytes[i], 0, layout.stripeUnit())) {
             mismatches++;
+            if (mismatched.size() < MAX_REPORTED) {
+              mismatched.add(from + i);
+            }
           }
         }
       }
     }
-    return new Result(stripes, verified, mismatches, missing, unreadable);
+    return new Result(stripes, verified, mismatches, missing, unreadable, damaged, mismatched);
   }
 
   /** Fills the states of one server's units; a server that cannot be reached leaves them null (missing). */

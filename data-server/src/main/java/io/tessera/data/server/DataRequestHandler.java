@@ -24,6 +24,7 @@ import io.tessera.common.proto.DirtyClearRequestProto;
 import io.tessera.common.proto.DirtyScanRequestProto;
 import io.tessera.common.proto.DirtyScanResponseProto;
 import io.tessera.data.lock.StripeLockTable;
+import io.tessera.data.recovery.CorruptionReport;
 import io.tessera.data.recovery.ServingState;
 import io.tessera.data.store.DirtyFile;
 import io.tessera.data.store.UnrecordedSkipException;
@@ -61,10 +62,12 @@ final class DataRequestHandler implements RpcService {
   private final WriteGate gate;
   private final SnapshotParticipant snapshots;
   private final ServingState serving;
+  private final CorruptionReport corruption;
   private final ExecutorService workers;
 
   DataRequestHandler(ShardStore store, StripeLockTable locks, WriteGate gate, SnapshotParticipant snapshots,
-      ServingState serving, ExecutorService workers) {
+      ServingState serving, CorruptionReport corruption, ExecutorService workers) {
+    this.corruption = corruption;
     this.store = store;
     this.serving = serving;
     this.locks = locks;
@@ -112,7 +115,7 @@ final class DataRequestHandler implements RpcService {
       } catch (IllegalArgumentException e) {
         return error(StatusProto.INVALID_ARGUMENT, e.getMessage());
       } catch (CorruptShardException e) {
-        LOG.warn("Corrupt shard: {}", e.getMessage());
+        corruption.found(e.shard().fileId(), e.getMessage());
         return error(StatusProto.CORRUPT, e.getMessage());
       } catch (UnrecordedSkipException e) {
         return error(StatusProto.RECHECK, e.getMessage());
@@ -321,7 +324,7 @@ final class DataRequestHandler implements RpcService {
         try {
           got = store.read(id, r.getOffset(), r.getLength(), atEpoch);
         } catch (CorruptShardException e) {
-          LOG.warn("Corrupt shard: {}", e.getMessage());
+          corruption.found(id.fileId(), e.getMessage());
           meta.addStates(ShardStateProto.SHARD_CORRUPT).addStoredLengths(0);
           continue;
         }

@@ -27,6 +27,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.tessera.data.recovery.CorruptionReport;
+import io.tessera.data.recovery.Scrubber;
 import io.tessera.data.recovery.ServingState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,12 +82,13 @@ public final class DataServer implements Closeable {
         config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT).multipliedBy(3), gc::requestRun);
     SnapshotParticipant snapshots = new SnapshotParticipant(gate, locks, timer, System::nanoTime);
     ServingState serving = new ServingState(id);
+    CorruptionReport corruption = new CorruptionReport();
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     String host = config.get(DataServerConfigKeys.BIND_HOST);
     RpcServer rpc;
     try {
       rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
-          Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, serving, workers)), maxFrame,
+          Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, serving, corruption, workers)), maxFrame,
           config.get(RpcConfigKeys.IO_THREADS));
     } catch (RuntimeException e) {
       store.close();
@@ -99,9 +102,10 @@ public final class DataServer implements Closeable {
     LeaderFollowingCaller meta = new LeaderFollowingCaller(metaPool,
         Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")), Service.HEARTBEAT,
         Duration.ofSeconds(3));
-    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta, gate, serving, locks,
+    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta, gate, serving, locks, corruption,
         config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT));
     hb.start(config.get(DataServerConfigKeys.HEARTBEAT_INTERVAL));
+    new Scrubber(store, corruption, config.get(DataServerConfigKeys.SCRUB_RATE)).start(timer);
     LOG.info("Data server {} serving {} from {}", id, address, dir);
     return new DataServer(id, store, workers, timer, rpc, metaPool, hb, address);
   }

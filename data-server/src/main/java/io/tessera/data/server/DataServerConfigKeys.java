@@ -27,6 +27,9 @@ public final class DataServerConfigKeys {
       "a write gate closed by a snapshot's PREPARE this long without COMMIT or ABORT is settled through the meta"
           + " group (the coordinator died)");
 
+  public static final ConfigKey<Long> SCRUB_RATE = ConfigKey.size("tessera.data.scrub-rate", 4L << 20,
+      "bytes per second the background scrubber reads to check stored shards' checksums (0: no scrubbing)");
+
   public static final List<ConfigKey<?>> ALL = List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL,
-      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT);
+      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE);
 }

@@ -5,6 +5,7 @@ import io.tessera.common.proto.HeartbeatResponseProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.LeaderFollowingCaller;
 import io.tessera.data.lock.StripeLockTable;
+import io.tessera.data.recovery.CorruptionReport;
 import io.tessera.data.recovery.ServingState;
 import io.tessera.data.snapshot.WriteGate;
 import io.tessera.data.store.EpochState;
@@ -34,6 +35,7 @@ final class HeartbeatSender implements Closeable {
   private final WriteGate gate;
   private final ServingState serving;
   private final StripeLockTable locks;
+  private final CorruptionReport corruption;
   private final long gateBoundNanos;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "heartbeat");
@@ -44,7 +46,8 @@ final class HeartbeatSender implements Closeable {
   private volatile boolean inFlight;
 
   HeartbeatSender(String serverId, String address, File dataDir, ShardStore store, LeaderFollowingCaller meta,
-      WriteGate gate, ServingState serving, StripeLockTable locks, Duration gateBound) {
+      WriteGate gate, ServingState serving, StripeLockTable locks, CorruptionReport corruption, Duration gateBound) {
+    this.corruption = corruption;
     this.serving = serving;
     this.locks = locks;
     this.serverId = serverId;
@@ -74,7 +77,7 @@ final class HeartbeatSender implements Closeable {
         .setServerId(serverId).setAddress(address)
         .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(dataDir.getUsableSpace())
         .setUsedBytes(store.usedBytes()).setEpoch(store.epoch()).setGateAttempt(overdue)
-        .addAllOrphanLocks(locks.orphans(64)).build();
+        .addAllOrphanLocks(locks.orphans(64)).addAllCorruptFiles(corruption.pending(64)).build();
     meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom,
         r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).whenComplete((r, err) -> {
       inFlight = false;
@@ -86,6 +89,7 @@ final class HeartbeatSender implements Closeable {
         return;
       }
       serving.learn(r.getState());
+      corruption.reported(req.getCorruptFilesList());
       gate.learn(new EpochState(r.getEpoch(), r.getRetainedEpochsList().stream().mapToLong(Long::longValue)
           .toArray()), overdue);
       if (!registered) {

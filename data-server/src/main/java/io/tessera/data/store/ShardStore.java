@@ -85,6 +85,14 @@ public interface ShardStore extends Closeable {
   /** Per retained snapshot the bytes only it holds, and the files written in {@code (after, upTo]}. */
   VersionReport scanVersions(long writtenAfter, long writtenUpTo, boolean usage) throws IOException;
 
+  /**
+   * Verifies the checksums of stored versions in key order, from {@code from} (null: the first)
+   * until about {@code budgetBytes} were read; adds each shard that fails to {@code corrupt}.
+   *
+   * @return where to go on from, or null when the pass reached the end
+   */
+  byte[] scrub(byte[] from, long budgetBytes, List<ShardId> corrupt) throws IOException;
+
   /** Bytes of stored data, approximately. */
   long usedBytes();
 }

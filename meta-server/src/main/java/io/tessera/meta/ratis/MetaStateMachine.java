@@ -188,6 +188,7 @@ public final class MetaStateMachine extends BaseStateMachine {
         if (registry.heartbeat(hb)) {
           tx.registerServer(hb);
         }
+        ServerStates.corrupt(tx, hb.getServerId(), hb.getCorruptFilesList());
         if (hb.getGateAttempt() != 0 && SnapshotCatalog.abort(tx, hb.getGateAttempt())) {
           LOG.warn("Snapshot attempt {} aborted: data server {} waited too long for its COMMIT", hb.getGateAttempt(),
               hb.getServerId());

@@ -270,6 +270,46 @@ public final class RecoveryCoordinator implements Closeable {
     }
   }
 
+  /**
+   * fsck --repair: recomputes the parity of these stripes from their data units (on the recovery
+   * thread, between rebuilds). Runs of adjacent stripes are repaired together.
+   */
+  public CompletableFuture<io.tessera.common.proto.MetaResponseProto> repairStripes(long fileId, List<Long> stripes) {
+    if (stripes.size() > 4096) {
+      return CompletableFuture.completedFuture(reply(io.tessera.common.proto.StatusProto.INVALID_ARGUMENT,
+          "at most 4096 stripes per repair; got " + stripes.size()));
+    }
+    CompletableFuture<io.tessera.common.proto.MetaResponseProto> out = new CompletableFuture<>();
+    worker.execute(() -> {
+      try {
+        List<Long> sorted = stripes.stream().distinct().sorted().toList();
+        long bytes = 0;
+        for (int i = 0; i < sorted.size(); ) {
+          int j = i;
+          while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1 && j - i < 63) {
+            j++;
+          }
+          bytes += rebuilder.repairParity(fileId, sorted.get(i), j - i + 1, null);
+          i = j + 1;
+        }
+        LOG.info("Repaired the parity of {} stripe(s) of file {} for fsck ({} bytes rewritten)", sorted.size(),
+            fileId, bytes);
+        out.complete(reply(io.tessera.common.proto.StatusProto.OK, ""));
+      } catch (RecoveryException e) {
+        out.complete(reply(e.status(), e.getMessage()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        out.complete(reply(io.tessera.common.proto.StatusProto.UNAVAILABLE, "the meta leader is stopping"));
+      }
+    });
+    return out;
+  }
+
+  private static io.tessera.common.proto.MetaResponseProto reply(io.tessera.common.proto.StatusProto status,
+      String message) {
+    return io.tessera.common.proto.MetaResponseProto.newBuilder().setStatus(status).setMessage(message).build();
+  }
+
   /** What the coordinator is doing, for `tessera recover status` and `cluster status`. */
   public RecoveryStatusProto status() {
     RecoveryStatusProto.Builder b = RecoveryStatusProto.newBuilder().setRateLimitBytesPerS(limiter.bytesPerSecond())

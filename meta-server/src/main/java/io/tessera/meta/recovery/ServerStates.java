@@ -65,6 +65,20 @@ public final class ServerStates {
     }
   }
 
+  /** The server found corrupt shards of these files: each becomes stale there, so recovery rewrites them. */
+  public static void corrupt(NamespaceTxn tx, String server, java.util.List<Long> fileIds) {
+    for (long fileId : fileIds) {
+      io.tessera.common.proto.InodeProto in = tx.inode(fileId);
+      if (in == null || !in.getLayout().getServersList().contains(server) || in.getLayout().getParityUnits() == 0
+          || in.getStaleServersList().contains(server)) {
+        continue;
+      }
+      tx.putInode(in.toBuilder().addStaleServers(server).build());
+      LOG.warn("Data server {} holds a corrupt shard of file {}: marked stale there until recovery rewrites it",
+          server, fileId);
+    }
+  }
+
   /** Recovery rebuilt the server's shards of a file. */
   public static void rebuilt(NamespaceTxn tx, RebuildDoneProto done) {
     tx.clearStale(done.getFileId(), done.getServer());

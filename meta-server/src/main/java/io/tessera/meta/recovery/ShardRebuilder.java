@@ -204,14 +204,17 @@ final class ShardRebuilder {
    * Repairs stripes a writer left locked when it died (between its phases, or with phase 2 on only
    * some servers): takes the orphan lock over on every server of the file, reads the data units,
    * writes freshly encoded parity units, releases the lock. Returns the parity bytes written.
+   * Also serves fsck --repair of mismatched parity ({@code reportedBy} null: no orphan).
    */
   long repairParity(long fileId, long first, int count, String reportedBy) throws InterruptedException {
     InodeProto in = namespace.inode(fileId);
     StripeLockProto lock = lock(fileId, first, count);
     if (in == null || in.getLayout().getParityUnits() == 0) {
-      // nothing to repair (removed file, or no parity): only the lock is left to release
-      lockAll(List.of(reportedBy), lock, Map.of());
-      unlock(reportedBy, lock);
+      // nothing to repair (removed file, or no parity): only an orphan lock is left to release
+      if (reportedBy != null) {
+        lockAll(List.of(reportedBy), lock, Map.of());
+        unlock(reportedBy, lock);
+      }
       return 0;
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());

@@ -79,6 +79,10 @@ final class MetaRequestHandler implements RpcService {
       return snapshots.create(req.getSnapshotCreate().getName(), req.getCaller(), req.getCallId())
           .thenApply(RpcReply::of);
     }
+    if (req.getOpCase() == MetaRequestProto.OpCase.REPAIR_STRIPES) {
+      return recovery.repairStripes(req.getRepairStripes().getFileId(), req.getRepairStripes().getStripesList())
+          .thenApply(RpcReply::of);
+    }
     NamespaceException readOnly = NamespaceChanges.readOnlyRefusal(req);
     if (readOnly != null) {
       return done(Replies.error(readOnly.status(), readOnly.getMessage()));
