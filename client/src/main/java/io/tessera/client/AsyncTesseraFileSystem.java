@@ -375,6 +375,14 @@ public final class AsyncTesseraFileSystem implements Closeable {
     writer.betweenPhasesForTesting(hook);
   }
 
+  /**
+   * Fault injection for tests: {@code hook} runs in every parity write's phase 2 once half of
+   * its servers stored their units (blocking or throwing there leaves torn stripes behind).
+   */
+  public void injectMidPhase2(Runnable hook) {
+    writer.midPhase2ForTesting(hook);
+  }
+
   @Override
   public void close() {
     pool.close();

@@ -8,10 +8,10 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Cluster directories under target/, kept after a run so a failure's server logs can be read. */
-final class TestDirs {
+public final class TestDirs {
   private TestDirs() {}
 
-  static Path fresh(String name) {
+  public static Path fresh(String name) {
     Path dir = Path.of("target", "clusters", name).toAbsolutePath();
     try {
       if (Files.exists(dir)) {

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * below Linux's ephemeral range (32768 and up), so that no outgoing connection takes the port
  * of a server the test killed and is about to start again.
  */
-final class TestPorts {
+public final class TestPorts {
   private static final int LOWEST = 10000;
   private static final int HIGHEST = 32000;
   private static final AtomicInteger NEXT = new AtomicInteger(LOWEST + (int) (ProcessHandle.current().pid() % 200) * 100);
@@ -18,7 +18,7 @@ final class TestPorts {
   private TestPorts() {}
 
   /** A base such that base .. base+span are all free on 127.0.0.1. */
-  static int freeBase(int span) {
+  public static int freeBase(int span) {
     for (int attempt = 0; attempt < 200; attempt++) {
       int base = NEXT.getAndAdd(span + 10);
       if (base + span > HIGHEST) {

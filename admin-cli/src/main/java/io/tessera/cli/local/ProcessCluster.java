@@ -95,8 +95,14 @@ public final class ProcessCluster implements LocalCluster {
   }
 
   private synchronized void launch(String id) throws IOException {
+    launch(id, List.of());
+  }
+
+  private synchronized void launch(String id, List<String> extraArgs) throws IOException {
     Path log = plan.logFile(id);
-    Process p = new ProcessBuilder(commands.get(id)).redirectErrorStream(true)
+    List<String> cmd = new ArrayList<>(commands.get(id));
+    cmd.addAll(extraArgs);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(Redirect.appendTo(log.toFile())).start();
     processes.put(id, p);
     synchronized (ProcessCluster.class) {
@@ -194,11 +200,16 @@ public final class ProcessCluster implements LocalCluster {
    * until it accepts connections on its client port.
    */
   public void restart(String id) throws IOException, InterruptedException {
+    restart(id, List.of());
+  }
+
+  /** Like {@link #restart(String)} with settings added for this run only (e.g. {@code -Dtessera.data.x=y}). */
+  public void restart(String id, List<String> extraArgs) throws IOException, InterruptedException {
     Process old = process(id);
     if (old != null && old.isAlive()) {
       throw new IllegalStateException(id + " is still running (pid " + old.pid() + ")");
     }
-    launch(id);
+    launch(id, extraArgs);
     int port = plan.metaPeers().stream().filter(p -> p.id().equals(id)).map(p -> p.clientPort()).findFirst()
         .orElseGet(() -> plan.dataPort(id));
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);

@@ -85,6 +85,12 @@ public final class FileTarget {
     stale.addAll(servers);
   }
 
+  /** Adopts the meta group's list of stale servers (recovery may have rebuilt some since they were learned). */
+  void resetStale(Collection<String> servers) {
+    stale.retainAll(servers);
+    stale.addAll(servers);
+  }
+
   void forgetStale(Collection<String> servers) {
     stale.removeAll(servers);
   }

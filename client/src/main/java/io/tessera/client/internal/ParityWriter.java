@@ -68,6 +68,18 @@ public final class ParityWriter {
     this.lease = lease;
   }
 
+  /** Test hook: runs in phase 2 after half of the servers stored their units (a crash there tears the stripes). */
+  private volatile Runnable midPhase2;
+
+  /**
+   * For fault-injection tests: phase 2 of every group goes to half of its servers first, then
+   * {@code hook} runs (blocking or throwing leaves the stripes half written, as a crash would),
+   * then to the rest.
+   */
+  public void midPhase2ForTesting(Runnable hook) {
+    this.midPhase2 = hook;
+  }
+
   /** For fault-injection tests: code to run after phase 1 of every group, before phase 2. */
   public void betweenPhasesForTesting(Runnable hook) {
     this.betweenPhases = hook;
@@ -146,6 +158,8 @@ public final class ParityWriter {
     private final LongFunction<CompletableFuture<Void>> extendTo;
     /** (stripe, unit) pairs found corrupt: not used again in this write. */
     private final UnusableUnits bad = new UnusableUnits();
+    /** Whether this group re-read the file's stale servers from the meta group already. */
+    private boolean refreshedStale;
 
     Group(FileTarget file, long from, long to, long pos, byte[] buf, int off, int len, boolean sync,
         LongFunction<CompletableFuture<Void>> extendTo) {
@@ -267,6 +281,19 @@ public final class ParityWriter {
           fatal = (Throwable) outcome;
         }
       }
+      Set<String> onlyKnownStale = new LinkedHashSet<>(unrecorded);
+      onlyKnownStale.removeIf(s -> data.health().isDown(s));
+      if (!onlyKnownStale.isEmpty() && fatal == null && !busy && !refreshedStale) {
+        // skipped only because this client remembers them stale, and a server has no record of it:
+        // recovery may have rebuilt them; ask the meta group before recording them stale again
+        refreshedStale = true;
+        return release(granted, lock).thenCompose(v -> meta.call(MetaRequestProto.newBuilder().setGetAttr(
+            io.tessera.common.proto.GetAttrRequestProto.newBuilder().setFileId(file.fileId()))))
+            .thenCompose(r -> {
+              file.resetStale(r.getInode().getStaleServersList());
+              return run(deadline, attempt + 1);
+            });
+      }
       if (!learnedStale.isEmpty() && fatal == null) {
         // another writer went around these servers: their shards of this file are stale, so
         // neither read nor write them; plan again without them
@@ -325,7 +352,12 @@ public final class ParityWriter {
         }
       }
       Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
+      Runnable tear = midPhase2;
       for (String server : lockedOn) {
+        if (tear != null && calls.size() == lockedOn.size() / 2) {
+          CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).join();
+          tear.run();
+        }
         // the skipped servers were recorded as stale in the meta group above, while the locks are held
         WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
             .setUnlock(lock).setSync(sync).addAllMissingServers(skipped).setStaleMarked(!skipped.isEmpty());

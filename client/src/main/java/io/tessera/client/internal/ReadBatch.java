@@ -59,7 +59,8 @@ final class ReadBatch {
   /**
    * Copies a reply into the targets and releases the payload.
    *
-   * @return the tags of ranges whose shard failed its checksum (to be treated as missing)
+   * @return the tags of ranges whose shard failed its checksum or whose server is recovering (to be
+   *     treated as missing)
    */
   List<Object> accept(DataResponseProto header, ByteBuf payload) throws TesseraException {
     try {
@@ -84,7 +85,7 @@ final class ReadBatch {
         int n = r.getStoredLengths(i);
         payload.readBytes(t.into(), t.at(), n);
         Arrays.fill(t.into(), t.at() + n, t.at() + t.length(), (byte) 0);
-        if (r.getStates(i) == ShardStateProto.SHARD_CORRUPT) {
+        if (r.getStates(i) == ShardStateProto.SHARD_CORRUPT || r.getStates(i) == ShardStateProto.SHARD_UNAVAILABLE) {
           corrupt.add(t.tag());
         }
       }

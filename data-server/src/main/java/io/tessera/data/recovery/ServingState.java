@@ -6,8 +6,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Whether this data server serves clients, as the meta group last said in a heartbeat answer.
- * A server that comes back after being down is RECOVERING: it serves only the recovery
- * coordinator until the shards it missed are rebuilt, so clients keep reading around it.
+ * A server that comes back after being down is RECOVERING: it answers clients' reads with
+ * "unavailable" until the shards it missed are rebuilt, so readers keep decoding around it, but
+ * it takes writes, so it does not fall further behind while recovery catches it up.
  */
 public final class ServingState {
   private static final Logger LOG = LoggerFactory.getLogger(ServingState.class);
@@ -27,18 +28,16 @@ public final class ServingState {
     DataServerStateProto before = state;
     state = next;
     if (next == DataServerStateProto.RECOVERING) {
-      LOG.info("Data server {} is recovering: it serves only the recovery coordinator until the shards it missed"
-          + " are rebuilt", serverId);
+      LOG.info("Data server {} is recovering: clients read around it until the shards it missed are rebuilt",
+          serverId);
     } else if (next == DataServerStateProto.UP && before == DataServerStateProto.RECOVERING) {
       LOG.info("Data server {} is up again: recovery finished", serverId);
     }
   }
 
-  /** Why a client request must be refused now, or null when it may be served. */
-  public String refusal() {
-    return state == DataServerStateProto.RECOVERING
-        ? "data server " + serverId + " is recovering (rebuilding the shards it missed); use the file's other servers"
-        : null;
+  /** Whether clients' reads are answered "unavailable" (the shards it missed are being rebuilt). */
+  public boolean recovering() {
+    return state == DataServerStateProto.RECOVERING;
   }
 
   public DataServerStateProto state() {

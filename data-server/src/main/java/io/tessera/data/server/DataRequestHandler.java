@@ -63,10 +63,12 @@ final class DataRequestHandler implements RpcService {
   private final SnapshotParticipant snapshots;
   private final ServingState serving;
   private final CorruptionReport corruption;
+  private final SpaceGuard space;
   private final ExecutorService workers;
 
   DataRequestHandler(ShardStore store, StripeLockTable locks, WriteGate gate, SnapshotParticipant snapshots,
-      ServingState serving, CorruptionReport corruption, ExecutorService workers) {
+      ServingState serving, CorruptionReport corruption, SpaceGuard space, ExecutorService workers) {
+    this.space = space;
     this.corruption = corruption;
     this.store = store;
     this.serving = serving;
@@ -94,10 +96,14 @@ final class DataRequestHandler implements RpcService {
         return CompletableFuture.completedFuture(error(StatusProto.INVALID_ARGUMENT, e.getMessage()));
       }
     }
-    String recovering = req.getRecovery() || !servesClientsOnly(req) ? null : serving.refusal();
-    if (recovering != null) {
+    if (!req.getRecovery() && req.getOpCase() == DataRequestProto.OpCase.READ && serving.recovering()) {
       call.payload().release();
-      return CompletableFuture.completedFuture(error(StatusProto.UNAVAILABLE, recovering));
+      return CompletableFuture.completedFuture(unavailableUnits(req.getRead().getRangesCount()));
+    }
+    String full = needsSpace(req) ? space.refusal(call.payload().readableBytes()) : null;
+    if (full != null) {
+      call.payload().release();
+      return CompletableFuture.completedFuture(error(StatusProto.NO_SPACE, full));
     }
     Passage passage = passageOf(req);
     CompletableFuture<Void> admitted = switch (passage) {
@@ -134,10 +140,27 @@ final class DataRequestHandler implements RpcService {
     }, workers);
   }
 
-  /** Client I/O: what a recovering server refuses (the meta group's deletes and scans pass). */
-  private static boolean servesClientsOnly(DataRequestProto req) {
+  /**
+   * A recovering server's answer to a client's read: every unit unavailable, so readers decode
+   * around it until the shards it missed are rebuilt. It still takes writes and locks, so it
+   * does not fall further behind (writers skip it only for files stale on it).
+   */
+  private static RpcReply unavailableUnits(int ranges) {
+    ReadShardsResponseProto.Builder r = ReadShardsResponseProto.newBuilder();
+    for (int i = 0; i < Math.min(ranges, 100_000); i++) {
+      r.addStates(ShardStateProto.SHARD_UNAVAILABLE).addStoredLengths(0);
+    }
+    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setRead(r).build());
+  }
+
+  /**
+   * New data: writes with bytes, and writers' lock requests (refused before they store anything;
+   * recovery locks servers it only reads from).
+   */
+  private static boolean needsSpace(DataRequestProto req) {
     return switch (req.getOpCase()) {
-      case READ, WRITE, LOCK_READ, TRUNCATE -> true;
+      case WRITE -> req.getWrite().getRangesCount() > 0;
+      case LOCK_READ -> !req.getRecovery();
       default -> false;
     };
   }

@@ -88,7 +88,8 @@ public final class DataServer implements Closeable {
     RpcServer rpc;
     try {
       rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
-          Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, serving, corruption, workers)), maxFrame,
+          Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, serving, corruption,
+              new SpaceGuard(dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id), workers)), maxFrame,
           config.get(RpcConfigKeys.IO_THREADS));
     } catch (RuntimeException e) {
       store.close();

@@ -30,6 +30,10 @@ public final class DataServerConfigKeys {
   public static final ConfigKey<Long> SCRUB_RATE = ConfigKey.size("tessera.data.scrub-rate", 4L << 20,
       "bytes per second the background scrubber reads to check stored shards' checksums (0: no scrubbing)");
 
+  public static final ConfigKey<Long> MIN_FREE_SPACE = ConfigKey.size("tessera.data.min-free-space", 64L << 20,
+      "writes are refused NO_SPACE while the disk has less free space than this (keep it below the meta group's"
+          + " tessera.meta.placement-min-free, so full servers get no new files first)");
+
   public static final List<ConfigKey<?>> ALL = List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL,
-      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE);
+      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE, MIN_FREE_SPACE);
 }

@@ -17,6 +17,13 @@ public final class NamespaceQueries {
   private NamespaceQueries() {}
 
   public static MetaResponseProto getAttr(NamespaceView ns, GetAttrRequestProto req) {
+    if (req.getPath().isEmpty() && req.getFileId() != 0) {
+      io.tessera.common.proto.InodeProto in = ns.inode(req.getFileId());
+      if (in == null) {
+        throw new NamespaceException(StatusProto.NOT_FOUND, "file " + req.getFileId() + " was removed");
+      }
+      return Replies.inode(in);
+    }
     PathResolver.Resolved r = PathResolver.resolve(ns, req.getPath());
     if (!r.exists()) {
       throw new NamespaceException(StatusProto.NOT_FOUND, "no such file or directory: " + req.getPath());

@@ -178,6 +178,9 @@ public final class RecoveryCoordinator implements Closeable {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       LOG.warn("Recovery round failed: {}", e.getMessage());
+    } catch (Throwable e) {
+      // a scheduled task that throws is never run again: recovery must not stop silently
+      LOG.error("Recovery round failed unexpectedly", e);
     }
   }
 

@@ -341,7 +341,7 @@ final class ShardRebuilder {
         for (int i = 0; i < e.getValue().size(); i++) {
           ShardRangeProto r = e.getValue().get(i);
           int stored = a.getStoredLengths(i);
-          if (a.getStates(i) != ShardStateProto.SHARD_CORRUPT) {
+          if (a.getStates(i) == ShardStateProto.SHARD_STORED || a.getStates(i) == ShardStateProto.SHARD_ABSENT) {
             int at = (int) (r.getStripe() - from);
             p.getBytes(p.readerIndex() + offset, shards[at][r.getUnit()], 0, stored);
             present[at][r.getUnit()] = true;

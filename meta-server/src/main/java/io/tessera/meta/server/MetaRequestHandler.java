@@ -68,10 +68,13 @@ final class MetaRequestHandler implements RpcService {
     } catch (InvalidProtocolBufferException e) {
       return done(Replies.error(StatusProto.INVALID_ARGUMENT, "request is not a meta.proto MetaRequestProto"));
     }
-    if (req.getOpCase() == MetaRequestProto.OpCase.CLUSTER_STATUS) {
-      return done(clusterStatus());
-    }
     LeaderStatus refusal = LeaderStatus.check(raft);
+    if (req.getOpCase() == MetaRequestProto.OpCase.CLUSTER_STATUS) {
+      // the leader knows liveness first-hand and runs recovery; without one, any replica answers
+      boolean leaderKnown = refusal != null && refusal.status() == StatusProto.NOT_LEADER
+          && !refusal.leaderHint().isEmpty();
+      return done(leaderKnown ? refuse(refusal) : clusterStatus());
+    }
     if (refusal != null) {
       return done(refuse(refusal));
     }
