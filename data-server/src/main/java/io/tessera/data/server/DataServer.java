@@ -104,6 +104,7 @@ public final class DataServer implements Closeable {
         Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")), Service.HEARTBEAT,
         Duration.ofSeconds(3));
     HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta, gate, serving, locks, corruption,
+        config.get(DataServerConfigKeys.MIN_FREE_SPACE),
         config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT));
     hb.start(config.get(DataServerConfigKeys.HEARTBEAT_INTERVAL));
     new Scrubber(store, corruption, config.get(DataServerConfigKeys.SCRUB_RATE)).start(timer);

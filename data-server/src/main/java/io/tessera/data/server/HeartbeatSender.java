@@ -36,6 +36,8 @@ final class HeartbeatSender implements Closeable {
   private final ServingState serving;
   private final StripeLockTable locks;
   private final CorruptionReport corruption;
+  /** Free space this server never fills (tessera.data.min-free-space): not reported as free. */
+  private final long reserveBytes;
   private final long gateBoundNanos;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "heartbeat");
@@ -46,7 +48,9 @@ final class HeartbeatSender implements Closeable {
   private volatile boolean inFlight;
 
   HeartbeatSender(String serverId, String address, File dataDir, ShardStore store, LeaderFollowingCaller meta,
-      WriteGate gate, ServingState serving, StripeLockTable locks, CorruptionReport corruption, Duration gateBound) {
+      WriteGate gate, ServingState serving, StripeLockTable locks, CorruptionReport corruption, long reserveBytes,
+      Duration gateBound) {
+    this.reserveBytes = reserveBytes;
     this.corruption = corruption;
     this.serving = serving;
     this.locks = locks;
@@ -75,7 +79,7 @@ final class HeartbeatSender implements Closeable {
     }
     HeartbeatRequestProto req = HeartbeatRequestProto.newBuilder()
         .setServerId(serverId).setAddress(address)
-        .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(dataDir.getUsableSpace())
+        .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(Math.max(0, dataDir.getUsableSpace() - reserveBytes))
         .setUsedBytes(store.usedBytes()).setEpoch(store.epoch()).setGateAttempt(overdue)
         .addAllOrphanLocks(locks.orphans(64)).addAllCorruptFiles(corruption.pending(64)).build();
     meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom,

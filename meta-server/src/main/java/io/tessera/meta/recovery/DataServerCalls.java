@@ -33,9 +33,8 @@ final class DataServerCalls {
     this.pool = pool;
     this.registry = registry;
     this.timeoutMillis = timeoutMillis;
-    byte[] id = new byte[16];
-    new SecureRandom().nextBytes(id);
-    this.caller = CallerProto.newBuilder().setClientId(ByteString.copyFrom(id)).setAppId("tessera-recovery").build();
+    this.caller = CallerProto.newBuilder().setClientId(io.tessera.common.cluster.RecoveryIdentity.newClientId())
+        .setAppId("tessera-recovery").build();
   }
 
   Reply call(String server, DataRequestProto.Builder request, ByteBuf payload) {

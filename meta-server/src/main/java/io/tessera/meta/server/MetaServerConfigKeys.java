@@ -56,8 +56,8 @@ public final class MetaServerConfigKeys {
       "bytes per second the recovery coordinator writes when it rebuilds stale shards (0: no limit); it bounds"
           + " how much of the machine rebuilds take from foreground I/O");
   public static final ConfigKey<Duration> REBUILD_LOCK_LEASE = ConfigKey.duration("tessera.meta.rebuild-lock-lease",
-      Duration.ofSeconds(60), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
-          + " must be copied within it)");
+      Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
+          + " must be copied within it; writers of the file wait at most this long when a meta leader dies mid-rebuild)");
 
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
