@@ -5,5 +5,5 @@ import picocli.CommandLine.Command;
 /** {@code tessera bench}. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks against a running cluster.",
     subcommands = {IorCommand.class, MetaBenchCommand.class, SnapshotOverheadCommand.class,
-        SnapshotReadDiffCommand.class})
+        SnapshotReadDiffCommand.class, RebuildCommand.class})
 public final class BenchCommand {}

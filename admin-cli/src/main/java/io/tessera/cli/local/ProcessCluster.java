@@ -53,6 +53,9 @@ public final class ProcessCluster implements LocalCluster {
    */
   public static final List<String> DATA_SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
 
+  /** Meta replicas decode stripes when recovery rebuilds shards: the Vector API coding loop where the JVM has it. */
+  public static final List<String> META_SERVER_JVM_OPTIONS = List.of("--add-modules", "jdk.incubator.vector");
+
   /** Starts every server of the plan and writes cluster.json; does not wait for readiness. */
   public static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs)
       throws IOException {
@@ -61,7 +64,7 @@ public final class ProcessCluster implements LocalCluster {
     List<ClusterFile.Node> meta = new ArrayList<>();
     List<ClusterFile.Node> data = new ArrayList<>();
     for (var p : plan.metaPeers()) {
-      c.commands.put(p.id(), c.command(List.of(), plan.metaArgs(p.id()), extraArgs));
+      c.commands.put(p.id(), c.command(META_SERVER_JVM_OPTIONS, plan.metaArgs(p.id()), extraArgs));
       meta.add(new ClusterFile.Node(p.id(), p.clientAddress(), 0, plan.metaDir(p.id()).toString(),
           c.commands.get(p.id())));
     }

@@ -10,7 +10,6 @@ import io.tessera.common.rpc.Failures;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.Service;
 import io.tessera.meta.registry.DataServerRegistry;
-import java.security.SecureRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -38,36 +37,56 @@ final class DataServerCalls {
   }
 
   Reply call(String server, DataRequestProto.Builder request, ByteBuf payload) {
+    return await(callAsync(server, request, payload));
+  }
+
+  /** Waits for a call started with {@link #callAsync}; throws its failure. */
+  Reply await(java.util.concurrent.CompletableFuture<Reply> call) {
+    try {
+      return call.get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RecoveryException(StatusProto.UNAVAILABLE, "interrupted");
+    } catch (TimeoutException e) {
+      throw new RecoveryException(StatusProto.UNAVAILABLE, "a data server did not answer within " + timeoutMillis
+          + " ms");
+    } catch (ExecutionException e) {
+      Throwable cause = Failures.cause(e);
+      throw cause instanceof RecoveryException re ? re
+          : new RecoveryException(StatusProto.UNAVAILABLE, String.valueOf(cause.getMessage()));
+    }
+  }
+
+  /** Starts a call; completes with the reply, or fails with a {@link RecoveryException}. */
+  java.util.concurrent.CompletableFuture<Reply> callAsync(String server, DataRequestProto.Builder request,
+      ByteBuf payload) {
     String address = registry.address(server);
     if (address == null) {
       if (payload != null) {
         payload.release();
       }
-      throw new RecoveryException(StatusProto.UNAVAILABLE, "data server " + server + " is not registered");
+      return java.util.concurrent.CompletableFuture.failedFuture(new RecoveryException(StatusProto.UNAVAILABLE,
+          "data server " + server + " is not registered"));
     }
     byte[] header = request.setCaller(caller).setRecovery(true).build().toByteArray();
-    io.tessera.common.rpc.Frame frame;
-    try {
-      frame = pool.call(address, Service.DATA, header, payload).get(timeoutMillis, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RecoveryException(StatusProto.UNAVAILABLE, "interrupted");
-    } catch (ExecutionException | TimeoutException e) {
-      throw new RecoveryException(StatusProto.UNAVAILABLE, "data server " + server + " did not answer: "
-          + Failures.cause(e).getMessage());
-    }
-    DataResponseProto h;
-    try {
-      h = DataResponseProto.parseFrom(frame.header());
-    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
-      frame.release();
-      throw new RecoveryException(StatusProto.INTERNAL, "data server " + server + " sent an unreadable reply");
-    }
-    if (h.getStatus() != StatusProto.OK) {
-      frame.release();
-      throw new RecoveryException(h.getStatus(), "data server " + server + ": " + h.getMessage());
-    }
-    return new Reply(h, frame.payload());
+    return pool.call(address, Service.DATA, header, payload).handle((frame, err) -> {
+      if (err != null) {
+        throw new RecoveryException(StatusProto.UNAVAILABLE, "data server " + server + " did not answer: "
+            + Failures.cause(err).getMessage());
+      }
+      DataResponseProto h;
+      try {
+        h = DataResponseProto.parseFrom(frame.header());
+      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+        frame.release();
+        throw new RecoveryException(StatusProto.INTERNAL, "data server " + server + " sent an unreadable reply");
+      }
+      if (h.getStatus() != StatusProto.OK) {
+        frame.release();
+        throw new RecoveryException(h.getStatus(), "data server " + server + ": " + h.getMessage());
+      }
+      return new Reply(h, frame.payload());
+    });
   }
 
   /** A call whose payload is not needed. */

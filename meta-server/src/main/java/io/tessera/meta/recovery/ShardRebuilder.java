@@ -27,6 +27,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,15 +41,15 @@ import java.util.function.Predicate;
  * around the target meanwhile bump the survivors' dirty-file sequences; at the end the whole
  * file is locked and the sequences compared with those taken at the start. Unchanged: the
  * survivors' entries are cleared and the file is logged rebuilt, still under the lock, so no
- * write can slip between the check and the record. Changed: the file is copied again; the
- * third time entirely under the file-wide lock (writers of that file wait meanwhile).
+ * write can slip between the check and the record. Changed (the file is being written): it is
+ * copied again entirely under the file-wide lock (writers of that file wait meanwhile).
  */
 final class ShardRebuilder {
   /** Bytes of the target's units copied per chunk. */
   private static final int CHUNK_BYTES = 8 << 20;
   /** The file-wide lock: as many stripes as one lock may cover. */
   private static final int ALL_STRIPES = 1 << 20;
-  private static final int ATTEMPTS = 3;
+  private static final int ATTEMPTS = 2;
 
   /** Where the rebuilder reads the namespace and logs its outcome. */
   interface Namespace {
@@ -162,9 +163,20 @@ final class ShardRebuilder {
   private long copyChunk(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
       List<String> everyone, long from, long to, boolean locked) throws InterruptedException {
     StripeLockProto chunkLock = locked ? null : lock(fileId, from, (int) (to - from));
-    Stripes stripes = read(fileId, layout, from, to, readable, u -> true, everyone, chunkLock);
+    // k units decode the target's: the first k readable ones of each stripe (data units first)
+    java.util.function.BiPredicate<Long, Integer> firstK = (stripe, unit) -> {
+      int before = 0;
+      for (int u = 0; u < unit; u++) {
+        before += readable.contains(layout.serverOf(stripe, u)) ? 1 : 0;
+      }
+      return before < layout.dataUnits();
+    };
+    Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock);
     boolean chunkLocked = chunkLock != null;
     try {
+      // a unit that came back corrupt or unavailable: read every readable unit instead (locks held)
+      Stripes stripes = first.complete() ? first : read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
+          null);
       long bytes = 0;
       CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (to - from)));
       WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder();
@@ -174,7 +186,12 @@ final class ShardRebuilder {
         boolean[] present = stripes.present(s);
         present[targetUnit] = false;
         requireData(stripes, s, fileId);
-        codec(layout).reconstruct(shards, present, 0, layout.stripeUnit());
+        if (targetUnit < layout.dataUnits()) {
+          // a data unit: decode only the missing data units (the unread parity is not needed)
+          codec(layout).reconstructData(shards, present, 0, layout.stripeUnit());
+        } else {
+          codec(layout).reconstruct(shards, present, 0, layout.stripeUnit());
+        }
         int length = storedLength(layout, size, s, targetUnit);
         if (length > 0) {
           w.addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(targetUnit).setOffset(0)
@@ -189,7 +206,7 @@ final class ShardRebuilder {
       }
       calls.callHeader(target, DataRequestProto.newBuilder().setWrite(w), out);
       if (chunkLocked) {
-        everyone.stream().filter(x -> !x.equals(target)).forEach(x -> unlock(x, chunkLock));
+        unlockAll(everyone.stream().filter(x -> !x.equals(target)).toList(), chunkLock);
         chunkLocked = false;
       }
       return bytes;
@@ -213,7 +230,7 @@ final class ShardRebuilder {
       // nothing to repair (removed file, or no parity): only an orphan lock is left to release
       if (reportedBy != null) {
         lockAll(List.of(reportedBy), lock, Map.of());
-        unlock(reportedBy, lock);
+        unlockAll(List.of(reportedBy), lock);
       }
       return 0;
     }
@@ -222,7 +239,7 @@ final class ShardRebuilder {
     Set<String> current = new LinkedHashSet<>(lockSet);
     current.removeAll(in.getStaleServersList());
     int k = layout.dataUnits();
-    Stripes stripes = read(fileId, layout, first, first + count, current, u -> u < k, lockSet, lock);
+    Stripes stripes = read(fileId, layout, first, first + count, current, (stripe, u) -> u < k, lockSet, lock);
     try {
       long size = namespace.inode(fileId) == null ? 0 : namespace.inode(fileId).getSize();
       Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
@@ -293,6 +310,20 @@ final class ShardRebuilder {
     boolean[] present(long stripe) {
       return present[(int) (stripe - from)];
     }
+
+    /** Whether every stripe has k readable units. */
+    boolean complete() {
+      for (boolean[] p : present) {
+        int got = 0;
+        for (boolean b : p) {
+          got += b ? 1 : 0;
+        }
+        if (got < dataUnits) {
+          return false;
+        }
+      }
+      return true;
+    }
   }
 
   /**
@@ -300,14 +331,15 @@ final class ShardRebuilder {
    * lock, takes it on every server of {@code lockOn} in the same requests (and keeps it).
    */
   private Stripes read(long fileId, StripeLayout layout, long from, long to, Set<String> sources,
-      java.util.function.IntPredicate wanted, List<String> lockOn, StripeLockProto lock) throws InterruptedException {
+      java.util.function.BiPredicate<Long, Integer> wanted, List<String> lockOn, StripeLockProto lock)
+      throws InterruptedException {
     int unit = layout.stripeUnit();
     int width = layout.width();
     Map<String, List<ShardRangeProto>> reads = new LinkedHashMap<>();
     for (long s = from; s < to; s++) {
       for (int u = 0; u < width; u++) {
         String server = layout.serverOf(s, u);
-        if (sources.contains(server) && wanted.test(u)) {
+        if (sources.contains(server) && wanted.test(s, u)) {
           reads.computeIfAbsent(server, x -> new ArrayList<>()).add(ShardRangeProto.newBuilder().setFileId(fileId)
               .setStripe(s).setUnit(u).setOffset(0).setLength(unit).build());
         }
@@ -388,49 +420,60 @@ final class ShardRebuilder {
   }
 
   /**
-   * Takes the lock on every server (reading what {@code reads} names on the way), backing off and
-   * retrying while writers hold overlapping locks; gives up after twice the lease.
+   * Takes the lock on every server at once (reading what {@code reads} names on the way), backing
+   * off and retrying while writers hold overlapping locks; gives up after twice the lease.
    */
   private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
       Map<String, ReadShardsResponseProto> answers, Map<String, ByteBuf> payloads) throws InterruptedException {
     long deadline = System.nanoTime() + 2 * leaseMillis * 1_000_000;
     for (int attempt = 0; ; attempt++) {
+      Map<String, CompletableFuture<DataServerCalls.Reply>> sent = new LinkedHashMap<>();
+      for (String server : servers) {
+        sent.put(server, calls.callAsync(server, DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
+            .newBuilder().setLock(lock).addAllReads(reads.getOrDefault(server, List.of()))), null));
+      }
+      RecoveryException failure = null;
       List<String> granted = new ArrayList<>();
-      try {
-        for (String server : servers) {
-          DataServerCalls.Reply r = calls.call(server, DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
-              .newBuilder().setLock(lock).addAllReads(reads.getOrDefault(server, List.of()))), null);
-          granted.add(server);
-          answers.put(server, r.header().getRead());
-          ByteBuf old = payloads.put(server, r.payload());
-          if (old != null) {
-            old.release();
+      for (Map.Entry<String, CompletableFuture<DataServerCalls.Reply>> e : sent.entrySet()) {
+        try {
+          DataServerCalls.Reply r = calls.await(e.getValue());
+          granted.add(e.getKey());
+          answers.put(e.getKey(), r.header().getRead());
+          payloads.put(e.getKey(), r.payload());
+        } catch (RecoveryException x) {
+          // BUSY is worth a retry only when nothing worse happened
+          if (failure == null || failure.status() == StatusProto.BUSY) {
+            failure = x;
           }
         }
+      }
+      if (failure == null) {
         return;
-      } catch (RecoveryException e) {
-        granted.forEach(s -> unlock(s, lock));
-        payloads.values().forEach(ByteBuf::release);
-        payloads.clear();
-        answers.clear();
-        if (e.status() != StatusProto.BUSY || System.nanoTime() - deadline > 0) {
-          throw e;
-        }
+      }
+      unlockAll(granted, lock);
+      payloads.values().forEach(ByteBuf::release);
+      payloads.clear();
+      answers.clear();
+      if (failure.status() != StatusProto.BUSY || System.nanoTime() - deadline > 0) {
+        throw failure;
       }
       Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L << Math.min(attempt, 7)));
     }
   }
 
-  private void unlockAll(List<String> servers, StripeLockProto lock) {
-    servers.forEach(s -> unlock(s, lock));
-  }
-
-  private void unlock(String server, StripeLockProto lock) {
-    try {
-      calls.callHeader(server, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)),
-          null);
-    } catch (RecoveryException e) {
-      // a server that cannot be reached frees the lock when its lease runs out
+  /** Releases the lock on every server at once; one that cannot be reached frees it when its lease runs out. */
+  private void unlockAll(java.util.Collection<String> servers, StripeLockProto lock) {
+    List<CompletableFuture<DataServerCalls.Reply>> sent = new ArrayList<>();
+    for (String server : servers) {
+      sent.add(calls.callAsync(server, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder()
+          .setLock(lock)), null));
+    }
+    for (CompletableFuture<DataServerCalls.Reply> f : sent) {
+      try {
+        calls.await(f).payload().release();
+      } catch (RecoveryException e) {
+        // freed at lease expiry
+      }
     }
   }
 

@@ -1,0 +1,272 @@
+package io.tessera.cli.bench;
+
+import io.tessera.cli.ClusterOptions;
+import io.tessera.client.ClusterStatus;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.TesseraFile;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.cluster.ClusterFile;
+import io.tessera.common.config.DataSize;
+import java.io.PrintWriter;
+import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tessera bench rebuild}: how fast recovery rebuilds one data server's shards, and what
+ * that leaves foreground writers. On a {@code tessera local} cluster: measures foreground write
+ * throughput, SIGKILLs one data server, writes files until it has missed {@code --shard-bytes}
+ * of shards, starts it again with its recorded command, and measures the rebuild (time, MB/s)
+ * with the foreground writers running, then their throughput during it.
+ */
+@Command(name = "rebuild", mixinStandardHelpOptions = true,
+    description = {"Rebuild rate of one data server's shards, and foreground write throughput during the rebuild.",
+        "Needs the cluster.json of a `tessera local` cluster (run from the repository root): the victim is",
+        "SIGKILLed, files it misses are written, then it is started again with its recorded command.",
+        "Rebuilds run at up to tessera.meta.rebuild-rate (set on the meta servers)."})
+public final class RebuildCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  ClusterOptions cluster;
+
+  @Option(names = "--cluster-file", defaultValue = "tessera-data/cluster.json",
+      description = "cluster.json of the local cluster (default: ${DEFAULT-VALUE})")
+  Path clusterFile;
+
+  @Option(names = "--victim", description = "data server to kill and rebuild (default: the last one)")
+  String victim;
+
+  @Option(names = "--shard-bytes", defaultValue = "1G",
+      description = "shard bytes the victim misses and gets rebuilt (default: ${DEFAULT-VALUE})")
+  String shardBytes;
+
+  @Option(names = "--ec", defaultValue = "6+3", description = "layout of the files (default: ${DEFAULT-VALUE})")
+  String ec;
+
+  @Option(names = "--fg-clients", defaultValue = "2", description = "foreground writers (default: ${DEFAULT-VALUE})")
+  int fgClients;
+
+  @Option(names = "--baseline", defaultValue = "15", description = "seconds of foreground writes measured before (default: ${DEFAULT-VALUE})")
+  int baselineSeconds;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    ClusterFile file = ClusterFile.read(clusterFile);
+    ClusterFile.Node node = file.data().stream().filter(d -> victim == null || d.id().equals(victim))
+        .reduce((a, b) -> victim == null ? b : a)
+        .orElseThrow(() -> new IllegalArgumentException("no data server " + victim + " in " + clusterFile));
+    String[] km = ec.split("\\+");
+    int k = Integer.parseInt(km[0].trim());
+    int m = Integer.parseInt(km[1].trim());
+    CreateOptions layout = CreateOptions.erasure(k, m).stripeUnit(1 << 20);
+    long missBytes = DataSize.parse(shardBytes);
+    try (TesseraFileSystem fs = cluster.connect()) {
+      fs.mkdirs("/bench/rebuild", layout);
+      int width = fs.clusterStatus().dataServers().size();
+      if (width != k + m) {
+        out.printf("note: %d data servers, files of width %d: the victim holds a share of each file only where"
+            + " placed%n", width, k + m);
+      }
+      Foreground fg = new Foreground(fs, layout, fgClients);
+      out.printf(Locale.ROOT, "Foreground: %d writers, 1 MiB writes into 256 MiB files (%s)%n", fgClients, ec);
+      out.flush();
+      double before = fgClients == 0 ? Double.NaN : fg.measure(baselineSeconds);
+      if (fgClients > 0) {
+        out.printf(Locale.ROOT, "  healthy: %.1f MB/s%n", before / 1e6);
+      }
+
+      // every stripe puts one unit on each of its k+m servers: the victim misses size/k per file
+      long perFile = 512L << 20;
+      int files = (int) Math.max(1, (missBytes * k + perFile - 1) / perFile);
+      for (int f = 0; f < files; f++) {
+        // created while every server is up: new files need all k+m servers
+        fs.createFile("/bench/rebuild/missed-" + f, layout).close();
+      }
+      long killedAt = System.nanoTime();
+      ProcessHandle.of(node.pid()).ifPresent(ProcessHandle::destroyForcibly);
+      await(() -> state(fs, node.id()).equals("down"), 60);
+      out.printf(Locale.ROOT, "Killed %s (pid %d): found down after %d ms%n", node.id(), node.pid(),
+          (System.nanoTime() - killedAt) / 1_000_000);
+
+      out.printf(Locale.ROOT, "Writing %d x 512 MiB while %s is down (it misses about %s)%n", files, node.id(),
+          DataSize.format(files * perFile / k));
+      byte[] chunk = new byte[8 << 20];
+      new Random(1).nextBytes(chunk);
+      long t0 = System.nanoTime();
+      for (int f = 0; f < files; f++) {
+        try (TesseraFile t = fs.openFile("/bench/rebuild/missed-" + f)) {
+          for (long off = 0; off < perFile; off += chunk.length) {
+            chunk[0] = (byte) (off >> 23);
+            t.write(off, chunk, 0, chunk.length);
+          }
+        }
+        out.printf(Locale.ROOT, "  %d/%d files (%.1f MB/s degraded)%n", f + 1, files,
+            (f + 1) * perFile / ((System.nanoTime() - t0) / 1e9) / 1e6);
+        out.flush();
+      }
+
+      ClusterStatus.Rebuild startCounters = rebuildOf(fs, node.id());
+      long doneBefore = startCounters == null ? 0 : startCounters.bytesDone();
+      List<String> cmd = node.cmd();
+      Path log = clusterFile.toAbsolutePath().getParent().resolve("logs").resolve(node.id() + ".log");
+      if (fgClients > 0) {
+        fg.start();
+      }
+      long restartAt = System.nanoTime();
+      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(Redirect.appendTo(log.toFile()))
+          .start();
+      out.printf("Restarted %s (pid %d); rebuilding...%n", node.id(), p.pid());
+      long lastPrint = 0;
+      while (true) {
+        ClusterStatus s = fs.clusterStatus();
+        ClusterStatus.DataServer d = s.dataServers().stream().filter(x -> x.id().equals(node.id())).findFirst()
+            .orElseThrow();
+        if (d.up() && d.filesToRebuild() == 0) {
+          break;
+        }
+        if (System.nanoTime() - lastPrint > 5_000_000_000L) {
+          lastPrint = System.nanoTime();
+          ClusterStatus.Rebuild r = rebuildOf(fs, node.id());
+          out.printf(Locale.ROOT, "  %s: %s, %d files left, %s rebuilt%n", node.id(), d.state(), d.filesToRebuild(),
+              DataSize.format(r == null ? 0 : r.bytesDone() - doneBefore));
+          out.flush();
+        }
+        Thread.sleep(200);
+      }
+      long healedAt = System.nanoTime();
+      double during = fgClients == 0 ? Double.NaN : fg.stop(restartAt, healedAt);
+      ClusterStatus.Rebuild r = rebuildOf(fs, node.id());
+      long rebuilt = (r == null ? 0 : r.bytesDone()) - doneBefore;
+      double secs = (healedAt - restartAt) / 1e9;
+      out.printf(Locale.ROOT, "Rebuild of %s: %s in %.1f s from restart to up = %.1f MB/s (limit %s/s)%n",
+          node.id(), DataSize.format(rebuilt), secs, rebuilt / secs / 1e6,
+          DataSize.format(fs.clusterStatus().recovery().rateLimitBytesPerSecond()));
+      if (fgClients > 0) {
+        out.printf(Locale.ROOT, "Foreground writes: %.1f MB/s healthy, %.1f MB/s during the rebuild = %.2f of before%n",
+            before / 1e6, during / 1e6, during / before);
+      }
+      for (int f = 0; f < files; f++) {
+        fs.delete("/bench/rebuild/missed-" + f, false);
+      }
+      fg.cleanUp();
+      return 0;
+    }
+  }
+
+  private static ClusterStatus.Rebuild rebuildOf(TesseraFileSystem fs, String id) throws Exception {
+    return fs.clusterStatus().recovery().rebuilds().stream().filter(r -> r.server().equals(id)).findFirst()
+        .orElse(null);
+  }
+
+  private static String state(TesseraFileSystem fs, String id) {
+    try {
+      return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow()
+          .state();
+    } catch (Exception e) {
+      return "?";
+    }
+  }
+
+  private static void await(java.util.function.BooleanSupplier c, int seconds) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!c.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("timed out after " + seconds + " s");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /** IOR-like writers: sequential 1 MiB overwrites, each in its own 256 MiB file. */
+  private static final class Foreground {
+    private static final int TRANSFER = 1 << 20;
+    private static final long FILE = 256L << 20;
+    private final TesseraFileSystem fs;
+    private final CreateOptions layout;
+    private final int clients;
+    private final AtomicLong bytes = new AtomicLong();
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private ExecutorService pool;
+    private final List<Future<?>> running = new ArrayList<>();
+
+    Foreground(TesseraFileSystem fs, CreateOptions layout, int clients) {
+      this.fs = fs;
+      this.layout = layout;
+      this.clients = clients;
+    }
+
+    void start() {
+      stop.set(false);
+      pool = Executors.newFixedThreadPool(clients);
+      for (int c = 0; c < clients; c++) {
+        int id = c;
+        running.add(pool.submit(() -> {
+          byte[] buf = new byte[TRANSFER];
+          new Random(id).nextBytes(buf);
+          String path = "/bench/rebuild/fg-" + id;
+          try (TesseraFile f = fs.exists(path) ? fs.openFile(path) : fs.createFile(path, layout)) {
+            for (long off = 0; !stop.get(); off = (off + TRANSFER) % FILE) {
+              f.write(off, buf, 0, TRANSFER);
+              bytes.addAndGet(TRANSFER);
+            }
+          }
+          return null;
+        }));
+      }
+    }
+
+    double measure(int seconds) throws Exception {
+      start();
+      Thread.sleep(2000);   // past the first writes' warm-up
+      long b0 = bytes.get();
+      long t0 = System.nanoTime();
+      Thread.sleep(seconds * 1000L);
+      double rate = (bytes.get() - b0) / ((System.nanoTime() - t0) / 1e9);
+      halt();
+      return rate;
+    }
+
+    /** Stops the writers; returns their rate between the two instants (measured from the byte counter). */
+    double stop(long fromNanos, long toNanos) throws Exception {
+      double rate = bytes.get() / ((System.nanoTime() - fromNanos) / 1e9);
+      halt();
+      return rate;
+    }
+
+    private void halt() throws Exception {
+      stop.set(true);
+      for (Future<?> f : running) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      running.clear();
+      pool.shutdown();
+      bytes.set(0);
+    }
+
+    void cleanUp() throws Exception {
+      for (int c = 0; c < clients; c++) {
+        if (fs.exists("/bench/rebuild/fg-" + c)) {
+          fs.delete("/bench/rebuild/fg-" + c, false);
+        }
+      }
+    }
+  }
+}
