@@ -73,11 +73,7 @@ class RecoveryScenariosTest {
         }),
         new Scenario("data server SIGKILLed again during its own rebuild", r -> {
           String v = r.victim();
-          r.signal(v, "KILL");
-          r.awaitDown(v);
-          r.sleep(3000);
-          r.restartData(v);
-          r.awaitUntil("rebuild of " + v + " under way", () -> r.state(v).equals("recovering"));
+          r.killMissWritesAndRestart(v);
           r.signal(v, "KILL");
           r.awaitUntil(v + " down again", () -> r.state(v).equals("down"));
           r.restartData(v);
@@ -96,27 +92,16 @@ class RecoveryScenariosTest {
         new Scenario("client SIGKILLed between the write phases", r -> r.crashWriter("between")),
         new Scenario("client SIGKILLed half-way through phase 2", r -> r.crashWriter("mid-phase-2")),
         new Scenario("meta leader SIGKILLed during writes", r -> {
-          String leader = r.leader();
-          r.signal(leader, "KILL");
-          r.awaitUntil("a new meta leader", () -> !r.leader().isEmpty() && !r.leader().equals(leader));
+          String leader = r.killMetaLeader();
           r.detected();
           r.sleep(2000);
           r.restartMeta(leader);
         }),
         new Scenario("meta leader SIGKILLed during a rebuild", r -> {
-          String v = r.victim();
-          r.signal(v, "KILL");
-          r.awaitDown(v);
-          r.sleep(3000);
-          r.restartData(v);
-          r.awaitUntil("rebuild of " + v + " under way", () -> r.state(v).equals("recovering"));
-          String leader = r.leader();
-          r.signal(leader, "KILL");
-          r.awaitUntil("a new meta leader", () -> !r.leader().isEmpty() && !r.leader().equals(leader));
-          r.restartMeta(leader);
+          r.killMissWritesAndRestart(r.victim());
+          r.restartMeta(r.killMetaLeader());
         }),
         new Scenario("meta leader SIGKILLed during a snapshot", r -> {
-          String leader = r.leader();
           String name = "scenario-" + System.nanoTime();
           CompletableFuture<SnapshotInfo> snap = CompletableFuture.supplyAsync(() -> {
             try {
@@ -126,8 +111,7 @@ class RecoveryScenariosTest {
             }
           });
           r.sleep(20);
-          r.signal(leader, "KILL");
-          r.awaitUntil("a new meta leader", () -> !r.leader().isEmpty() && !r.leader().equals(leader));
+          String leader = r.killMetaLeader();
           r.detected();
           snap.get(90, TimeUnit.SECONDS);
           boolean listed = fs.snapshots().list().stream().anyMatch(s -> s.name().equals(name));
@@ -331,6 +315,23 @@ class RecoveryScenariosTest {
     void awaitDown(String id) throws Exception {
       awaitUntil(id + " found down", () -> state(id).equals("down"));
       detected();
+    }
+
+    /** Kills a data server, lets writes go around it for 3 s, starts it again; returns once it is rebuilding. */
+    void killMissWritesAndRestart(String v) throws Exception {
+      signal(v, "KILL");
+      awaitDown(v);
+      sleep(3000);
+      restartData(v);
+      awaitUntil("rebuild of " + v + " under way", () -> state(v).equals("recovering"));
+    }
+
+    /** SIGKILLs the meta leader; returns its id once another replica leads. */
+    String killMetaLeader() throws Exception {
+      String leader = leader();
+      signal(leader, "KILL");
+      awaitUntil("a new meta leader", () -> !leader().isEmpty() && !leader().equals(leader));
+      return leader;
     }
 
     void detected() {
