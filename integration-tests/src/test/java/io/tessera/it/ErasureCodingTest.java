@@ -206,4 +206,44 @@ class ErasureCodingTest {
     }
     assertThat(fs.check("/wide-parity", true).healthy()).isTrue();
   }
+
+  @Test
+  void fsckRepairRecomputesParityThatNoLongerMatchesItsData() throws Exception {
+    int unit = 16 << 10;
+    byte[] content = new byte[3 * 4 * unit];
+    new Random(8).nextBytes(content);
+    io.tessera.common.layout.StripeLayout layout;
+    try (TesseraFile f = fs.createFile("/torn", CreateOptions.erasure(4, 2).stripeUnit(unit))) {
+      f.write(0, content, 0, content.length);
+      layout = f.layout();
+    }
+    long fileId = fs.check("/torn", true).fileId();
+    // a data unit changed behind the parity's back (no lock, no parity update): stripe 1 is torn
+    byte[] stomp = new byte[100];
+    new Random(9).nextBytes(stomp);
+    String server = layout.serverOf(1, 0);
+    try (io.tessera.common.rpc.RpcClientPool pool = new io.tessera.common.rpc.RpcClientPool("stomp", 1, 1 << 20,
+        5000, 2000)) {
+      byte[] header = io.tessera.common.proto.DataRequestProto.newBuilder().setWrite(
+          io.tessera.common.proto.WriteShardsRequestProto.newBuilder().addRanges(
+              io.tessera.common.proto.ShardRangeProto.newBuilder().setFileId(fileId).setStripe(1).setUnit(0)
+                  .setOffset(0).setLength(stomp.length))).build().toByteArray();
+      pool.call("127.0.0.1:" + plan.dataPort(server), io.tessera.common.rpc.Service.DATA, header,
+          io.netty.buffer.Unpooled.wrappedBuffer(stomp)).get(10, java.util.concurrent.TimeUnit.SECONDS).release();
+    }
+    FileCheck torn = fs.check("/torn", true);
+    assertThat(torn.parityMismatches()).as(torn.toString()).isEqualTo(1);
+    assertThat(torn.mismatchedStripes()).containsExactly(1L);
+
+    fs.repair(torn);
+
+    FileCheck repaired = fs.check("/torn", true);
+    assertThat(repaired.verdict()).as(repaired.toString()).isEqualTo("HEALTHY");
+    System.arraycopy(stomp, 0, content, 4 * unit, stomp.length);   // the data units are what counts
+    byte[] got = new byte[content.length];
+    try (TesseraFile f = fs.openFile("/torn")) {
+      f.readFully(0, got, 0, got.length);
+    }
+    assertThat(got).isEqualTo(content);
+  }
 }
