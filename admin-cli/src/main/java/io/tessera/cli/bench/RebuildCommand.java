@@ -73,9 +73,12 @@ public final class RebuildCommand implements Callable<Integer> {
     ClusterFile.Node node = file.data().stream().filter(d -> victim == null || d.id().equals(victim))
         .reduce((a, b) -> victim == null ? b : a)
         .orElseThrow(() -> new IllegalArgumentException("no data server " + victim + " in " + clusterFile));
+    if (!ec.matches("\\d{1,3}\\+\\d{1,3}")) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--ec must be K+M, e.g. 6+3; got " + ec);
+    }
     String[] km = ec.split("\\+");
-    int k = Integer.parseInt(km[0].trim());
-    int m = Integer.parseInt(km[1].trim());
+    int k = Integer.parseInt(km[0]);
+    int m = Integer.parseInt(km[1]);
     CreateOptions layout = CreateOptions.erasure(k, m).stripeUnit(1 << 20);
     long missBytes = DataSize.parse(shardBytes);
     try (TesseraFileSystem fs = cluster.connect()) {

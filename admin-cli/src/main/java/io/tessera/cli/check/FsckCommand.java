@@ -53,20 +53,26 @@ public final class FsckCommand implements Callable<Integer> {
   @Option(names = "--repair", description = "repair corrupt or missing shards and mismatched parity, then check again")
   boolean repair;
 
-  @Option(names = "--repair-timeout", defaultValue = "10m",
+  @Option(names = "--repair-timeout", defaultValue = "10m", paramLabel = "DURATION",
       description = "how long --repair waits for recovery to rewrite shards, e.g. 90s, 10m (default: ${DEFAULT-VALUE})")
   String repairTimeoutText;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    java.time.Duration repairTimeout;
+    try {
+      repairTimeout = io.tessera.common.config.Durations.parse(repairTimeoutText);
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--repair-timeout: " + e.getMessage());
+    }
     List<FileCheck> checks = new ArrayList<>();
     try (TesseraFileSystem fs = cluster.connect()) {
       String root = ClusterPaths.absolute(path);
       FileStatus s = fs.stat(root);
       walk(fs, s, checks, out);
       if (repair && checks.stream().anyMatch(FileCheck::repairable)) {
-        checks = repairAndRecheck(fs, checks, out);
+        checks = repairAndRecheck(fs, checks, out, repairTimeout);
       }
     }
     long damaged = checks.stream().filter(c -> c.verdict().equals("DAMAGED")).count();
@@ -91,8 +97,8 @@ public final class FsckCommand implements Callable<Integer> {
   }
 
   /** Asks for every repair, waits until recovery has rewritten the shards, checks those files again. */
-  private List<FileCheck> repairAndRecheck(TesseraFileSystem fs, List<FileCheck> checks, PrintWriter out)
-      throws IOException, InterruptedException {
+  private List<FileCheck> repairAndRecheck(TesseraFileSystem fs, List<FileCheck> checks, PrintWriter out,
+      java.time.Duration repairTimeout) throws IOException, InterruptedException {
     List<FileCheck> repaired = checks.stream().filter(FileCheck::repairable).toList();
     for (FileCheck c : repaired) {
       fs.repair(c);
@@ -101,7 +107,6 @@ public final class FsckCommand implements Callable<Integer> {
       out.printf(Locale.ROOT, "Repairing %d file(s): waiting for recovery to rewrite shards%n", repaired.size());
       out.flush();
     }
-    java.time.Duration repairTimeout = io.tessera.common.config.Durations.parse(repairTimeoutText);
     long deadline = System.nanoTime() + repairTimeout.toNanos();
     for (FileCheck c : repaired) {
       while (!fs.stat(c.path()).staleServers().isEmpty()) {
