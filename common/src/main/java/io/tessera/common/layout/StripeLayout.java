@@ -122,15 +122,21 @@ public final class StripeLayout {
    */
   public int[] keptUnitLengths(long size) {
     long stripe = size / stripeDataBytes();
-    long rest = size - stripe * stripeDataBytes();
     int[] keep = new int[width()];
-    for (int u = 0; u < k; u++) {
-      keep[u] = (int) Math.max(0, Math.min(unit, rest - (long) u * unit));
-    }
-    for (int u = k; u < keep.length; u++) {
-      keep[u] = keep[0];
+    for (int u = 0; u < keep.length; u++) {
+      keep[u] = storedLength(size, stripe, u);
     }
     return keep;
+  }
+
+  /**
+   * How many bytes of unit {@code u} of {@code stripe} lie below {@code size} (0 past the end).
+   * A parity unit counts as long as the stripe's longest data unit (unit 0).
+   */
+  public int storedLength(long size, long stripe, int u) {
+    long inStripe = size - stripe * stripeDataBytes();
+    long start = u < k ? (long) u * unit : 0;
+    return (int) Math.max(0, Math.min(unit, inStripe - start));
   }
 
   @Override

@@ -85,6 +85,16 @@ class StripeLayoutTest {
   }
 
   @Test
+  void aParityUnitStoresAsMuchAsItsStripesLongestDataUnit() {
+    StripeLayout l = new StripeLayout(4096, 3, 2, servers(5));
+    long size = 12288 + 5000;   // stripe 1 holds 4096 + 904 bytes
+    assertThat(l.storedLength(size, 0, 4)).as("full stripe").isEqualTo(4096);
+    assertThat(l.storedLength(size, 1, 1)).isEqualTo(904);
+    assertThat(l.storedLength(size, 1, 3)).as("parity of the last stripe").isEqualTo(4096);
+    assertThat(l.storedLength(size, 2, 3)).as("past the end").isZero();
+  }
+
+  @Test
   void impossibleLayoutsAreRefusedWithTheReason() {
     assertThatThrownBy(() -> StripeLayout.validate(3000, 4, 0)).hasMessageContaining("power of two");
     assertThatThrownBy(() -> StripeLayout.validate(2048, 4, 0)).hasMessageContaining("4 KiB");

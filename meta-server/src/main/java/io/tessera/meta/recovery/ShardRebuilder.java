@@ -192,7 +192,7 @@ final class ShardRebuilder {
         } else {
           codec(layout).reconstruct(shards, present, 0, layout.stripeUnit());
         }
-        int length = storedLength(layout, size, s, targetUnit);
+        int length = layout.storedLength(size, s, targetUnit);
         if (length > 0) {
           w.addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(targetUnit).setOffset(0)
               .setLength(length).setCoversUnit(true));
@@ -246,7 +246,7 @@ final class ShardRebuilder {
       Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
       long bytes = 0;
       for (long s = first; s < first + count; s++) {
-        if (storedLength(layout, size, s, 0) == 0) {
+        if (layout.storedLength(size, s, 0) == 0) {
           continue;   // past the end of the file: nothing stored, nothing to repair
         }
         for (int u = 0; u < k; u++) {
@@ -259,7 +259,7 @@ final class ShardRebuilder {
         codec(layout).encode(shards, 0, layout.stripeUnit());
         for (int u = k; u < layout.width(); u++) {
           String server = layout.serverOf(s, u);
-          int length = storedLength(layout, size, s, u);
+          int length = layout.storedLength(size, s, u);
           if (!current.contains(server) || length == 0) {
             continue;
           }
@@ -291,10 +291,7 @@ final class ShardRebuilder {
   }
 
   private static void requireData(Stripes stripes, long s, long fileId) {
-    int got = 0;
-    for (boolean p : stripes.present(s)) {
-      got += p ? 1 : 0;
-    }
+    int got = stripes.readable(s);
     if (got < stripes.dataUnits()) {
       throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId + ": only " + got
           + " readable units; " + stripes.dataUnits() + " needed");
@@ -311,14 +308,19 @@ final class ShardRebuilder {
       return present[(int) (stripe - from)];
     }
 
+    /** How many units of the stripe were read intact. */
+    int readable(long stripe) {
+      int got = 0;
+      for (boolean b : present(stripe)) {
+        got += b ? 1 : 0;
+      }
+      return got;
+    }
+
     /** Whether every stripe has k readable units. */
     boolean complete() {
-      for (boolean[] p : present) {
-        int got = 0;
-        for (boolean b : p) {
-          got += b ? 1 : 0;
-        }
-        if (got < dataUnits) {
+      for (long s = from; s < from + present.length; s++) {
+        if (readable(s) < dataUnits) {
           return false;
         }
       }
@@ -390,14 +392,6 @@ final class ShardRebuilder {
     } finally {
       payloads.values().forEach(ByteBuf::release);
     }
-  }
-
-  /** Bytes of unit u of stripe s a file of {@code size} bytes stores (parity: as much as its longest data unit). */
-  static int storedLength(StripeLayout layout, long size, long stripe, int u) {
-    long inStripe = size - stripe * layout.stripeDataBytes();
-    int unit = layout.stripeUnit();
-    long start = u < layout.dataUnits() ? (long) u * unit : 0;
-    return (int) Math.max(0, Math.min(unit, inStripe - start));
   }
 
   private void truncate(String target, long fileId, StripeLayout layout, long size) {
