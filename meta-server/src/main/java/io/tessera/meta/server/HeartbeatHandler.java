@@ -14,6 +14,9 @@ import java.util.concurrent.CompletableFuture;
 
 /** Serves heartbeat.proto: data-server reports go through the log so every replica knows them. */
 final class HeartbeatHandler implements RpcService {
+  /** Most orphan locks, and most corrupt files, one heartbeat may report (data servers send up to 64). */
+  static final int MAX_REPORTS = 64;
+
   private final RaftSubmitter raft;
   private final TxnBatcher batcher;
 
@@ -32,6 +35,11 @@ final class HeartbeatHandler implements RpcService {
         return done(error(StatusProto.INVALID_ARGUMENT, "server id '" + hb.getServerId() + "' is not valid"));
       }
       HostPort.parse(hb.getAddress());
+      if (hb.getOrphanLocksCount() > MAX_REPORTS || hb.getCorruptFilesCount() > MAX_REPORTS) {
+        return done(error(StatusProto.INVALID_ARGUMENT, "a heartbeat reports at most " + MAX_REPORTS
+            + " orphan locks and " + MAX_REPORTS + " corrupt files; got " + hb.getOrphanLocksCount() + " and "
+            + hb.getCorruptFilesCount()));
+      }
     } catch (InvalidProtocolBufferException e) {
       return done(error(StatusProto.INVALID_ARGUMENT, "request is not a heartbeat.proto HeartbeatRequestProto"));
     } catch (IllegalArgumentException e) {
