@@ -82,7 +82,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
       return t;
     });
     this.writer = new ParityWriter(data, meta, coding, counters, config.get(ClientConfigKeys.LOCK_LEASE));
-    this.ctx = new FsContext(meta, new StripedIo(data, writer, coding, counters), this,
+    this.ctx = new FsContext(meta, new StripedIo(data, writer, coding, counters,
+        new io.tessera.client.internal.LayoutRefresh(meta)), this,
         config.get(ClientConfigKeys.WRITE_BUFFER),
         config.get(ClientConfigKeys.READ_CHUNK), config.get(ClientConfigKeys.WRITES_IN_FLIGHT),
         config.get(ClientConfigKeys.READS_AHEAD));
@@ -213,10 +214,11 @@ public final class AsyncTesseraFileSystem implements Closeable {
           List<ClusterStatus.DataServer> servers = c.getDataServersList().stream()
               .map(x -> new ClusterStatus.DataServer(x.getId(), x.getAddress(), stateName(x.getState()),
                   x.getCapacityBytes(), x.getFreeBytes(), x.getUsedBytes(), x.getLastHeartbeatMsAgo(),
-                  x.getFilesToRebuild(), x.getDownSinceMs())).toList();
+                  x.getFilesToRebuild(), x.getDownSinceMs(), x.getFilesPlaced(), x.getDecommissioned(),
+                  x.getLeftoverFiles())).toList();
           List<ClusterStatus.Rebuild> rebuilds = c.getRecovery().getRebuildsList().stream()
               .map(x -> new ClusterStatus.Rebuild(x.getServer(), x.getFilesLeft(), x.getBytesLeft(), x.getFilesDone(),
-                  x.getBytesDone(), x.getRateBytesPerS(), x.getFailures(), x.getLastError())).toList();
+                  x.getBytesDone(), x.getRateBytesPerS(), x.getFailures(), x.getLastError(), x.getDraining())).toList();
           return new ClusterStatus(replicas, servers, c.getEpoch(),
               new ClusterStatus.Recovery(rebuilds, c.getRecovery().getRateLimitBytesPerS()));
         });
@@ -226,8 +228,26 @@ public final class AsyncTesseraFileSystem implements Closeable {
     return switch (s) {
       case UP -> "up";
       case RECOVERING -> "recovering";
+      case DRAINING -> "draining";
+      case RETIRED -> "retired";
       default -> "down";
     };
+  }
+
+  /**
+   * Decommissions a data server: it takes no new files and recovery moves every unit it holds to
+   * other servers (watch {@link #clusterStatus()}: it ends "retired", and may then be stopped).
+   * Completes with the meta leader's one-line summary.
+   */
+  public CompletableFuture<String> decommission(String serverId) {
+    return meta.call(MetaRequestProto.newBuilder().setDecommission(
+        io.tessera.common.proto.DecommissionRequestProto.newBuilder().setServer(serverId))).thenApply(r -> r.getMessage());
+  }
+
+  /** Takes a decommission back: the server recovers, then takes new files again. */
+  public CompletableFuture<String> recommission(String serverId) {
+    return meta.call(MetaRequestProto.newBuilder().setDecommission(io.tessera.common.proto.DecommissionRequestProto
+        .newBuilder().setServer(serverId).setUndo(true))).thenApply(r -> r.getMessage());
   }
 
   /** Takes a snapshot of the whole file system (the meta leader retries busy attempts). */

@@ -26,17 +26,22 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    *
    * @param id its id
    * @param address where clients reach it
-   * @param state "up", "down" (silent past the timeout) or "recovering" (back, rebuilding what it missed;
-   *     clients do not use it yet)
+   * @param state "up", "down" (silent past the timeout), "recovering" (back, rebuilding what it missed;
+   *     clients do not read from it yet), "draining" (decommissioned or down past the replacement timeout:
+   *     its units move to other servers) or "retired" (drained: no file uses it)
    * @param capacityBytes size of its disk
    * @param freeBytes free space on its disk
    * @param usedBytes bytes of shards it stores
    * @param lastHeartbeatMillisAgo how long since the meta group heard from it
    * @param filesToRebuild files whose shards on it are stale
    * @param downSinceMillis when it was found down (0: not down or recovering)
+   * @param filesPlaced files with a unit on it (draining: left to move)
+   * @param decommissioned draining or retired because an operator asked
+   * @param leftoverFiles files moved off it while it was unreachable, whose old shards it still holds
    */
   public record DataServer(String id, String address, String state, long capacityBytes, long freeBytes,
-      long usedBytes, long lastHeartbeatMillisAgo, long filesToRebuild, long downSinceMillis) {
+      long usedBytes, long lastHeartbeatMillisAgo, long filesToRebuild, long downSinceMillis, long filesPlaced,
+      boolean decommissioned, long leftoverFiles) {
     /** Whether clients use it. */
     public boolean up() {
       return "up".equals(state);
@@ -62,9 +67,10 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    * @param bytesPerSecond over the last seconds
    * @param failures attempts that failed and are retried
    * @param lastError why the last failure failed ("" when none)
+   * @param draining the server's units move to other servers (else: its stale shards are rebuilt on it)
    */
   public record Rebuild(String server, long filesLeft, long bytesLeft, long filesDone, long bytesDone,
-      double bytesPerSecond, long failures, String lastError) {
+      double bytesPerSecond, long failures, String lastError, boolean draining) {
     /** Seconds until done at the current rate; -1 when unknown. */
     public long etaSeconds() {
       return bytesPerSecond > 0 ? (long) Math.ceil(bytesLeft / bytesPerSecond) : (filesLeft == 0 ? 0 : -1);

@@ -180,6 +180,16 @@ public final class TesseraFileSystem implements Closeable {
     return Futures.get(async.clusterStatus());
   }
 
+  /** Starts draining a data server (see {@link AsyncTesseraFileSystem#decommission}); returns the leader's summary. */
+  public String decommission(String serverId) throws IOException {
+    return Futures.get(async.decommission(serverId));
+  }
+
+  /** Takes a decommission back (see {@link AsyncTesseraFileSystem#recommission}). */
+  public String recommission(String serverId) throws IOException {
+    return Futures.get(async.recommission(serverId));
+  }
+
   @Override
   public void close() {
     async.close();

@@ -16,7 +16,10 @@ import picocli.CommandLine.Option;
     description = {"Show the meta replicas (and which leads), every data server with its state and space, and the "
         + "progress of rebuilds.",
         "Data server states: up; DOWN (silent past tessera.meta.data-server-timeout; clients read around it); "
-        + "recovering (back after being down: the shards it missed are being rebuilt, clients do not use it yet)."})
+        + "recovering (back after being down: the shards it missed are being rebuilt, clients do not read from it "
+        + "yet); draining (decommissioned, or DOWN past tessera.meta.replace-after: its units move to other "
+        + "servers); retired (drained: no file uses it; a decommissioned server may then be stopped).",
+        "FILES counts the files with a unit on the server (draining: still to move)."})
 public final class ClusterStatusCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
@@ -30,6 +33,24 @@ public final class ClusterStatusCommand extends ConnectedCommand {
       return String.format(java.util.Locale.ROOT, "UNREACHABLE (last heard %.0f s ago)", r.lastContactMillisAgo() / 1000.0);
     }
     return "follower";
+  }
+
+  private static String stateOf(ClusterStatus.DataServer d) {
+    return switch (d.state()) {
+      case "up", "recovering", "draining", "retired" -> d.state();
+      default -> d.state().toUpperCase(java.util.Locale.ROOT);
+    };
+  }
+
+  private static String notes(ClusterStatus.DataServer d) {
+    StringBuilder b = new StringBuilder();
+    if (d.decommissioned()) {
+      b.append(" decommissioned").append("retired".equals(d.state()) ? ": may be stopped" : "");
+    }
+    if (d.leftoverFiles() > 0) {
+      b.append(" (holds old shards of ").append(d.leftoverFiles()).append(" moved files: dropped when reachable)");
+    }
+    return b.toString();
   }
 
   @Override
@@ -46,13 +67,13 @@ public final class ClusterStatusCommand extends ConnectedCommand {
     }
     long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
     out.printf("Data servers (%d of %d up):%n", up, s.dataServers().size());
-    out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %s%n", "ID", "ADDRESS", "STATE", "USED", "FREE", "CAPACITY",
-        "LAST HEARD", "STALE FILES");
+    out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %8s %s%n", "ID", "ADDRESS", "STATE", "USED", "FREE",
+        "CAPACITY", "LAST HEARD", "FILES", "STALE FILES");
     for (ClusterStatus.DataServer d : s.dataServers()) {
-      out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %d%n", d.id(), d.address(),
-          d.up() ? "up" : d.state().toUpperCase(java.util.Locale.ROOT), DataSize.format(d.usedBytes()),
-          DataSize.format(d.freeBytes()), DataSize.format(d.capacityBytes()),
-          String.format(java.util.Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0), d.filesToRebuild());
+      out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %8d %d%s%n", d.id(), d.address(), stateOf(d),
+          DataSize.format(d.usedBytes()), DataSize.format(d.freeBytes()), DataSize.format(d.capacityBytes()),
+          String.format(java.util.Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0), d.filesPlaced(),
+          d.filesToRebuild(), notes(d));
     }
     RecoverStatusCommand.printRebuilds(out, s.recovery());
     return 0;

@@ -4,16 +4,25 @@ import io.tessera.meta.server.MetaPeer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * Names, ports and directories of a local cluster. With port base B: meta replica i (from 1)
  * listens for clients on B+2(i-1) and for Raft on B+2(i-1)+1; data server j on B+20+(j-1).
+ * Every server listens on 127.0.0.1 unless {@code hosts} names another address for it (tests
+ * that run each server in a network namespace of their own).
  */
-public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase) {
+public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase, Map<String, String> hosts) {
   public static final int DEFAULT_PORT_BASE = 9860;
+  public static final String LOOPBACK = "127.0.0.1";
+
+  public ClusterPlan(Path dir, int metaCount, int dataCount, int portBase) {
+    this(dir, metaCount, dataCount, portBase, Map.of());
+  }
 
   public ClusterPlan {
+    hosts = Map.copyOf(hosts);
     dir = dir.toAbsolutePath().normalize();
     if (metaCount < 1 || metaCount > 9) {
       throw new IllegalArgumentException("--meta must be 1 to 9 replicas (3 or 5 tolerate failures), got " + metaCount);
@@ -30,7 +39,7 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase) 
   public List<MetaPeer> metaPeers() {
     List<MetaPeer> out = new ArrayList<>();
     for (int i = 1; i <= metaCount; i++) {
-      out.add(new MetaPeer("m" + i, "127.0.0.1", portBase + 2 * (i - 1), portBase + 2 * (i - 1) + 1));
+      out.add(new MetaPeer("m" + i, host("m" + i), portBase + 2 * (i - 1), portBase + 2 * (i - 1) + 1));
     }
     return out;
   }
@@ -53,6 +62,15 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase) 
 
   public int dataPort(String id) {
     return portBase + 20 + Integer.parseInt(id.substring(3)) - 1;
+  }
+
+  /** The address server {@code id} listens on. */
+  public String host(String id) {
+    return hosts.getOrDefault(id, LOOPBACK);
+  }
+
+  public String dataAddress(String id) {
+    return host(id) + ":" + dataPort(id);
   }
 
   public Path metaDir(String id) {
@@ -79,7 +97,11 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase) 
 
   /** Arguments after the launcher command that start data server {@code id}. */
   public List<String> dataArgs(String id) {
-    return List.of("server", "data", "--id", id, "--dir", dataDir(id).toString(), "--port",
-        String.valueOf(dataPort(id)), "--meta", metaAddresses(), "--cluster-file", clusterFile().toString());
+    List<String> args = new ArrayList<>(List.of("server", "data", "--id", id, "--dir", dataDir(id).toString(), "--port",
+        String.valueOf(dataPort(id)), "--meta", metaAddresses(), "--cluster-file", clusterFile().toString()));
+    if (!host(id).equals(LOOPBACK)) {
+      args.addAll(List.of("--bind-host", host(id)));
+    }
+    return args;
   }
 }

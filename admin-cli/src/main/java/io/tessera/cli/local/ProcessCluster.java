@@ -59,18 +59,28 @@ public final class ProcessCluster implements LocalCluster {
   /** Starts every server of the plan and writes cluster.json; does not wait for readiness. */
   public static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs)
       throws IOException {
+    return start(plan, launcher, extraArgs, id -> List.of());
+  }
+
+  /**
+   * Like {@link #start(ClusterPlan, List, List)}, each server's command line prefixed with
+   * {@code wrapper.apply(id)} (e.g. {@code ip netns exec NS}, which keeps the process id).
+   */
+  public static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs,
+      java.util.function.Function<String, List<String>> wrapper) throws IOException {
     Files.createDirectories(plan.dir().resolve("logs"));
     ProcessCluster c = new ProcessCluster(plan, launcher);
     List<ClusterFile.Node> meta = new ArrayList<>();
     List<ClusterFile.Node> data = new ArrayList<>();
     for (var p : plan.metaPeers()) {
-      c.commands.put(p.id(), c.command(META_SERVER_JVM_OPTIONS, plan.metaArgs(p.id()), extraArgs));
+      c.commands.put(p.id(), wrapped(wrapper.apply(p.id()),
+          c.command(META_SERVER_JVM_OPTIONS, plan.metaArgs(p.id()), extraArgs)));
       meta.add(new ClusterFile.Node(p.id(), p.clientAddress(), 0, plan.metaDir(p.id()).toString(),
           c.commands.get(p.id())));
     }
     for (String id : plan.dataIds()) {
-      c.commands.put(id, c.command(DATA_SERVER_JVM_OPTIONS, plan.dataArgs(id), extraArgs));
-      data.add(new ClusterFile.Node(id, "127.0.0.1:" + plan.dataPort(id), 0, plan.dataDir(id).toString(),
+      c.commands.put(id, wrapped(wrapper.apply(id), c.command(DATA_SERVER_JVM_OPTIONS, plan.dataArgs(id), extraArgs)));
+      data.add(new ClusterFile.Node(id, plan.dataAddress(id), 0, plan.dataDir(id).toString(),
           c.commands.get(id)));
     }
     ClusterFile file = new ClusterFile(meta, data);
@@ -84,6 +94,12 @@ public final class ProcessCluster implements LocalCluster {
       throw e;
     }
     return c;
+  }
+
+  private static List<String> wrapped(List<String> prefix, List<String> cmd) {
+    List<String> out = new ArrayList<>(prefix);
+    out.addAll(cmd);
+    return out;
   }
 
   /** The launcher with role-specific JVM options inserted before its main class. */
@@ -218,7 +234,7 @@ public final class ProcessCluster implements LocalCluster {
     long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       checkAlive(id);   // others may be down on purpose
-      try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+      try (java.net.Socket s = new java.net.Socket(plan.host(id), port)) {
         return;
       } catch (IOException notYet) {
         Thread.sleep(100);

@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 /** {@code tessera recover status}: what is being rebuilt, bytes left, rate, ETA. */
 @Command(name = "status", mixinStandardHelpOptions = true,
     description = {"Show, per data server with stale shards, how many files and bytes are left to rebuild, the "
-        + "rebuild rate and the time left.",
+        + "rebuild rate and the time left; per draining server (decommissioned, or down past "
+        + "tessera.meta.replace-after), the files and bytes left to move to other servers.",
         "Rebuilds run on the meta leader at up to tessera.meta.rebuild-rate; counts of files done restart when the "
         + "leader changes."})
 public final class RecoverStatusCommand extends ConnectedCommand {
@@ -43,11 +44,12 @@ public final class RecoverStatusCommand extends ConnectedCommand {
     }
     out.printf("Rebuilds (limit %s/s):%n", recovery.rateLimitBytesPerSecond() == 0 ? "none"
         : DataSize.format(recovery.rateLimitBytesPerSecond()));
-    out.printf("  %-8s %10s %12s %10s %12s %12s %8s %s%n", "SERVER", "FILES LEFT", "BYTES LEFT", "FILES DONE",
-        "BYTES DONE", "RATE", "ETA", "FAILURES");
+    out.printf("  %-8s %-8s %10s %12s %10s %12s %12s %8s %s%n", "SERVER", "WORK", "FILES LEFT", "BYTES LEFT",
+        "FILES DONE", "BYTES DONE", "RATE", "ETA", "FAILURES");
     for (ClusterStatus.Rebuild r : recovery.rebuilds()) {
       long eta = r.etaSeconds();
-      out.printf("  %-8s %10d %12s %10d %12s %10s/s %8s %d%s%n", r.server(), r.filesLeft(),
+      out.printf("  %-8s %-8s %10d %12s %10d %12s %10s/s %8s %d%s%n", r.server(), r.draining() ? "move off" : "rebuild",
+          r.filesLeft(),
           DataSize.format(r.bytesLeft()), r.filesDone(), DataSize.format(r.bytesDone()),
           DataSize.format((long) r.bytesPerSecond()), eta < 0 ? "?" : eta + "s", r.failures(),
           r.lastError().isEmpty() ? "" : " (last: " + r.lastError() + ")");

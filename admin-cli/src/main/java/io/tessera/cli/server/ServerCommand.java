@@ -2,8 +2,10 @@ package io.tessera.cli.server;
 
 import picocli.CommandLine.Command;
 
-/** {@code tessera server}: run one server process in the foreground. */
+/** {@code tessera server}: run one server process in the foreground, or retire a data server. */
 @Command(name = "server", mixinStandardHelpOptions = true,
-    description = "Run one server process in the foreground (what 'tessera local' starts, one per server).",
-    subcommands = {MetaServerCommand.class, DataServerCommand.class})
+    description = {"Run one server process in the foreground (what 'tessera local' starts, one per server), or "
+        + "decommission a data server (or take that back)."},
+    subcommands = {MetaServerCommand.class, DataServerCommand.class, DecommissionCommand.class,
+        RecommissionCommand.class})
 public final class ServerCommand {}

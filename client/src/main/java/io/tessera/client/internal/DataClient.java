@@ -83,7 +83,8 @@ public final class DataClient {
       Throwable cause = Failures.cause(err);
       boolean transport = cause instanceof PeerUnreachableException
           || cause instanceof java.util.concurrent.TimeoutException;
-      if (!retried && transport) {
+      // a peer that went silent for the silence limit already had its chance: no second wait
+      if (!retried && transport && !(cause instanceof PeerUnreachableException p && p.silent())) {
         return attempt(serverId, header, payload, true);
       }
       if (cause instanceof TesseraException te) {

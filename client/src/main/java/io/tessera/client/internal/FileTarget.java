@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class FileTarget {
   private final long fileId;
-  private final StripeLayout layout;
+  /** Replaced when recovery moved the file's units to another server (a newer generation). */
+  private volatile StripeLayout layout;
   private final Set<String> stale = ConcurrentHashMap.newKeySet();
   /** The snapshot epoch this file is read at; -1 for the live file. */
   private final long snapshotEpoch;
@@ -54,6 +55,24 @@ public final class FileTarget {
 
   public StripeLayout layout() {
     return layout;
+  }
+
+  /** A data request planned with {@code planned} (data servers refuse one older than a move they know of). */
+  static io.tessera.common.proto.DataRequestProto.Builder request(StripeLayout planned) {
+    return io.tessera.common.proto.DataRequestProto.newBuilder().setLayoutGeneration(planned.generation());
+  }
+
+  /**
+   * Adopts the meta group's current inode of this file: its stale servers, and its layout when
+   * that is a newer generation (same striping, some units on other servers).
+   */
+  void adopt(io.tessera.common.proto.InodeProto inode) {
+    StripeLayout next = StripeLayout.of(inode.getLayout());
+    if (next.generation() > layout.generation() && next.stripeUnit() == layout.stripeUnit()
+        && next.dataUnits() == layout.dataUnits() && next.parityUnits() == layout.parityUnits()) {
+      layout = next;
+    }
+    resetStale(inode.getStaleServersList());
   }
 
   public boolean hasParity() {

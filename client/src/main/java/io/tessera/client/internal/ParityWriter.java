@@ -232,7 +232,7 @@ public final class ParityWriter {
             UnusableUnits.key(stripe, r.unit()));
       }
       LockReadRequestProto.Builder lr = LockReadRequestProto.newBuilder().setLock(lock).addAllReads(batch.ranges());
-      return data.call(server, DataRequestProto.newBuilder().setLockRead(lr), null).handle((reply, err) -> {
+      return data.call(server, FileTarget.request(layout).setLockRead(lr), null).handle((reply, err) -> {
         if (err != null) {
           return Failures.cause(err);
         }
@@ -290,7 +290,7 @@ public final class ParityWriter {
         return release(granted, lock).thenCompose(v -> meta.call(MetaRequestProto.newBuilder().setGetAttr(
             io.tessera.common.proto.GetAttrRequestProto.newBuilder().setFileId(file.fileId()))))
             .thenCompose(r -> {
-              file.resetStale(r.getInode().getStaleServersList());
+              file.adopt(r.getInode());
               return run(deadline, attempt + 1);
             });
       }
@@ -361,7 +361,7 @@ public final class ParityWriter {
         // the skipped servers were recorded as stale in the meta group above, while the locks are held
         WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
             .setUnlock(lock).setSync(sync).addAllMissingServers(skipped).setStaleMarked(!skipped.isEmpty());
-        calls.put(server, data.callForOutcome(server, DataRequestProto.newBuilder().setWrite(w),
+        calls.put(server, data.callForOutcome(server, FileTarget.request(layout).setWrite(w),
             payloads.get(server)));
       }
       return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
@@ -399,7 +399,7 @@ public final class ParityWriter {
         for (String s : stored) {
           WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setUnlock(lock)
               .addAllMissingServers(missing).setStaleMarked(true);
-          marks.add(data.call(s, DataRequestProto.newBuilder().setWrite(w), null).thenAccept(r -> r.payload().release()));
+          marks.add(data.call(s, FileTarget.request(layout).setWrite(w), null).thenAccept(r -> r.payload().release()));
         }
         return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new));
       });

@@ -117,7 +117,7 @@ public final class ShardChecker {
       ShardStateProto[][] states) {
     ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges())
         .setProbe(!withBytes);
-    return data.call(batch.server(), DataRequestProto.newBuilder().setRead(r), null).handle((reply, err) -> {
+    return data.call(batch.server(), FileTarget.request(file.layout()).setRead(r), null).handle((reply, err) -> {
       if (err != null) {
         if (Failures.cause(err) instanceof ServerDownException) {
           return null;

@@ -38,12 +38,14 @@ public final class StripedIo {
   private final ParityWriter writer;
   private final Executor coding;
   private final IoCounters counters;
+  private final LayoutRefresh layouts;
 
-  public StripedIo(DataClient data, ParityWriter writer, Executor coding, IoCounters counters) {
+  public StripedIo(DataClient data, ParityWriter writer, Executor coding, IoCounters counters, LayoutRefresh layouts) {
     this.data = data;
     this.writer = writer;
     this.coding = coding;
     this.counters = counters;
+    this.layouts = layouts;
   }
 
   /**
@@ -53,6 +55,11 @@ public final class StripedIo {
    * size (with parity: while the stripes are locked, see {@link ParityWriter#write}).
    */
   public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
+      java.util.function.LongFunction<CompletableFuture<Void>> extendTo) {
+    return layouts.planned(file, () -> writeOnce(file, pos, buf, off, len, sync, extendTo));
+  }
+
+  private CompletableFuture<Void> writeOnce(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
       java.util.function.LongFunction<CompletableFuture<Void>> extendTo) {
     if (file.hasParity()) {
       return writer.write(file, pos, buf, off, len, sync, extendTo);
@@ -69,7 +76,7 @@ public final class StripedIo {
           w.addRanges(range(fileId, p).setCoversUnit(p.offsetInUnit() == 0 && p.length() == layout.stripeUnit()));
           payload.addComponent(true, Unpooled.wrappedBuffer(buf, off + (int) p.bufferOffset(), p.length()));
         }
-        calls.add(data.call(e.getKey(), DataRequestProto.newBuilder().setWrite(w), payload)
+        calls.add(data.call(e.getKey(), FileTarget.request(layout).setWrite(w), payload)
             .thenAccept(r -> r.payload().release()));
       }
     }
@@ -83,7 +90,8 @@ public final class StripedIo {
    * its units. A server that fails mid-read is marked down and its stripes decoded.
    */
   public CompletableFuture<Void> read(FileTarget file, long pos, byte[] buf, int off, int len) {
-    return readRound(file, file.layout().pieces(pos, len), buf, off, new UnusableUnits(), 0);
+    return layouts.planned(file, () -> readRound(file, file.layout().pieces(pos, len), buf, off, new UnusableUnits(),
+        0));
   }
 
   private CompletableFuture<Void> readRound(FileTarget file, List<ShardPiece> pieces, byte[] buf, int off,
@@ -129,7 +137,7 @@ public final class StripedIo {
     for (Map.Entry<String, List<ReadBatch>> e : batches.entrySet()) {
       for (ReadBatch batch : e.getValue()) {
         ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
-        calls.add(data.call(e.getKey(), DataRequestProto.newBuilder().setRead(r), null).handle((reply, err) -> {
+        calls.add(data.call(e.getKey(), FileTarget.request(layout).setRead(r), null).handle((reply, err) -> {
           if (err != null) {
             Throwable cause = Failures.cause(err);
             if (!(cause instanceof ServerDownException) || !file.hasParity()) {
@@ -264,24 +272,29 @@ public final class StripedIo {
    * kept here still matches; servers that cannot be reached are recorded as stale.
    */
   public CompletableFuture<Void> truncate(FileTarget file, long size) {
+    return layouts.planned(file, () -> truncateOnce(file, size));
+  }
+
+  private CompletableFuture<Void> truncateOnce(FileTarget file, long size) {
     StripeLayout layout = file.layout();
     TruncateFileRequestProto.Builder t = TruncateFileRequestProto.newBuilder().setFileId(file.fileId())
         .setStripe(layout.stripeOf(size));
     for (int keep : layout.keptUnitLengths(size)) {
       t.addKeepLengths(keep);
     }
-    return onEveryServer(file, DataRequestProto.newBuilder().setTruncate(t));
+    return onEveryServer(file, layout, FileTarget.request(layout).setTruncate(t));
   }
 
   /** Makes every acknowledged write of the file durable against power loss. */
   public CompletableFuture<Void> sync(FileTarget file) {
-    return onEveryServer(file, DataRequestProto.newBuilder().setSync(SyncRequestProto.getDefaultInstance()));
+    return layouts.planned(file, () -> onEveryServer(file, file.layout(),
+        DataRequestProto.newBuilder().setSync(SyncRequestProto.getDefaultInstance())));
   }
 
-  private CompletableFuture<Void> onEveryServer(FileTarget file, DataRequestProto.Builder req) {
+  private CompletableFuture<Void> onEveryServer(FileTarget file, StripeLayout layout, DataRequestProto.Builder req) {
     Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
     Set<String> skippedDown = new LinkedHashSet<>();
-    for (String server : new LinkedHashSet<>(file.layout().servers())) {
+    for (String server : new LinkedHashSet<>(layout.servers())) {
       if (file.hasParity() && (file.isStale(server) || data.health().isDown(server))) {
         if (!file.isStale(server)) {
           skippedDown.add(server);
@@ -301,10 +314,10 @@ public final class StripedIo {
         }
       }
       int answered = calls.size() - (lost.size() - skippedDown.size());
-      if (answered < file.layout().dataUnits()) {
+      if (answered < layout.dataUnits()) {
         return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "only "
-            + answered + " of the " + file.layout().width() + " servers of file " + file.fileId()
-            + " answered; " + file.layout().dataUnits() + " are needed"));
+            + answered + " of the " + layout.width() + " servers of file " + file.fileId()
+            + " answered; " + layout.dataUnits() + " are needed"));
       }
       return writer.markStale(file, lost);
     });

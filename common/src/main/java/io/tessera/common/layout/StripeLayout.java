@@ -20,8 +20,14 @@ public final class StripeLayout {
   private final int k;
   private final int m;
   private final List<String> servers;
+  /** Bumped each time recovery moves the file's units to another server (data servers fence older ones). */
+  private final long generation;
 
   public StripeLayout(int stripeUnit, int dataUnits, int parityUnits, List<String> servers) {
+    this(stripeUnit, dataUnits, parityUnits, servers, 0);
+  }
+
+  public StripeLayout(int stripeUnit, int dataUnits, int parityUnits, List<String> servers, long generation) {
     validate(stripeUnit, dataUnits, parityUnits);
     if (servers.size() != dataUnits + parityUnits) {
       throw new IllegalArgumentException("layout " + dataUnits + "+" + parityUnits + " needs "
@@ -31,10 +37,28 @@ public final class StripeLayout {
     this.k = dataUnits;
     this.m = parityUnits;
     this.servers = List.copyOf(servers);
+    this.generation = generation;
   }
 
   public static StripeLayout of(LayoutProto p) {
-    return new StripeLayout(p.getStripeUnit(), p.getDataUnits(), p.getParityUnits(), p.getServersList());
+    return new StripeLayout(p.getStripeUnit(), p.getDataUnits(), p.getParityUnits(), p.getServersList(),
+        p.getGeneration());
+  }
+
+  /** The layout after {@code from}'s units moved to {@code to}: the next generation. */
+  public StripeLayout replacing(String from, String to) {
+    int i = servers.indexOf(from);
+    if (i < 0 || servers.contains(to)) {
+      throw new IllegalArgumentException("cannot move the units of " + from + " to " + to + " in " + servers);
+    }
+    List<String> next = new ArrayList<>(servers);
+    next.set(i, to);
+    return new StripeLayout(unit, k, m, next, generation + 1);
+  }
+
+  /** The layout's generation (0 until recovery first moves the file's units). */
+  public long generation() {
+    return generation;
   }
 
   /** Throws with a message a user can act on when the policy is impossible. */

@@ -9,7 +9,7 @@ import io.netty.buffer.Unpooled;
  * <pre>
  * int32 length         bytes after this field, at most the configured maximum frame size
  * int64 requestId      pairs a response with its request on a multiplexed connection
- * int8  kind           {@link #REQUEST} or {@link #RESPONSE}
+ * int8  kind           {@link #REQUEST}, {@link #RESPONSE}, {@link #PING} or {@link #PONG}
  * int8  service        which protocol the header belongs to ({@link Service})
  * int32 headerLength   at most length - {@link #FIXED_BYTES} and {@link #MAX_HEADER_BYTES}
  * header bytes         a protobuf message of that protocol
@@ -21,6 +21,12 @@ import io.netty.buffer.Unpooled;
 public record Frame(long requestId, byte kind, Service service, byte[] header, ByteBuf payload) {
   public static final byte REQUEST = 0;
   public static final byte RESPONSE = 1;
+  /**
+   * Liveness probe of a client waiting for answers; the server's network thread answers it at
+   * once with a {@link #PONG} of the same request id (service code and header are ignored).
+   */
+  public static final byte PING = 2;
+  public static final byte PONG = 3;
   /** requestId + kind + service + headerLength. */
   public static final int FIXED_BYTES = 8 + 1 + 1 + 4;
   public static final int MAX_HEADER_BYTES = 1 << 20;
@@ -37,6 +43,14 @@ public record Frame(long requestId, byte kind, Service service, byte[] header, B
 
   public static Frame response(long requestId, Service service, byte[] header, ByteBuf payload) {
     return new Frame(requestId, RESPONSE, service, header, payload);
+  }
+
+  public static Frame ping(long requestId) {
+    return new Frame(requestId, PING, Service.META, new byte[0], null);
+  }
+
+  public static Frame pong(long requestId) {
+    return new Frame(requestId, PONG, Service.META, new byte[0], null);
   }
 
   /** Bytes after the length field. */

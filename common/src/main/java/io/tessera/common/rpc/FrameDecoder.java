@@ -43,7 +43,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     byte kind = in.getByte(start + 12);
     byte serviceCode = in.getByte(start + 13);
     int headerLength = in.getInt(start + 14);
-    if (kind != Frame.REQUEST && kind != Frame.RESPONSE) {
+    if (kind < Frame.REQUEST || kind > Frame.PONG) {
       throw new CorruptedFrameException("unknown frame kind " + kind);
     }
     Service service = Service.fromCode(serviceCode);

@@ -14,18 +14,49 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One multiplexed connection to a peer. Calls are matched to responses by request id; when
  * the connection drops every pending call fails with a {@link PeerUnreachableException}.
+ *
+ * <p>A peer that stops answering without closing the connection (stopped, partitioned away,
+ * its machine gone) is found by silence: while calls wait and nothing arrived for a second,
+ * the connection pings (the peer's network thread answers at once, however long its calls
+ * take); after {@code silenceMillis} with nothing at all, every waiting call fails with
+ * {@link PeerUnreachableException} and the connection closes, long before the call timeout.
  */
 public final class RpcConnection {
+  /** Silence after which a peer with calls outstanding is given up (bounded by the call timeout). */
+  public static final long DEFAULT_SILENCE_MILLIS = 5000;
+  private static final long PING_AFTER_MILLIS = 1000;
   private final String address;
   private final Channel channel;
   private final AtomicLong nextRequestId = new AtomicLong(1);
   private final ConcurrentHashMap<Long, CompletableFuture<Frame>> pending = new ConcurrentHashMap<>();
   private final long timeoutMillis;
+  private final long silenceNanos;
+  /** Since when the connection waits without hearing anything (reset by every frame received). */
+  private volatile long quietSince = System.nanoTime();
 
   RpcConnection(String address, Channel channel, long timeoutMillis) {
     this.address = address;
     this.channel = channel;
     this.timeoutMillis = timeoutMillis;
+    this.silenceNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(timeoutMillis, DEFAULT_SILENCE_MILLIS));
+    var check = channel.eventLoop().scheduleWithFixedDelay(this::checkSilence, PING_AFTER_MILLIS, PING_AFTER_MILLIS / 2,
+        TimeUnit.MILLISECONDS);
+    channel.closeFuture().addListener(f -> check.cancel(false));
+  }
+
+  /** Pings a quiet peer that owes answers; gives it up after the silence limit. */
+  private void checkSilence() {
+    if (pending.isEmpty()) {
+      return;
+    }
+    long quiet = System.nanoTime() - quietSince;
+    if (quiet > silenceNanos) {
+      failAll(new PeerUnreachableException(address, "no answer, not even to a ping, for "
+          + TimeUnit.NANOSECONDS.toMillis(quiet) + " ms", true));
+      channel.close();
+    } else if (quiet > TimeUnit.MILLISECONDS.toNanos(PING_AFTER_MILLIS)) {
+      channel.writeAndFlush(Frame.ping(0));
+    }
   }
 
   public String address() {
@@ -43,6 +74,9 @@ public final class RpcConnection {
   public CompletableFuture<Frame> call(Service service, byte[] header, ByteBuf payload) {
     long id = nextRequestId.getAndIncrement();
     CompletableFuture<Frame> result = new CompletableFuture<>();
+    if (pending.isEmpty()) {
+      quietSince = System.nanoTime();   // was idle: the wait for an answer starts now
+    }
     pending.put(id, result);
     if (!channel.isActive()) {
       pending.remove(id);
@@ -60,6 +94,7 @@ public final class RpcConnection {
     }, timeoutMillis, TimeUnit.MILLISECONDS);
     result.whenComplete((f, e) -> timeout.cancel(false));
     channel.writeAndFlush(Frame.request(id, service, header, payload)).addListener(done -> {
+      quietSince = System.nanoTime();   // the request has left: its answer is owed from now
       if (!done.isSuccess()) {
         CompletableFuture<Frame> f = pending.remove(id);
         if (f != null) {
@@ -78,6 +113,11 @@ public final class RpcConnection {
   }
 
   void complete(Frame frame) {
+    quietSince = System.nanoTime();
+    if (frame.kind() == Frame.PONG) {
+      frame.release();
+      return;
+    }
     CompletableFuture<Frame> f = pending.remove(frame.requestId());
     if (f == null || !f.complete(frame)) {
       frame.release();
@@ -107,11 +147,20 @@ public final class RpcConnection {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
-      if (frame.kind() != Frame.RESPONSE || connection == null) {
+      if ((frame.kind() != Frame.RESPONSE && frame.kind() != Frame.PONG) || connection == null) {
         frame.release();
         return;
       }
       connection.complete(frame);
+    }
+
+    /** Bytes arrived (perhaps part of a large frame): the peer is alive. */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      if (connection != null) {
+        connection.quietSince = System.nanoTime();
+      }
+      ctx.fireChannelReadComplete();
     }
 
     @Override

@@ -24,6 +24,11 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+    if (frame.kind() == Frame.PING) {
+      frame.release();
+      ctx.writeAndFlush(Frame.pong(frame.requestId()));
+      return;
+    }
     RpcService service = services.get(frame.service());
     if (frame.kind() != Frame.REQUEST || service == null) {
       frame.release();

@@ -32,6 +32,11 @@ public final class ServingState {
           serverId);
     } else if (next == DataServerStateProto.UP && before == DataServerStateProto.RECOVERING) {
       LOG.info("Data server {} is up again: recovery finished", serverId);
+    } else if (next == DataServerStateProto.DRAINING) {
+      LOG.info("Data server {} is draining: it takes no new files and recovery moves its shards to other servers",
+          serverId);
+    } else if (next == DataServerStateProto.RETIRED) {
+      LOG.info("Data server {} is retired: no file needs its shards any more; it may be stopped", serverId);
     }
   }
 

@@ -100,6 +100,11 @@ final class DataRequestHandler implements RpcService {
       call.payload().release();
       return CompletableFuture.completedFuture(unavailableUnits(req.getRead().getRangesCount()));
     }
+    String stale = staleLayout(req);
+    if (stale != null) {
+      call.payload().release();
+      return CompletableFuture.completedFuture(error(StatusProto.STALE_LAYOUT, stale));
+    }
     String full = needsSpace(req) ? space.refusal(call.payload().readableBytes()) : null;
     if (full != null) {
       call.payload().release();
@@ -151,6 +156,56 @@ final class DataRequestHandler implements RpcService {
       r.addStates(ShardStateProto.SHARD_UNAVAILABLE).addStoredLengths(0);
     }
     return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setRead(r).build());
+  }
+
+  /**
+   * Why the request must be planned again with the file's current layout (its shards moved
+   * between servers since the caller read it), or null. Reads at a snapshot keep the layout
+   * the snapshot recorded and are never refused.
+   */
+  private String staleLayout(DataRequestProto req) {
+    List<ShardRangeProto> ranges;
+    long fileId;
+    switch (req.getOpCase()) {
+      case WRITE -> {
+        ranges = req.getWrite().getRangesList();
+        fileId = req.getWrite().hasUnlock() ? req.getWrite().getUnlock().getFileId() : -1;
+      }
+      case READ -> {
+        ranges = req.getRead().getAtSnapshot() ? List.of() : req.getRead().getRangesList();
+        fileId = -1;
+      }
+      case LOCK_READ -> {
+        ranges = List.of();
+        fileId = req.getLockRead().getLock().getFileId();
+      }
+      case TRUNCATE -> {
+        ranges = List.of();
+        fileId = req.getTruncate().getFileId();
+      }
+      default -> {
+        return null;
+      }
+    }
+    String refusal = fileId < 0 ? null : staleLayout(fileId, req.getLayoutGeneration());
+    long checked = fileId;
+    for (int i = 0; i < ranges.size() && refusal == null; i++) {
+      long id = ranges.get(i).getFileId();
+      if (id != checked) {
+        refusal = staleLayout(id, req.getLayoutGeneration());
+        checked = id;
+      }
+    }
+    return refusal;
+  }
+
+  private String staleLayout(long fileId, long generation) {
+    long floor = store.layoutFloor(fileId);
+    if (generation >= floor) {
+      return null;
+    }
+    return "the shards of file " + fileId + " moved between servers (layout generation " + floor
+        + "; this request was planned with " + generation + "): re-read its layout";
   }
 
   /**
@@ -276,6 +331,10 @@ final class DataRequestHandler implements RpcService {
       }
       case DELETE_FILE -> {
         store.deleteFile(req.getDeleteFile().getFileId());
+        return ok();
+      }
+      case LAYOUT_FENCE -> {
+        store.fenceLayout(req.getLayoutFence().getFileId(), req.getLayoutFence().getGeneration());
         return ok();
       }
       case TRUNCATE -> {

@@ -35,7 +35,8 @@ import org.rocksdb.WriteOptions;
  * write and its bookkeeping commit in one batch: {@code versions} (every shard key with its
  * value's length: scans and newest-version lookups never touch blob files), {@code locks}
  * (granted stripe locks) and {@code dirty} (the dirty-file log, key
- * {@code server id | 0 | fileId}, value the time of the first entry).
+ * {@code server id | 0 | fileId}, value the time of the first entry); {@code fences} holds the
+ * {@link LayoutFences} of files whose shards recovery moved between servers.
  *
  * <p>Versions follow {@link EpochState}'s rule: a write at epoch {@code C} replaces the
  * shard's newest version unless a retained snapshot still sees it; reads at a snapshot seek
@@ -68,6 +69,7 @@ public final class RocksShardStore implements ShardStore {
   private final ColumnFamilyHandle dirtyFamily;
   private final ColumnFamilyHandle versionFamily;
   private final DirtyLog dirty;
+  private final LayoutFences fences;
   private final WriteOptions asyncWrite = new WriteOptions();
   private final WriteOptions syncWrite = new WriteOptions().setSync(true);
   private final ReadOptions reads = new ReadOptions().setVerifyChecksums(false).setFillCache(false);
@@ -106,7 +108,8 @@ public final class RocksShardStore implements ShardStore {
           new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, shardOptions),
           new ColumnFamilyDescriptor("locks".getBytes(StandardCharsets.UTF_8), smallOptions),
           new ColumnFamilyDescriptor("dirty".getBytes(StandardCharsets.UTF_8), smallOptions),
-          new ColumnFamilyDescriptor("versions".getBytes(StandardCharsets.UTF_8), smallOptions)), families);
+          new ColumnFamilyDescriptor("versions".getBytes(StandardCharsets.UTF_8), smallOptions),
+          new ColumnFamilyDescriptor("fences".getBytes(StandardCharsets.UTF_8), smallOptions)), families);
     } catch (RocksDBException e) {
       dbOptions.close();
       shardOptions.close();
@@ -120,6 +123,7 @@ public final class RocksShardStore implements ShardStore {
     dirtyFamily = families.get(2);
     versionFamily = families.get(3);
     dirty = new DirtyLog(db, dirtyFamily);
+    fences = new LayoutFences(db, families.get(4));
     if (indexMissing) {
       rebuildVersionIndex();
     }
@@ -597,6 +601,20 @@ public final class RocksShardStore implements ShardStore {
       return dirty.clear(server, entries);
     } catch (RocksDBException e) {
       throw storeError("dirty-file log clear", e);
+    }
+  }
+
+  @Override
+  public long layoutFloor(long fileId) {
+    return fences.floor(fileId);
+  }
+
+  @Override
+  public void fenceLayout(long fileId, long generation) throws IOException {
+    try {
+      fences.raise(fileId, generation, syncWrite);
+    } catch (RocksDBException e) {
+      throw storeError("layout fence", e);
     }
   }
 

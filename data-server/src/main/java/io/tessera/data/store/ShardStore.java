@@ -61,6 +61,12 @@ public interface ShardStore extends Closeable {
   /** Removes every shard of a file. */
   void deleteFile(long fileId) throws IOException;
 
+  /** The oldest layout generation of the file requests may be planned with (0: any). */
+  long layoutFloor(long fileId);
+
+  /** Refuses, from now on and across restarts, requests for the file planned with a layout older than this. */
+  void fenceLayout(long fileId, long generation) throws IOException;
+
   /**
    * Keeps stripes below {@code stripe}; of stripe {@code stripe} keeps {@code keepLengths[unit]}
    * bytes of each unit; removes later stripes.

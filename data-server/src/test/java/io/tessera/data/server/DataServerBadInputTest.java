@@ -95,6 +95,22 @@ class DataServerBadInputTest {
       reply.payload().readBytes(got);
       reply.release();
       assertThat(got).as("data written before the garbage is intact").isEqualTo(unit);
+
+      // recovery moved file 1's units: a client still planning with the old layout is told to re-read it
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setLayoutFence(
+          io.tessera.common.proto.LayoutFenceRequestProto.newBuilder().setFileId(1).setGeneration(2)).build(), null)
+          .getStatus()).isEqualTo(StatusProto.OK);
+      DataResponseProto stale = call(pool, server.address(), write.toBuilder().setLayoutGeneration(1).build(), unit);
+      assertThat(stale.getStatus()).isEqualTo(StatusProto.STALE_LAYOUT);
+      assertThat(stale.getMessage()).contains("re-read its layout");
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
+          .newBuilder().setLock(StripeLockProto.newBuilder().setFileId(1).setStripeCount(1).setLeaseMs(1000)))
+          .build(), null).getStatus()).as("a lock planned with the old layout").isEqualTo(StatusProto.STALE_LAYOUT);
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setRead(ReadShardsRequestProto
+          .newBuilder().addRanges(range).setAtSnapshot(true).setSnapshotEpoch(5)).build(), null).getStatus())
+          .as("a snapshot keeps the layout it recorded").isEqualTo(StatusProto.OK);
+      assertThat(call(pool, server.address(), write.toBuilder().setLayoutGeneration(2).build(), unit).getStatus())
+          .isEqualTo(StatusProto.OK);
     }
   }
 

@@ -200,4 +200,17 @@ class RocksShardStoreTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> writeAround(7, "ds-3", false))
         .isInstanceOf(UnrecordedSkipException.class);
   }
+
+  @Test
+  void aLayoutFenceOnlyRisesAndSurvivesARestart() throws Exception {
+    assertThat(store.layoutFloor(12)).as("a file never moved accepts any layout").isZero();
+    store.fenceLayout(12, 3);
+    store.fenceLayout(12, 2);               // a late, older fence never lowers it
+    assertThat(store.layoutFloor(12)).isEqualTo(3);
+    assertThat(store.layoutFloor(13)).isZero();
+
+    store.close();
+    store = new RocksShardStore(dir);
+    assertThat(store.layoutFloor(12)).as("a restarted server still refuses the old layout").isEqualTo(3);
+  }
 }

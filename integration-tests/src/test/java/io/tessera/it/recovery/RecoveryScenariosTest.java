@@ -44,6 +44,8 @@ class RecoveryScenariosTest {
   /** DePFS: t_detect <= t_heartbeat + 2 * t_timeout. */
   static final long DETECT_BOUND_MS = HEARTBEAT.toMillis() + 2 * TIMEOUT.toMillis();
   static final Duration HEAL_LIMIT = Duration.ofSeconds(120);
+  /** A server down this long is replaced (its units moved to other servers). */
+  static final Duration REPLACE_AFTER = Duration.ofSeconds(20);
 
   static ProcessCluster cluster;
   static ClusterPlan plan;
@@ -88,6 +90,26 @@ class RecoveryScenariosTest {
           r.sleep(2000);
           r.restartData(v);
           r.restartData(w);
+        }),
+        new Scenario("data server SIGKILLed and down past tessera.meta.replace-after: replaced, then back", r -> {
+          String v = r.victim();
+          r.signal(v, "KILL");
+          r.awaitDown(v);
+          r.awaitUntil(v + " draining", () -> r.state(v).equals("draining"), REPLACE_AFTER.plusSeconds(30));
+          r.rebuildStarts();
+          r.awaitUntil(v + " retired", () -> r.state(v).equals("retired"));
+          r.redundant();
+          r.note(v + " retired " + r.millisSinceFault() + " ms after the kill");
+          r.restartData(v);   // comes back: drops the moved files' old shards, then takes files again
+        }),
+        new Scenario("data server decommissioned during writes, then recommissioned", r -> {
+          String v = r.victim();
+          r.rebuildStarts();
+          fs.decommission(v);
+          r.awaitUntil(v + " retired", () -> r.state(v).equals("retired"));
+          r.redundant();
+          r.note("files left on " + v + " after the drain: " + r.placedOn(v));
+          fs.recommission(v);
         }),
         new Scenario("client SIGKILLed between the write phases", r -> r.crashWriter("between")),
         new Scenario("client SIGKILLed half-way through phase 2", r -> r.crashWriter("mid-phase-2")),
@@ -147,7 +169,7 @@ class RecoveryScenariosTest {
           // its heartbeats report no free space: a new file that needs every server is refused
           r.awaitUntil("a new file refused for lack of space", () -> {
             try (var f = fs.createFile("/scenarios/full-" + System.nanoTime(),
-                io.tessera.client.CreateOptions.erasure(6, 3).stripeUnit(Workload.UNIT))) {
+                io.tessera.client.CreateOptions.erasure(plan.dataIds().size() - 3, 3).stripeUnit(Workload.UNIT))) {
               return false;
             } catch (Exception e) {
               if (String.valueOf(e.getMessage()).contains("free space")) {
@@ -168,12 +190,14 @@ class RecoveryScenariosTest {
   @BeforeAll
   static void start() throws Exception {
     Path dir = TestDirs.fresh("recovery-scenarios");
-    plan = new ClusterPlan(dir, 3, 9, TestPorts.freeBase(50));
+    // ten data servers: each 6+3 file leaves one out, where a replaced server's units can go
+    plan = new ClusterPlan(dir, 3, 10, TestPorts.freeBase(50));
     cluster = ProcessCluster.start(plan, ProcessCluster.javaLauncher(ProcessCluster.defaultJvmOptions()), List.of(
         "-Dtessera.meta.data-server-timeout=" + TIMEOUT.toMillis() + "ms",
         "-Dtessera.data.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms",
         "-Dtessera.meta.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms",
-        "-Dtessera.data.scrub-rate=64M"));
+        "-Dtessera.data.scrub-rate=64M",
+        "-Dtessera.meta.replace-after=" + REPLACE_AFTER.toMillis() + "ms"));
     cluster.awaitReady(Duration.ofSeconds(120));
     fs = TesseraFileSystem.connect(Config.of(Map.of("tessera.client.meta", plan.metaAddresses(),
         "tessera.client.down-server-retry-after", "1s", "tessera.client.lock-lease", "5s")));
@@ -231,8 +255,9 @@ class RecoveryScenariosTest {
   static String render() {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "Heartbeat %d ms, timeout %d ms: DePFS detection bound %d ms. "
-        + "Workload: 2 writers, random 16-512 KiB writes to six 6 MiB RS 6+3 files (unit 64 KiB), 3 meta + 9 data "
-        + "servers on one 2-core machine.%n%n", HEARTBEAT.toMillis(), TIMEOUT.toMillis(), DETECT_BOUND_MS));
+        + "Replacement after %d s down. Workload: 2 writers, random 16-512 KiB writes to six 6 MiB RS 6+3 files "
+        + "(unit 64 KiB), 3 meta + %d data servers on one 2-core machine.%n%n", HEARTBEAT.toMillis(),
+        TIMEOUT.toMillis(), DETECT_BOUND_MS, REPLACE_AFTER.toSeconds(), plan.dataIds().size()));
     b.append("| scenario | run | acked bytes lost | detect (ms) | until full redundancy (ms) | writes before (MB/s) "
         + "| writes while rebuilding (MB/s) | fraction | note |\n|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
@@ -253,6 +278,8 @@ class RecoveryScenariosTest {
     private long faultNanos;
     private long detectNanos = -1;
     private long rebuildStartNanos = -1;
+    /** When every file was fully redundant again, if before the cluster was whole again (a server replaced). */
+    private long redundantNanos = -1;
     private final List<String> notes = new ArrayList<>();
 
     Run(Scenario scenario, int run, int seq) {
@@ -273,7 +300,7 @@ class RecoveryScenariosTest {
         rebuildStartNanos = System.nanoTime();
       }
       awaitUntil("full redundancy after '" + scenario.name() + "'", this::healed);
-      long healed = System.nanoTime();
+      long healed = redundantNanos > 0 ? redundantNanos : System.nanoTime();
       double during = healed - rebuildStartNanos > 500_000_000L ? workload.rate(rebuildStartNanos, healed)
           : Double.NaN;
       if (Double.isNaN(during)) {
@@ -295,7 +322,7 @@ class RecoveryScenariosTest {
           (healed - faultNanos) / 1_000_000, before, during, String.join("; ", notes));
     }
 
-    /** A data server holding every workload file (all nine hold some of each), chosen per run. */
+    /** A data server holding units of most workload files (each file uses nine of the ten), chosen per run. */
     String victim() {
       return plan.dataIds().get((seq * 2) % plan.dataIds().size());
     }
@@ -344,12 +371,32 @@ class RecoveryScenariosTest {
       rebuildStartNanos = System.nanoTime();
     }
 
+    /** Every file has all its units current again (the cluster may still have a server out). */
+    void redundant() {
+      redundantNanos = System.nanoTime();
+    }
+
+    long millisSinceFault() {
+      return (System.nanoTime() - faultNanos) / 1_000_000;
+    }
+
+    long placedOn(String id) {
+      try {
+        return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(id))
+            .mapToLong(ClusterStatus.DataServer::filesPlaced).sum();
+      } catch (Exception e) {
+        return -1;
+      }
+    }
+
     void restartData(String id) throws Exception {
       restartData(id, List.of());
     }
 
     void restartData(String id, List<String> extra) throws Exception {
-      rebuildStarts();
+      if (redundantNanos < 0) {
+        rebuildStarts();
+      }
       cluster.restart(id, extra);
     }
 
@@ -418,10 +465,14 @@ class RecoveryScenariosTest {
     }
 
     void awaitUntil(String what, BooleanSupplier condition) throws Exception {
-      long deadline = System.nanoTime() + HEAL_LIMIT.toNanos();
+      awaitUntil(what, condition, HEAL_LIMIT);
+    }
+
+    void awaitUntil(String what, BooleanSupplier condition, Duration limit) throws Exception {
+      long deadline = System.nanoTime() + limit.toNanos();
       while (!condition.getAsBoolean()) {
         if (System.nanoTime() - deadline > 0) {
-          throw new AssertionError("'" + scenario.name() + "' run " + run + ": no " + what + " within " + HEAL_LIMIT);
+          throw new AssertionError("'" + scenario.name() + "' run " + run + ": no " + what + " within " + limit);
         }
         Thread.sleep(50);
       }

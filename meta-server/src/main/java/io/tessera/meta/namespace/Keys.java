@@ -34,8 +34,11 @@ final class Keys {
     return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 
-  /** stale: server (UTF-8) | 0 | fileId, so one server's stale files are adjacent. */
-  static byte[] stale(String server, long fileId) {
+  /**
+   * The per-server file indexes (stale, placed, leftover): server (UTF-8) | 0 | fileId, so one
+   * server's files are adjacent.
+   */
+  static byte[] serverFile(String server, long fileId) {
     byte[] id = utf8(server);
     return ByteBuffer.allocate(id.length + 9).put(id).put((byte) 0).putLong(fileId).array();
   }
@@ -45,11 +48,11 @@ final class Keys {
     return ByteBuffer.allocate(id.length + 1).put(id).put((byte) 0).array();
   }
 
-  static long staleFile(byte[] key) {
+  static long serverFileId(byte[] key) {
     return ByteBuffer.wrap(key, key.length - 8, 8).getLong();
   }
 
-  static String staleServer(byte[] key) {
+  static String serverOfKey(byte[] key) {
     return new String(key, 0, key.length - 9, StandardCharsets.UTF_8);
   }
 

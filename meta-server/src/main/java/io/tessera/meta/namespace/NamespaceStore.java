@@ -52,7 +52,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   static final byte[] EPOCH = Keys.utf8("epoch");
   static final byte[] PENDING_SNAPSHOT = Keys.utf8("pending-snapshot");
   private static final List<String> FAMILIES = List.of("inodes", "dentries", "system", "servers", "reclaim",
-      "snapshots", "stale", "server-states");
+      "snapshots", "stale", "server-states", "placed", "leftover");
 
   private final Path dir;
   private final DBOptions dbOptions;
@@ -69,6 +69,13 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   final ColumnFamilyHandle stale;
   /** Per data server its {@link io.tessera.meta.proto.ServerStateRecordProto}. */
   final ColumnFamilyHandle serverStates;
+  /** Index of placement: server | 0 | fileId, for every server of a regular file's layout. */
+  final ColumnFamilyHandle placed;
+  /**
+   * Shards left behind: server | 0 | fileId, for every server a file's units were moved off
+   * while its copy could not be deleted yet.
+   */
+  final ColumnFamilyHandle leftover;
   private final WriteOptions writeOptions = new WriteOptions();
   /** Readers hold it shared; close takes it exclusively, so no thread touches a closed native handle. */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -94,7 +101,8 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
     // a snapshot's checkpoint taken by an older version lacks the families added since
-    List<String> present = readOnly ? existingFamilies(dir) : FAMILIES;
+    List<String> existing = Files.exists(dir.resolve("CURRENT")) ? existingFamilies(dir) : List.of();
+    List<String> present = readOnly ? existing : FAMILIES;
     for (String name : FAMILIES) {
       if (present.contains(name)) {
         descriptors.add(new ColumnFamilyDescriptor(Keys.utf8(name), cfOptions));
@@ -122,6 +130,11 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     snapshots = byName.get("snapshots");
     stale = byName.get("stale");
     serverStates = byName.get("server-states");
+    placed = byName.get("placed");
+    leftover = byName.get("leftover");
+    if (!readOnly && !existing.isEmpty() && !existing.contains("placed")) {
+      indexPlacement();
+    }
     if (!readOnly && inode(ROOT_ID) == null) {
       try {
         db.put(inodes, writeOptions, Keys.id(ROOT_ID), InodeProto.newBuilder().setId(ROOT_ID)
@@ -134,6 +147,21 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   RocksDB db() {
     return db;
+  }
+
+  /** A namespace written before the placement index existed: index every regular file's servers once. */
+  private void indexPlacement() throws IOException {
+    try (RocksIterator it = db.newIterator(inodes); org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch()) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        InodeProto in = InodeProto.parseFrom(it.value());
+        for (String server : in.getLayout().getServersList()) {
+          batch.put(placed, Keys.serverFile(server, in.getId()), new byte[0]);
+        }
+      }
+      db.write(writeOptions, batch);
+    } catch (RocksDBException | InvalidProtocolBufferException e) {
+      throw new IOException("cannot index the placement of files in " + dir + ": " + e.getMessage(), e);
+    }
   }
 
   private static List<String> existingFamilies(Path dir) throws IOException {
@@ -236,25 +264,58 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   /** Ids of files whose shards on {@code server} are stale, in id order, at most {@code limit}. */
   public List<Long> staleFiles(String server, int limit) {
+    return filesOn(stale, server, limit);
+  }
+
+  /** How many files are stale on each server that has any. */
+  public Map<String, Long> staleCounts() {
+    return countsOf(stale);
+  }
+
+  /** Ids of files with a unit on {@code server}, in id order, at most {@code limit}. */
+  public List<Long> placedFiles(String server, int limit) {
+    return filesOn(placed, server, limit);
+  }
+
+  /** How many files have a unit on each server. */
+  public Map<String, Long> placedCounts() {
+    return countsOf(placed);
+  }
+
+  /** Ids of files moved off {@code server} whose shards there were not deleted yet. */
+  public List<Long> leftoverFiles(String server, int limit) {
+    return filesOn(leftover, server, limit);
+  }
+
+  /** Whether {@code server} still holds shards of the file from before a move. */
+  public boolean holdsLeftover(String server, long fileId) {
+    return guarded(() -> get(leftover, Keys.serverFile(server, fileId)) != null);
+  }
+
+  /** How many moved files each server still holds shards of. */
+  public Map<String, Long> leftoverCounts() {
+    return countsOf(leftover);
+  }
+
+  private List<Long> filesOn(ColumnFamilyHandle index, String server, int limit) {
     return guarded(() -> {
       List<Long> out = new ArrayList<>();
       byte[] prefix = Keys.serverPrefix(server);
-      try (RocksIterator it = db.newIterator(stale)) {
+      try (RocksIterator it = db.newIterator(index)) {
         for (it.seek(prefix); it.isValid() && out.size() < limit && Keys.hasPrefix(it.key(), prefix); it.next()) {
-          out.add(Keys.staleFile(it.key()));
+          out.add(Keys.serverFileId(it.key()));
         }
       }
       return out;
     });
   }
 
-  /** How many files are stale on each server that has any. */
-  public Map<String, Long> staleCounts() {
+  private Map<String, Long> countsOf(ColumnFamilyHandle index) {
     return guarded(() -> {
       Map<String, Long> out = new java.util.TreeMap<>();
-      try (RocksIterator it = db.newIterator(stale)) {
+      try (RocksIterator it = db.newIterator(index)) {
         for (it.seekToFirst(); it.isValid(); it.next()) {
-          out.merge(Keys.staleServer(it.key()), 1L, Long::sum);
+          out.merge(Keys.serverOfKey(it.key()), 1L, Long::sum);
         }
       }
       return out;

@@ -73,11 +73,17 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     return out;
   }
 
-  /** Stores an inode; every server in its stale list is indexed (recovery finds the files from there). */
+  /**
+   * Stores an inode; every server in its stale list and in its layout is indexed (recovery finds
+   * the files stale on a server, or placed on a server it drains, from there).
+   */
   public void putInode(InodeProto inode) {
     put(store.inodes, Keys.id(inode.getId()), inode.toByteArray());
     for (String server : inode.getStaleServersList()) {
-      put(store.stale, Keys.stale(server, inode.getId()), new byte[0]);
+      put(store.stale, Keys.serverFile(server, inode.getId()), new byte[0]);
+    }
+    for (String server : inode.getLayout().getServersList()) {
+      put(store.placed, Keys.serverFile(server, inode.getId()), new byte[0]);
     }
   }
 
@@ -85,16 +91,48 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     InodeProto old = inode(id);
     if (old != null) {
       for (String server : old.getStaleServersList()) {
-        delete(store.stale, Keys.stale(server, id));
+        delete(store.stale, Keys.serverFile(server, id));
+      }
+      for (String server : old.getLayout().getServersList()) {
+        delete(store.placed, Keys.serverFile(server, id));
       }
     }
     delete(store.inodes, Keys.id(id));
   }
 
+  /**
+   * Recovery copied {@code from}'s units of the file onto {@code to}: the layout names {@code to}
+   * in its place at {@code generation}, and {@code from} keeps a leftover entry until its copy is
+   * deleted. Returns false (nothing changed) unless the layout is at {@code generation - 1} and
+   * names {@code from} and not {@code to}.
+   */
+  public boolean moveUnits(long fileId, String from, String to, long generation) {
+    InodeProto in = inode(fileId);
+    if (in == null || in.getLayout().getGeneration() != generation - 1
+        || !in.getLayout().getServersList().contains(from) || in.getLayout().getServersList().contains(to)) {
+      return false;
+    }
+    List<String> servers = new ArrayList<>(in.getLayout().getServersList());
+    servers.set(servers.indexOf(from), to);
+    List<String> stale = new ArrayList<>(in.getStaleServersList());
+    stale.remove(from);
+    delete(store.placed, Keys.serverFile(from, fileId));
+    delete(store.stale, Keys.serverFile(from, fileId));
+    put(store.leftover, Keys.serverFile(from, fileId), new byte[0]);
+    putInode(in.toBuilder().setLayout(in.getLayout().toBuilder().clearServers().addAllServers(servers)
+        .setGeneration(generation)).clearStaleServers().addAllStaleServers(stale).build());
+    return true;
+  }
+
+  /** The file's shards left on {@code server} by a move were deleted. */
+  public void leftoverDropped(long fileId, String server) {
+    delete(store.leftover, Keys.serverFile(server, fileId));
+  }
+
   /** Recovery rebuilt {@code server}'s shards of the file: it is no longer stale there. */
   public boolean clearStale(long fileId, String server) {
     InodeProto in = inode(fileId);
-    delete(store.stale, Keys.stale(server, fileId));
+    delete(store.stale, Keys.serverFile(server, fileId));
     if (in == null || !in.getStaleServersList().contains(server)) {
       return false;
     }
@@ -107,10 +145,24 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
 
   /** Whether any file is stale on the server. */
   public boolean hasStaleFiles(String server) {
+    return hasFileOn(store.stale, server);
+  }
+
+  /** Whether any file has a unit on the server. */
+  public boolean hasPlacedFiles(String server) {
+    return hasFileOn(store.placed, server);
+  }
+
+  /** Whether the server still holds shards of files moved off it. */
+  public boolean hasLeftoverFiles(String server) {
+    return hasFileOn(store.leftover, server);
+  }
+
+  private boolean hasFileOn(org.rocksdb.ColumnFamilyHandle index, String server) {
     byte[] prefix = Keys.serverPrefix(server);
     return store.guarded(() -> {
-      try (RocksIterator base = store.db().newIterator(store.stale);
-           RocksIterator it = batch.newIteratorWithBase(store.stale, base)) {
+      try (RocksIterator base = store.db().newIterator(index);
+           RocksIterator it = batch.newIteratorWithBase(index, base)) {
         it.seek(prefix);
         return it.isValid() && Keys.hasPrefix(it.key(), prefix);
       }

@@ -219,6 +219,14 @@ public final class MetaStateMachine extends BaseStateMachine {
         ServerStates.rebuilt(tx, txn.getRebuildDone());
         return client(Replies.error(StatusProto.OK, ""));
       }
+      case LAYOUT_MOVE -> {
+        boolean moved = ServerStates.moved(tx, txn.getLayoutMove());
+        return client(Replies.error(moved ? StatusProto.OK : StatusProto.BUSY, moved ? "" : "layout changed meanwhile"));
+      }
+      case LEFTOVER_DROPPED -> {
+        tx.leftoverDropped(txn.getLeftoverDropped().getFileId(), txn.getLeftoverDropped().getServer());
+        return client(Replies.error(StatusProto.OK, ""));
+      }
       case RECLAIM_DONE -> {
         tx.reclaimDone(txn.getReclaimDone().getFileId());
         return MetaTxnReplyProto.newBuilder().setClient(Replies.error(StatusProto.OK, "")).build();

@@ -55,7 +55,8 @@ public final class RecoveryCoordinator implements Closeable {
   private static final int FILES_PER_ROUND = 256;
 
   /** Settings of the coordinator. */
-  public record Settings(Duration downAfter, long rateBytesPerSecond, Duration lockLease) {}
+  public record Settings(Duration downAfter, long rateBytesPerSecond, Duration lockLease, Duration replaceAfter,
+      long minFreeBytes) {}
 
   private final Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log;
   private final Supplier<NamespaceStore> store;
@@ -66,6 +67,7 @@ public final class RecoveryCoordinator implements Closeable {
   private final DataServerCalls calls;
   private final RateLimiter limiter;
   private final Map<String, Progress> progress = new ConcurrentHashMap<>();
+  private final Map<String, Progress> drains = new ConcurrentHashMap<>();
   private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService detector = daemon("failure-detector");
   private final ScheduledExecutorService worker = daemon("recovery");
@@ -92,6 +94,13 @@ public final class RecoveryCoordinator implements Closeable {
       public void rebuilt(long fileId, String server) {
         submit(MetaTxnProto.newBuilder().setRebuildDone(RebuildDoneProto.newBuilder().setFileId(fileId)
             .setServer(server)));
+      }
+
+      @Override
+      public boolean moved(long fileId, String from, String to, long generation) {
+        return submit(MetaTxnProto.newBuilder().setLayoutMove(io.tessera.meta.proto.LayoutMoveProto.newBuilder()
+            .setFileId(fileId).setFrom(from).setTo(to).setGeneration(generation)))
+            .getClient().getStatus() == io.tessera.common.proto.StatusProto.OK;
       }
     }, this::serving, limiter, settings.lockLease().toMillis());
   }
@@ -136,7 +145,14 @@ public final class RecoveryCoordinator implements Closeable {
       for (Map.Entry<String, HeartbeatRequestProto> e : ns.registeredServers().entrySet()) {
         String id = e.getKey();
         ServerStateRecordProto r = states.get(id);
-        if (registry.isUp(id) || (r != null && r.getState() == DataServerStateProto.DOWN)) {
+        if (r != null && r.getState() == DataServerStateProto.DOWN && !registry.isUp(id)
+            && System.currentTimeMillis() - r.getSinceMs() > settings.replaceAfter().toMillis()) {
+          submit(MetaTxnProto.newBuilder().setServerState(ServerStateChangeProto.newBuilder().setServer(id)
+              .setState(DataServerStateProto.DRAINING).setSilentMs(registry.silentMillis(id))));
+          continue;
+        }
+        if (registry.isUp(id) || (r != null && r.getState() != DataServerStateProto.UP
+            && r.getState() != DataServerStateProto.RECOVERING)) {
           continue;
         }
         submit(MetaTxnProto.newBuilder().setServerState(ServerStateChangeProto.newBuilder().setServer(id)
@@ -156,10 +172,18 @@ public final class RecoveryCoordinator implements Closeable {
       repairOrphanLocks();
       NamespaceStore ns = store.get();
       Map<String, Long> stale = ns.staleCounts();
+      Map<String, Long> leftovers = ns.leftoverCounts();
       for (String server : ns.registeredServers().keySet()) {
         DataServerStateProto state = state(server);
+        if (state == DataServerStateProto.DRAINING) {
+          drain(server);
+          continue;
+        }
         if (state == DataServerStateProto.DOWN || !registry.isUp(server)) {
           continue;
+        }
+        if (leftovers.getOrDefault(server, 0L) > 0) {
+          dropLeftovers(server);
         }
         if (state == DataServerStateProto.RECOVERING && !reconciled.contains(server)) {
           reconcile(server);
@@ -235,6 +259,84 @@ public final class RecoveryCoordinator implements Closeable {
   }
 
   /**
+   * Moves the units of files placed on a DRAINING server to other servers (one file at a time, at
+   * the rebuild rate); logs it RETIRED once no file names it.
+   */
+  private void drain(String server) throws InterruptedException {
+    Progress p = drains.computeIfAbsent(server, s -> new Progress());
+    List<Long> files = store.get().placedFiles(server, FILES_PER_ROUND);
+    for (long fileId : files) {
+      if (!isLeader.getAsBoolean() || state(server) != DataServerStateProto.DRAINING) {
+        return;
+      }
+      try {
+        p.starting();
+        InodeProto in = store.get().inode(fileId);
+        String to = in == null ? null : destination(in);
+        long bytes = to == null ? 0 : rebuilder.move(fileId, server, to);
+        if (to != null) {
+          p.done(bytes);
+          dropLeftover(fileId, server);
+        }
+      } catch (RecoveryException e) {
+        if (p.failed(e.getMessage())) {
+          LOG.warn("Moving file {} off {} failed, will retry: {}", fileId, server, e.getMessage());
+        }
+      }
+    }
+    if (files.isEmpty()) {
+      submit(MetaTxnProto.newBuilder().setServerState(ServerStateChangeProto.newBuilder().setServer(server)
+          .setState(DataServerStateProto.RETIRED)));
+    }
+  }
+
+  /**
+   * Where a file's units leave a draining server for: a live UP server outside the file's layout
+   * with room, the one with the most free space (the placement rule of new files: distinct
+   * servers per file, emptiest first).
+   */
+  private String destination(InodeProto in) {
+    java.util.Set<String> taken = new java.util.HashSet<>(in.getLayout().getServersList());
+    HeartbeatRequestProto best = null;
+    for (HeartbeatRequestProto hb : registry.live()) {
+      String id = hb.getServerId();
+      if (taken.contains(id) || state(id) != DataServerStateProto.UP || hb.getFreeBytes() < settings.minFreeBytes()
+          || store.get().holdsLeftover(id, in.getId())) {
+        continue;
+      }
+      if (best == null || hb.getFreeBytes() > best.getFreeBytes()) {
+        best = hb;
+      }
+    }
+    if (best == null) {
+      throw new RecoveryException(io.tessera.common.proto.StatusProto.NO_SPACE, "no live data server outside the "
+          + in.getLayout().getServersCount() + " of file " + in.getId() + " has room for its units (add a data server)");
+    }
+    return best.getServerId();
+  }
+
+  /** Deletes the shards moved files left on the server (reachable now), once every fence is in place. */
+  private void dropLeftovers(String server) {
+    for (long fileId : store.get().leftoverFiles(server, FILES_PER_ROUND)) {
+      try {
+        dropLeftover(fileId, server);
+      } catch (RecoveryException e) {
+        LOG.warn("Cannot drop the shards of moved file {} from {} yet: {}", fileId, server, e.getMessage());
+        return;
+      }
+    }
+  }
+
+  private void dropLeftover(long fileId, String server) {
+    if (!serving(server)) {
+      return;   // when it is reachable again
+    }
+    rebuilder.dropLeftover(fileId, server);
+    submit(MetaTxnProto.newBuilder().setLeftoverDropped(io.tessera.meta.proto.LeftoverDroppedProto.newBuilder()
+        .setFileId(fileId).setServer(server)));
+  }
+
+  /**
    * A server that was down may hold dirty-file entries the rebuilds it missed would have cleared:
    * entries for files no longer stale on the server they name are dropped (it serves no client
    * yet, so none is being added).
@@ -261,9 +363,9 @@ public final class RecoveryCoordinator implements Closeable {
     }
   }
 
-  private void submit(MetaTxnProto.Builder txn) {
+  private MetaTxnReplyProto submit(MetaTxnProto.Builder txn) {
     try {
-      log.apply(txn.setTimeMs(System.currentTimeMillis()).build()).get(30, TimeUnit.SECONDS);
+      return log.apply(txn.setTimeMs(System.currentTimeMillis()).build()).get(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RecoveryException(io.tessera.common.proto.StatusProto.UNAVAILABLE, "interrupted");
@@ -334,6 +436,21 @@ public final class RecoveryCoordinator implements Closeable {
       }
       Progress p = progress.getOrDefault(server, new Progress());
       b.addRebuilds(p.describe(server, stale.getOrDefault(server, 0L), left));
+    }
+    for (Map.Entry<String, ServerStateRecordProto> e : ns.serverStates().entrySet()) {
+      if (e.getValue().getState() != DataServerStateProto.DRAINING && !drains.containsKey(e.getKey())) {
+        continue;
+      }
+      long left = 0;
+      List<Long> files = ns.placedFiles(e.getKey(), 100_000);
+      for (long fileId : files) {
+        InodeProto in = ns.inode(fileId);
+        if (in != null && in.getLayout().getDataUnits() > 0) {
+          left += (in.getSize() + in.getLayout().getDataUnits() - 1) / in.getLayout().getDataUnits();
+        }
+      }
+      Progress p = drains.getOrDefault(e.getKey(), new Progress());
+      b.addRebuilds(p.describe(e.getKey(), files.size(), left).toBuilder().setDraining(true));
     }
     return b.build();
   }

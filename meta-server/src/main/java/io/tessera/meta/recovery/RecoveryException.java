@@ -3,7 +3,7 @@ package io.tessera.meta.recovery;
 import io.tessera.common.proto.StatusProto;
 
 /** A recovery step that cannot be done now (a server refused or did not answer); it is retried later. */
-final class RecoveryException extends RuntimeException {
+class RecoveryException extends RuntimeException {
   private final StatusProto status;
 
   RecoveryException(StatusProto status, String message) {

@@ -56,6 +56,9 @@ final class ShardRebuilder {
     InodeProto inode(long fileId);
 
     void rebuilt(long fileId, String server);
+
+    /** Logs the move; false when the file's layout changed meanwhile (nothing was changed). */
+    boolean moved(long fileId, String from, String to, long generation);
   }
 
   private final DataServerCalls calls;
@@ -91,6 +94,74 @@ final class ShardRebuilder {
       return 0;
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());
+    return restore(fileId, layout, target, target, in.getStaleServersList(), (lockSet, after) -> {
+      // order matters: survivors forget first, so a failure between leaves the file stale (safe)
+      clear(lockSet, target, fileId, after);
+      namespace.rebuilt(fileId, target);
+    });
+  }
+
+  /**
+   * Moves {@code from}'s units of the file to {@code to} (a server outside the file's layout) and
+   * logs the new layout; returns the bytes written. While {@code from} serves and holds current
+   * shards they are copied from it under a file-wide lock; otherwise they are decoded from the
+   * other servers like a rebuild. Before the move is logged, every server of the new layout is
+   * fenced at the new generation, so a writer still planning with the old layout is refused
+   * and re-reads it; afterwards the copy left on {@code from} is deleted when it can be reached.
+   */
+  long move(long fileId, String from, String to) throws InterruptedException {
+    InodeProto in = namespace.inode(fileId);
+    if (in == null || !in.getLayout().getServersList().contains(from)) {
+      return 0;   // removed, or moved already
+    }
+    StripeLayout old = StripeLayout.of(in.getLayout());
+    StripeLayout next = old.replacing(from, to);
+    List<String> stale = new ArrayList<>(in.getStaleServersList());
+    stale.remove(from);
+    Commit commit = (lockSet, after) -> {
+      if (!namespace.moved(fileId, from, to, next.generation())) {
+        throw new RecoveryException(StatusProto.BUSY, "file " + fileId + ": its layout changed during the move");
+      }
+      List<String> fenced = new ArrayList<>(lockSet);
+      fenced.add(to);
+      if (serving.test(from)) {
+        fenced.add(from);
+      }
+      try {
+        fence(fenced, fileId, next.generation());
+      } catch (RecoveryException e) {
+        // a writer with the old layout could get through an unfenced server: keep the file locked
+        // (recovery fences before it releases an orphan lock of a moved file)
+        throw new FenceIncomplete(fileId, e);
+      }
+      clear(lockSet, from, fileId, after);
+    };
+    if (old.parityUnits() == 0 || (serving.test(from) && !in.getStaleServersList().contains(from))) {
+      return copyFrom(fileId, old, next, from, to, commit);
+    }
+    return restore(fileId, next, from, to, stale, commit);
+  }
+
+  /** A move was logged but not every server could be fenced: the file's lock stays held. */
+  private static final class FenceIncomplete extends RecoveryException {
+    FenceIncomplete(long fileId, RecoveryException cause) {
+      super(cause.status(), "file " + fileId + " moved, but a server could not be fenced (the file stays locked"
+          + " until recovery fences it): " + cause.getMessage());
+    }
+  }
+
+  /** What a finished restore records, under the file-wide lock; {@code after}: the survivors' dirty sequences. */
+  private interface Commit {
+    void run(List<String> lockSet, Map<String, Long> after) throws InterruptedException;
+  }
+
+  /**
+   * Writes {@code target}'s units of {@code layout} (decoded from the file's other current servers)
+   * while writers go on; {@code dirtyKey} is the server writes around it are logged for. Then
+   * checks, under the file-wide lock, that no write went around it meanwhile, and commits.
+   */
+  private long restore(long fileId, StripeLayout layout, String dirtyKey, String target, List<String> staleServers,
+      Commit commit) throws InterruptedException {
     if (layout.parityUnits() == 0) {
       throw new RecoveryException(StatusProto.UNAVAILABLE, "file " + fileId + " has no parity to rebuild from");
     }
@@ -98,7 +169,7 @@ final class ShardRebuilder {
     others.remove(target);
     List<String> lockSet = others.stream().filter(serving).toList();
     Set<String> readable = new LinkedHashSet<>(lockSet);
-    readable.removeAll(in.getStaleServersList());
+    readable.removeAll(staleServers);
     if (readable.size() < layout.dataUnits()) {
       throw new RecoveryException(StatusProto.UNAVAILABLE, "file " + fileId + ": only " + readable.size()
           + " of its servers hold current shards (" + String.join(",", readable) + "); " + layout.dataUnits()
@@ -106,14 +177,14 @@ final class ShardRebuilder {
     }
     List<String> everyone = new ArrayList<>(lockSet);
     everyone.add(target);
-    Map<String, Long> before = sequences(lockSet, target, fileId);
+    Map<String, Long> before = sequences(lockSet, dirtyKey, fileId);
     long written = 0;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
       if (underFileLock) {
-        lockAll(everyone, fileLock, Map.of());
-        before = sequences(lockSet, target, fileId);
+        lockAll(everyone, fileLock, Map.of(), layout);
+        before = sequences(lockSet, dirtyKey, fileId);
       }
       boolean fileLocked = underFileLock;
       try {
@@ -126,18 +197,23 @@ final class ShardRebuilder {
         truncate(target, fileId, layout, size);
         written += copy(fileId, layout, size, target, readable, everyone, underFileLock);
         if (!underFileLock) {
-          lockAll(everyone, fileLock, Map.of());
+          lockAll(everyone, fileLock, Map.of(), layout);
           fileLocked = true;
         }
-        Map<String, Long> after = sequences(lockSet, target, fileId);
+        Map<String, Long> after = sequences(lockSet, dirtyKey, fileId);
         InodeProto end = namespace.inode(fileId);
-        if (end == null || (after.equals(before) && end.getSize() == size)) {
-          // order matters: survivors forget first, so a failure between leaves the file stale (safe)
-          clear(lockSet, target, fileId, after);
+        if (end == null) {
           namespace.rebuilt(fileId, target);
           return written;
         }
+        if (after.equals(before) && end.getSize() == size) {
+          commit.run(lockSet, after);
+          return written;
+        }
         before = after;
+      } catch (FenceIncomplete e) {
+        fileLocked = false;
+        throw e;
       } finally {
         if (fileLocked) {
           unlockAll(everyone, fileLock);
@@ -145,6 +221,97 @@ final class ShardRebuilder {
       }
     }
     throw new IllegalStateException("unreachable: the last attempt runs under the file-wide lock");
+  }
+
+  /**
+   * Copies {@code from}'s units (of layout {@code old}) to {@code to} as they are, with the whole
+   * file locked on every server of both layouts: writers of the file wait until the move is
+   * logged. For files without parity, and for servers leaving while they still serve.
+   */
+  private long copyFrom(long fileId, StripeLayout old, StripeLayout next, String from, String to, Commit commit)
+      throws InterruptedException {
+    List<String> lockSet = new ArrayList<>(new LinkedHashSet<>(old.servers()));
+    lockSet.remove(from);
+    List<String> everyone = new ArrayList<>(lockSet);
+    everyone.add(from);
+    everyone.add(to);
+    StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
+    lockAll(everyone, fileLock, Map.of(), next);
+    boolean locked = true;
+    try {
+      InodeProto now = namespace.inode(fileId);
+      if (now == null || now.getLayout().getGeneration() != old.generation()) {
+        return 0;
+      }
+      long size = now.getSize();
+      truncate(to, fileId, next, size);
+      long stripes = (size + old.stripeDataBytes() - 1) / old.stripeDataBytes();
+      int perChunk = Math.max(1, CHUNK_BYTES / old.stripeUnit());
+      long written = 0;
+      for (long first = 0; first < stripes; first += perChunk) {
+        long last = Math.min(stripes, first + perChunk);
+        Stripes got = read(fileId, old, first, last, Set.of(from),
+            (stripe, unit) -> old.serverOf(stripe, unit).equals(from), List.of(), null);
+        CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (last - first)));
+        WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder();
+        long bytes = 0;
+        for (long s = first; s < last; s++) {
+          int unit = unitOn(old, s, from);
+          if (!got.present(s)[unit]) {
+            out.release();
+            throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId
+                + ": the unit on " + from + " cannot be read; it will be decoded from the other servers instead");
+          }
+          int length = old.storedLength(size, s, unit);
+          if (length > 0) {
+            w.addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(unit).setOffset(0)
+                .setLength(length).setCoversUnit(true));
+            out.addComponent(true, Unpooled.wrappedBuffer(got.shards(s)[unit], 0, length));
+            bytes += length;
+          }
+        }
+        limiter.acquire(bytes);
+        calls.callHeader(to, request(next).setWrite(w), out);
+        written += bytes;
+      }
+      commit.run(lockSet, sequences(lockSet, from, fileId));
+      return written;
+    } catch (FenceIncomplete e) {
+      locked = false;
+      throw e;
+    } finally {
+      if (locked) {
+        unlockAll(everyone, fileLock);
+      }
+    }
+  }
+
+  /** Raises the file's layout fence on every server; all must have it before the move is logged. */
+  private void fence(List<String> servers, long fileId, long generation) {
+    for (String server : servers) {
+      calls.callHeader(server, DataRequestProto.newBuilder().setLayoutFence(
+          io.tessera.common.proto.LayoutFenceRequestProto.newBuilder().setFileId(fileId).setGeneration(generation)),
+          null);
+    }
+  }
+
+  /**
+   * After a move: every server of the file's current layout fenced at its generation, then the
+   * copy left on {@code server} fenced and deleted. Throws when a server cannot be reached.
+   */
+  void dropLeftover(long fileId, String server) {
+    InodeProto in = namespace.inode(fileId);
+    if (in != null) {
+      fence(in.getLayout().getServersList(), fileId, in.getLayout().getGeneration());
+      fence(List.of(server), fileId, in.getLayout().getGeneration());
+    }
+    calls.callHeader(server, DataRequestProto.newBuilder().setDeleteFile(
+        io.tessera.common.proto.DeleteFileRequestProto.newBuilder().setFileId(fileId)), null);
+  }
+
+  /** A request for a file planned with {@code layout}. */
+  private static DataRequestProto.Builder request(StripeLayout layout) {
+    return DataRequestProto.newBuilder().setLayoutGeneration(layout.generation());
   }
 
   /** Copies stripes [0, stripes of size) of the file onto the target; returns the bytes written. */
@@ -204,7 +371,7 @@ final class ShardRebuilder {
       if (chunkLock != null) {
         w.setUnlock(chunkLock);
       }
-      calls.callHeader(target, DataRequestProto.newBuilder().setWrite(w), out);
+      calls.callHeader(target, request(layout).setWrite(w), out);
       if (chunkLocked) {
         unlockAll(everyone.stream().filter(x -> !x.equals(target)).toList(), chunkLock);
         chunkLocked = false;
@@ -223,23 +390,34 @@ final class ShardRebuilder {
    * writes freshly encoded parity units, releases the lock. Returns the parity bytes written.
    * Also serves fsck --repair of mismatched parity ({@code reportedBy} null: no orphan).
    */
-  long repairParity(long fileId, long first, int count, String reportedBy) throws InterruptedException {
+  long repairParity(long fileId, long first, int reportedCount, String reportedBy) throws InterruptedException {
     InodeProto in = namespace.inode(fileId);
-    StripeLockProto lock = lock(fileId, first, count);
     if (in == null || in.getLayout().getParityUnits() == 0) {
       // nothing to repair (removed file, or no parity): only an orphan lock is left to release
       if (reportedBy != null) {
-        lockAll(List.of(reportedBy), lock, Map.of());
-        unlockAll(List.of(reportedBy), lock);
+        StripeLockProto orphan = lock(fileId, first, reportedCount);
+        if (in != null && in.getLayout().getGeneration() > 0) {
+          // possibly a move's lock that could not fence every server: fence before releasing it
+          fence(in.getLayout().getServersList().stream().filter(serving).toList(), fileId,
+              in.getLayout().getGeneration());
+        }
+        // a removed file has no layout to plan with: no fence applies
+        lockAll(List.of(reportedBy), orphan, Map.of(), in == null ? Long.MAX_VALUE : in.getLayout().getGeneration());
+        unlockAll(List.of(reportedBy), orphan);
       }
       return 0;
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());
+    // a file-wide lock (a rebuild's or a move's) covers far more stripes than the file has
+    long fileStripes = (in.getSize() + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
+    int count = (int) Math.max(1, Math.min(reportedCount, fileStripes - first));
+    StripeLockProto lock = lock(fileId, first, count);
     List<String> lockSet = new LinkedHashSet<>(layout.servers()).stream().filter(serving).toList();
     Set<String> current = new LinkedHashSet<>(lockSet);
     current.removeAll(in.getStaleServersList());
     int k = layout.dataUnits();
     Stripes stripes = read(fileId, layout, first, first + count, current, (stripe, u) -> u < k, lockSet, lock);
+    boolean release = true;
     try {
       long size = namespace.inode(fileId) == null ? 0 : namespace.inode(fileId).getSize();
       Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
@@ -271,12 +449,23 @@ final class ShardRebuilder {
           bytes += length;
         }
       }
+      if (layout.generation() > 0) {
+        // the lock may be a move's that could not fence every server: fence before anything is released
+        try {
+          fence(lockSet, fileId, layout.generation());
+        } catch (RecoveryException e) {
+          release = false;
+          throw e;
+        }
+      }
       for (Map.Entry<String, WriteShardsRequestProto.Builder> e : writes.entrySet()) {
-        calls.callHeader(e.getKey(), DataRequestProto.newBuilder().setWrite(e.getValue()), payloads.get(e.getKey()));
+        calls.callHeader(e.getKey(), request(layout).setWrite(e.getValue()), payloads.get(e.getKey()));
       }
       return bytes;
     } finally {
-      unlockAll(lockSet, lock);   // servers written above released it already; the others now
+      if (release) {
+        unlockAll(lockSet, lock);   // servers written above released it already; the others now
+      }
     }
   }
 
@@ -352,13 +541,13 @@ final class ShardRebuilder {
     try {
       if (lock == null) {
         for (Map.Entry<String, List<ShardRangeProto>> e : reads.entrySet()) {
-          DataServerCalls.Reply r = calls.call(e.getKey(), DataRequestProto.newBuilder().setRead(
+          DataServerCalls.Reply r = calls.call(e.getKey(), request(layout).setRead(
               ReadShardsRequestProto.newBuilder().addAllRanges(e.getValue())), null);
           answers.put(e.getKey(), r.header().getRead());
           payloads.put(e.getKey(), r.payload());
         }
       } else {
-        lockAll(lockOn, lock, reads, answers, payloads);
+        lockAll(lockOn, lock, reads, answers, payloads, layout.generation());
       }
       int n = (int) (to - from);
       byte[][][] shards = new byte[n][width][];
@@ -400,7 +589,7 @@ final class ShardRebuilder {
     for (int keep : layout.keptUnitLengths(size)) {
       t.addKeepLengths(keep);
     }
-    calls.callHeader(target, DataRequestProto.newBuilder().setTruncate(t), null);
+    calls.callHeader(target, request(layout).setTruncate(t), null);
   }
 
   private StripeLockProto lock(long fileId, long first, int count) {
@@ -408,9 +597,14 @@ final class ShardRebuilder {
         .setOperation(operations.incrementAndGet()).setLeaseMs((int) leaseMillis).build();
   }
 
-  private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads)
-      throws InterruptedException {
-    lockAll(servers, lock, reads, new HashMap<>(), new HashMap<>());
+  private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
+      StripeLayout layout) throws InterruptedException {
+    lockAll(servers, lock, reads, layout.generation());
+  }
+
+  private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
+      long generation) throws InterruptedException {
+    lockAll(servers, lock, reads, new HashMap<>(), new HashMap<>(), generation);
   }
 
   /**
@@ -418,12 +612,14 @@ final class ShardRebuilder {
    * off and retrying while writers hold overlapping locks; gives up after twice the lease.
    */
   private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
-      Map<String, ReadShardsResponseProto> answers, Map<String, ByteBuf> payloads) throws InterruptedException {
+      Map<String, ReadShardsResponseProto> answers, Map<String, ByteBuf> payloads, long generation)
+      throws InterruptedException {
     long deadline = System.nanoTime() + 2 * leaseMillis * 1_000_000;
     for (int attempt = 0; ; attempt++) {
       Map<String, CompletableFuture<DataServerCalls.Reply>> sent = new LinkedHashMap<>();
       for (String server : servers) {
-        sent.put(server, calls.callAsync(server, DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
+        sent.put(server, calls.callAsync(server, DataRequestProto.newBuilder().setLayoutGeneration(generation)
+            .setLockRead(LockReadRequestProto
             .newBuilder().setLock(lock).addAllReads(reads.getOrDefault(server, List.of()))), null));
       }
       RecoveryException failure = null;

@@ -86,6 +86,10 @@ final class MetaRequestHandler implements RpcService {
       return recovery.repairStripes(req.getRepairStripes().getFileId(), req.getRepairStripes().getStripesList())
           .thenApply(RpcReply::of);
     }
+    if (req.getOpCase() == MetaRequestProto.OpCase.DECOMMISSION) {
+      return (req.getDecommission().getUndo() ? recommission(req.getDecommission().getServer())
+          : decommission(req.getDecommission().getServer())).thenApply(RpcReply::of);
+    }
     NamespaceException readOnly = NamespaceChanges.readOnlyRefusal(req);
     if (readOnly != null) {
       return done(Replies.error(readOnly.status(), readOnly.getMessage()));
@@ -117,9 +121,59 @@ final class MetaRequestHandler implements RpcService {
         : reply.getClient()).thenApply(RpcReply::of);
   }
 
+  /** Logs the server DRAINING by an operator's request; recovery then moves its shards. */
+  private CompletableFuture<MetaResponseProto> decommission(String server) {
+    NamespaceStore ns = store.get();
+    if (!ns.registeredServers().containsKey(server)) {
+      return CompletableFuture.completedFuture(Replies.error(StatusProto.NOT_FOUND, "no data server " + server
+          + " is registered (tessera cluster status lists them)"));
+    }
+    io.tessera.meta.proto.ServerStateRecordProto rec = ns.serverStates().get(server);
+    if (rec != null && rec.getDecommissioned()) {
+      return CompletableFuture.completedFuture(Replies.error(StatusProto.OK, server + " is already "
+          + rec.getState().name().toLowerCase(java.util.Locale.ROOT)));
+    }
+    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setServerState(
+        io.tessera.meta.proto.ServerStateChangeProto.newBuilder().setServer(server)
+            .setState(io.tessera.common.proto.DataServerStateProto.DRAINING).setDecommissioned(true)).build();
+    return batcher.submit(txn).handle((reply, err) -> {
+      if (err != null) {
+        return refuse(LeaderStatus.of(err, raft));
+      }
+      long files = store.get().placedFiles(server, Integer.MAX_VALUE).size();
+      return reply.getClient().getStatus() == StatusProto.OK
+          ? Replies.error(StatusProto.OK, server + " is draining: " + files + " files have units on it")
+          : Replies.error(StatusProto.INVALID_ARGUMENT, server + " cannot be decommissioned now: "
+              + reply.getClient().getMessage());
+    });
+  }
+
+  /** Takes a decommission back: the server recovers (drops what moved off it), then takes files again. */
+  private CompletableFuture<MetaResponseProto> recommission(String server) {
+    io.tessera.meta.proto.ServerStateRecordProto rec = store.get().serverStates().get(server);
+    if (rec == null || !rec.getDecommissioned()) {
+      return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, server
+          + " is not decommissioned"));
+    }
+    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setServerState(
+        io.tessera.meta.proto.ServerStateChangeProto.newBuilder().setServer(server)
+            .setState(io.tessera.common.proto.DataServerStateProto.RECOVERING).setRecommissioned(true)).build();
+    return batcher.submit(txn).handle((reply, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
+        : reply.getClient().getStatus() == StatusProto.OK
+            ? Replies.error(StatusProto.OK, server + " is recommissioned: recovering, then up")
+            : Replies.error(StatusProto.INVALID_ARGUMENT, server + " cannot be recommissioned now: "
+                + reply.getClient().getMessage()));
+  }
+
   /** Resolves the layout policy and chooses the data servers, before the change is logged. */
   private CreateRequestProto placed(CreateRequestProto c) {
-    List<HeartbeatRequestProto> live = registry.live();
+    // draining and retired servers take no new files
+    java.util.Map<String, io.tessera.meta.proto.ServerStateRecordProto> states = store.get().serverStates();
+    List<HeartbeatRequestProto> live = registry.live().stream().filter(hb -> {
+      io.tessera.meta.proto.ServerStateRecordProto r = states.get(hb.getServerId());
+      return r == null || (r.getState() != io.tessera.common.proto.DataServerStateProto.DRAINING
+          && r.getState() != io.tessera.common.proto.DataServerStateProto.RETIRED);
+    }).toList();
     LayoutPolicyProto policy;
     boolean explicit = true;
     if (c.getHasLayout()) {
@@ -168,14 +222,20 @@ final class MetaRequestHandler implements RpcService {
     NamespaceStore ns = store.get();
     java.util.Map<String, io.tessera.meta.proto.ServerStateRecordProto> states = ns.serverStates();
     java.util.Map<String, Long> stale = ns.staleCounts();
+    java.util.Map<String, Long> placedCounts = ns.placedCounts();
+    java.util.Map<String, Long> leftovers = ns.leftoverCounts();
     for (io.tessera.common.proto.DataServerProto d : registry.describe()) {
       io.tessera.meta.proto.ServerStateRecordProto rec = states.get(d.getId());
       io.tessera.common.proto.DataServerProto.Builder db = d.toBuilder()
-          .setFilesToRebuild(stale.getOrDefault(d.getId(), 0L));
+          .setFilesToRebuild(stale.getOrDefault(d.getId(), 0L)).setFilesPlaced(placedCounts.getOrDefault(d.getId(), 0L))
+          .setLeftoverFiles(leftovers.getOrDefault(d.getId(), 0L));
       if (rec != null && rec.getState() != io.tessera.common.proto.DataServerStateProto.UP) {
-        db.setDownSinceMs(rec.getSinceMs());
-        if (d.getState() == io.tessera.common.proto.DataServerStateProto.UP) {
-          db.setState(rec.getState());   // heard from, but DOWN not yet moved on, or RECOVERING
+        db.setDownSinceMs(rec.getDownSinceMs() != 0 ? rec.getDownSinceMs() : rec.getSinceMs())
+            .setDecommissioned(rec.getDecommissioned());
+        if (d.getState() == io.tessera.common.proto.DataServerStateProto.UP
+            || rec.getState() == io.tessera.common.proto.DataServerStateProto.DRAINING
+            || rec.getState() == io.tessera.common.proto.DataServerStateProto.RETIRED) {
+          db.setState(rec.getState());   // heard from, but DOWN not yet moved on, RECOVERING, DRAINING or RETIRED
         }
       }
       b.addDataServers(db);

@@ -59,8 +59,14 @@ public final class MetaServerConfigKeys {
       Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
           + " must be copied within it; writers of the file wait at most this long when a meta leader dies mid-rebuild)");
 
+  public static final ConfigKey<Duration> REPLACE_AFTER = ConfigKey.duration("tessera.meta.replace-after",
+      Duration.ofMinutes(10), "a data server DOWN this long is replaced: recovery rebuilds its shards on other servers"
+          + " (it drains, then retires; if it comes back first it recovers like any returning server). Longer than a"
+          + " reboot, so a planned restart moves nothing");
+
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
       SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, LOG_SEGMENT_SIZE, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC,
-      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT, REBUILD_RATE, REBUILD_LOCK_LEASE);
+      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT, REBUILD_RATE, REBUILD_LOCK_LEASE,
+      REPLACE_AFTER);
 }

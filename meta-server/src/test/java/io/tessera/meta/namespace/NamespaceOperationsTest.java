@@ -192,4 +192,65 @@ class NamespaceOperationsTest {
     assertThat(store.appliedIndex()).isEqualTo(applied);
     assertThat(stat("/persist")).isEqualTo(StatusProto.OK);
   }
+
+  @Test
+  void movingAFilesUnitsRenamesTheServerInItsLayoutOnceAndKeepsTheIndexesExact() throws Exception {
+    long id = one(create("/moved")).getInode().getId();
+    assertThat(store.placedFiles("ds-1", 10)).containsExactly(id);
+    try (NamespaceTxn tx = store.begin()) {
+      tx.putInode(tx.inode(id).toBuilder().addStaleServers("ds-1").build());
+      tx.commit(1, ++index);
+    }
+
+    boolean moved;
+    boolean again;
+    try (NamespaceTxn tx = store.begin()) {
+      moved = tx.moveUnits(id, "ds-1", "ds-9", 1);
+      again = tx.moveUnits(id, "ds-1", "ds-8", 1);   // a second move of the same generation: refused
+      tx.commit(1, ++index);
+    }
+    assertThat(moved).isTrue();
+    assertThat(again).isFalse();
+    io.tessera.common.proto.InodeProto in = store.inode(id);
+    assertThat(in.getLayout().getServersList()).containsExactly("ds-9", "ds-2");
+    assertThat(in.getLayout().getGeneration()).isEqualTo(1);
+    assertThat(in.getStaleServersList()).as("the stale copy left with its server").isEmpty();
+    assertThat(store.placedFiles("ds-1", 10)).isEmpty();
+    assertThat(store.placedFiles("ds-9", 10)).containsExactly(id);
+    assertThat(store.staleFiles("ds-1", 10)).isEmpty();
+    assertThat(store.leftoverFiles("ds-1", 10)).as("its old shards are still to delete").containsExactly(id);
+
+    try (NamespaceTxn tx = store.begin()) {
+      tx.leftoverDropped(id, "ds-1");
+      tx.commit(1, ++index);
+    }
+    assertThat(store.leftoverFiles("ds-1", 10)).isEmpty();
+    one(rm("/moved", false));
+    assertThat(store.placedFiles("ds-9", 10)).as("a removed file is placed nowhere").isEmpty();
+  }
+
+  @Test
+  void aNamespaceWrittenBeforeThePlacementIndexGetsItOnOpen() throws Exception {
+    long id = one(create("/old")).getInode().getId();
+    store.close();
+    try (org.rocksdb.Options o = new org.rocksdb.Options()) {
+      // drop the family, as a namespace from before the index looks
+      List<org.rocksdb.ColumnFamilyDescriptor> all = new ArrayList<>();
+      for (byte[] name : org.rocksdb.RocksDB.listColumnFamilies(o, dir.toString())) {
+        all.add(new org.rocksdb.ColumnFamilyDescriptor(name));
+      }
+      List<org.rocksdb.ColumnFamilyHandle> handles = new ArrayList<>();
+      try (org.rocksdb.DBOptions dbo = new org.rocksdb.DBOptions();
+           org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(dbo, dir.toString(), all, handles)) {
+        for (int i = 0; i < all.size(); i++) {
+          if (new String(all.get(i).getName(), java.nio.charset.StandardCharsets.UTF_8).equals("placed")) {
+            db.dropColumnFamily(handles.get(i));
+          }
+        }
+        handles.forEach(org.rocksdb.ColumnFamilyHandle::close);
+      }
+    }
+    store = new NamespaceStore(dir);
+    assertThat(store.placedFiles("ds-2", 10)).containsExactly(id);
+  }
 }
