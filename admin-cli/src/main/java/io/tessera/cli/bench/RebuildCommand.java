@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
  * with the foreground writers running, then their throughput during it.
  */
 @Command(name = "rebuild", mixinStandardHelpOptions = true,
-    description = {"Rebuild rate of one data server's shards, and foreground write throughput during the rebuild.",
+    description = {"Rebuild rate of one data server's shards, and foreground write throughput during the rebuild",
+        "(or, with --decommission, the rate at which a decommissioned server's units move to other servers).",
         "Needs the cluster.json of a `tessera local` cluster (run from the repository root): the victim is",
         "SIGKILLed, files it misses are written, then it is started again with its recorded command.",
         "Rebuilds run at up to tessera.meta.rebuild-rate (set on the meta servers)."})
@@ -62,6 +63,12 @@ public final class RebuildCommand implements Callable<Integer> {
 
   @Option(names = "--fg-clients", defaultValue = "2", description = "foreground writers (default: ${DEFAULT-VALUE})")
   int fgClients;
+
+  @Option(names = "--decommission", description = {"measure a drain instead: write the files while every server"
+      + " is up, then decommission the victim and time until it is retired (its units moved to servers outside"
+      + " each file's layout, so the cluster needs more data servers than the layout is wide); recommissioned"
+      + " afterwards"})
+  boolean decommission;
 
   @Option(names = "--baseline", defaultValue = "15", description = "seconds of foreground writes measured before (default: ${DEFAULT-VALUE})")
   int baselineSeconds;
@@ -99,6 +106,10 @@ public final class RebuildCommand implements Callable<Integer> {
       // every stripe puts one unit on each of its k+m servers: the victim misses size/k per file
       long perFile = 512L << 20;
       int files = (int) Math.max(1, (missBytes * k + perFile - 1) / perFile);
+      if (decommission) {
+        drain(out, fs, fg, node.id(), layout, files, perFile, before);
+        return 0;
+      }
       for (int f = 0; f < files; f++) {
         // created while every server is up: new files need all k+m servers
         fs.createFile("/bench/rebuild/missed-" + f, layout).close();
@@ -174,9 +185,68 @@ public final class RebuildCommand implements Callable<Integer> {
     }
   }
 
+  /** Writes the files with every server up, then decommissions the victim and times its drain. */
+  private static void drain(PrintWriter out, TesseraFileSystem fs, Foreground fg, String victim, CreateOptions layout,
+      int files, long perFile, double before) throws Exception {
+    byte[] chunk = new byte[8 << 20];
+    new Random(2).nextBytes(chunk);
+    out.printf(Locale.ROOT, "Writing %d x 512 MiB with every server up%n", files);
+    out.flush();
+    for (int f = 0; f < files; f++) {
+      try (TesseraFile t = fs.createFile("/bench/rebuild/drained-" + f, layout)) {
+        for (long off = 0; off < perFile; off += chunk.length) {
+          t.write(off, chunk, 0, chunk.length);
+        }
+      }
+    }
+    ClusterStatus.DataServer d0 = fs.clusterStatus().dataServers().stream().filter(x -> x.id().equals(victim))
+        .findFirst().orElseThrow();
+    ClusterStatus.Rebuild earlier = drainOf(fs, victim);   // counters of drains since the leader took over
+    long movedBefore = earlier == null ? 0 : earlier.bytesDone();
+    if (fg.clients > 0) {
+      fg.start();
+    }
+    long startAt = System.nanoTime();
+    out.println(fs.decommission(victim));
+    long lastPrint = 0;
+    while (!state(fs, victim).equals("retired")) {
+      if (System.nanoTime() - lastPrint > 5_000_000_000L) {
+        lastPrint = System.nanoTime();
+        ClusterStatus.Rebuild r = drainOf(fs, victim);
+        out.printf(Locale.ROOT, "  %s: %d files left, %s moved%n", victim, r == null ? -1 : r.filesLeft(),
+            DataSize.format(r == null ? 0 : r.bytesDone() - movedBefore));
+        out.flush();
+      }
+      Thread.sleep(200);
+    }
+    long doneAt = System.nanoTime();
+    double during = fg.clients == 0 ? Double.NaN : fg.stop(startAt, doneAt);
+    ClusterStatus.Rebuild r = drainOf(fs, victim);
+    long moved = (r == null ? 0 : r.bytesDone()) - movedBefore;
+    double secs = (doneAt - startAt) / 1e9;
+    out.printf(Locale.ROOT, "Drain of %s: %d files, %s moved in %.1f s from decommission to retired = %.1f MB/s"
+        + " (limit %s/s)%n", victim, d0.filesPlaced(), DataSize.format(moved), secs, moved / secs / 1e6,
+        DataSize.format(fs.clusterStatus().recovery().rateLimitBytesPerSecond()));
+    if (fg.clients > 0) {
+      out.printf(Locale.ROOT, "Foreground writes: %.1f MB/s healthy, %.1f MB/s during the drain = %.2f of before%n",
+          before / 1e6, during / 1e6, during / before);
+    }
+    out.println(fs.recommission(victim));
+    await(() -> state(fs, victim).equals("up"), 120);
+    for (int f = 0; f < files; f++) {
+      fs.delete("/bench/rebuild/drained-" + f, false);
+    }
+    fg.cleanUp();
+  }
+
+  private static ClusterStatus.Rebuild drainOf(TesseraFileSystem fs, String id) throws Exception {
+    return fs.clusterStatus().recovery().rebuilds().stream().filter(r -> r.draining() && r.server().equals(id))
+        .findFirst().orElse(null);
+  }
+
   private static ClusterStatus.Rebuild rebuildOf(TesseraFileSystem fs, String id) throws Exception {
-    return fs.clusterStatus().recovery().rebuilds().stream().filter(r -> r.server().equals(id)).findFirst()
-        .orElse(null);
+    return fs.clusterStatus().recovery().rebuilds().stream().filter(r -> !r.draining() && r.server().equals(id))
+        .findFirst().orElse(null);
   }
 
   private static String state(TesseraFileSystem fs, String id) {
@@ -204,7 +274,7 @@ public final class RebuildCommand implements Callable<Integer> {
     private static final long FILE = 256L << 20;
     private final TesseraFileSystem fs;
     private final CreateOptions layout;
-    private final int clients;
+    final int clients;
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicBoolean stop = new AtomicBoolean();
     private ExecutorService pool;

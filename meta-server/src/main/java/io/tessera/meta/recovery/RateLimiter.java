@@ -1,33 +1,47 @@
 package io.tessera.meta.recovery;
 
+import java.util.function.LongSupplier;
+
 /**
  * Keeps rebuild traffic at or below a rate, so foreground I/O keeps most of the machine:
- * {@link #acquire} sleeps when the bytes so far run ahead of the rate. 0 means no limit.
+ * {@link #acquire} sleeps until the bytes so far are due at the rate. After an idle stretch at
+ * most one second's worth goes out at once. 0 means no limit.
  */
 final class RateLimiter {
+  /** Waits a number of nanoseconds (the real one sleeps). */
+  interface Sleeper {
+    void sleep(long nanos) throws InterruptedException;
+  }
+
+  private static final long BURST_NANOS = 1_000_000_000L;
   private final long bytesPerSecond;
-  private long windowStartNanos = System.nanoTime();
-  private long bytesInWindow;
+  private final LongSupplier clock;
+  private final Sleeper sleeper;
+  /** When the bytes acquired so far are all due at the rate. */
+  private long dueNanos;
 
   RateLimiter(long bytesPerSecond) {
+    this(bytesPerSecond, System::nanoTime,
+        nanos -> Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)));
+  }
+
+  RateLimiter(long bytesPerSecond, LongSupplier clock, Sleeper sleeper) {
     this.bytesPerSecond = bytesPerSecond;
+    this.clock = clock;
+    this.sleeper = sleeper;
+    this.dueNanos = clock.getAsLong() - BURST_NANOS;
   }
 
   synchronized void acquire(long bytes) throws InterruptedException {
     if (bytesPerSecond <= 0) {
       return;
     }
-    long now = System.nanoTime();
-    if (now - windowStartNanos > 5_000_000_000L) {
-      // an idle stretch earns no burst beyond a second's worth
-      windowStartNanos = now - 1_000_000_000L;
-      bytesInWindow = 0;
-    }
-    bytesInWindow += bytes;
-    long dueNanos = windowStartNanos + bytesInWindow * 1_000_000_000L / bytesPerSecond;
+    long now = clock.getAsLong();
+    // idle time earns no more than a second's worth of bytes at once
+    dueNanos = Math.max(dueNanos, now - BURST_NANOS) + (long) (bytes * 1e9 / bytesPerSecond);
     long wait = dueNanos - now;
     if (wait > 0) {
-      Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      sleeper.sleep(wait);
     }
   }
 

@@ -1,0 +1,40 @@
+package io.tessera.meta.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Rebuild traffic stays at its rate however long it runs (a clock of its own: no real waiting). */
+class RateLimiterTest {
+  private long now = 1_000_000_000_000L;
+
+  private RateLimiter limiter(long bytesPerSecond) {
+    return new RateLimiter(bytesPerSecond, () -> now, nanos -> now += nanos);
+  }
+
+  @Test
+  void aLongRebuildIsHeldToTheRateNotJustItsFirstSeconds() throws Exception {
+    RateLimiter l = limiter(48L << 20);
+    long start = now;
+    long bytes = 0;
+    for (int chunk = 0; chunk < 1000; chunk++) {   // 8 GiB in 8 MiB chunks: minutes at the rate
+      l.acquire(8L << 20);
+      bytes += 8L << 20;
+      now += 20_000_000;                             // each chunk also takes 20 ms to copy
+    }
+    double seconds = (now - start) / 1e9;
+    // the rate, plus the one second's worth a start after idling may send at once
+    assertThat((double) bytes).isBetween(0.97 * (48L << 20) * seconds, (48L << 20) * (seconds + 1));
+  }
+
+  @Test
+  void afterIdlingAtMostOneSecondsWorthGoesOutAtOnce() throws Exception {
+    RateLimiter l = limiter(10L << 20);
+    now += 60_000_000_000L;                          // a minute with nothing to rebuild
+    long before = now;
+    l.acquire(10L << 20);                            // a second's worth: no wait
+    assertThat(now).isEqualTo(before);
+    l.acquire(10L << 20);                            // the next second's worth waits for it
+    assertThat(now - before).isEqualTo(1_000_000_000L);
+  }
+}
