@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
-import io.tessera.client.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.it.TestDirs;
@@ -111,45 +110,24 @@ class PartitionProcessTest {
   }
 
   private static String leader(TesseraFileSystem fs) {
-    try {
-      return fs.clusterStatus().replicas().stream().filter(ClusterStatus.Replica::leader).map(ClusterStatus.Replica::id)
-          .findFirst().orElse("");
-    } catch (Exception e) {
-      return "";
-    }
+    return ClusterWatch.leader(fs);
   }
 
   private static String state(TesseraFileSystem fs, String id) {
-    try {
-      return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(id))
-          .map(ClusterStatus.DataServer::state).findFirst().orElse("?");
-    } catch (Exception e) {
-      return "?";
-    }
+    return ClusterWatch.state(fs, id);
   }
 
+  /** Healed, and the old leader back in touch with the new one. */
   private static boolean healed(ProcessCluster cluster, TesseraFileSystem fs) {
     try {
-      if (cluster.processes().values().stream().anyMatch(p -> !p.isAlive())) {
-        return false;
-      }
-      ClusterStatus s = fs.clusterStatus();
-      return s.replicas().stream().anyMatch(ClusterStatus.Replica::leader)
-          && s.replicas().stream().allMatch(r -> r.leader() || (r.lastContactMillisAgo() >= 0
-              && r.lastContactMillisAgo() < 3000))
-          && s.dataServers().stream().allMatch(d -> d.up() && d.filesToRebuild() == 0);
+      return ClusterWatch.healed(cluster, fs) && fs.clusterStatus().replicas().stream()
+          .allMatch(r -> r.leader() || (r.lastContactMillisAgo() >= 0 && r.lastContactMillisAgo() < 3000));
     } catch (Exception e) {
       return false;
     }
   }
 
   private static void await(String what, BooleanSupplier condition) throws Exception {
-    long deadline = System.nanoTime() + LIMIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("no " + what + " within " + LIMIT);
-      }
-      Thread.sleep(50);
-    }
+    ClusterWatch.await(what, condition, LIMIT);
   }
 }

@@ -413,21 +413,11 @@ class RecoveryScenariosTest {
     }
 
     String leader() {
-      try {
-        return fs.clusterStatus().replicas().stream().filter(ClusterStatus.Replica::leader)
-            .map(ClusterStatus.Replica::id).findFirst().orElse("");
-      } catch (Exception e) {
-        return "";
-      }
+      return ClusterWatch.leader(fs);
     }
 
     String state(String id) {
-      try {
-        return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(id)).map(ClusterStatus.DataServer::state)
-            .findFirst().orElse("?");
-      } catch (Exception e) {
-        return "?";
-      }
+      return ClusterWatch.state(fs, id);
     }
 
     long staleOn(String id) {
@@ -441,16 +431,7 @@ class RecoveryScenariosTest {
 
     /** Every process alive, every data server up, nothing stale anywhere. */
     boolean healed() {
-      try {
-        if (cluster.processes().values().stream().anyMatch(p -> !p.isAlive())) {
-          return false;
-        }
-        ClusterStatus s = fs.clusterStatus();
-        return s.replicas().stream().anyMatch(ClusterStatus.Replica::leader)
-            && s.dataServers().stream().allMatch(d -> d.up() && d.filesToRebuild() == 0);
-      } catch (Exception e) {
-        return false;
-      }
+      return ClusterWatch.healed(cluster, fs);
     }
 
     /** What the server logged after {@code from} bytes of its log file. */
@@ -469,13 +450,7 @@ class RecoveryScenariosTest {
     }
 
     void awaitUntil(String what, BooleanSupplier condition, Duration limit) throws Exception {
-      long deadline = System.nanoTime() + limit.toNanos();
-      while (!condition.getAsBoolean()) {
-        if (System.nanoTime() - deadline > 0) {
-          throw new AssertionError("'" + scenario.name() + "' run " + run + ": no " + what + " within " + limit);
-        }
-        Thread.sleep(50);
-      }
+      ClusterWatch.await(what + " (in '" + scenario.name() + "' run " + run + ")", condition, limit);
     }
 
     /**

@@ -1,0 +1,57 @@
+package io.tessera.it.recovery;
+
+import io.tessera.cli.local.ProcessCluster;
+import io.tessera.client.ClusterStatus;
+import io.tessera.client.TesseraFileSystem;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+/** What the failure tests ask of a cluster while they break it: who leads, a server's state, whether it healed. */
+final class ClusterWatch {
+  private ClusterWatch() {}
+
+  /** The meta leader's id as {@code fs} sees it ("" while it cannot tell). */
+  static String leader(TesseraFileSystem fs) {
+    try {
+      return fs.clusterStatus().replicas().stream().filter(ClusterStatus.Replica::leader).map(ClusterStatus.Replica::id)
+          .findFirst().orElse("");
+    } catch (Exception e) {
+      return "";
+    }
+  }
+
+  /** A data server's state ("up", "down", "recovering", ...; "?" while it cannot tell). */
+  static String state(TesseraFileSystem fs, String id) {
+    try {
+      return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(id))
+          .map(ClusterStatus.DataServer::state).findFirst().orElse("?");
+    } catch (Exception e) {
+      return "?";
+    }
+  }
+
+  /** Every process alive, a leader, every data server up with nothing stale. */
+  static boolean healed(ProcessCluster cluster, TesseraFileSystem fs) {
+    try {
+      if (cluster.processes().values().stream().anyMatch(p -> !p.isAlive())) {
+        return false;
+      }
+      ClusterStatus s = fs.clusterStatus();
+      return s.replicas().stream().anyMatch(ClusterStatus.Replica::leader)
+          && s.dataServers().stream().allMatch(d -> d.up() && d.filesToRebuild() == 0);
+    } catch (Exception e) {
+      return false;
+    }
+  }
+
+  /** Polls until the condition holds; fails the test with {@code what} after {@code limit}. */
+  static void await(String what, BooleanSupplier condition, Duration limit) throws InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("no " + what + " within " + limit);
+      }
+      Thread.sleep(50);
+    }
+  }
+}
