@@ -65,9 +65,11 @@ final class DataRequestHandler implements RpcService {
   private final CorruptionReport corruption;
   private final SpaceGuard space;
   private final ExecutorService workers;
+  private final ClientLoad load;
 
   DataRequestHandler(ShardStore store, StripeLockTable locks, WriteGate gate, SnapshotParticipant snapshots,
-      ServingState serving, CorruptionReport corruption, SpaceGuard space, ExecutorService workers) {
+      ServingState serving, CorruptionReport corruption, SpaceGuard space, ExecutorService workers, ClientLoad load) {
+    this.load = load;
     this.space = space;
     this.corruption = corruption;
     this.store = store;
@@ -99,6 +101,9 @@ final class DataRequestHandler implements RpcService {
     if (!req.getRecovery() && req.getOpCase() == DataRequestProto.OpCase.READ && serving.recovering()) {
       call.payload().release();
       return CompletableFuture.completedFuture(unavailableUnits(req.getRead().getRangesCount()));
+    }
+    if (!req.getRecovery()) {
+      load.record(clientBytes(req, call.payload().readableBytes()));
     }
     String stale = staleLayout(req);
     if (stale != null) {
@@ -197,6 +202,20 @@ final class DataRequestHandler implements RpcService {
       }
     }
     return refusal;
+  }
+
+  /** The file bytes a client request moves: a write's payload, a read's ranges. */
+  private static long clientBytes(DataRequestProto req, long payloadBytes) {
+    List<ShardRangeProto> reads = switch (req.getOpCase()) {
+      case READ -> req.getRead().getProbe() ? List.of() : req.getRead().getRangesList();
+      case LOCK_READ -> req.getLockRead().getReadsList();
+      default -> List.of();
+    };
+    long bytes = payloadBytes;
+    for (ShardRangeProto r : reads) {
+      bytes += r.getLength();
+    }
+    return bytes;
   }
 
   private String staleLayout(long fileId, long generation) {

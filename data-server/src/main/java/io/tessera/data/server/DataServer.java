@@ -82,6 +82,7 @@ public final class DataServer implements Closeable {
         config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT).multipliedBy(3), gc::requestRun);
     SnapshotParticipant snapshots = new SnapshotParticipant(gate, locks, timer, System::nanoTime);
     ServingState serving = new ServingState(id);
+    ClientLoad load = new ClientLoad();
     CorruptionReport corruption = new CorruptionReport();
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     String host = config.get(DataServerConfigKeys.BIND_HOST);
@@ -89,7 +90,7 @@ public final class DataServer implements Closeable {
     try {
       rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
           Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, serving, corruption,
-              new SpaceGuard(dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id), workers)), maxFrame,
+              new SpaceGuard(dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id), workers, load)), maxFrame,
           config.get(RpcConfigKeys.IO_THREADS));
     } catch (RuntimeException e) {
       store.close();
@@ -103,7 +104,7 @@ public final class DataServer implements Closeable {
     LeaderFollowingCaller meta = new LeaderFollowingCaller(metaPool,
         Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")), Service.HEARTBEAT,
         Duration.ofSeconds(3));
-    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta, gate, serving, locks, corruption,
+    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta, gate, serving, locks, corruption, load,
         config.get(DataServerConfigKeys.MIN_FREE_SPACE),
         config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT));
     hb.start(config.get(DataServerConfigKeys.HEARTBEAT_INTERVAL));

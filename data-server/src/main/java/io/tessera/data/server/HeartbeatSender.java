@@ -44,12 +44,14 @@ final class HeartbeatSender implements Closeable {
     t.setDaemon(true);
     return t;
   });
+  private final ClientLoad load;
   private volatile boolean registered;
   private volatile boolean inFlight;
 
   HeartbeatSender(String serverId, String address, File dataDir, ShardStore store, LeaderFollowingCaller meta,
-      WriteGate gate, ServingState serving, StripeLockTable locks, CorruptionReport corruption, long reserveBytes,
-      Duration gateBound) {
+      WriteGate gate, ServingState serving, StripeLockTable locks, CorruptionReport corruption, ClientLoad load,
+      long reserveBytes, Duration gateBound) {
+    this.load = load;
     this.reserveBytes = reserveBytes;
     this.corruption = corruption;
     this.serving = serving;
@@ -81,7 +83,8 @@ final class HeartbeatSender implements Closeable {
         .setServerId(serverId).setAddress(address)
         .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(Math.max(0, dataDir.getUsableSpace() - reserveBytes))
         .setUsedBytes(store.usedBytes()).setEpoch(store.epoch()).setGateAttempt(overdue)
-        .addAllOrphanLocks(locks.orphans(64)).addAllCorruptFiles(corruption.pending(64)).build();
+        .addAllOrphanLocks(locks.orphans(64)).addAllCorruptFiles(corruption.pending(64))
+        .setClientBytesPerS(load.perSecondSinceLast()).build();
     meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom,
         r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).whenComplete((r, err) -> {
       inFlight = false;

@@ -5,7 +5,7 @@ import java.util.function.LongSupplier;
 /**
  * Keeps rebuild traffic at or below a rate, so foreground I/O keeps most of the machine:
  * {@link #acquire} sleeps until the bytes so far are due at the rate. After an idle stretch at
- * most one second's worth goes out at once. 0 means no limit.
+ * most one second's worth goes out at once. A rate of 0 means no limit.
  */
 final class RateLimiter {
   /** Waits a number of nanoseconds (the real one sleeps). */
@@ -14,18 +14,19 @@ final class RateLimiter {
   }
 
   private static final long BURST_NANOS = 1_000_000_000L;
-  private final long bytesPerSecond;
+  /** The rate now (it may change from call to call: recovery slows down while clients are busy). */
+  private final LongSupplier bytesPerSecond;
   private final LongSupplier clock;
   private final Sleeper sleeper;
   /** When the bytes acquired so far are all due at the rate. */
   private long dueNanos;
 
-  RateLimiter(long bytesPerSecond) {
+  RateLimiter(LongSupplier bytesPerSecond) {
     this(bytesPerSecond, System::nanoTime,
         nanos -> Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)));
   }
 
-  RateLimiter(long bytesPerSecond, LongSupplier clock, Sleeper sleeper) {
+  RateLimiter(LongSupplier bytesPerSecond, LongSupplier clock, Sleeper sleeper) {
     this.bytesPerSecond = bytesPerSecond;
     this.clock = clock;
     this.sleeper = sleeper;
@@ -33,12 +34,13 @@ final class RateLimiter {
   }
 
   synchronized void acquire(long bytes) throws InterruptedException {
-    if (bytesPerSecond <= 0) {
+    long rate = bytesPerSecond.getAsLong();
+    if (rate <= 0) {
       return;
     }
     long now = clock.getAsLong();
     // idle time earns no more than a second's worth of bytes at once
-    dueNanos = Math.max(dueNanos, now - BURST_NANOS) + (long) (bytes * 1e9 / bytesPerSecond);
+    dueNanos = Math.max(dueNanos, now - BURST_NANOS) + (long) (bytes * 1e9 / rate);
     long wait = dueNanos - now;
     if (wait > 0) {
       sleeper.sleep(wait);
@@ -46,6 +48,6 @@ final class RateLimiter {
   }
 
   long bytesPerSecond() {
-    return bytesPerSecond;
+    return bytesPerSecond.getAsLong();
   }
 }

@@ -55,8 +55,11 @@ public final class RecoveryCoordinator implements Closeable {
   private static final int FILES_PER_ROUND = 256;
 
   /** Settings of the coordinator. */
-  public record Settings(Duration downAfter, long rateBytesPerSecond, Duration lockLease, Duration replaceAfter,
-      long minFreeBytes) {}
+  public record Settings(Duration downAfter, long rateBytesPerSecond, long rateUnderLoad, Duration lockLease,
+      Duration replaceAfter, long minFreeBytes) {}
+
+  /** Client traffic (bytes/s over all data servers) above which recovery runs at the under-load rate. */
+  static final long BUSY_CLIENT_BYTES_PER_S = 1L << 20;
 
   private final Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log;
   private final Supplier<NamespaceStore> store;
@@ -83,7 +86,7 @@ public final class RecoveryCoordinator implements Closeable {
     this.isLeader = isLeader;
     this.settings = settings;
     this.calls = new DataServerCalls(dataPool, registry, 30_000);
-    this.limiter = new RateLimiter(settings.rateBytesPerSecond());
+    this.limiter = new RateLimiter(this::rebuildRate);
     this.rebuilder = new ShardRebuilder(calls, new ShardRebuilder.Namespace() {
       @Override
       public InodeProto inode(long fileId) {
@@ -103,6 +106,20 @@ public final class RecoveryCoordinator implements Closeable {
             .getClient().getStatus() == io.tessera.common.proto.StatusProto.OK;
       }
     }, this::serving, limiter, settings.lockLease().toMillis());
+  }
+
+  /** The rebuild rate now: lower while clients are busy on the data servers (their heartbeats say). */
+  private long rebuildRate() {
+    long full = settings.rateBytesPerSecond();
+    long underLoad = settings.rateUnderLoad();
+    if (underLoad <= 0 || (full > 0 && underLoad >= full)) {
+      return full;
+    }
+    long clients = 0;
+    for (HeartbeatRequestProto hb : registry.live()) {
+      clients += hb.getClientBytesPerS();
+    }
+    return clients > BUSY_CLIENT_BYTES_PER_S ? underLoad : full;
   }
 
   public void start() {

@@ -122,7 +122,8 @@ public final class MetaServer implements Closeable {
             config.get(MetaServerConfigKeys.FS_SNAPSHOT_PAUSE_BEFORE_COMMIT)));
     RecoveryCoordinator recovery = new RecoveryCoordinator(batcher::submit, sm::store, registry, dataPool,
         raft::isLeader, new RecoveryCoordinator.Settings(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT),
-            config.get(MetaServerConfigKeys.REBUILD_RATE), config.get(MetaServerConfigKeys.REBUILD_LOCK_LEASE),
+            config.get(MetaServerConfigKeys.REBUILD_RATE), config.get(MetaServerConfigKeys.REBUILD_RATE_UNDER_LOAD),
+            config.get(MetaServerConfigKeys.REBUILD_LOCK_LEASE),
             config.get(MetaServerConfigKeys.REPLACE_AFTER), config.get(MetaServerConfigKeys.MIN_FREE_SPACE)));
     RpcServer rpc;
     try {

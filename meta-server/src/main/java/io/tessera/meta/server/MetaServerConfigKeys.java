@@ -55,6 +55,10 @@ public final class MetaServerConfigKeys {
   public static final ConfigKey<Long> REBUILD_RATE = ConfigKey.size("tessera.meta.rebuild-rate", 48L << 20,
       "bytes per second the recovery coordinator writes when it rebuilds stale shards (0: no limit); it bounds"
           + " how much of the machine rebuilds take from foreground I/O");
+  public static final ConfigKey<Long> REBUILD_RATE_UNDER_LOAD = ConfigKey.size(
+      "tessera.meta.rebuild-rate-under-load", 16L << 20, "bytes per second rebuilds and drains write while clients"
+          + " read or write more than 1 MiB/s on the data servers (their heartbeats report it): recovery gives way to"
+          + " foreground I/O, and speeds up to tessera.meta.rebuild-rate when the clients are quiet");
   public static final ConfigKey<Duration> REBUILD_LOCK_LEASE = ConfigKey.duration("tessera.meta.rebuild-lock-lease",
       Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
           + " must be copied within it; writers of the file wait at most this long when a meta leader dies mid-rebuild)");
@@ -67,6 +71,6 @@ public final class MetaServerConfigKeys {
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
       SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, LOG_SEGMENT_SIZE, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC,
-      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT, REBUILD_RATE, REBUILD_LOCK_LEASE,
-      REPLACE_AFTER);
+      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT, REBUILD_RATE, REBUILD_RATE_UNDER_LOAD,
+      REBUILD_LOCK_LEASE, REPLACE_AFTER);
 }

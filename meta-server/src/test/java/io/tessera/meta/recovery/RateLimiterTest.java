@@ -9,7 +9,7 @@ class RateLimiterTest {
   private long now = 1_000_000_000_000L;
 
   private RateLimiter limiter(long bytesPerSecond) {
-    return new RateLimiter(bytesPerSecond, () -> now, nanos -> now += nanos);
+    return new RateLimiter(() -> bytesPerSecond, () -> now, nanos -> now += nanos);
   }
 
   @Test
@@ -36,5 +36,18 @@ class RateLimiterTest {
     assertThat(now).isEqualTo(before);
     l.acquire(10L << 20);                            // the next second's worth waits for it
     assertThat(now - before).isEqualTo(1_000_000_000L);
+  }
+
+  @Test
+  void aLowerRateWhileClientsAreBusyAppliesFromTheNextChunk() throws Exception {
+    long[] rate = {48L << 20};
+    RateLimiter l = new RateLimiter(() -> rate[0], () -> now, nanos -> now += nanos);
+    l.acquire(48L << 20);                            // the first second's worth
+    rate[0] = 16L << 20;                             // clients got busy
+    long before = now;
+    for (int i = 0; i < 16; i++) {
+      l.acquire(1L << 20);
+    }
+    assertThat(now - before).as("16 MiB at 16 MiB/s").isBetween(900_000_000L, 1_000_000_000L);
   }
 }
