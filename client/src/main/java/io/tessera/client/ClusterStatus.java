@@ -35,7 +35,7 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    * @param lastHeartbeatMillisAgo how long since the meta group heard from it
    * @param filesToRebuild files whose shards on it are stale
    * @param downSinceMillis when it was found down (0: not down or recovering)
-   * @param filesPlaced files with a unit on it (draining: left to move)
+   * @param filesPlaced draining or retired: files with a unit on it, left to move (0 for other states)
    * @param decommissioned draining or retired because an operator asked
    * @param leftoverFiles files moved off it while it was unreachable, whose old shards it still holds
    */

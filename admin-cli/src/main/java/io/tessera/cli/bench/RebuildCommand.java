@@ -199,10 +199,9 @@ public final class RebuildCommand implements Callable<Integer> {
         }
       }
     }
-    ClusterStatus.DataServer d0 = fs.clusterStatus().dataServers().stream().filter(x -> x.id().equals(victim))
-        .findFirst().orElseThrow();
     ClusterStatus.Rebuild earlier = drainOf(fs, victim);   // counters of drains since the leader took over
     long movedBefore = earlier == null ? 0 : earlier.bytesDone();
+    long filesBefore = earlier == null ? 0 : earlier.filesDone();
     if (fg.clients > 0) {
       fg.start();
     }
@@ -225,7 +224,8 @@ public final class RebuildCommand implements Callable<Integer> {
     long moved = (r == null ? 0 : r.bytesDone()) - movedBefore;
     double secs = (doneAt - startAt) / 1e9;
     out.printf(Locale.ROOT, "Drain of %s: %d files, %s moved in %.1f s from decommission to retired = %.1f MB/s"
-        + " (limit %s/s)%n", victim, d0.filesPlaced(), DataSize.format(moved), secs, moved / secs / 1e6,
+        + " (limit %s/s)%n", victim, (r == null ? 0 : r.filesDone()) - filesBefore, DataSize.format(moved), secs,
+        moved / secs / 1e6,
         DataSize.format(fs.clusterStatus().recovery().rateLimitBytesPerSecond()));
     if (fg.clients > 0) {
       out.printf(Locale.ROOT, "Foreground writes: %.1f MB/s healthy, %.1f MB/s during the drain = %.2f of before%n",

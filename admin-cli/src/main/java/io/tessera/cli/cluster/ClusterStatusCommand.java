@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
         + "recovering (back after being down: the shards it missed are being rebuilt, clients do not read from it "
         + "yet); draining (decommissioned, or DOWN past tessera.meta.replace-after: its units move to other "
         + "servers); retired (drained: no file uses it; a decommissioned server may then be stopped).",
-        "FILES counts the files with a unit on the server (draining: still to move)."})
+        "TO MOVE counts, for a draining server, the files that still have a unit on it."})
 public final class ClusterStatusCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
@@ -68,12 +68,13 @@ public final class ClusterStatusCommand extends ConnectedCommand {
     long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
     out.printf("Data servers (%d of %d up):%n", up, s.dataServers().size());
     out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %8s %s%n", "ID", "ADDRESS", "STATE", "USED", "FREE",
-        "CAPACITY", "LAST HEARD", "FILES", "STALE FILES");
+        "CAPACITY", "LAST HEARD", "TO MOVE", "STALE FILES");
     for (ClusterStatus.DataServer d : s.dataServers()) {
-      out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %8d %d%s%n", d.id(), d.address(), stateOf(d),
+      boolean leaving = d.state().equals("draining") || d.state().equals("retired");
+      out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %8s %d%s%n", d.id(), d.address(), stateOf(d),
           DataSize.format(d.usedBytes()), DataSize.format(d.freeBytes()), DataSize.format(d.capacityBytes()),
-          String.format(java.util.Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0), d.filesPlaced(),
-          d.filesToRebuild(), notes(d));
+          String.format(java.util.Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0),
+          leaving ? String.valueOf(d.filesPlaced()) : "-", d.filesToRebuild(), notes(d));
     }
     RecoverStatusCommand.printRebuilds(out, s.recovery());
     return 0;

@@ -30,7 +30,7 @@ public final class RecoverStatusCommand extends ConnectedCommand {
     }
     printRebuilds(out(), s.recovery());
     if (s.recovery().rebuilds().stream().allMatch(r -> r.filesLeft() == 0)) {
-      long notUp = s.dataServers().stream().filter(d -> !d.up()).count();
+      long notUp = s.dataServers().stream().filter(d -> !d.up() && !d.state().equals("retired")).count();
       out().println(notUp == 0 ? "Every shard is fully redundant." : notUp + " data server(s) not up; see `tessera cluster status`.");
     }
     return 0;

@@ -277,9 +277,18 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     return filesOn(placed, server, limit);
   }
 
-  /** How many files have a unit on each server. */
-  public Map<String, Long> placedCounts() {
-    return countsOf(placed);
+  /** How many files have a unit on the server (a range of the placement index: for draining servers). */
+  public long placedCount(String server) {
+    return guarded(() -> {
+      long n = 0;
+      byte[] prefix = Keys.serverPrefix(server);
+      try (RocksIterator it = db.newIterator(placed)) {
+        for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
+          n++;
+        }
+      }
+      return n;
+    });
   }
 
   /** Ids of files moved off {@code server} whose shards there were not deleted yet. */

@@ -140,7 +140,7 @@ final class MetaRequestHandler implements RpcService {
       if (err != null) {
         return refuse(LeaderStatus.of(err, raft));
       }
-      long files = store.get().placedFiles(server, Integer.MAX_VALUE).size();
+      long files = store.get().placedCount(server);
       return reply.getClient().getStatus() == StatusProto.OK
           ? Replies.error(StatusProto.OK, server + " is draining: " + files + " files have units on it")
           : Replies.error(StatusProto.INVALID_ARGUMENT, server + " cannot be decommissioned now: "
@@ -222,13 +222,16 @@ final class MetaRequestHandler implements RpcService {
     NamespaceStore ns = store.get();
     java.util.Map<String, io.tessera.meta.proto.ServerStateRecordProto> states = ns.serverStates();
     java.util.Map<String, Long> stale = ns.staleCounts();
-    java.util.Map<String, Long> placedCounts = ns.placedCounts();
     java.util.Map<String, Long> leftovers = ns.leftoverCounts();
     for (io.tessera.common.proto.DataServerProto d : registry.describe()) {
       io.tessera.meta.proto.ServerStateRecordProto rec = states.get(d.getId());
       io.tessera.common.proto.DataServerProto.Builder db = d.toBuilder()
-          .setFilesToRebuild(stale.getOrDefault(d.getId(), 0L)).setFilesPlaced(placedCounts.getOrDefault(d.getId(), 0L))
-          .setLeftoverFiles(leftovers.getOrDefault(d.getId(), 0L));
+          .setFilesToRebuild(stale.getOrDefault(d.getId(), 0L)).setLeftoverFiles(leftovers.getOrDefault(d.getId(), 0L));
+      if (rec != null && (rec.getState() == io.tessera.common.proto.DataServerStateProto.DRAINING
+          || rec.getState() == io.tessera.common.proto.DataServerStateProto.RETIRED)) {
+        // counted only where it is work left: a scan of one server's range of the placement index
+        db.setFilesPlaced(ns.placedCount(d.getId()));
+      }
       if (rec != null && rec.getState() != io.tessera.common.proto.DataServerStateProto.UP) {
         db.setDownSinceMs(rec.getDownSinceMs() != 0 ? rec.getDownSinceMs() : rec.getSinceMs())
             .setDecommissioned(rec.getDecommissioned());
