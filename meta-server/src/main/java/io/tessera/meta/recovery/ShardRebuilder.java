@@ -105,9 +105,10 @@ final class ShardRebuilder {
    * Moves {@code from}'s units of the file to {@code to} (a server outside the file's layout) and
    * logs the new layout; returns the bytes written. While {@code from} serves and holds current
    * shards they are copied from it under a file-wide lock; otherwise they are decoded from the
-   * other servers like a rebuild. Before the move is logged, every server of the new layout is
-   * fenced at the new generation, so a writer still planning with the old layout is refused
-   * and re-reads it; afterwards the copy left on {@code from} is deleted when it can be reached.
+   * other servers like a rebuild. The move is logged, then, still under the file-wide lock, every
+   * server of the new layout (and {@code from}, if it serves) is fenced at the new generation, so
+   * a writer still planning with the old layout is refused and re-reads it; the copy left on
+   * {@code from} is deleted afterwards, when it can be reached.
    */
   long move(long fileId, String from, String to) throws InterruptedException {
     InodeProto in = namespace.inode(fileId);
