@@ -54,4 +54,20 @@ final class ClusterWatch {
       Thread.sleep(50);
     }
   }
+
+  /**
+   * Waits until every path checks HEALTHY with its parity verified (a client may still skip a
+   * server it saw fail a moment ago, for tessera.client.down-server-retry-after).
+   */
+  static void awaitHealthy(TesseraFileSystem fs, Iterable<String> paths, Duration limit) throws InterruptedException {
+    for (String path : paths) {
+      await(path + " HEALTHY with parity verified", () -> {
+        try {
+          return fs.check(path, true).verdict().equals("HEALTHY");
+        } catch (Exception e) {
+          return false;
+        }
+      }, limit);
+    }
+  }
 }

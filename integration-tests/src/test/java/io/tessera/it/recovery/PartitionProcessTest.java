@@ -85,15 +85,7 @@ class PartitionProcessTest {
         long healed = System.nanoTime();
         workload.stopWriters();
         long lost = workload.verify();
-        for (String path : workload.paths()) {
-          await(path + " HEALTHY with parity verified", () -> {
-            try {
-              return fs.check(path, true).verdict().equals("HEALTHY");
-            } catch (Exception e) {
-              return false;
-            }
-          });
-        }
+        ClusterWatch.awaitHealthy(fs, workload.paths(), LIMIT);
         String row = String.format(Locale.ROOT, "| meta leader %s + %s partitioned from the rest (network namespaces) "
             + "| 1 | %d | %d (new leader %d) | %d (%d after the heal) | %.1f | %.1f | %.2f | partition held %d ms; "
             + "writes %.1f MB/s in its first 5 s, %.1f MB/s in the last 10 s |%n",

@@ -308,16 +308,7 @@ class RecoveryScenariosTest {
       }
       workload.stopWriters();
       long lost = workload.verify();
-      for (String path : workload.paths()) {
-        // this client may still skip a server it saw fail a moment ago (for down-server-retry-after)
-        awaitUntil(path + " HEALTHY with parity verified", () -> {
-          try {
-            return fs.check(path, true).verdict().equals("HEALTHY");
-          } catch (Exception e) {
-            return false;
-          }
-        });
-      }
+      ClusterWatch.awaitHealthy(fs, workload.paths(), HEAL_LIMIT);
       return new Row(scenario.name(), run, lost, detectNanos < 0 ? -1 : (detectNanos - faultNanos) / 1_000_000,
           (healed - faultNanos) / 1_000_000, before, during, String.join("; ", notes));
     }

@@ -444,13 +444,7 @@ public final class RecoveryCoordinator implements Closeable {
     Set<String> servers = new HashSet<>(stale.keySet());
     servers.addAll(progress.keySet());
     for (String server : new java.util.TreeSet<>(servers)) {
-      long left = 0;
-      for (long fileId : ns.staleFiles(server, 100_000)) {
-        InodeProto in = ns.inode(fileId);
-        if (in != null && in.getLayout().getDataUnits() > 0) {
-          left += (in.getSize() + in.getLayout().getDataUnits() - 1) / in.getLayout().getDataUnits();
-        }
-      }
+      long left = unitBytesOf(ns, ns.staleFiles(server, 100_000));
       Progress p = progress.getOrDefault(server, new Progress());
       b.addRebuilds(p.describe(server, stale.getOrDefault(server, 0L), left));
     }
@@ -458,18 +452,24 @@ public final class RecoveryCoordinator implements Closeable {
       if (e.getValue().getState() != DataServerStateProto.DRAINING && !drains.containsKey(e.getKey())) {
         continue;
       }
-      long left = 0;
       List<Long> files = ns.placedFiles(e.getKey(), 100_000);
-      for (long fileId : files) {
-        InodeProto in = ns.inode(fileId);
-        if (in != null && in.getLayout().getDataUnits() > 0) {
-          left += (in.getSize() + in.getLayout().getDataUnits() - 1) / in.getLayout().getDataUnits();
-        }
-      }
+      long left = unitBytesOf(ns, files);
       Progress p = drains.getOrDefault(e.getKey(), new Progress());
       b.addRebuilds(p.describe(e.getKey(), files.size(), left).toBuilder().setDraining(true));
     }
     return b.build();
+  }
+
+  /** Estimated bytes one server holds of these files: each server of a file holds about size / k of it. */
+  private static long unitBytesOf(NamespaceStore ns, List<Long> fileIds) {
+    long bytes = 0;
+    for (long fileId : fileIds) {
+      InodeProto in = ns.inode(fileId);
+      if (in != null && in.getLayout().getDataUnits() > 0) {
+        bytes += (in.getSize() + in.getLayout().getDataUnits() - 1) / in.getLayout().getDataUnits();
+      }
+    }
+    return bytes;
   }
 
   @Override
