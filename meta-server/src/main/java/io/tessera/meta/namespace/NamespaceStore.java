@@ -51,6 +51,8 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   static final byte[] NEXT_INODE = Keys.utf8("next-inode");
   static final byte[] EPOCH = Keys.utf8("epoch");
   static final byte[] PENDING_SNAPSHOT = Keys.utf8("pending-snapshot");
+  static final byte[] ABORTED_ATTEMPTS = Keys.utf8("aborted-attempts");
+  static final byte[] CAPTURE_PENDING = Keys.utf8("capture-pending");
   private static final List<String> FAMILIES = List.of("inodes", "dentries", "system", "servers", "reclaim",
       "snapshots", "stale", "server-states", "placed", "leftover");
 
@@ -95,8 +97,10 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     if (!readOnly) {
       Files.createDirectories(dir);
     }
+    // atomic flush: a checkpoint (one per snapshot, taken on the apply path) flushes every
+    // family's memtable in one job with one manifest write, not one job per family
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-        .setMaxBackgroundJobs(2);
+        .setMaxBackgroundJobs(2).setAtomicFlush(true);
     cfOptions = new ColumnFamilyOptions().optimizeForSmallDb();
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
@@ -217,6 +221,30 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   public long epoch() {
     return systemLong(EPOCH, 0);
+  }
+
+  /**
+   * The epoch of the snapshot committed by the last applied entry whose namespace checkpoint is
+   * still to be taken, or -1 (see MetaStateMachine: it is taken right after the commit is
+   * applied, before anything else changes the namespace).
+   */
+  public long capturePending() {
+    return systemLong(CAPTURE_PENDING, -1);
+  }
+
+  /** The pending snapshot's checkpoint is taken. */
+  public void captureDone() throws IOException {
+    String failure = guarded(() -> {
+      try {
+        db.delete(system, writeOptions, CAPTURE_PENDING);
+        return null;
+      } catch (RocksDBException e) {
+        return e.getMessage();
+      }
+    });
+    if (failure != null) {
+      throw new IOException("cannot record the snapshot checkpoint as taken: " + failure);
+    }
   }
 
   long systemLong(byte[] key, long def) {

@@ -4,6 +4,7 @@ import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutProto;
 import io.tessera.common.proto.SnapshotProto;
+import io.tessera.meta.proto.AbortedAttemptsProto;
 import io.tessera.meta.proto.PendingSnapshotProto;
 import java.util.ArrayList;
 import java.util.List;
@@ -226,6 +227,23 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     } else {
       put(store.system, NamespaceStore.PENDING_SNAPSHOT, pending.toByteArray());
     }
+  }
+
+  /** Marks the snapshot at {@code epoch} as committed without its namespace checkpoint yet. */
+  public void setCapturePending(long epoch) {
+    put(store.system, NamespaceStore.CAPTURE_PENDING, Keys.id(epoch));
+  }
+
+  /** Attempts aborted before their BEGIN was logged, newest last. */
+  public java.util.List<Long> abortedAttempts() {
+    AbortedAttemptsProto a = NamespaceStore.parse(get(store.system, NamespaceStore.ABORTED_ATTEMPTS),
+        AbortedAttemptsProto::parseFrom);
+    return a == null ? java.util.List.of() : a.getAttemptsList();
+  }
+
+  public void setAbortedAttempts(java.util.List<Long> attempts) {
+    put(store.system, NamespaceStore.ABORTED_ATTEMPTS,
+        AbortedAttemptsProto.newBuilder().addAllAttempts(attempts).build().toByteArray());
   }
 
   public SnapshotProto snapshot(String name) {

@@ -60,6 +60,14 @@ public final class MetaStateMachine extends BaseStateMachine {
   private volatile NamespaceStore store;
   private final SnapshotViews snapshotViews;
   private final java.util.concurrent.atomic.AtomicInteger checkpointsInstalled = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.ExecutorService captureThread = java.util.concurrent.Executors.newSingleThreadExecutor(
+      r -> {
+        Thread t = new Thread(r, "snapshot-capture");
+        t.setDaemon(true);
+        return t;
+      });
+  /** The namespace checkpoint of the snapshot committed by the last applied entry (never fails). */
+  private volatile CompletableFuture<Void> capture = CompletableFuture.completedFuture(null);
 
   public MetaStateMachine(Path namespaceDir, SnapshotViews snapshotViews, DataServerRegistry registry,
       Duration heartbeatInterval) {
@@ -89,6 +97,14 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   private void openStore() throws IOException {
     store = new NamespaceStore(namespaceDir);
+    long uncaptured = store.capturePending();
+    if (uncaptured >= 0) {
+      // killed between applying a snapshot's commit and taking its checkpoint: nothing was
+      // applied after the commit, so the store is still the namespace at the snapshot
+      String name = store.snapshots().stream().filter(sn -> sn.getEpoch() == uncaptured)
+          .map(io.tessera.common.proto.SnapshotProto::getName).findFirst().orElse("?");
+      capture(name, uncaptured, store.appliedIndex());
+    }
     registry.load(store.registeredServers());
     // Ratis replays the log from its newest snapshot; the store may be further ahead, and
     // applyTransaction skips what it already holds.
@@ -117,6 +133,7 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   @Override
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+    captureNow(); // the previous entry's snapshot checkpoint, before anything changes
     LogEntryProto entry = trx.getLogEntry();
     long index = entry.getIndex();
     long term = entry.getTerm();
@@ -133,42 +150,67 @@ public final class MetaStateMachine extends BaseStateMachine {
       LOG.error("Log entry {} is not a MetaTxnBatchProto; skipped", index);
       batch = MetaTxnBatchProto.getDefaultInstance();
     }
-    captureIfSnapshotCommits(batch, index);
+    PendingSnapshotProto committing = committingSnapshot(batch);
     MetaTxnBatchReplyProto.Builder out = MetaTxnBatchReplyProto.newBuilder();
     List<Long> dropped;
     try (NamespaceTxn tx = store.begin()) {
       for (MetaTxnProto txn : batch.getTxnsList()) {
         out.addReplies(apply(tx, txn));
       }
+      if (committing != null) {
+        tx.setCapturePending(committing.getEpoch());
+      }
       tx.commit(term, index);
       dropped = List.copyOf(tx.droppedSnapshots());
     }
     dropped.forEach(snapshotViews::drop);
     updateLastAppliedTermIndex(term, index);
+    if (committing != null) {
+      startCapture(committing.getName(), committing.getEpoch(), index);
+    }
     return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(out.build().toByteArray())));
   }
 
   /**
-   * A snapshot's commit travels alone in its log entry: the namespace checkpoint taken before
-   * applying it is the namespace at the snapshot's log position. Taken again on a replay (the
-   * entry was not applied yet), skipped when the attempt was aborted meanwhile.
+   * The snapshot this entry commits, or null. A snapshot's commit travels alone in its log
+   * entry, so the namespace right after applying it is the namespace at the snapshot's log
+   * position (the commit itself changes only the snapshot catalog and the epoch).
    */
-  private void captureIfSnapshotCommits(MetaTxnBatchProto batch, long index) {
+  private PendingSnapshotProto committingSnapshot(MetaTxnBatchProto batch) {
     if (batch.getTxnsCount() != 1 || !batch.getTxns(0).hasSnapshotCommit()) {
-      return;
+      return null;
     }
     PendingSnapshotProto pending = store.pendingSnapshot();
-    if (!SnapshotCatalog.commits(pending, batch.getTxns(0).getSnapshotCommit())) {
-      return;
-    }
+    return SnapshotCatalog.commits(pending, batch.getTxns(0).getSnapshotCommit()) ? pending : null;
+  }
+
+  /**
+   * Takes the namespace checkpoint of the snapshot just committed on the capture thread, so
+   * that the commit's reply is not held up by it; the next entry (or a Ratis snapshot, or a
+   * pause) waits for it first. Until then readers of the snapshot wait too. The commit left a
+   * mark in the store, so a replica killed before the checkpoint takes it when it starts.
+   */
+  private void startCapture(String name, long epoch, long index) {
+    capture = CompletableFuture.runAsync(() -> capture(name, epoch, index), captureThread);
+    snapshotViews.capturing(epoch, capture);
+  }
+
+  private void capture(String name, long epoch, long index) {
     try {
-      snapshotViews.capture(store, pending.getEpoch());
-      LOG.info("Snapshot '{}' (epoch {}): namespace checkpoint taken at log index {}", pending.getName(),
-          pending.getEpoch(), index);
-    } catch (IOException e) {
+      long started = System.nanoTime();
+      snapshotViews.capture(store, epoch);
+      store.captureDone();
+      LOG.info("Snapshot '{}' (epoch {}): namespace checkpoint taken at log index {} in {} ms", name, epoch, index,
+          java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    } catch (IOException | RuntimeException e) {
       // every replica must apply the entry; this one serves no reads of the snapshot until repaired
-      LOG.error("Snapshot '{}': namespace checkpoint failed on this replica: {}", pending.getName(), e.getMessage());
+      LOG.error("Snapshot '{}': namespace checkpoint failed on this replica: {}", name, e.getMessage());
     }
+  }
+
+  /** Waits for the checkpoint of a snapshot committed by the last applied entry. */
+  private void captureNow() {
+    capture.join();
   }
 
   private MetaTxnReplyProto apply(NamespaceTxn tx, MetaTxnProto txn) {
@@ -279,6 +321,7 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   @Override
   public long takeSnapshot() throws IOException {
+    captureNow();
     long index = store.appliedIndex();
     long term = store.appliedTerm();
     if (index < 0) {
@@ -300,6 +343,7 @@ public final class MetaStateMachine extends BaseStateMachine {
   /** Ratis pauses the state machine before it installs a leader's checkpoint in its place. */
   @Override
   public void pause() {
+    captureNow();
     getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSING);
     getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSED);
   }
@@ -338,6 +382,8 @@ public final class MetaStateMachine extends BaseStateMachine {
   @Override
   public void close() throws IOException {
     super.close();
+    captureNow();
+    captureThread.shutdown();
     snapshotViews.close();
     if (store != null) {
       store.close();

@@ -9,6 +9,8 @@ import io.tessera.meta.proto.PendingSnapshotProto;
 import io.tessera.meta.proto.SnapshotBeginProto;
 import io.tessera.meta.proto.SnapshotCommitProto;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -28,9 +30,20 @@ public final class SnapshotCatalog {
     }
   }
 
-  /** An attempt starts at the current epoch; the name must be free (unless this same request took it). */
+  /** Attempts remembered as aborted before their BEGIN (they are random, so a few suffice). */
+  private static final int ABORTED_REMEMBERED = 32;
+
+  /**
+   * An attempt starts at the current epoch; the name must be free (unless this same request
+   * took it), and the attempt must not have been aborted already: the coordinator PREPAREs the
+   * data servers while BEGIN is being logged, so a server may give up waiting before it is.
+   */
   public static MetaResponseProto begin(NamespaceTxn tx, SnapshotBeginProto b) {
     checkName(b.getName());
+    if (tx.abortedAttempts().contains(b.getAttempt())) {
+      throw new NamespaceException(StatusProto.BUSY, "snapshot attempt " + b.getAttempt()
+          + " was aborted before it began (a data server gave up waiting); retrying");
+    }
     SnapshotProto existing = tx.snapshot(b.getName());
     if (existing != null) {
       if (existing.getCreatorClient().equals(b.getCreatorClient()) && existing.getCreatorCall() == b.getCreatorCall()) {
@@ -68,12 +81,20 @@ public final class SnapshotCatalog {
     return reply(record);
   }
 
-  /** Forgets the attempt if it is still pending. Returns whether it was. */
+  /**
+   * Forgets the attempt if it is still pending; an attempt not pending (its BEGIN may still be
+   * on its way) is remembered so that its BEGIN is refused. Returns whether it was pending.
+   */
   public static boolean abort(NamespaceTxn tx, long attempt) {
     PendingSnapshotProto pending = tx.pendingSnapshot();
     if (pending != null && pending.getAttempt() == attempt) {
       tx.setPendingSnapshot(null);
       return true;
+    }
+    List<Long> aborted = new ArrayList<>(tx.abortedAttempts());
+    if (!aborted.contains(attempt)) {
+      aborted.add(attempt);
+      tx.setAbortedAttempts(aborted.subList(Math.max(0, aborted.size() - ABORTED_REMEMBERED), aborted.size()));
     }
     return false;
   }

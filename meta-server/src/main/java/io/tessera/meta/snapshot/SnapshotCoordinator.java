@@ -100,37 +100,69 @@ public final class SnapshotCoordinator implements Closeable {
       return CompletableFuture.completedFuture(error(e.status(), e.getMessage()));
     }
     long started = System.nanoTime();
-    CompletableFuture<MetaResponseProto> result = tail.handle((v, e) -> null)
+    CompletableFuture<Attempted> result = tail.handle((v, e) -> null)
         .thenCompose(v -> attempt(name, caller, callId, started, 1));
-    tail = result;
-    return result;
+    // the next snapshot starts once this one's data servers have reopened (or were told to)
+    tail = result.thenCompose(Attempted::reopened);
+    return result.thenApply(Attempted::reply);
   }
 
-  private CompletableFuture<MetaResponseProto> attempt(String name, CallerProto caller, long callId, long started,
+  /** The reply for the client (as soon as the snapshot is logged), and when the gates reopened. */
+  private record Attempted(MetaResponseProto reply, CompletableFuture<Void> reopened) {
+    static Attempted done(MetaResponseProto reply) {
+      return new Attempted(reply, CompletableFuture.completedFuture(null));
+    }
+  }
+
+  /**
+   * One attempt. BEGIN is logged while the data servers PREPARE (both take a round trip, so
+   * side by side they cost one); the catalog refuses a BEGIN whose attempt a data server gave up
+   * on meanwhile. A name already taken is refused without closing any gate.
+   */
+  private CompletableFuture<Attempted> attempt(String name, CallerProto caller, long callId, long started,
       int attempts) {
     long attempt = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
     currentAttempt = attempt;
     MetaTxnProto begin = txn().setSnapshotBegin(SnapshotBeginProto.newBuilder().setAttempt(attempt).setName(name)
         .setCreatorClient(caller.getClientId()).setCreatorCall(callId)).build();
-    return log.submitAlone(begin).thenCompose(r -> {
-      MetaResponseProto reply = r.getClient();
-      if (reply.getStatus() != StatusProto.OK || reply.getSnapshot().getCreatedMs() != 0) {
-        return CompletableFuture.completedFuture(reply); // refused, or a retry of a committed request
+    NamespaceStore view = store.get();
+    if (view.snapshot(name) != null) {
+      // taken already (refused), or by this very request before a leader change (its record is returned)
+      return log.submitAlone(begin).thenApply(r -> Attempted.done(r.getClient()))
+          .exceptionally(e -> Attempted.done(notLogged(name, e)));
+    }
+    long epoch = view.epoch();
+    long[] retained = view.snapshots().stream().mapToLong(SnapshotProto::getEpoch).toArray();
+    List<HeartbeatRequestProto> live = registry.live();
+    CompletableFuture<MetaResponseProto> begun = log.submitAlone(begin)
+        .handle((r, e) -> e != null ? notLogged(name, e) : r.getClient());
+    CompletableFuture<String> prepared = prepareAll(attempt, epoch, retained, live);
+    return begun.thenCombine(prepared, (reply, busy) -> {
+      if (reply.getStatus() == StatusProto.OK && reply.getSnapshot().getEpoch() != epoch) {
+        busy = "the epoch moved from " + epoch + " to " + reply.getSnapshot().getEpoch() + " meanwhile";
       }
-      long epoch = reply.getSnapshot().getEpoch();
-      long[] retained = store.get().snapshots().stream().mapToLong(SnapshotProto::getEpoch).toArray();
-      List<HeartbeatRequestProto> live = registry.live();
-      return prepareAll(attempt, epoch, retained, live).thenCompose(busy -> {
-        if (busy != null) {
-          return abortAndRetry(attempt, live, busy, name, caller, callId, started, attempts);
-        }
-        return pauseForFaultInjection(name).thenCompose(v -> commit(attempt, epoch, retained, live, started,
-            attempts)).thenCompose(committed -> committed.getStatus() == StatusProto.BUSY
-            ? abortAndRetry(attempt, live, committed.getMessage(), name, caller, callId, started, attempts)
-            : CompletableFuture.completedFuture(committed));
-      });
-    }).exceptionally(e -> error(StatusProto.UNAVAILABLE, "snapshot '" + name + "' could not be logged ("
-        + Failures.cause(e).getMessage() + "); retry"));
+      return new Begun(reply, reply.getStatus() == StatusProto.BUSY ? "BEGIN refused: " + reply.getMessage() : busy);
+    }).thenCompose(b -> {
+      if (b.notReady() != null) {
+        return abortAndRetry(attempt, live, b.notReady(), name, caller, callId, started, attempts);
+      }
+      if (b.reply().getStatus() != StatusProto.OK) {
+        return abort(attempt, live).thenApply(v -> Attempted.done(b.reply())); // refused for good: it says why
+      }
+      Phases phases = new Phases(started, System.nanoTime());
+      return pauseForFaultInjection(name).thenCompose(v -> commit(attempt, epoch, retained, live, phases, attempts))
+          .thenCompose(committed -> committed.reply().getStatus() == StatusProto.BUSY
+              ? abortAndRetry(attempt, live, committed.reply().getMessage(), name, caller, callId, started, attempts)
+              : CompletableFuture.completedFuture(committed));
+    });
+  }
+
+  /** BEGIN's reply, and why the attempt cannot commit (null: every server is ready). */
+  private record Begun(MetaResponseProto reply, String notReady) {}
+
+  private static MetaResponseProto notLogged(String name, Throwable e) {
+    return error(StatusProto.UNAVAILABLE, "snapshot '" + name + "' could not be logged ("
+        + Failures.cause(e).getMessage() + "); retry");
   }
 
   /** Completes with null when every live server is ready, else with why not. */
@@ -157,18 +189,36 @@ public final class SnapshotCoordinator implements Closeable {
     });
   }
 
-  private CompletableFuture<MetaResponseProto> commit(long attempt, long epoch, long[] retained,
-      List<HeartbeatRequestProto> live, long started, int attempts) {
+  /** When the last attempt's steps ended (System.nanoTime), for the log line of a snapshot taken. */
+  private record Phases(long started, long prepared) {
+    String describe(long committed, long opened) {
+      return "begin and prepare " + ms(started, prepared) + " ms, commit " + ms(prepared, committed)
+          + " ms, reopen " + ms(committed, opened) + " ms";
+    }
+
+    private static long ms(long from, long to) {
+      return TimeUnit.NANOSECONDS.toMillis(to - from);
+    }
+  }
+
+  /**
+   * Logs COMMIT; the client's reply is ready then (the snapshot exists), while COMMIT goes to the
+   * data servers, which reopen their gates at the next epoch.
+   */
+  private CompletableFuture<Attempted> commit(long attempt, long epoch, long[] retained,
+      List<HeartbeatRequestProto> live, Phases phases, int attempts) {
+    long started = phases.started();
     List<String> missing = new ArrayList<>(registry.describe().stream().map(d -> d.getId()).toList());
     live.forEach(s -> missing.remove(s.getServerId()));
     MetaTxnProto commit = txn().setSnapshotCommit(SnapshotCommitProto.newBuilder().setAttempt(attempt)
         .addAllMissingServers(missing).setAttempts(attempts)
         .setTookMs(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))).build();
-    return log.submitAlone(commit).thenCompose(r -> {
+    return log.submitAlone(commit).thenApply(r -> {
       MetaResponseProto reply = r.getClient();
       if (reply.getStatus() != StatusProto.OK) {
-        return CompletableFuture.completedFuture(reply);
+        return Attempted.done(reply);
       }
+      long committed = System.nanoTime();
       SnapshotGateRequestProto.Builder open = SnapshotGateRequestProto.newBuilder()
           .setStep(SnapshotGateRequestProto.Step.COMMIT).setAttempt(attempt).setEpoch(epoch).setNewEpoch(epoch + 1);
       for (long e : retained) {
@@ -180,22 +230,24 @@ public final class SnapshotCoordinator implements Closeable {
         sent.add(gate(server, open.build(), Duration.ofSeconds(2)));
       }
       SnapshotProto s = reply.getSnapshot();
-      LOG.info("Snapshot '{}' taken at epoch {} in {} ms ({} attempt(s){})", s.getName(), s.getEpoch(),
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), attempts,
-          missing.isEmpty() ? "" : ", without down servers " + missing);
       // a server that misses COMMIT learns the epoch from its next heartbeat
-      return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).thenApply(v -> reply.toBuilder()
-          .setSnapshot(s.toBuilder().setTookMs(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started))).build());
+      CompletableFuture<Void> reopened = CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
+          .thenRun(() -> LOG.info("Snapshot '{}' taken at epoch {} in {} ms ({} attempt(s){}; last attempt: {})",
+              s.getName(), s.getEpoch(), TimeUnit.NANOSECONDS.toMillis(committed - started), attempts,
+              missing.isEmpty() ? "" : ", without down servers " + missing,
+              phases.describe(committed, System.nanoTime())));
+      return new Attempted(reply.toBuilder().setSnapshot(s.toBuilder()
+          .setTookMs(TimeUnit.NANOSECONDS.toMillis(committed - started))).build(), reopened);
     });
   }
 
-  private CompletableFuture<MetaResponseProto> abortAndRetry(long attempt, List<HeartbeatRequestProto> live,
+  private CompletableFuture<Attempted> abortAndRetry(long attempt, List<HeartbeatRequestProto> live,
       String why, String name, CallerProto caller, long callId, long started, int attempts) {
     return abort(attempt, live).thenCompose(v -> {
       long elapsed = System.nanoTime() - started;
       if (elapsed > settings.giveUpAfter().toNanos() || !isLeader.getAsBoolean()) {
-        return CompletableFuture.completedFuture(error(StatusProto.BUSY, "snapshot '" + name + "' was not taken: "
-            + attempts + " attempt(s) in " + TimeUnit.NANOSECONDS.toMillis(elapsed) + " ms were refused; last: " + why));
+        return CompletableFuture.completedFuture(Attempted.done(error(StatusProto.BUSY, "snapshot '" + name + "' was not taken: "
+            + attempts + " attempt(s) in " + TimeUnit.NANOSECONDS.toMillis(elapsed) + " ms were refused; last: " + why)));
       }
       LOG.info("Snapshot '{}' attempt {} refused ({}); retrying", name, attempts, why);
       long backoffMicros = ThreadLocalRandom.current().nextLong(2_000, 10_000L << Math.min(attempts, 4));

@@ -1,5 +1,11 @@
 package io.tessera.meta.snapshot;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import io.tessera.common.proto.DirEntryProto;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.GetAttrRequestProto;
@@ -39,7 +45,11 @@ public final class SnapshotViews implements Closeable {
   public static final long SNAPSHOTS_DIR_ID = Long.MAX_VALUE;
 
   private final Path dir;
+  /** How long a reader of a snapshot waits for its namespace checkpoint to be taken. */
+  private static final Duration CAPTURE_WAIT = Duration.ofSeconds(10);
+
   private final Map<Long, NamespaceStore> open = new HashMap<>();
+  private final Map<Long, CompletableFuture<Void>> capturing = new ConcurrentHashMap<>();
 
   public SnapshotViews(Path dir) throws IOException {
     this.dir = dir;
@@ -80,7 +90,34 @@ public final class SnapshotViews implements Closeable {
     }
   }
 
-  private synchronized NamespaceStore view(SnapshotProto s) {
+  /**
+   * The checkpoint of the snapshot at {@code epoch} is being taken; readers of that snapshot
+   * wait for {@code taken} (it never fails).
+   */
+  public void capturing(long epoch, CompletableFuture<Void> taken) {
+    capturing.put(epoch, taken);
+    taken.whenComplete((v, e) -> capturing.remove(epoch, taken));
+  }
+
+  private NamespaceStore view(SnapshotProto s) {
+    CompletableFuture<Void> taken = capturing.get(s.getEpoch());
+    if (taken != null) {
+      try {
+        taken.get(CAPTURE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        throw new NamespaceException(StatusProto.UNAVAILABLE, "the namespace checkpoint of snapshot '" + s.getName()
+            + "' is still being taken; retry");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new NamespaceException(StatusProto.UNAVAILABLE, "interrupted");
+      } catch (ExecutionException e) {
+        // it never fails: a failed checkpoint shows as a missing directory below
+      }
+    }
+    return openView(s);
+  }
+
+  private synchronized NamespaceStore openView(SnapshotProto s) {
     NamespaceStore v = open.get(s.getEpoch());
     if (v != null) {
       return v;
