@@ -157,6 +157,8 @@ class MiniClusterTest {
     String follower = List.of("m1", "m2", "m3").stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
     cluster.stopMeta(follower);
     fs.mkdirs("/catchup");
+    fs.createFile("/catchup/before-snapshot", CreateOptions.defaults()).close();
+    fs.snapshots().create("while-a-follower-was-away");
     for (int i = 0; i < 300; i++) {
       fs.createFile("/catchup/f" + i, CreateOptions.defaults()).close();
     }
@@ -169,6 +171,11 @@ class MiniClusterTest {
     });
     assertThat(cluster.meta(follower).checkpointsInstalled())
         .as("the log it missed was purged, so it caught up from the leader's checkpoint").isPositive();
+    // the snapshot's namespace came with the checkpoint: this replica can serve it as leader
+    assertThat(cluster.meta(follower).snapshotAttr("/.snapshots/while-a-follower-was-away/catchup/before-snapshot")
+        .getStatus()).isEqualTo(StatusProto.OK);
+    assertThat(cluster.meta(follower).snapshotAttr("/.snapshots/while-a-follower-was-away/catchup/f0").getStatus())
+        .as("created after the snapshot").isEqualTo(StatusProto.NOT_FOUND);
   }
 
   @Test

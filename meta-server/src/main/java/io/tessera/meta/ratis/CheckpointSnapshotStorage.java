@@ -21,13 +21,16 @@ import org.apache.ratis.util.FileUtils;
 
 /**
  * Ratis snapshots as RocksDB checkpoints: {@code <sm dir>/checkpoint-<term>-<index>/}, one
- * directory of hard-linked files each. Ratis ships the files to a follower that fell behind
+ * directory of hard-linked files each, with the namespace checkpoints of the file-system
+ * snapshots in the catalog at that index under {@value #FS_SNAPSHOTS}/&lt;epoch&gt;/. Ratis ships the files to a follower that fell behind
  * the purged log and replaces the follower's sm dir with them; the live namespace store
  * therefore lives outside the sm dir and is rebuilt from the newest checkpoint.
  */
 final class CheckpointSnapshotStorage implements StateMachineStorage {
   private static final Pattern NAME = Pattern.compile("checkpoint-(\\d+)-(\\d+)");
   private static final int KEEP = 2;
+  /** Subdirectory of a checkpoint holding the file-system snapshots' namespace checkpoints. */
+  static final String FS_SNAPSHOTS = "fs-snapshots";
   private volatile File smDir;
 
   @Override
@@ -68,7 +71,7 @@ final class CheckpointSnapshotStorage implements StateMachineStorage {
       return null;
     }
     List<FileInfo> files = new ArrayList<>();
-    try (Stream<Path> s = Files.list(dir)) {
+    try (Stream<Path> s = Files.walk(dir)) {
       s.filter(p -> Files.isRegularFile(p) && !p.getFileName().toString().endsWith(".md5"))
           .sorted().forEach(p -> files.add(new FileInfo(p.toAbsolutePath(), null)));
     } catch (IOException e) {

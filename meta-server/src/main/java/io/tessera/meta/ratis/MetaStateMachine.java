@@ -332,6 +332,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       Path tmp = snapshots.tmpCheckpointDir(term, index);
       FileUtils.deleteFully(tmp.toFile());
       store.checkpoint(tmp);
+      snapshotViews.linkInto(tmp.resolve(CheckpointSnapshotStorage.FS_SNAPSHOTS), store.snapshots());
       Files.move(tmp, target);
       LOG.info("Namespace checkpoint at log index {} taken", index);
     }
@@ -364,7 +365,7 @@ public final class MetaStateMachine extends BaseStateMachine {
     try (Stream<Path> files = Files.list(latest)) {
       for (Path f : (Iterable<Path>) files::iterator) {
         String name = f.getFileName().toString();
-        if (name.endsWith(".md5")) {
+        if (name.endsWith(".md5") || Files.isDirectory(f)) {
           continue;
         }
         if (name.endsWith(".sst")) {
@@ -375,6 +376,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       }
     }
     openStore();
+    snapshotViews.adopt(latest.resolve(CheckpointSnapshotStorage.FS_SNAPSHOTS), store.snapshots());
     checkpointsInstalled.incrementAndGet();
     LOG.info("Namespace rebuilt from the leader's checkpoint at log index {}", store.appliedIndex());
   }

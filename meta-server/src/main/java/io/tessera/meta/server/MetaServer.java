@@ -208,6 +208,16 @@ public final class MetaServer implements Closeable {
     return stateMachine.store();
   }
 
+  /** getattr of a path under /.snapshots as this replica would answer it, for tools and tests. */
+  public io.tessera.common.proto.MetaResponseProto snapshotAttr(String path) {
+    try {
+      return stateMachine.snapshotViews().getAttr(stateMachine.store(),
+          io.tessera.common.proto.GetAttrRequestProto.newBuilder().setPath(path).build());
+    } catch (io.tessera.meta.namespace.NamespaceException e) {
+      return io.tessera.meta.namespace.Replies.error(e.status(), e.getMessage());
+    }
+  }
+
   /** How many times this replica caught up by installing the leader's checkpoint. */
   public int checkpointsInstalled() {
     return stateMachine.checkpointsInstalled();

@@ -1,11 +1,5 @@
 package io.tessera.meta.snapshot;
 
-import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import io.tessera.common.proto.DirEntryProto;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.GetAttrRequestProto;
@@ -25,9 +19,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.ratis.util.FileUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,6 +74,71 @@ public final class SnapshotViews implements Closeable {
       }
       FileUtils.deleteFully(target.toFile());
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+    }
+  }
+
+  /**
+   * Hard-links the checkpoints of {@code snapshots} into {@code target}/&lt;epoch&gt;/ (a Ratis
+   * checkpoint being taken: they travel with it to a replica that catches up from it). A
+   * snapshot whose checkpoint this replica lacks is left out, with a warning.
+   */
+  public synchronized void linkInto(Path target, List<SnapshotProto> snapshots) throws IOException {
+    for (SnapshotProto s : snapshots) {
+      Path from = dir.resolve(Long.toString(s.getEpoch()));
+      if (!Files.isDirectory(from)) {
+        LOG.warn("Snapshot '{}' (epoch {}) has no namespace checkpoint on this replica; a replica catching up from "
+            + "this one will not have it either", s.getName(), s.getEpoch());
+        continue;
+      }
+      linkTree(from, target.resolve(Long.toString(s.getEpoch())));
+    }
+  }
+
+  /**
+   * After this replica's namespace was replaced by a leader's checkpoint: takes the snapshot
+   * checkpoints that came with it ({@code shipped}/&lt;epoch&gt;/) for the snapshots in the
+   * catalog that it lacks, and deletes those of snapshots no longer in the catalog.
+   */
+  public synchronized void adopt(Path shipped, List<SnapshotProto> catalog) throws IOException {
+    java.util.Set<String> keep = new java.util.HashSet<>();
+    for (SnapshotProto s : catalog) {
+      String epoch = Long.toString(s.getEpoch());
+      keep.add(epoch);
+      Path mine = dir.resolve(epoch);
+      Path theirs = shipped.resolve(epoch);
+      if (!Files.isDirectory(mine) && Files.isDirectory(theirs)) {
+        Path tmp = dir.resolve(".tmp-" + epoch);
+        FileUtils.deleteFully(tmp.toFile());
+        linkTree(theirs, tmp);
+        Files.move(tmp, mine, StandardCopyOption.ATOMIC_MOVE);
+        LOG.info("Snapshot '{}' (epoch {}): namespace checkpoint taken from the leader's", s.getName(), epoch);
+      }
+    }
+    try (java.util.stream.Stream<Path> all = Files.list(dir)) {
+      for (Path d : (Iterable<Path>) all::iterator) {
+        String name = d.getFileName().toString();
+        if (name.chars().allMatch(Character::isDigit) && !keep.contains(name)) {
+          NamespaceStore view = open.remove(Long.parseLong(name));
+          if (view != null) {
+            view.close();
+          }
+          FileUtils.deleteFully(d.toFile());
+        }
+      }
+    }
+  }
+
+  /** Hard links of every file under {@code from} (checkpoints never change once taken). */
+  private static void linkTree(Path from, Path to) throws IOException {
+    Files.createDirectories(to);
+    try (java.util.stream.Stream<Path> files = Files.list(from)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (Files.isDirectory(f)) {
+          linkTree(f, to.resolve(f.getFileName().toString()));
+        } else if (!f.getFileName().toString().endsWith(".md5")) {
+          Files.createLink(to.resolve(f.getFileName().toString()), f);
+        }
+      }
     }
   }
 
