@@ -2,7 +2,6 @@ package io.tessera.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tessera.cli.local.ProcessCluster;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -15,8 +14,37 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** {@code tessera local} as a user runs it: one process per server, stopped by SIGTERM, restarted on its dir. */
+/**
+ * {@code ./tessera local} as a user runs it, through the script at the repository root: one
+ * process per server, stopped by SIGTERM, restarted on its dir.
+ */
 class LocalCommandProcessTest {
+  /** The repository's {@code ./tessera} (tests run in the integration-tests module). */
+  private static final Path SCRIPT = Path.of("..", "tessera").toAbsolutePath().normalize();
+
+  /** The script, using the distribution the build just packaged (never building from a test). */
+  private static ProcessBuilder script(String... args) {
+    List<String> cmd = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
+    b.environment().put("TESSERA_SKIP_BUILD", "1");
+    b.environment().put("TESSERA_JAVA_OPTS", "-Xmx256m");
+    return b;
+  }
+
+  @Test
+  void theScriptTeachesItsCommandsWhenRunWithoutOneOrWithHelp() throws Exception {
+    for (String[] args : List.of(new String[0], new String[] {"--help"}, new String[] {"local", "--help"})) {
+      Process p = script(args).start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(out).as("./tessera %s", String.join(" ", args)).contains("Usage: tessera")
+          .doesNotContain("unbound variable");
+      if (args.length > 0) {
+        assertThat(p.exitValue()).as("./tessera %s exits 0", String.join(" ", args)).isZero();
+      }
+    }
+  }
 
   @Test
   void sigtermStopsEveryServerAndARestartFindsTheFiles() throws Exception {
@@ -48,10 +76,9 @@ class LocalCommandProcessTest {
 
   /** Runs tessera local until ready, uses it, stops it with SIGTERM; returns the server PIDs it had. */
   private static List<Long> runLocal(Path dir, int base, ClusterUse use) throws Exception {
-    List<String> cmd = new ArrayList<>(ProcessCluster.javaLauncher(List.of("-Xmx256m")));
-    cmd.addAll(List.of("local", "--dir", dir.toString(), "--meta", "3", "--data-servers", "2", "--port-base",
-        String.valueOf(base)));
-    Process local = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    // the script execs java, so its process id is the one SIGTERM goes to
+    Process local = script("local", "--dir", dir.toString(), "--meta", "3", "--data-servers", "2", "--port-base",
+        String.valueOf(base)).start();
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(local.getInputStream()));
       StringBuilder seen = new StringBuilder();
