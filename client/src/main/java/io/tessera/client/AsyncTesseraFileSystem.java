@@ -61,7 +61,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
   private AsyncTesseraFileSystem(Config config) {
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     this.pool = new RpcClientPool("tessera-client", config.get(RpcConfigKeys.IO_THREADS), maxFrame,
-        config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(), (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis());
+        config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(), (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(),
+        RpcConfigKeys.silenceLimitMillis(config));
     byte[] clientId = new byte[16];
     new SecureRandom().nextBytes(clientId);
     CallerProto identity = MetaClient.identity(clientId, config.get(ClientConfigKeys.APP_ID));

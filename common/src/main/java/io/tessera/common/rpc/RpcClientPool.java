@@ -20,16 +20,24 @@ public final class RpcClientPool implements Closeable {
   private final int maxFrameBytes;
   private final long callTimeoutMillis;
   private final int connectTimeoutMillis;
+  private final long silenceMillis;
   private final ConcurrentHashMap<String, CompletableFuture<RpcConnection>> connections =
       new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   public RpcClientPool(String name, int ioThreads, int maxFrameBytes, long callTimeoutMillis,
       int connectTimeoutMillis) {
+    this(name, ioThreads, maxFrameBytes, callTimeoutMillis, connectTimeoutMillis, RpcConnection.DEFAULT_SILENCE_MILLIS);
+  }
+
+  /** {@code silenceMillis}: how long a peer owing answers may stay silent (see {@link RpcConnection}). */
+  public RpcClientPool(String name, int ioThreads, int maxFrameBytes, long callTimeoutMillis,
+      int connectTimeoutMillis, long silenceMillis) {
     this.group = NettyTransport.newGroup(name, ioThreads);
     this.maxFrameBytes = maxFrameBytes;
     this.callTimeoutMillis = callTimeoutMillis;
     this.connectTimeoutMillis = connectTimeoutMillis;
+    this.silenceMillis = silenceMillis;
   }
 
   /** Sends one request to the peer at host:port. */
@@ -93,7 +101,7 @@ public final class RpcClientPool implements Closeable {
         .connect(hp.host(), hp.port());
     cf.addListener(done -> {
       if (done.isSuccess()) {
-        RpcConnection c = new RpcConnection(address, cf.channel(), callTimeoutMillis);
+        RpcConnection c = new RpcConnection(address, cf.channel(), callTimeoutMillis, silenceMillis);
         handler.bind(c);
         result.complete(c);
       } else {

@@ -34,11 +34,11 @@ public final class RpcConnection {
   /** Since when the connection waits without hearing anything (reset by every frame received). */
   private volatile long quietSince = System.nanoTime();
 
-  RpcConnection(String address, Channel channel, long timeoutMillis) {
+  RpcConnection(String address, Channel channel, long timeoutMillis, long silenceMillis) {
     this.address = address;
     this.channel = channel;
     this.timeoutMillis = timeoutMillis;
-    this.silenceNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(timeoutMillis, DEFAULT_SILENCE_MILLIS));
+    this.silenceNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(timeoutMillis, silenceMillis));
     var check = channel.eventLoop().scheduleWithFixedDelay(this::checkSilence, PING_AFTER_MILLIS, PING_AFTER_MILLIS / 2,
         TimeUnit.MILLISECONDS);
     channel.closeFuture().addListener(f -> check.cancel(false));

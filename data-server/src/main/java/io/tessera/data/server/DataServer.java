@@ -100,7 +100,8 @@ public final class DataServer implements Closeable {
           + config.get(DataServerConfigKeys.PORT) + ": " + e.getMessage(), e);
     }
     String address = new HostPort(host, rpc.port()).toString();
-    RpcClientPool metaPool = new RpcClientPool("data-" + id + "-meta", 1, maxFrame, 5000, 2000);
+    RpcClientPool metaPool = new RpcClientPool("data-" + id + "-meta", 1, maxFrame, 5000, 2000,
+        RpcConfigKeys.silenceLimitMillis(config));
     LeaderFollowingCaller meta = new LeaderFollowingCaller(metaPool,
         Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")), Service.HEARTBEAT,
         Duration.ofSeconds(3));

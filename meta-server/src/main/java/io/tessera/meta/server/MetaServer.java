@@ -115,7 +115,8 @@ public final class MetaServer implements Closeable {
         .setParityUnits(config.get(MetaServerConfigKeys.DEFAULT_PARITY_UNITS)).build();
     PlacementPolicy placement = new PlacementPolicy(config.get(MetaServerConfigKeys.MIN_FREE_SPACE));
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
-    RpcClientPool dataPool = new RpcClientPool("meta-" + self.id() + "-data", 1, maxFrame, 30_000, 2000);
+    RpcClientPool dataPool = new RpcClientPool("meta-" + self.id() + "-data", 1, maxFrame, 30_000, 2000,
+        RpcConfigKeys.silenceLimitMillis(config));
     SnapshotCoordinator snapshots = new SnapshotCoordinator(batcher::submitAlone, sm::store, registry, dataPool,
         raft::isLeader, new SnapshotCoordinator.Settings(config.get(MetaServerConfigKeys.FS_SNAPSHOT_DRAIN_TIMEOUT),
             config.get(MetaServerConfigKeys.FS_SNAPSHOT_GIVE_UP),
