@@ -251,6 +251,15 @@ public final class AsyncTesseraFileSystem implements Closeable {
         .newBuilder().setServer(serverId).setUndo(true))).thenApply(r -> r.getMessage());
   }
 
+  /**
+   * Forgets a retired data server that no longer runs: {@link #clusterStatus()} stops listing
+   * it. Refused for a server that is not retired or still sends heartbeats.
+   */
+  public CompletableFuture<String> removeServer(String serverId) {
+    return meta.call(MetaRequestProto.newBuilder().setDecommission(io.tessera.common.proto.DecommissionRequestProto
+        .newBuilder().setServer(serverId).setRemove(true))).thenApply(r -> r.getMessage());
+  }
+
   /** Takes a snapshot of the whole file system (the meta leader retries busy attempts). */
   public CompletableFuture<SnapshotInfo> createSnapshot(String name) {
     return meta.call(MetaRequestProto.newBuilder().setSnapshotCreate(SnapshotCreateRequestProto.newBuilder()

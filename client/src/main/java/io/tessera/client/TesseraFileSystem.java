@@ -190,6 +190,11 @@ public final class TesseraFileSystem implements Closeable {
     return Futures.get(async.recommission(serverId));
   }
 
+  /** Forgets a retired, stopped data server (see {@link AsyncTesseraFileSystem#removeServer}). */
+  public String removeServer(String serverId) throws IOException {
+    return Futures.get(async.removeServer(serverId));
+  }
+
   @Override
   public void close() {
     async.close();

@@ -204,6 +204,15 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     delete(store.reclaim, Keys.id(fileId));
   }
 
+  /** Forgets a data server: its registration, its state record and its leftover entries. */
+  public void forgetServer(String server) {
+    delete(store.servers, Keys.utf8(server));
+    delete(store.serverStates, Keys.utf8(server));
+    for (long fileId : store.leftoverFiles(server, Integer.MAX_VALUE)) {
+      delete(store.leftover, Keys.serverFile(server, fileId));
+    }
+  }
+
   public void registerServer(HeartbeatRequestProto registration) {
     put(store.servers, Keys.utf8(registration.getServerId()), registration.toByteArray());
   }

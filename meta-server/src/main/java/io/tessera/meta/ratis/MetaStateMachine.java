@@ -255,6 +255,9 @@ public final class MetaStateMachine extends BaseStateMachine {
       }
       case SERVER_STATE -> {
         boolean changed = ServerStates.change(tx, txn.getServerState(), txn.getTimeMs());
+        if (changed && txn.getServerState().getRemoved()) {
+          registry.forget(txn.getServerState().getServer());
+        }
         return client(Replies.error(changed ? StatusProto.OK : StatusProto.BUSY, changed ? "" : "state unchanged"));
       }
       case REBUILD_DONE -> {

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
  * decommissions, or one DOWN past the replacement timeout, is DRAINING (its units move to other
  * servers) and then RETIRED (no file names it). A decommissioned server stays out; a replaced
  * one that speaks again recovers like any returning server (leftover copies dropped first).
+ * An operator may then remove a retired server that no longer runs: it is forgotten.
  */
 public final class ServerStates {
   private static final Logger LOG = LoggerFactory.getLogger(ServerStates.class);
@@ -50,6 +51,14 @@ public final class ServerStates {
   public static boolean change(NamespaceTxn tx, ServerStateChangeProto change, long now) {
     String server = change.getServer();
     DataServerStateProto state = of(tx, server);
+    if (change.getRemoved()) {
+      if (state != DataServerStateProto.RETIRED || tx.hasPlacedFiles(server)) {
+        return false;
+      }
+      tx.forgetServer(server);
+      LOG.info("Data server {} removed: retired, stopped, and forgotten", server);
+      return true;
+    }
     switch (change.getState()) {
       case DOWN -> {
         // a draining or retired server's absence changes nothing: its files are read around it

@@ -36,6 +36,11 @@ public final class DataServerRegistry {
     return old == null || !old.last.getAddress().equals(hb.getAddress());
   }
 
+  /** Forgets a removed server (a heartbeat from it later registers it as new). */
+  public void forget(String id) {
+    servers.remove(id);
+  }
+
   public boolean isUp(String id) {
     Entry e = servers.get(id);
     return e != null && System.nanoTime() - e.seenNanos < downAfter.toNanos();

@@ -87,8 +87,9 @@ final class MetaRequestHandler implements RpcService {
           .thenApply(RpcReply::of);
     }
     if (req.getOpCase() == MetaRequestProto.OpCase.DECOMMISSION) {
-      return (req.getDecommission().getUndo() ? recommission(req.getDecommission().getServer())
-          : decommission(req.getDecommission().getServer())).thenApply(RpcReply::of);
+      String server = req.getDecommission().getServer();
+      return (req.getDecommission().getRemove() ? remove(server) : req.getDecommission().getUndo()
+          ? recommission(server) : decommission(server)).thenApply(RpcReply::of);
     }
     NamespaceException readOnly = NamespaceChanges.readOnlyRefusal(req);
     if (readOnly != null) {
@@ -162,6 +163,32 @@ final class MetaRequestHandler implements RpcService {
         : reply.getClient().getStatus() == StatusProto.OK
             ? Replies.error(StatusProto.OK, server + " is recommissioned: recovering, then up")
             : Replies.error(StatusProto.INVALID_ARGUMENT, server + " cannot be recommissioned now: "
+                + reply.getClient().getMessage()));
+  }
+
+  /** Forgets a retired server that no longer runs. */
+  private CompletableFuture<MetaResponseProto> remove(String server) {
+    NamespaceStore ns = store.get();
+    if (!ns.registeredServers().containsKey(server)) {
+      return CompletableFuture.completedFuture(Replies.error(StatusProto.NOT_FOUND, "no data server " + server
+          + " is registered (tessera cluster status lists them)"));
+    }
+    io.tessera.meta.proto.ServerStateRecordProto rec = ns.serverStates().get(server);
+    if (rec == null || rec.getState() != io.tessera.common.proto.DataServerStateProto.RETIRED) {
+      String state = rec == null ? "up" : rec.getState().name().toLowerCase(java.util.Locale.ROOT);
+      return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, server + " is " + state
+          + ": only a retired server can be removed (tessera server decommission " + server + " --wait, then stop it)"));
+    }
+    if (registry.isUp(server)) {
+      return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, server
+          + " still sends heartbeats: stop it first (a running server would register again)"));
+    }
+    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setServerState(
+        io.tessera.meta.proto.ServerStateChangeProto.newBuilder().setServer(server).setRemoved(true)).build();
+    return batcher.submit(txn).handle((reply, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
+        : reply.getClient().getStatus() == StatusProto.OK
+            ? Replies.error(StatusProto.OK, server + " is removed: tessera cluster status no longer lists it")
+            : Replies.error(StatusProto.INVALID_ARGUMENT, server + " cannot be removed now: "
                 + reply.getClient().getMessage()));
   }
 

@@ -3,6 +3,7 @@ package io.tessera.meta.namespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tessera.common.proto.CreateRequestProto;
+import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.MetaRequestProto;
@@ -13,6 +14,8 @@ import io.tessera.common.proto.RemoveRequestProto;
 import io.tessera.common.proto.RenameRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.meta.proto.ServerStateChangeProto;
+import io.tessera.meta.recovery.ServerStates;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -227,6 +230,42 @@ class NamespaceOperationsTest {
     assertThat(store.leftoverFiles("ds-1", 10)).isEmpty();
     one(rm("/moved", false));
     assertThat(store.placedFiles("ds-9", 10)).as("a removed file is placed nowhere").isEmpty();
+  }
+
+  @Test
+  void aServerIsRemovedOnlyOnceRetiredAndThenNothingOfItRemains() throws Exception {
+    long id = one(create("/on-ds-1")).getInode().getId();
+    for (String ds : List.of("ds-1", "ds-2")) {
+      try (NamespaceTxn tx = store.begin()) {
+        tx.registerServer(io.tessera.common.proto.HeartbeatRequestProto.newBuilder().setServerId(ds)
+            .setAddress("127.0.0.1:1").build());
+        tx.commit(1, ++index);
+      }
+    }
+    assertThat(change("ds-1", b -> b.setRemoved(true))).as("an up server is not removed").isFalse();
+    assertThat(change("ds-1", b -> b.setState(DataServerStateProto.DRAINING).setDecommissioned(true))).isTrue();
+    assertThat(change("ds-1", b -> b.setRemoved(true))).as("a draining one neither").isFalse();
+    try (NamespaceTxn tx = store.begin()) {
+      tx.moveUnits(id, "ds-1", "ds-9", 1);
+      tx.commit(1, ++index);
+    }
+    assertThat(change("ds-1", b -> b.setState(DataServerStateProto.RETIRED))).isTrue();
+    assertThat(store.leftoverFiles("ds-1", 10)).containsExactly(id);
+
+    assertThat(change("ds-1", b -> b.setRemoved(true))).isTrue();
+    assertThat(store.registeredServers()).containsOnlyKeys("ds-2");
+    assertThat(store.serverStates()).doesNotContainKey("ds-1");
+    assertThat(store.leftoverFiles("ds-1", 10)).as("its disk is no longer tracked").isEmpty();
+    assertThat(store.inode(id).getLayout().getServersList()).containsExactly("ds-9", "ds-2");
+  }
+
+  private boolean change(String server, java.util.function.UnaryOperator<ServerStateChangeProto.Builder> how) {
+    try (NamespaceTxn tx = store.begin()) {
+      boolean changed = ServerStates.change(tx, how.apply(ServerStateChangeProto.newBuilder().setServer(server))
+          .build(), 1000);
+      tx.commit(1, ++index);
+      return changed;
+    }
   }
 
   @Test

@@ -1,0 +1,23 @@
+package io.tessera.cli.server;
+
+import io.tessera.cli.ConnectedCommand;
+import io.tessera.client.TesseraFileSystem;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code tessera server remove ID}: forget a retired data server that no longer runs. */
+@Command(name = "remove", mixinStandardHelpOptions = true,
+    description = {"Forget a retired data server that has been stopped: tessera cluster status stops listing it.",
+        "Only a retired server can be removed (tessera server decommission ID --wait, then stop it). Copies of "
+            + "moved files still on its disk are no longer tracked: discard its directory. Started again, it "
+            + "registers as a new, empty server."})
+public final class RemoveCommand extends ConnectedCommand {
+  @Parameters(paramLabel = "ID", description = "the data server's id, as tessera cluster status lists it")
+  String server;
+
+  @Override
+  protected int run(TesseraFileSystem fs) throws Exception {
+    out().println(fs.removeServer(server));
+    return 0;
+  }
+}
