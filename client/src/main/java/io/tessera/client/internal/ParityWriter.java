@@ -379,6 +379,8 @@ public final class ParityWriter {
           stored.add(e.getKey());
         } else if (t instanceof ServerDownException) {
           failed.add(e.getKey());
+        } else if (t instanceof TesseraException te && te.status() == StatusProto.LOCK_LOST) {
+          return lockLost(lock, e.getKey());
         } else {
           return CompletableFuture.failedFuture(t);
         }
@@ -402,6 +404,26 @@ public final class ParityWriter {
           marks.add(data.call(s, FileTarget.request(layout).setWrite(w), null).thenAccept(r -> r.payload().release()));
         }
         return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new));
+      });
+    }
+
+    /**
+     * A server refused phase 2: the lock's lease ran out before the write arrived and recovery
+     * repaired the stripes. Servers that still held the lock may have stored their units, so the
+     * stripes' parity is recomputed from their data (as recovery does for orphans); the write
+     * fails either way.
+     */
+    private CompletableFuture<Void> lockLost(StripeLockProto lock, String server) {
+      io.tessera.common.proto.RepairStripesRequestProto.Builder repair = io.tessera.common.proto
+          .RepairStripesRequestProto.newBuilder().setFileId(file.fileId());
+      for (long s = lock.getFirstStripe(); s < lock.getFirstStripe() + lock.getStripeCount(); s++) {
+        repair.addStripes(s);
+      }
+      TesseraException failure = new TesseraException(StatusProto.LOCK_LOST, "write to file " + file.fileId()
+          + " took longer than its stripe lock's lease (" + lease.toMillis() + " ms, tessera.client.lock-lease) and was"
+          + " refused by data server " + server + "; nothing of it is acknowledged: write it again");
+      return meta.call(MetaRequestProto.newBuilder().setRepairStripes(repair)).handle((r, e) -> {
+        throw new java.util.concurrent.CompletionException(failure);
       });
     }
 

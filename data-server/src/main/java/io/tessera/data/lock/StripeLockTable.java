@@ -61,6 +61,8 @@ public final class StripeLockTable {
   private final long maxLeaseNanos;
   private final LongSupplier nanoClock;
   private final Map<Long, List<Held>> byFile = new HashMap<>();
+  /** Locks whose phase-2 write is being stored: not taken over, even once expired. */
+  private final java.util.Set<Held> writing = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   private long orphansTakenOver;
 
   public StripeLockTable(ShardStore store, Duration maxLease, LongSupplier nanoClock) throws IOException {
@@ -84,7 +86,7 @@ public final class StripeLockTable {
       }
       // a coordinator runs one repair at a time: an overlapping recovery lock is one left by a failed step
       boolean deadCoordinator = recovery && RecoveryIdentity.isRecovery(h.client);
-      if (now - h.expiresAtNanos < 0 && !deadCoordinator) {
+      if ((now - h.expiresAtNanos < 0 && !deadCoordinator) || writing.contains(h)) {
         return new Refused(h.toString());
       }
       if (!recovery) {
@@ -102,6 +104,32 @@ public final class StripeLockTable {
     held.add(new Held(key, lock.getFileId(), first, end, client, lock.getOperation(), now + lease, grantedAt));
     store.putLock(key, ByteBuffer.allocate(8 + 8).putLong(grantedAt).putLong(lease).array());
     return new Granted(key);
+  }
+
+  /**
+   * A phase-2 write under {@code lock} is about to be stored: true if this server still holds
+   * the lock for the client (even past its lease: nobody took it over), which then cannot be
+   * taken over until {@link #forget} or {@link #writeFailed}; false if it is gone (recovery
+   * took it over and repaired the stripes, or it was never granted): the write must not land.
+   */
+  public synchronized boolean beginWrite(StripeLockProto lock, ByteString client) {
+    List<Held> held = byFile.get(lock.getFileId());
+    if (held == null) {
+      return false;
+    }
+    for (Held h : held) {
+      if (h.ownedBy(client, lock.getOperation()) && h.first == lock.getFirstStripe()) {
+        writing.add(h);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The write begun with {@link #beginWrite} was not stored: the lock stays held as it was. */
+  public synchronized void writeFailed(StripeLockProto lock, ByteString client) {
+    writing.removeIf(h -> h.fileId == lock.getFileId() && h.ownedBy(client, lock.getOperation())
+        && h.first == lock.getFirstStripe());
   }
 
   /** Forgets a lock and removes it from the store: the writer released it without writing. */
@@ -122,8 +150,13 @@ public final class StripeLockTable {
     if (held == null) {
       return false;
     }
-    boolean removed = held.removeIf(h -> h.ownedBy(client, lock.getOperation())
-        && h.first == lock.getFirstStripe());
+    boolean removed = held.removeIf(h -> {
+      boolean mine = h.ownedBy(client, lock.getOperation()) && h.first == lock.getFirstStripe();
+      if (mine) {
+        writing.remove(h);
+      }
+      return mine;
+    });
     if (held.isEmpty()) {
       byFile.remove(lock.getFileId());
     }

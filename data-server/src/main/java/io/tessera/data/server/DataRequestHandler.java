@@ -384,11 +384,26 @@ final class DataRequestHandler implements RpcService {
       throw new IllegalArgumentException("a write naming missing servers must name its file (ranges or unlock)");
     }
     byte[] lockKey = w.hasUnlock() ? StripeLockTable.key(w.getUnlock(), client) : null;
-    store.write(writes, new WriteBookkeeping(lockKey, fileId, w.getMissingServersList(), w.getStaleMarked()),
-        w.getSync());
-    if (w.hasUnlock() && !locks.forget(w.getUnlock(), client)) {
-      LOG.warn("A write to file {} arrived after its lock on stripes from {} had expired; stored anyway",
+    // units written under a lock land only while the lock is held: once recovery took an expired
+    // lock over and recomputed the stripes' parity, a late phase 2 would leave them inconsistent
+    boolean guarded = w.hasUnlock() && !writes.isEmpty();
+    if (guarded && !locks.beginWrite(w.getUnlock(), client)) {
+      LOG.warn("A write to file {} arrived after its lock on stripes from {} ran out and was taken over; refused",
           fileId, w.getUnlock().getFirstStripe());
+      return error(StatusProto.LOCK_LOST, "the lock on stripes from " + w.getUnlock().getFirstStripe() + " of file "
+          + fileId + " was lost (its lease ran out before this write arrived); nothing was stored");
+    }
+    try {
+      store.write(writes, new WriteBookkeeping(lockKey, fileId, w.getMissingServersList(), w.getStaleMarked()),
+          w.getSync());
+    } catch (IOException | RuntimeException e) {
+      if (guarded) {
+        locks.writeFailed(w.getUnlock(), client);
+      }
+      throw e;
+    }
+    if (w.hasUnlock()) {
+      locks.forget(w.getUnlock(), client);
     }
     return ok();
   }

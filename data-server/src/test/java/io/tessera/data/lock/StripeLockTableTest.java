@@ -69,6 +69,32 @@ class StripeLockTableTest {
   }
 
   @Test
+  void aWriterThatComesBackAfterRecoveryTookItsExpiredLockOverMayNotStoreItsPhaseTwo() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      table.tryLock(lock(0, 4, 1), ALICE, false);
+      clock.addAndGet(Duration.ofSeconds(2).toNanos());  // Alice paused past her lease
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true)).as("recovery repairs the orphan")
+          .isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("her late phase 2 is refused").isFalse();
+    }
+  }
+
+  @Test
+  void anExpiredLockWhosePhaseTwoIsBeingStoredIsNotTakenOverMeanwhile() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      table.tryLock(lock(0, 4, 1), ALICE, false);
+      clock.addAndGet(Duration.ofSeconds(2).toNanos());
+      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("late, but nobody took the lock over").isTrue();
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true)).isInstanceOf(StripeLockTable.Refused.class);
+      table.writeFailed(lock(0, 4, 1), ALICE);
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true)).as("the write did not land: recovery repairs")
+          .isInstanceOf(StripeLockTable.Granted.class);
+    }
+  }
+
+  @Test
   void aRestartedServerStillGuardsTheStripesItHadLocked() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       new StripeLockTable(store, Duration.ofSeconds(60), clock::get).tryLock(lock(3, 2, 1), ALICE, false);
