@@ -29,6 +29,9 @@ public final class Scrubber {
   private long passStartNanos = System.nanoTime();
   private long passBytes;
   private long passCorrupt;
+  private long passSnapshotOnly;
+  /** Corrupt snapshot-only versions named one by one per pass; the rest only counted. */
+  private static final int MAX_LOGGED_SNAPSHOT_ONLY = 10;
   private long passes;
 
   public Scrubber(ShardStore store, CorruptionReport report, long bytesPerSecond) {
@@ -53,23 +56,33 @@ public final class Scrubber {
         passStartNanos = System.nanoTime();
       }
       List<ShardId> corrupt = new ArrayList<>();
-      cursor = store.scrub(cursor, bytesPerSecond, corrupt);
+      List<String> snapshotOnly = new ArrayList<>();
+      cursor = store.scrub(cursor, bytesPerSecond, corrupt, snapshotOnly);
       passBytes += bytesPerSecond;
       for (ShardId id : corrupt) {
         passCorrupt++;
         report.found(id.fileId(), "scrubber: " + id);
       }
+      for (String version : snapshotOnly) {
+        // not reported for repair: recovery rewrites live shards, which are sound
+        if (passSnapshotOnly++ < MAX_LOGGED_SNAPSHOT_ONLY) {
+          LOG.warn("Scrubber: {} fails its checksum; it is kept only for snapshots, whose reads decode around it"
+              + " (not repaired)", version);
+        }
+      }
       if (cursor == null) {
         passes++;
-        if (passCorrupt > 0) {
-          LOG.warn("Scrub pass {} finished in {} s: {} corrupt shard version(s) found and reported", passes,
-              (System.nanoTime() - passStartNanos) / 1_000_000_000L, passCorrupt);
+        if (passCorrupt > 0 || passSnapshotOnly > 0) {
+          LOG.warn("Scrub pass {} finished in {} s: {} corrupt shard(s) found and reported for repair, {} corrupt"
+              + " version(s) kept only for snapshots", passes, (System.nanoTime() - passStartNanos) / 1_000_000_000L,
+              passCorrupt, passSnapshotOnly);
         } else {
           LOG.debug("Scrub pass {} finished in {} s: every checksum matched", passes,
               (System.nanoTime() - passStartNanos) / 1_000_000_000L);
         }
         passBytes = 0;
         passCorrupt = 0;
+        passSnapshotOnly = 0;
       }
     } catch (IOException | RuntimeException e) {
       LOG.warn("Scrub step failed: {}", e.getMessage());

@@ -681,7 +681,8 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public byte[] scrub(byte[] from, long budgetBytes, List<ShardId> corrupt) throws IOException {
+  public byte[] scrub(byte[] from, long budgetBytes, List<ShardId> corrupt, List<String> corruptSnapshotOnly)
+      throws IOException {
     long read = 0;
     // the blob files' own checksums are not checked here: ours names the shard that failed
     try (ReadOptions ro = new ReadOptions().setFillCache(false).setVerifyChecksums(false);
@@ -702,7 +703,15 @@ public final class RocksShardStore implements ShardStore {
           CRC32C crc = new CRC32C();
           crc.update(value, CRC_BYTES, Math.max(0, value.length - CRC_BYTES));
           if (value.length < CRC_BYTES || ByteBuffer.wrap(value).getInt() != (int) crc.getValue()) {
-            corrupt.add(ShardKey.shardOf(key));
+            ShardId shard = ShardKey.shardOf(key);
+            long epoch = ShardKey.epochOf(key);
+            Long newest = newestEpoch(shard, Long.MAX_VALUE);
+            if (newest != null && newest > epoch) {
+              // rebuilding the live shard would not mend it: recovery copies newest versions
+              corruptSnapshotOnly.add(shard + " at epoch " + epoch);
+            } else {
+              corrupt.add(shard);
+            }
           }
         }
         if (read >= budgetBytes) {
@@ -714,6 +723,14 @@ public final class RocksShardStore implements ShardStore {
     } catch (RocksDBException e) {
       throw storeError("scrub", e);
     }
+  }
+
+  /** Tests: flips a byte of one stored version's data (its checksum then fails). */
+  void damageForTesting(ShardId id, long epoch) throws RocksDBException {
+    byte[] key = ShardKey.encode(id, epoch);
+    byte[] value = db.get(shards, key);
+    value[value.length - 1] ^= 0x5a;
+    db.put(shards, key, value);
   }
 
   private static int crc(ByteBuf buf, int index, int length) {

@@ -93,11 +93,14 @@ public interface ShardStore extends Closeable {
 
   /**
    * Verifies the checksums of stored versions in key order, from {@code from} (null: the first)
-   * until about {@code budgetBytes} were read; adds each shard that fails to {@code corrupt}.
+   * until about {@code budgetBytes} were read; adds each shard whose newest version fails to
+   * {@code corrupt}, and each older version (kept only for snapshots) that fails to
+   * {@code corruptSnapshotOnly} as "shard at epoch E".
    *
    * @return where to go on from, or null when the pass reached the end
    */
-  byte[] scrub(byte[] from, long budgetBytes, List<ShardId> corrupt) throws IOException;
+  byte[] scrub(byte[] from, long budgetBytes, List<ShardId> corrupt, List<String> corruptSnapshotOnly)
+      throws IOException;
 
   /** Bytes of stored data, approximately. */
   long usedBytes();

@@ -163,6 +163,27 @@ class RocksShardStoreTest {
     assertThat(store.scanVersions(0, 5, true).writtenFiles()).isEmpty();
   }
 
+  @Test
+  void theScrubberTellsACorruptLiveShardFromACorruptVersionKeptOnlyForASnapshot() throws Exception {
+    ShardId live = new ShardId(21, 0, 0);
+    ShardId kept = new ShardId(22, 0, 0);
+    store.write(List.of(put(live, 0, bytes(4096, 1), true), put(kept, 0, bytes(4096, 2), true)), false);
+    store.setEpochState(new EpochState(1, new long[] {0}));   // snapshot at epoch 0 taken
+    store.write(List.of(put(kept, 0, bytes(4096, 3), true)), false);
+    store.damageForTesting(live, 0);
+    store.damageForTesting(kept, 0);
+
+    List<ShardId> corrupt = new java.util.ArrayList<>();
+    List<String> snapshotOnly = new java.util.ArrayList<>();
+    byte[] cursor = null;
+    do {
+      cursor = store.scrub(cursor, 1 << 20, corrupt, snapshotOnly);
+    } while (cursor != null);
+    assertThat(corrupt).as("rebuilding the live shard mends it").containsExactly(live);
+    assertThat(snapshotOnly).as("rebuilding would not: the live version is sound")
+        .containsExactly(kept + " at epoch 0");
+  }
+
   private void writeAround(long fileId, String skipped, boolean staleMarked) throws Exception {
     ShardWrite w = new ShardWrite(new ShardId(fileId, 0, 0), 0, Unpooled.wrappedBuffer(bytes(64, (int) fileId)), true);
     store.write(List.of(w), new WriteBookkeeping(null, fileId, List.of(skipped), staleMarked), false);
