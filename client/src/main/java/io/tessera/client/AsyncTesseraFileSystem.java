@@ -253,11 +253,13 @@ public final class AsyncTesseraFileSystem implements Closeable {
 
   /**
    * Forgets a retired data server that no longer runs: {@link #clusterStatus()} stops listing
-   * it. Refused for a server that is not retired or still sends heartbeats.
+   * it. Refused for a server that is not retired or still sends heartbeats, and, unless
+   * {@code force}, while snapshots taken before it retired exist (moves copy live versions
+   * only, so it may hold the only copies of some of their shard versions).
    */
-  public CompletableFuture<String> removeServer(String serverId) {
+  public CompletableFuture<String> removeServer(String serverId, boolean force) {
     return meta.call(MetaRequestProto.newBuilder().setDecommission(io.tessera.common.proto.DecommissionRequestProto
-        .newBuilder().setServer(serverId).setRemove(true))).thenApply(r -> r.getMessage());
+        .newBuilder().setServer(serverId).setRemove(true).setForce(force))).thenApply(r -> r.getMessage());
   }
 
   /** Takes a snapshot of the whole file system (the meta leader retries busy attempts). */

@@ -191,8 +191,8 @@ public final class TesseraFileSystem implements Closeable {
   }
 
   /** Forgets a retired, stopped data server (see {@link AsyncTesseraFileSystem#removeServer}). */
-  public String removeServer(String serverId) throws IOException {
-    return Futures.get(async.removeServer(serverId));
+  public String removeServer(String serverId, boolean force) throws IOException {
+    return Futures.get(async.removeServer(serverId, force));
   }
 
   @Override

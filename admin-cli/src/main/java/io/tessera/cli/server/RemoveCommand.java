@@ -3,6 +3,7 @@ package io.tessera.cli.server;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera server remove ID}: forget a retired data server that no longer runs. */
@@ -15,9 +16,14 @@ public final class RemoveCommand extends ConnectedCommand {
   @Parameters(paramLabel = "ID", description = "the data server's id, as tessera cluster status lists it")
   String server;
 
+  @Option(names = "--force", description = "remove it although snapshots taken before it retired exist: moves copy "
+      + "live versions only, so their reads then decode around it (and fail where a file lost more units than it has "
+      + "parity)")
+  boolean force;
+
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    out().println(fs.removeServer(server));
+    out().println(fs.removeServer(server, force));
     return 0;
   }
 }

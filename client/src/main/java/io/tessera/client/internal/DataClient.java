@@ -132,8 +132,10 @@ public final class DataClient {
     return refreshMap().thenApply(v -> {
       String a = addresses.get(serverId);
       if (a == null) {
-        throw new CompletionException(new ServerDownException(serverId,
-            "data server " + serverId + " is not registered with the meta group"));
+        // removed (or never registered): read around it like a down server, and ask again later
+        String why = "data server " + serverId + " is not registered with the meta group";
+        health.markDown(serverId, why);
+        throw new CompletionException(new ServerDownException(serverId, why));
       }
       return a;
     });

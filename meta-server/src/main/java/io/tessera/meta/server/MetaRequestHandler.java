@@ -88,7 +88,8 @@ final class MetaRequestHandler implements RpcService {
     }
     if (req.getOpCase() == MetaRequestProto.OpCase.DECOMMISSION) {
       String server = req.getDecommission().getServer();
-      return (req.getDecommission().getRemove() ? remove(server) : req.getDecommission().getUndo()
+      return (req.getDecommission().getRemove() ? remove(server, req.getDecommission().getForce())
+          : req.getDecommission().getUndo()
           ? recommission(server) : decommission(server)).thenApply(RpcReply::of);
     }
     NamespaceException readOnly = NamespaceChanges.readOnlyRefusal(req);
@@ -166,8 +167,11 @@ final class MetaRequestHandler implements RpcService {
                 + reply.getClient().getMessage()));
   }
 
-  /** Forgets a retired server that no longer runs. */
-  private CompletableFuture<MetaResponseProto> remove(String server) {
+  /**
+   * Forgets a retired server that no longer runs. Moves copy the live versions of shards only,
+   * so unless forced it is refused while snapshots taken before the server retired exist.
+   */
+  private CompletableFuture<MetaResponseProto> remove(String server, boolean force) {
     NamespaceStore ns = store.get();
     if (!ns.registeredServers().containsKey(server)) {
       return CompletableFuture.completedFuture(Replies.error(StatusProto.NOT_FOUND, "no data server " + server
@@ -182,6 +186,15 @@ final class MetaRequestHandler implements RpcService {
     if (registry.isUp(server)) {
       return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, server
           + " still sends heartbeats: stop it first (a running server would register again)"));
+    }
+    List<String> older = ns.snapshots().stream().filter(s -> s.getCreatedMs() <= rec.getSinceMs())
+        .map(io.tessera.common.proto.SnapshotProto::getName).toList();
+    if (!older.isEmpty() && !force) {
+      return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, server + " may hold the"
+          + " only copies of shard versions kept for snapshots taken before it retired (" + String.join(", ",
+          older.subList(0, Math.min(5, older.size()))) + (older.size() > 5 ? ", ..." : "") + "): moves copy live"
+          + " versions only. Delete those snapshots first, or remove it with --force (their reads then decode around"
+          + " it, and fail where more units are gone than the file has parity)"));
     }
     MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setServerState(
         io.tessera.meta.proto.ServerStateChangeProto.newBuilder().setServer(server).setRemoved(true)).build();
