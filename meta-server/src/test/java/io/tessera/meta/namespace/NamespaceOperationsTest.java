@@ -16,31 +16,12 @@ import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.proto.ServerStateChangeProto;
 import io.tessera.meta.recovery.ServerStates;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The namespace rules a user relies on, applied as the state machine applies them. */
-class NamespaceOperationsTest {
-  @TempDir
-  Path dir;
-  NamespaceStore store;
-  long index;
-
-  @BeforeEach
-  void open() throws Exception {
-    store = new NamespaceStore(dir);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
-
+class NamespaceOperationsTest extends AppliedNamespaceTest {
   /** Applies changes as one log entry, like a group-committed batch. */
   private List<MetaResponseProto> entry(MetaRequestProto... reqs) {
     List<MetaResponseProto> out = new ArrayList<>();

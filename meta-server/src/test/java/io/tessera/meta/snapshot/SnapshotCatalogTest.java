@@ -6,45 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.namespace.NamespaceException;
+import io.tessera.meta.namespace.AppliedNamespaceTest;
 import io.tessera.meta.namespace.NamespaceStore;
-import io.tessera.meta.namespace.NamespaceTxn;
 import io.tessera.meta.proto.SnapshotBeginProto;
 import io.tessera.meta.proto.SnapshotCommitProto;
-import java.nio.file.Path;
-import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The snapshot catalog's rules as the state machine applies them. The coordinator PREPAREs the
  * data servers while BEGIN is being logged, so a server's "I gave up waiting" can reach the
  * log before the BEGIN it concerns.
  */
-class SnapshotCatalogTest {
-  @TempDir
-  Path dir;
-  NamespaceStore store;
-  long index;
-
-  @BeforeEach
-  void open() throws Exception {
-    store = new NamespaceStore(dir);
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
-
-  private void entry(Consumer<NamespaceTxn> change) {
-    try (NamespaceTxn tx = store.begin()) {
-      change.accept(tx);
-      tx.commit(1, ++index);
-    }
-  }
-
+class SnapshotCatalogTest extends AppliedNamespaceTest {
   private static SnapshotBeginProto begin(long attempt, String name) {
     return SnapshotBeginProto.newBuilder().setAttempt(attempt).setName(name)
         .setCreatorClient(ByteString.copyFromUtf8("client")).setCreatorCall(attempt).build();
