@@ -51,6 +51,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class AsyncTesseraFileSystem implements Closeable {
   private final RpcClientPool pool;
+  private final RpcClientPool metaPool;
   private final MetaClient meta;
   private final FsContext ctx;
   private final DataClient data;
@@ -68,10 +69,15 @@ public final class AsyncTesseraFileSystem implements Closeable {
     CallerProto identity = MetaClient.identity(clientId, config.get(ClientConfigKeys.APP_ID));
     List<String> replicas = Arrays.stream(config.get(ClientConfigKeys.META).split(","))
         .map(String::trim).filter(s -> !s.isEmpty()).toList();
+    // the meta group's calls get a network thread of their own: small, latency-bound replies
+    // should not queue behind megabytes of shard data on a shared event loop
+    this.metaPool = new RpcClientPool("tessera-client-meta", 1, maxFrame, config.get(RpcConfigKeys.CALL_TIMEOUT)
+        .toMillis(), (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(), RpcConfigKeys.silenceLimitMillis(config));
     try {
-      this.meta = new MetaClient(pool, replicas, config.get(ClientConfigKeys.META_RETRY_FOR), identity);
+      this.meta = new MetaClient(metaPool, replicas, config.get(ClientConfigKeys.META_RETRY_FOR), identity);
     } catch (IllegalArgumentException e) {
       pool.close();
+      metaPool.close();
       throw e;
     }
     this.data = new DataClient(pool, meta, identity,
@@ -418,6 +424,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   @Override
   public void close() {
     pool.close();
+    metaPool.close();
     coding.shutdownNow();
   }
 }
