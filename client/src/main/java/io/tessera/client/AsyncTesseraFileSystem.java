@@ -60,10 +60,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   private final ParityWriter writer;
 
   private AsyncTesseraFileSystem(Config config) {
-    int maxFrame = RpcConfigKeys.maxFrameBytes(config);
-    this.pool = new RpcClientPool("tessera-client", config.get(RpcConfigKeys.IO_THREADS), maxFrame,
-        config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(), (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(),
-        RpcConfigKeys.silenceLimitMillis(config));
+    this.pool = pool("tessera-client", config.get(RpcConfigKeys.IO_THREADS), config);
     byte[] clientId = new byte[16];
     new SecureRandom().nextBytes(clientId);
     CallerProto identity = MetaClient.identity(clientId, config.get(ClientConfigKeys.APP_ID));
@@ -71,8 +68,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
         .map(String::trim).filter(s -> !s.isEmpty()).toList();
     // the meta group's calls get a network thread of their own: small, latency-bound replies
     // should not queue behind megabytes of shard data on a shared event loop
-    this.metaPool = new RpcClientPool("tessera-client-meta", 1, maxFrame, config.get(RpcConfigKeys.CALL_TIMEOUT)
-        .toMillis(), (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(), RpcConfigKeys.silenceLimitMillis(config));
+    this.metaPool = pool("tessera-client-meta", 1, config);
     try {
       this.meta = new MetaClient(metaPool, replicas, config.get(ClientConfigKeys.META_RETRY_FOR), identity);
     } catch (IllegalArgumentException e) {
@@ -94,6 +90,12 @@ public final class AsyncTesseraFileSystem implements Closeable {
         config.get(ClientConfigKeys.WRITE_BUFFER),
         config.get(ClientConfigKeys.READ_CHUNK), config.get(ClientConfigKeys.WRITES_IN_FLIGHT),
         config.get(ClientConfigKeys.READS_AHEAD));
+  }
+
+  private static RpcClientPool pool(String name, int ioThreads, Config config) {
+    return new RpcClientPool(name, ioThreads, RpcConfigKeys.maxFrameBytes(config),
+        config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(), (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(),
+        RpcConfigKeys.silenceLimitMillis(config));
   }
 
   /**

@@ -3,6 +3,7 @@ package io.tessera.meta.server;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.proto.ClusterStatusResponseProto;
 import io.tessera.common.proto.CreateRequestProto;
+import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutPolicyProto;
@@ -20,6 +21,8 @@ import io.tessera.meta.namespace.NamespaceStore;
 import io.tessera.meta.namespace.PathResolver;
 import io.tessera.meta.namespace.Replies;
 import io.tessera.meta.proto.MetaTxnProto;
+import io.tessera.meta.proto.ServerStateChangeProto;
+import io.tessera.meta.proto.ServerStateRecordProto;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.recovery.RecoveryCoordinator;
 import io.tessera.meta.registry.DataServerRegistry;
@@ -126,45 +129,30 @@ final class MetaRequestHandler implements RpcService {
   /** Logs the server DRAINING by an operator's request; recovery then moves its shards. */
   private CompletableFuture<MetaResponseProto> decommission(String server) {
     NamespaceStore ns = store.get();
-    if (!ns.registeredServers().containsKey(server)) {
-      return CompletableFuture.completedFuture(Replies.error(StatusProto.NOT_FOUND, "no data server " + server
-          + " is registered (tessera cluster status lists them)"));
+    MetaResponseProto unknown = unregistered(ns, server);
+    if (unknown != null) {
+      return CompletableFuture.completedFuture(unknown);
     }
-    io.tessera.meta.proto.ServerStateRecordProto rec = ns.serverStates().get(server);
+    ServerStateRecordProto rec = ns.serverStates().get(server);
     if (rec != null && rec.getDecommissioned()) {
       return CompletableFuture.completedFuture(Replies.error(StatusProto.OK, server + " is already "
           + rec.getState().name().toLowerCase(java.util.Locale.ROOT)));
     }
-    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setServerState(
-        io.tessera.meta.proto.ServerStateChangeProto.newBuilder().setServer(server)
-            .setState(io.tessera.common.proto.DataServerStateProto.DRAINING).setDecommissioned(true)).build();
-    return batcher.submit(txn).handle((reply, err) -> {
-      if (err != null) {
-        return refuse(LeaderStatus.of(err, raft));
-      }
-      long files = store.get().placedCount(server);
-      return reply.getClient().getStatus() == StatusProto.OK
-          ? Replies.error(StatusProto.OK, server + " is draining: " + files + " files have units on it")
-          : Replies.error(StatusProto.INVALID_ARGUMENT, server + " cannot be decommissioned now: "
-              + reply.getClient().getMessage());
-    });
+    return logServerChange(ServerStateChangeProto.newBuilder().setServer(server)
+            .setState(DataServerStateProto.DRAINING).setDecommissioned(true), "decommissioned",
+        () -> server + " is draining: " + store.get().placedCount(server) + " files have units on it");
   }
 
   /** Takes a decommission back: the server recovers (drops what moved off it), then takes files again. */
   private CompletableFuture<MetaResponseProto> recommission(String server) {
-    io.tessera.meta.proto.ServerStateRecordProto rec = store.get().serverStates().get(server);
+    ServerStateRecordProto rec = store.get().serverStates().get(server);
     if (rec == null || !rec.getDecommissioned()) {
       return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, server
           + " is not decommissioned"));
     }
-    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setServerState(
-        io.tessera.meta.proto.ServerStateChangeProto.newBuilder().setServer(server)
-            .setState(io.tessera.common.proto.DataServerStateProto.RECOVERING).setRecommissioned(true)).build();
-    return batcher.submit(txn).handle((reply, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
-        : reply.getClient().getStatus() == StatusProto.OK
-            ? Replies.error(StatusProto.OK, server + " is recommissioned: recovering, then up")
-            : Replies.error(StatusProto.INVALID_ARGUMENT, server + " cannot be recommissioned now: "
-                + reply.getClient().getMessage()));
+    return logServerChange(ServerStateChangeProto.newBuilder().setServer(server)
+            .setState(DataServerStateProto.RECOVERING).setRecommissioned(true), "recommissioned",
+        () -> server + " is recommissioned: recovering, then up");
   }
 
   /**
@@ -173,12 +161,12 @@ final class MetaRequestHandler implements RpcService {
    */
   private CompletableFuture<MetaResponseProto> remove(String server, boolean force) {
     NamespaceStore ns = store.get();
-    if (!ns.registeredServers().containsKey(server)) {
-      return CompletableFuture.completedFuture(Replies.error(StatusProto.NOT_FOUND, "no data server " + server
-          + " is registered (tessera cluster status lists them)"));
+    MetaResponseProto unknown = unregistered(ns, server);
+    if (unknown != null) {
+      return CompletableFuture.completedFuture(unknown);
     }
-    io.tessera.meta.proto.ServerStateRecordProto rec = ns.serverStates().get(server);
-    if (rec == null || rec.getState() != io.tessera.common.proto.DataServerStateProto.RETIRED) {
+    ServerStateRecordProto rec = ns.serverStates().get(server);
+    if (rec == null || rec.getState() != DataServerStateProto.RETIRED) {
       String state = rec == null ? "up" : rec.getState().name().toLowerCase(java.util.Locale.ROOT);
       return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, server + " is " + state
           + ": only a retired server can be removed (tessera server decommission " + server + " --wait, then stop it)"));
@@ -196,13 +184,27 @@ final class MetaRequestHandler implements RpcService {
           + " versions only. Delete those snapshots first, or remove it with --force (their reads then decode around"
           + " it, and fail where more units are gone than the file has parity)"));
     }
-    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setServerState(
-        io.tessera.meta.proto.ServerStateChangeProto.newBuilder().setServer(server).setRemoved(true)).build();
+    return logServerChange(ServerStateChangeProto.newBuilder().setServer(server).setRemoved(true), "removed",
+        () -> server + " is removed: tessera cluster status no longer lists it");
+  }
+
+  /** The refusal for a server id the meta group does not know, or null. */
+  private static MetaResponseProto unregistered(NamespaceStore ns, String server) {
+    return ns.registeredServers().containsKey(server) ? null : Replies.error(StatusProto.NOT_FOUND,
+        "no data server " + server + " is registered (tessera cluster status lists them)");
+  }
+
+  /**
+   * Logs an operator's change of a data server's state; answers {@code done} (asked once the
+   * change is applied) or why the state machine refused it ("ds-3 cannot be {@code verb} now: ...").
+   */
+  private CompletableFuture<MetaResponseProto> logServerChange(ServerStateChangeProto.Builder change, String verb,
+      java.util.function.Supplier<String> done) {
+    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setServerState(change).build();
     return batcher.submit(txn).handle((reply, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
-        : reply.getClient().getStatus() == StatusProto.OK
-            ? Replies.error(StatusProto.OK, server + " is removed: tessera cluster status no longer lists it")
-            : Replies.error(StatusProto.INVALID_ARGUMENT, server + " cannot be removed now: "
-                + reply.getClient().getMessage()));
+        : reply.getClient().getStatus() == StatusProto.OK ? Replies.error(StatusProto.OK, done.get())
+        : Replies.error(StatusProto.INVALID_ARGUMENT, change.getServer() + " cannot be " + verb + " now: "
+            + reply.getClient().getMessage()));
   }
 
   /** Resolves the layout policy and chooses the data servers, before the change is logged. */
