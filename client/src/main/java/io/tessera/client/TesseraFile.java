@@ -1,6 +1,7 @@
 package io.tessera.client;
 
 import io.tessera.client.internal.FileTarget;
+import io.tessera.client.internal.SizeExtension;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
@@ -156,8 +157,7 @@ public final class TesseraFile implements Closeable {
       return;
     }
     byte[] zeros = new byte[(int) (end - newSize)];
-    Futures.get(ctx.io.write(target, newSize, zeros, 0, zeros.length, false,
-        newEnd -> CompletableFuture.completedFuture(null)));
+    Futures.get(ctx.io.write(target, newSize, zeros, 0, zeros.length, false, SizeExtension.NONE));
   }
 
   /** Servers of this file known to hold stale shards (skipped by reads and writes). */

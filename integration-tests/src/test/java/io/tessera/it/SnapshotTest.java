@@ -228,6 +228,88 @@ class SnapshotTest {
     assertThat(readAll("/.snapshots/after/proj/truncated")).isEqualTo(Arrays.copyOf(b, 1234));
   }
 
+  @Test
+  void aSnapshotTakenWhileAWriterHoldsItsLocksDoesNotWaitForItAndHoldsTheWriteWholeOnceItLands() throws Exception {
+    fs.mkdirs("/held", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
+    byte[] old = bytes(512 << 10, 21);
+    write("/held/f", old);
+    byte[] update = bytes(128 << 10, 22);
+    byte[] expected = old.clone();
+    System.arraycopy(update, 0, expected, 64 << 10, update.length);
+    long[] snapshotMillis = new long[1];
+    java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<byte[]>> readAtSnapshot =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    try (TesseraFileSystem writer = TesseraFileSystem.connect(io.tessera.common.config.Config.of(java.util.Map.of(
+            "tessera.client.meta", cluster.plan.metaAddresses(), "tessera.client.lock-lease", "30s")));
+        TesseraFile f = writer.openFile("/held/f")) {
+      AtomicBoolean once = new AtomicBoolean();
+      writer.injectBetweenWritePhases(() -> {
+        if (once.getAndSet(true)) {
+          return;
+        }
+        // the writer holds its stripe locks, its phase 2 not sent: a snapshot now
+        long start = System.nanoTime();
+        try {
+          fs.snapshots().create("held-1");
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        snapshotMillis[0] = (System.nanoTime() - start) / 1_000_000;
+        java.util.concurrent.CompletableFuture<byte[]> reader = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+          try {
+            return readAll("/.snapshots/held-1/held/f");
+          } catch (Exception e) {
+            throw new java.util.concurrent.CompletionException(e);
+          }
+        });
+        assertThatThrownBy(() -> reader.get(500, java.util.concurrent.TimeUnit.MILLISECONDS))
+            .as("a read of the snapshot waits for the write it holds to land")
+            .isInstanceOf(java.util.concurrent.TimeoutException.class);
+        readAtSnapshot.set(reader);
+      });
+      f.write(64 << 10, update, 0, update.length);
+    }
+    assertThat(snapshotMillis[0]).as("ms to take the snapshot while the writer held its locks (lease 30 s)")
+        .isLessThan(10_000);
+    assertThat(readAtSnapshot.get().get(30, java.util.concurrent.TimeUnit.SECONDS))
+        .as("the snapshot holds the write, which had its locks before it").isEqualTo(expected);
+    assertThat(readAll("/.snapshots/held-1/held/f")).isEqualTo(expected);
+    assertThat(readAll("/held/f")).isEqualTo(expected);
+    assertThat(fs.check("/.snapshots/held-1/held/f", true).parityMismatches()).isZero();
+  }
+
+  @Test
+  void aWriteGrowingTheFileThatASnapshotCatchesBetweenItsPhasesIsWrittenAgainAfterItAndTheSnapshotHasTheFileBefore()
+      throws Exception {
+    fs.mkdirs("/grow", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
+    byte[] old = bytes(200 << 10, 31);
+    write("/grow/f", old);
+    byte[] tail = bytes(150 << 10, 32);
+    try (TesseraFileSystem writer = TesseraFileSystem.connect(cluster.plan.metaAddresses());
+        TesseraFile f = writer.openFile("/grow/f")) {
+      AtomicBoolean once = new AtomicBoolean();
+      writer.injectBetweenWritePhases(() -> {
+        if (!once.getAndSet(true)) {
+          try {
+            fs.snapshots().create("grow-1");
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+      });
+      // spans the old end: a snapshot with the new bytes below the old size but not the size would tear it
+      f.write(150 << 10, tail, 0, tail.length);
+      assertThat(writer.ioCounters().snapshotRetries.get()).as("the size record came after the snapshot: written again")
+          .isEqualTo(1);
+    }
+    byte[] now = Arrays.copyOf(old, (150 << 10) + tail.length);
+    System.arraycopy(tail, 0, now, 150 << 10, tail.length);
+    assertThat(readAll("/.snapshots/grow-1/grow/f")).as("the file before the write").isEqualTo(old);
+    assertThat(readAll("/grow/f")).isEqualTo(now);
+    assertThat(fs.check("/.snapshots/grow-1/grow/f", true).parityMismatches()).isZero();
+    assertThat(fs.check("/grow/f", true).parityMismatches()).isZero();
+  }
+
   private static void write(String path, byte[] data) throws Exception {
     try (TesseraFile f = fs.createFile(path, CreateOptions.defaults())) {
       f.write(0, data, 0, data.length);

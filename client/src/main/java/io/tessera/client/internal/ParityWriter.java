@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.LongFunction;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +40,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>Encode, then WRITE+UNLOCK to every server at once: each stores its units and frees
  *       the lock in one atomic batch.
  * </ol>
+ * Phase 2 is stamped with the newest epoch at which any server granted the group's locks, so a
+ * snapshot committed meanwhile holds the write whole on every server, or none of it (see
+ * {@code StripeLockTable}); size and stale-server records made between the phases name that
+ * epoch, and when a snapshot at it was committed before they landed the group releases its
+ * locks and runs again at the new epoch.
  * A server that fails (after the data client's retry) is marked down and the group starts
  * again without it: the write goes on while every stripe keeps {@code k} usable units. Before
  * anything is acknowledged, the skipped servers are recorded as stale for the file in the
@@ -95,15 +99,16 @@ public final class ParityWriter {
    * decode around them until recovery rebuilds their shards). Done once per server and file.
    */
   CompletableFuture<Void> markStale(FileTarget file, Set<String> servers) {
-    return markStale(file, servers, false);
+    return markStale(file, servers, false, SizeExtension.UNSTAMPED);
   }
 
   /**
    * Like {@link #markStale(FileTarget, Set)}; with {@code again} the servers are recorded even
    * when this client already knows them as stale (a data server has no record of it: recovery
-   * may have rebuilt them since).
+   * may have rebuilt them since). {@code epoch}: that of the data units the record is for
+   * ({@link SizeExtension#UNSTAMPED} once they landed).
    */
-  CompletableFuture<Void> markStale(FileTarget file, Set<String> servers, boolean again) {
+  CompletableFuture<Void> markStale(FileTarget file, Set<String> servers, boolean again, long epoch) {
     Set<String> added = file.addStale(servers);
     if (again) {
       added = new java.util.HashSet<>(servers);
@@ -113,8 +118,12 @@ public final class ParityWriter {
     }
     Set<String> sent = added;
     counters.degradedWrites.incrementAndGet();
-    return meta.call(MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder()
-        .setFileId(file.fileId()).addAllAddStaleServers(sent))).handle((r, e) -> {
+    SetAttrRequestProto.Builder mark = SetAttrRequestProto.newBuilder().setFileId(file.fileId())
+        .addAllAddStaleServers(sent);
+    if (epoch != SizeExtension.UNSTAMPED) {
+      mark.setWritesEpoch(epoch);
+    }
+    return meta.call(MetaRequestProto.newBuilder().setSetAttr(mark)).handle((r, e) -> {
           if (e != null) {
             file.forgetStale(sent);   // not recorded: the next write must try again
             throw e instanceof java.util.concurrent.CompletionException ce ? ce
@@ -127,11 +136,11 @@ public final class ParityWriter {
   /**
    * Writes {@code buf[off, off+len)} at {@code pos}; the array must stay unchanged until done.
    * {@code extendTo} records the file's new size in the meta group; each group calls it for its
-   * end while it holds its locks, so a snapshot (which drains held locks) sees a group's bytes
-   * and the size that covers them together, or neither.
+   * end while it holds its locks, naming its epoch, so a snapshot sees a group's bytes and the
+   * size that covers them together, or neither.
    */
   public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
-      LongFunction<CompletableFuture<Void>> extendTo) {
+      SizeExtension extendTo) {
     StripeLayout layout = file.layout();
     long first = layout.stripeOf(pos);
     long last = layout.stripeOf(pos + len - 1);
@@ -155,14 +164,14 @@ public final class ParityWriter {
     private final int off;
     private final int len;
     private final boolean sync;
-    private final LongFunction<CompletableFuture<Void>> extendTo;
+    private final SizeExtension extendTo;
     /** (stripe, unit) pairs found corrupt: not used again in this write. */
     private final UnusableUnits bad = new UnusableUnits();
     /** Whether this group re-read the file's stale servers from the meta group already. */
     private boolean refreshedStale;
 
     Group(FileTarget file, long from, long to, long pos, byte[] buf, int off, int len, boolean sync,
-        LongFunction<CompletableFuture<Void>> extendTo) {
+        SizeExtension extendTo) {
       this.extendTo = extendTo;
       this.file = file;
       this.layout = file.layout();
@@ -213,13 +222,14 @@ public final class ParityWriter {
           .setStripeCount((int) (to - from)).setOperation(operations.incrementAndGet())
           .setLeaseMs((int) lease.toMillis()).build();
       List<String> lockedOn = new ArrayList<>(involved);
+      long lockedSince = System.nanoTime();
       Map<String, CompletableFuture<Object>> phase1 = new LinkedHashMap<>();
       for (String server : lockedOn) {
         phase1.put(server, lockAndRead(server, lock, readsBy.getOrDefault(server, List.of()), stripeOf));
       }
       return CompletableFuture.allOf(phase1.values().toArray(CompletableFuture[]::new))
           .handle((v, e) -> null)
-          .thenCompose(v -> afterPhase1(phase1, lock, lockedOn, skipped, updates, deadline, attempt));
+          .thenCompose(v -> afterPhase1(phase1, lock, lockedOn, skipped, updates, deadline, attempt, lockedSince));
     }
 
     /** Completes with {@link Granted}, or with the reason to retry: BUSY, a down server, corrupt shards. */
@@ -238,8 +248,8 @@ public final class ParityWriter {
         }
         try {
           List<Object> corrupt = batch.accept(reply.header(), reply.payload());
-          return corrupt.isEmpty() ? new Granted(Set.copyOf(reply.header().getDirtyServersList()))
-              : new CorruptUnits(corrupt);
+          return corrupt.isEmpty() ? new Granted(Set.copyOf(reply.header().getDirtyServersList()),
+              reply.header().getLockEpoch()) : new CorruptUnits(corrupt);
         } catch (TesseraException e) {
           return e;
         }
@@ -247,8 +257,10 @@ public final class ParityWriter {
     }
 
     private CompletableFuture<Void> afterPhase1(Map<String, CompletableFuture<Object>> phase1, StripeLockProto lock,
-        List<String> lockedOn, Set<String> skipped, List<StripeUpdate> updates, long deadline, int attempt) {
+        List<String> lockedOn, Set<String> skipped, List<StripeUpdate> updates, long deadline, int attempt,
+        long lockedSince) {
       List<String> granted = new ArrayList<>();
+      long epoch = 0;   // the newest epoch a server granted its lock at: phase 2 is stamped with it
       boolean busy = false;
       boolean retryNow = false;
       Throwable fatal = null;
@@ -259,6 +271,7 @@ public final class ParityWriter {
         Object outcome = e.getValue().join();
         if (outcome instanceof Granted g) {
           granted.add(e.getKey());
+          epoch = Math.max(epoch, g.epoch());
           for (String s : skipped) {
             if (!g.dirtyServers().contains(s)) {
               unrecorded.add(s);
@@ -325,15 +338,27 @@ public final class ParityWriter {
       }
       betweenPhases.run();
       long end = Math.min(pos + len, to * layout.stripeDataBytes());
+      long stamp = epoch;
       CompletableFuture<Void> ready = CompletableFuture.runAsync(() -> updates.forEach(u -> u.encode(codec(layout))),
-          coding).thenCompose(v -> markStale(file, skipped, !unrecorded.isEmpty())).thenCompose(v -> extendTo.apply(end));
+          coding).thenCompose(v -> markStale(file, skipped, !unrecorded.isEmpty(), stamp))
+          .thenCompose(v -> extendTo.extendTo(end, stamp, lockedSince));
       // nothing was written yet: a failure here (the meta group unreachable) frees the locks at once
-      return ready.handle((v, e) -> e).thenCompose(e -> e == null ? phase2(lock, lockedOn, skipped, updates)
-          : release(granted, lock).thenCompose(x -> CompletableFuture.<Void>failedFuture(e)));
+      return ready.handle((v, e) -> e).thenCompose(e -> {
+        if (e == null) {
+          return phase2(lock, lockedOn, skipped, updates, stamp);
+        }
+        CompletableFuture<Void> released = release(granted, lock);
+        if (Failures.cause(e) instanceof TesseraException te && te.status() == StatusProto.SNAPSHOT_PASSED) {
+          // a snapshot at the locks' epoch was committed before the size record: write again after it
+          counters.snapshotRetries.incrementAndGet();
+          return released.thenCompose(x -> run(deadline, attempt + 1));
+        }
+        return released.thenCompose(x -> CompletableFuture.<Void>failedFuture(e));
+      });
     }
 
     private CompletableFuture<Void> phase2(StripeLockProto lock, List<String> lockedOn, Set<String> skipped,
-        List<StripeUpdate> updates) {
+        List<StripeUpdate> updates, long epoch) {
       Map<String, List<ShardRangeProto>> ranges = new LinkedHashMap<>();
       Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
       for (String s : lockedOn) {
@@ -360,7 +385,8 @@ public final class ParityWriter {
         }
         // the skipped servers were recorded as stale in the meta group above, while the locks are held
         WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
-            .setUnlock(lock).setSync(sync).addAllMissingServers(skipped).setStaleMarked(!skipped.isEmpty());
+            .setUnlock(lock).setSync(sync).addAllMissingServers(skipped).setStaleMarked(!skipped.isEmpty())
+            .setEpoch(epoch);
         calls.put(server, data.callForOutcome(server, FileTarget.request(layout).setWrite(w),
             payloads.get(server)));
       }
@@ -396,7 +422,8 @@ public final class ParityWriter {
             + file.fileId() + " left only " + (layout.width() - missing.size()) + " of its " + layout.width()
             + " servers up to date; it needs " + layout.dataUnits() + " (lost: " + String.join(", ", failed) + ")"));
       }
-      return ParityWriter.this.markStale(file, missing, true).thenCompose(v -> {
+      // the units landed already: the record cannot be refused, only made
+      return ParityWriter.this.markStale(file, missing, true, SizeExtension.UNSTAMPED).thenCompose(v -> {
         List<CompletableFuture<?>> marks = new ArrayList<>();
         for (String s : stored) {
           WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setUnlock(lock)
@@ -440,6 +467,9 @@ public final class ParityWriter {
 
   private record CorruptUnits(List<Object> units) {}
 
-  /** A lock granted; {@code dirtyServers}: servers the granting server logged writes around for this file. */
-  private record Granted(Set<String> dirtyServers) {}
+  /**
+   * A lock granted at {@code epoch}; {@code dirtyServers}: servers the granting server logged
+   * writes around for this file.
+   */
+  private record Granted(Set<String> dirtyServers, long epoch) {}
 }

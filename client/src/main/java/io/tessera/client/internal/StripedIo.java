@@ -55,19 +55,19 @@ public final class StripedIo {
    * size (with parity: while the stripes are locked, see {@link ParityWriter#write}).
    */
   public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
-      java.util.function.LongFunction<CompletableFuture<Void>> extendTo) {
+      SizeExtension extendTo) {
     return layouts.planned(file, () -> writeOnce(file, pos, buf, off, len, sync, extendTo));
   }
 
   private CompletableFuture<Void> writeOnce(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
-      java.util.function.LongFunction<CompletableFuture<Void>> extendTo) {
+      SizeExtension extendTo) {
     if (file.hasParity()) {
       return writer.write(file, pos, buf, off, len, sync, extendTo);
     }
     long fileId = file.fileId();
     StripeLayout layout = file.layout();
     List<CompletableFuture<?>> calls = new ArrayList<>();
-    calls.add(extendTo.apply(pos + len));
+    calls.add(extendTo.extendTo(pos + len, SizeExtension.UNSTAMPED, System.nanoTime()));
     for (Map.Entry<String, List<List<ShardPiece>>> e : byServer(layout, pos, len).entrySet()) {
       for (List<ShardPiece> chunk : e.getValue()) {
         WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setSync(sync);

@@ -2,6 +2,7 @@ package io.tessera.data.lock;
 
 import com.google.protobuf.ByteString;
 import io.tessera.common.cluster.RecoveryIdentity;
+import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.data.store.ShardStore;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +28,11 @@ import org.slf4j.LoggerFactory;
  * through phase 2 (an orphan): its stripes' parity may not match their data. Writers are refused
  * (BUSY) until the recovery coordinator, which learns of orphans from heartbeats, takes the lock
  * over, recomputes the parity from the data units and releases it.
+ *
+ * <p>Each lock remembers the epoch this server was at when it granted it. A writer stamps its
+ * phase 2 with the newest grant epoch of its servers, so a snapshot committed while it holds
+ * its locks holds its write whole: readers of that snapshot wait ({@link #whenLanded}) until
+ * the writes of locks granted at or below its epoch have landed.
  */
 public final class StripeLockTable {
   private static final Logger LOG = LoggerFactory.getLogger(StripeLockTable.class);
@@ -35,15 +42,21 @@ public final class StripeLockTable {
   /** What {@link #tryLock} did. */
   public sealed interface Outcome permits Granted, Refused {}
 
-  public record Granted(byte[] key) implements Outcome {}
+  /** The lock is held; {@code epoch}: this server's epoch when it granted it. */
+  public record Granted(byte[] key, long epoch) implements Outcome {}
 
   /** Another owner holds an overlapping lock; {@code holder} describes it for the writer's log. */
   public record Refused(String holder) implements Outcome {}
 
   private record Held(byte[] key, long fileId, long first, long end, ByteString client, long operation,
-      long expiresAtNanos, long grantedAtMillis) {
+      long expiresAtNanos, long grantedAtMillis, long epoch) {
     boolean overlaps(long a, long b) {
       return first < b && a < end;
+    }
+
+    /** Recovery's writes take the server's epoch when they land, not one of their own. */
+    boolean recovery() {
+      return RecoveryIdentity.isRecovery(client);
     }
 
     boolean ownedBy(ByteString c, long op) {
@@ -63,6 +76,8 @@ public final class StripeLockTable {
   private final Map<Long, List<Held>> byFile = new HashMap<>();
   /** Locks whose phase-2 write is being stored: not taken over, even once expired. */
   private final java.util.Set<Held> writing = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  /** Snapshot reads waiting for writes at or below their epoch to land. */
+  private final List<Waiter> waiters = new ArrayList<>();
   private long orphansTakenOver;
 
   public StripeLockTable(ShardStore store, Duration maxLease, LongSupplier nanoClock) throws IOException {
@@ -72,8 +87,12 @@ public final class StripeLockTable {
     reload();
   }
 
-  /** Grants the lock unless another owner's lock overlaps it (an orphan: unless {@code recovery}). */
-  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery) throws IOException {
+  /**
+   * Grants the lock unless another owner's lock overlaps it (an orphan: unless {@code recovery});
+   * {@code epoch} is this server's epoch now.
+   */
+  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery, long epoch)
+      throws IOException {
     validate(lock);
     long first = lock.getFirstStripe();
     long end = first + lock.getStripeCount();
@@ -101,29 +120,31 @@ public final class StripeLockTable {
     held.removeIf(h -> h.ownedBy(client, lock.getOperation()) && h.first == first);
     long lease = Math.min(maxLeaseNanos, Duration.ofMillis(Math.max(1, lock.getLeaseMs())).toNanos());
     long grantedAt = System.currentTimeMillis();
-    held.add(new Held(key, lock.getFileId(), first, end, client, lock.getOperation(), now + lease, grantedAt));
-    store.putLock(key, ByteBuffer.allocate(8 + 8).putLong(grantedAt).putLong(lease).array());
-    return new Granted(key);
+    held.add(new Held(key, lock.getFileId(), first, end, client, lock.getOperation(), now + lease, grantedAt, epoch));
+    store.putLock(key, ByteBuffer.allocate(8 + 8 + 8).putLong(grantedAt).putLong(lease).putLong(epoch).array());
+    wakeWaiters();
+    return new Granted(key, epoch);
   }
 
   /**
-   * A phase-2 write under {@code lock} is about to be stored: true if this server still holds
-   * the lock for the client (even past its lease: nobody took it over), which then cannot be
-   * taken over until {@link #forget} or {@link #writeFailed}; false if it is gone (recovery
-   * took it over and repaired the stripes, or it was never granted): the write must not land.
+   * A phase-2 write under {@code lock} is about to be stored: the lock's grant epoch if this
+   * server still holds it for the client (even past its lease: nobody took it over), which then
+   * cannot be taken over until {@link #forget} or {@link #writeFailed}; empty if it is gone
+   * (recovery took it over and repaired the stripes, or it was never granted): the write must
+   * not land.
    */
-  public synchronized boolean beginWrite(StripeLockProto lock, ByteString client) {
+  public synchronized java.util.OptionalLong beginWrite(StripeLockProto lock, ByteString client) {
     List<Held> held = byFile.get(lock.getFileId());
     if (held == null) {
-      return false;
+      return java.util.OptionalLong.empty();
     }
     for (Held h : held) {
       if (h.ownedBy(client, lock.getOperation()) && h.first == lock.getFirstStripe()) {
         writing.add(h);
-        return true;
+        return java.util.OptionalLong.of(h.epoch);
       }
     }
-    return false;
+    return java.util.OptionalLong.empty();
   }
 
   /** The write begun with {@link #beginWrite} was not stored: the lock stays held as it was. */
@@ -160,28 +181,90 @@ public final class StripeLockTable {
     if (held.isEmpty()) {
       byFile.remove(lock.getFileId());
     }
+    if (removed) {
+      wakeWaiters();
+    }
     return removed;
   }
 
-  /** Locks whose lease has not run out: writers that may still be between their phases. */
-  public synchronized int unexpiredCount() {
+  /**
+   * Unexpired locks a snapshot must wait for: recovery's, whose writes take the server's epoch
+   * when they land. Writers' locks need no wait: their writes carry their grant epoch.
+   */
+  public synchronized int unexpiredRecoveryLocks() {
     long now = nanoClock.getAsLong();
-    int n = 0;
-    for (List<Held> held : byFile.values()) {
+    return (int) byFile.values().stream().flatMap(List::stream)
+        .filter(h -> h.recovery() && now - h.expiresAtNanos < 0).count();
+  }
+
+  /** The longest-held unexpired recovery lock, described for a log line; "none" when there is none. */
+  public synchronized String oldestRecoveryHolder() {
+    long now = nanoClock.getAsLong();
+    return byFile.values().stream().flatMap(List::stream).filter(h -> h.recovery() && now - h.expiresAtNanos < 0)
+        .min(java.util.Comparator.comparingLong(Held::grantedAtMillis)).map(Held::toString).orElse("none");
+  }
+
+  /**
+   * Completes once no writer's lock granted at or below {@code epoch} covers any of the ranges'
+   * stripes: a read of the snapshot at {@code epoch} then sees every write that snapshot holds,
+   * whole. (A lock recovery took over is not waited for: its writer is gone.)
+   */
+  public synchronized CompletableFuture<Void> whenLanded(List<ShardRangeProto> ranges, long epoch) {
+    Waiter w = new Waiter(ranges, epoch, new CompletableFuture<>());
+    if (!pending(w)) {
+      return CompletableFuture.completedFuture(null);
+    }
+    waiters.add(w);
+    w.landed.whenComplete((v, e) -> {
+      synchronized (this) {
+        waiters.remove(w);
+      }
+    });
+    return w.landed;
+  }
+
+  /**
+   * Completes once no writer's lock granted at or below {@code epoch} is held on any file: a scan
+   * of the versions written up to {@code epoch} then sees every write of that snapshot.
+   */
+  public synchronized CompletableFuture<Void> whenAllLanded(long epoch) {
+    return whenLanded(null, epoch);
+  }
+
+  /** {@code ranges} null: every file. */
+  private record Waiter(List<ShardRangeProto> ranges, long epoch, CompletableFuture<Void> landed) {}
+
+  private boolean pending(Waiter w) {
+    if (w.ranges == null) {
+      return byFile.values().stream().flatMap(List::stream).anyMatch(h -> !h.recovery() && h.epoch <= w.epoch);
+    }
+    for (ShardRangeProto r : w.ranges) {
+      List<Held> held = byFile.get(r.getFileId());
+      if (held == null) {
+        continue;
+      }
       for (Held h : held) {
-        if (now - h.expiresAtNanos < 0) {
-          n++;
+        if (!h.recovery() && h.epoch <= w.epoch && h.overlaps(r.getStripe(), r.getStripe() + 1)) {
+          return true;
         }
       }
     }
-    return n;
+    return false;
   }
 
-  /** The longest-held unexpired lock, described for a log line; "none" when there is none. */
-  public synchronized String oldestHolder() {
-    long now = nanoClock.getAsLong();
-    return byFile.values().stream().flatMap(List::stream).filter(h -> now - h.expiresAtNanos < 0)
-        .min(java.util.Comparator.comparingLong(Held::grantedAtMillis)).map(Held::toString).orElse("none");
+  private void wakeWaiters() {
+    if (waiters.isEmpty()) {
+      return;
+    }
+    List<Waiter> done = new ArrayList<>();
+    for (Waiter w : waiters) {
+      if (!pending(w)) {
+        done.add(w);
+      }
+    }
+    waiters.removeAll(done);
+    // completed outside this monitor's bookkeeping: the readers' continuations run on their own executor
+    done.forEach(w -> w.landed.complete(null));
   }
 
   /** Locks currently held, expired or not. */
@@ -223,7 +306,7 @@ public final class StripeLockTable {
     for (byte[][] entry : store.locks()) {
       ByteBuffer k = ByteBuffer.wrap(entry[0]);
       ByteBuffer v = ByteBuffer.wrap(entry[1]);
-      if (entry[0].length < 8 + 8 + 2 || entry[1].length != 16) {
+      if (entry[0].length < 8 + 8 + 2 || (entry[1].length != 16 && entry[1].length != 24)) {
         store.removeLock(entry[0]);
         continue;
       }
@@ -240,8 +323,10 @@ public final class StripeLockTable {
       int count = k.getInt();
       long grantedAt = v.getLong();
       long lease = v.getLong();
+      // a lock persisted before grant epochs were kept: its writer stamps no epoch, so the current one
+      long epoch = v.remaining() >= 8 ? v.getLong() : store.epoch();
       byFile.computeIfAbsent(fileId, f -> new ArrayList<>()).add(new Held(entry[0], fileId, first, first + count,
-          ByteString.copyFrom(client), op, now + lease, grantedAt));
+          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch));
     }
     if (!byFile.isEmpty()) {
       LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out", size());

@@ -54,8 +54,14 @@ final class DataRequestHandler implements RpcService {
   /** Most retained snapshots a gate request may name. */
   static final int MAX_RETAINED = 100_000;
 
-  /** How a request passes the write gate. */
-  private enum Passage { FREE, UNLOCKED_CHANGE, LOCKED_CHANGE }
+  /** Longest a snapshot read waits for writes its snapshot holds to land (a dead writer's). */
+  static final java.time.Duration LANDING_WAIT = java.time.Duration.ofSeconds(10);
+
+  /**
+   * How a request passes the write gate: freely, counted while it runs (it takes the epoch
+   * current when it lands), or, for a phase 2 that carries its own epoch, uncounted.
+   */
+  private enum Passage { FREE, UNLOCKED_CHANGE, LOCKED_CHANGE, STAMPED_CHANGE }
 
   private final ShardStore store;
   private final StripeLockTable locks;
@@ -119,8 +125,19 @@ final class DataRequestHandler implements RpcService {
     CompletableFuture<Void> admitted = switch (passage) {
       case FREE -> CompletableFuture.completedFuture(null);
       case UNLOCKED_CHANGE -> gate.enter();
-      case LOCKED_CHANGE -> gate.enterWithLock();
+      case LOCKED_CHANGE -> gate.enterWithLock(false);
+      case STAMPED_CHANGE -> gate.enterWithLock(true);
     };
+    if (req.getOpCase() == DataRequestProto.OpCase.READ && req.getRead().getAtSnapshot()) {
+      admitted = landed(locks.whenLanded(req.getRead().getRangesList(), req.getRead().getSnapshotEpoch()),
+          req.getRead().getSnapshotEpoch());
+    } else if (req.getOpCase() == DataRequestProto.OpCase.SCAN_VERSIONS && req.getScanVersions().getWritten()
+        && req.getScanVersions().getWrittenUpTo() < store.epoch()) {
+      // a diff up to a snapshot must see the writes it holds that are still landing (up to the
+      // live epoch, writers keep coming: there is nothing whole to wait for)
+      admitted = landed(locks.whenAllLanded(req.getScanVersions().getWrittenUpTo()),
+          req.getScanVersions().getWrittenUpTo());
+    }
     return admitted.handle((v, refused) -> refused).thenApplyAsync(refused -> {
       if (refused != null) {
         call.payload().release();
@@ -143,7 +160,7 @@ final class DataRequestHandler implements RpcService {
         return error(StatusProto.INTERNAL, e.getCause().getMessage());
       } finally {
         call.payload().release();
-        if (passage != Passage.FREE) {
+        if (passage == Passage.UNLOCKED_CHANGE || passage == Passage.LOCKED_CHANGE) {
           gate.exit();
         }
       }
@@ -239,9 +256,23 @@ final class DataRequestHandler implements RpcService {
     };
   }
 
+  /**
+   * {@code landing}, the writes a snapshot at {@code epoch} holds landing (see
+   * {@link StripeLockTable#whenLanded}), bounded by {@link #LANDING_WAIT}: then the read goes ahead.
+   */
+  private static CompletableFuture<Void> landed(CompletableFuture<Void> landing, long epoch) {
+    return landing.orTimeout(LANDING_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+        .exceptionally(e -> {
+          LOG.warn("A read of the snapshot at epoch {} waited {} s for a writer that held its stripes' locks when the"
+              + " snapshot was taken and has not written since; reading what landed", epoch, LANDING_WAIT.toSeconds());
+          return null;
+        });
+  }
+
   private static Passage passageOf(DataRequestProto req) {
     return switch (req.getOpCase()) {
-      case WRITE -> req.getWrite().hasUnlock() ? Passage.LOCKED_CHANGE : Passage.UNLOCKED_CHANGE;
+      case WRITE -> !req.getWrite().hasUnlock() ? Passage.UNLOCKED_CHANGE
+          : req.getWrite().hasEpoch() ? Passage.STAMPED_CHANGE : Passage.LOCKED_CHANGE;
       case TRUNCATE, DELETE_FILE -> Passage.UNLOCKED_CHANGE;
       default -> Passage.FREE;
     };
@@ -288,7 +319,7 @@ final class DataRequestHandler implements RpcService {
       case READ -> {
         ReadShardsRequestProto r = req.getRead();
         return read(r.getRangesList(), r.getProbe(), r.getAtSnapshot() ? r.getSnapshotEpoch() : Long.MAX_VALUE,
-            List.of());
+            List.of(), 0);
       }
       case DIRTY_SCAN -> {
         DirtyScanRequestProto d = req.getDirtyScan();
@@ -325,7 +356,7 @@ final class DataRequestHandler implements RpcService {
         StringBuilder closed = new StringBuilder();
         StripeLockTable.Outcome got = gate.grantLock(() -> {
           try {
-            return locks.tryLock(req.getLockRead().getLock(), client, req.getRecovery());
+            return locks.tryLock(req.getLockRead().getLock(), client, req.getRecovery(), store.epoch());
           } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
           }
@@ -338,7 +369,7 @@ final class DataRequestHandler implements RpcService {
         }
         try {
           return read(req.getLockRead().getReadsList(), false, Long.MAX_VALUE,
-              store.dirtyServers(req.getLockRead().getLock().getFileId()));
+              store.dirtyServers(req.getLockRead().getLock().getFileId()), ((StripeLockTable.Granted) got).epoch());
         } catch (IOException | RuntimeException e) {
           locks.release(req.getLockRead().getLock(), client);
           throw e;
@@ -387,15 +418,17 @@ final class DataRequestHandler implements RpcService {
     // units written under a lock land only while the lock is held: once recovery took an expired
     // lock over and recomputed the stripes' parity, a late phase 2 would leave them inconsistent
     boolean guarded = w.hasUnlock() && !writes.isEmpty();
-    if (guarded && !locks.beginWrite(w.getUnlock(), client)) {
+    java.util.OptionalLong granted = guarded ? locks.beginWrite(w.getUnlock(), client) : java.util.OptionalLong.empty();
+    if (guarded && granted.isEmpty()) {
       LOG.warn("A write to file {} arrived after its lock on stripes from {} ran out and was taken over; refused",
           fileId, w.getUnlock().getFirstStripe());
       return error(StatusProto.LOCK_LOST, "the lock on stripes from " + w.getUnlock().getFirstStripe() + " of file "
           + fileId + " was lost (its lease ran out before this write arrived); nothing was stored");
     }
     try {
+      long epoch = writes.isEmpty() ? ShardStore.CURRENT_EPOCH : stampOf(w, granted);
       store.write(writes, new WriteBookkeeping(lockKey, fileId, w.getMissingServersList(), w.getStaleMarked()),
-          w.getSync());
+          epoch, w.getSync());
     } catch (IOException | RuntimeException e) {
       if (guarded) {
         locks.writeFailed(w.getUnlock(), client);
@@ -406,6 +439,27 @@ final class DataRequestHandler implements RpcService {
       locks.forget(w.getUnlock(), client);
     }
     return ok();
+  }
+
+  /**
+   * The epoch a write is stamped with: a phase 2's own (the newest grant epoch among its
+   * servers: at least this server's grant, at most one past this server's epoch, which is
+   * then a snapshot's it has not heard of yet), else the current one.
+   */
+  private long stampOf(WriteShardsRequestProto w, java.util.OptionalLong granted) {
+    if (!w.hasEpoch()) {
+      return ShardStore.CURRENT_EPOCH;
+    }
+    if (granted.isEmpty()) {
+      throw new IllegalArgumentException("only a phase-2 write under a held lock may name its epoch");
+    }
+    long current = store.epoch();
+    if (w.getEpoch() < granted.getAsLong() || w.getEpoch() > current + 1) {
+      throw new IllegalArgumentException("a write stamped with epoch " + Long.toUnsignedString(w.getEpoch())
+          + " under a lock granted at epoch " + granted.getAsLong() + " (this server is at epoch " + current
+          + "): the epoch must lie between the lock's and one past the server's");
+    }
+    return w.getEpoch();
   }
 
   private static List<ShardWrite> toWrites(WriteShardsRequestProto w, ByteBuf payload) {
@@ -424,8 +478,8 @@ final class DataRequestHandler implements RpcService {
     return out;
   }
 
-  private RpcReply read(List<ShardRangeProto> ranges, boolean probe, long atEpoch, List<String> dirtyServers)
-      throws IOException {
+  private RpcReply read(List<ShardRangeProto> ranges, boolean probe, long atEpoch, List<String> dirtyServers,
+      long lockEpoch) throws IOException {
     long total = checkRanges(ranges);
     if (!probe && total > MAX_READ_BYTES) {
       throw new IllegalArgumentException("read of " + total + " bytes exceeds the per-request limit of "
@@ -457,7 +511,7 @@ final class DataRequestHandler implements RpcService {
       throw e;
     }
     return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setRead(meta)
-        .addAllDirtyServers(dirtyServers).build(), out);
+        .addAllDirtyServers(dirtyServers).setLockEpoch(lockEpoch).build(), out);
   }
 
   /** Checks every range; returns their total length. */

@@ -11,9 +11,15 @@ import java.util.function.LongSupplier;
 
 /**
  * This server's part in taking a snapshot: PREPARE closes the write gate and waits until no
- * unexpired stripe lock is held and no unlocked write is running (READY), or answers BUSY
- * after the drain bound and reopens. Locks whose lease ran out belong to crashed writers and
- * do not hold a snapshot back.
+ * change that takes the epoch current when it lands is running (unlocked writes, recovery's
+ * locked writes) and recovery holds no unexpired lock (READY), or answers BUSY after the drain
+ * bound and reopens.
+ *
+ * <p>Writers' locks held at PREPARE do not hold it back: their phase 2 is stamped with the
+ * epoch their locks were granted at on every server, so the snapshot holds such a write whole
+ * (granted before PREPARE everywhere) or not at all (granted after the COMMIT somewhere), and
+ * readers of the snapshot wait for it to land ({@link StripeLockTable#whenLanded}). The cost of
+ * a snapshot is then the gate's round trips, not the longest write in flight.
  */
 public final class SnapshotParticipant {
   private static final long POLL_MICROS = 500;
@@ -44,11 +50,11 @@ public final class SnapshotParticipant {
       if (ready.isDone()) {
         return;
       }
-      if (gate.drained() && locks.unexpiredCount() == 0) {
+      if (gate.drained() && locks.unexpiredRecoveryLocks() == 0) {
         ready.complete(null);
       } else if (nanoClock.getAsLong() - deadline > 0) {
-        String why = "writes did not drain within " + drainBound.toMillis() + " ms (" + locks.unexpiredCount()
-            + " stripe lock(s) held, oldest: " + locks.oldestHolder() + ")";
+        String why = "writes did not drain within " + drainBound.toMillis() + " ms (" + locks.unexpiredRecoveryLocks()
+            + " recovery lock(s) held, oldest: " + locks.oldestRecoveryHolder() + ")";
         gate.abort(attempt);
         ready.complete(why);
       }

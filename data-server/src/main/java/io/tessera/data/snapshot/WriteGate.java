@@ -23,11 +23,14 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Open</b>: changes run at the current epoch.
  *   <li><b>Closed</b> for a snapshot attempt (PREPARE): new stripe locks are refused (the
  *       writer backs off and retries), writes without locks wait, phase-2 writes of held locks
- *       go through so that the held locks drain. COMMIT reopens at the next epoch, ABORT at
- *       the same one.
+ *       go through. COMMIT reopens at the next epoch, ABORT at the same one.
  * </ul>
  *
- * A gate closed longer than its bound (the coordinator died) is resolved through the meta
+ * Changes that take the epoch current when they land (unlocked writes, recovery's locked
+ * writes) are counted, so that a snapshot can wait for them to {@linkplain #drained drain};
+ * a writer's phase 2 carries the epoch of its lock grants and is not counted.
+ *
+ * <p>A gate closed longer than its bound (the coordinator died) is resolved through the meta
  * group: see {@link #overdueAttempt}.
  */
 public final class WriteGate {
@@ -83,10 +86,15 @@ public final class WriteGate {
     inFlight--;
   }
 
-  /** Admits the phase-2 write of a held lock: only an unknown epoch holds it back. */
-  public synchronized CompletableFuture<Void> enterWithLock() {
+  /**
+   * Admits the phase-2 write of a held lock: only an unknown epoch holds it back. Unless
+   * {@code stamped} (it carries its own epoch) it counts until {@link #exit()}.
+   */
+  public synchronized CompletableFuture<Void> enterWithLock(boolean stamped) {
     if (mode != Mode.EPOCH_UNKNOWN) {
-      inFlight++;
+      if (!stamped) {
+        inFlight++;
+      }
       return CompletableFuture.completedFuture(null);
     }
     return enter();

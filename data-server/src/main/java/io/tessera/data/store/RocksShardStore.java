@@ -152,7 +152,7 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public void write(List<ShardWrite> writes, WriteBookkeeping book, boolean sync) throws IOException {
+  public void write(List<ShardWrite> writes, WriteBookkeeping book, long epoch, boolean sync) throws IOException {
     int[] stripes = writes.stream().mapToInt(w -> lockStripe(w.shard())).distinct().sorted().toArray();
     for (int s : stripes) {
       locks[s].lock();
@@ -160,10 +160,20 @@ public final class RocksShardStore implements ShardStore {
     List<ByteBuf> held = new ArrayList<>();
     try (WriteBatch batch = new WriteBatch()) {
       EpochState now = state;
-      long current = now.epoch();
       for (ShardWrite w : writes) {
+        long current = epoch == CURRENT_EPOCH ? now.epoch() : epoch;
         // before the first snapshot there is no older epoch whose version could linger
-        Long older = current > 0 ? newestEpoch(w.shard(), Long.MAX_VALUE) : null;
+        Long older = current > 0 || now.epoch() > 0 ? newestEpoch(w.shard(), Long.MAX_VALUE) : null;
+        if (older != null && older > current) {
+          if (epoch != CURRENT_EPOCH) {
+            throw new IllegalArgumentException("shard " + w.shard() + " has a version at epoch " + older
+                + ", newer than the write's epoch " + epoch);
+          }
+          current = older;   // a writer stamped it past this server's epoch: a snapshot was committed
+        }
+        // stamped past this server's epoch: a snapshot at its epoch was committed that the
+        // retained list here does not name yet, and it sees every older version
+        boolean keepOlder = current > now.epoch();
         ByteBuf value;
         if (w.coversUnit()) {
           value = alloc.directBuffer(CRC_BYTES + w.offset() + w.length());
@@ -173,7 +183,7 @@ public final class RocksShardStore implements ShardStore {
         }
         held.add(value);
         value.setInt(0, crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES));
-        if (older != null && older != current && !now.keeps(older, current)) {
+        if (older != null && older != current && !keepOlder && !now.keeps(older, current)) {
           deleteVersion(batch, w.shard(), older);
         }
         ByteBuf key = keyBuffer(w.shard(), current);

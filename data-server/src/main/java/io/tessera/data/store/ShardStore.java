@@ -6,10 +6,13 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * A data server's storage of shards. Every write is stamped with the store's current epoch;
- * reads see the newest version. Implementations are thread-safe.
+ * A data server's storage of shards. Every write is stamped with the store's current epoch,
+ * or with the epoch its writer's locks were granted at; reads see the newest version.
+ * Implementations are thread-safe.
  */
 public interface ShardStore extends Closeable {
+  /** {@link #write(List, WriteBookkeeping, long, boolean)}'s epoch: the store's current one. */
+  long CURRENT_EPOCH = -1;
 
   /** Applies all writes atomically; with {@code sync} they are on stable storage on return. */
   default void write(List<ShardWrite> writes, boolean sync) throws IOException {
@@ -20,7 +23,17 @@ public interface ShardStore extends Closeable {
    * Applies all writes together with their bookkeeping (a lock released, dirty-file entries)
    * in one atomic step.
    */
-  void write(List<ShardWrite> writes, WriteBookkeeping bookkeeping, boolean sync) throws IOException;
+  default void write(List<ShardWrite> writes, WriteBookkeeping bookkeeping, boolean sync) throws IOException {
+    write(writes, bookkeeping, CURRENT_EPOCH, sync);
+  }
+
+  /**
+   * Like {@link #write(List, WriteBookkeeping, boolean)}, stamped with {@code epoch} (or
+   * {@link #CURRENT_EPOCH}). A writer's epoch may be below the store's (its locks were granted
+   * before a snapshot it belongs to was committed) or one above (a snapshot was committed and
+   * this server has not heard yet); no version of the shards above it may exist.
+   */
+  void write(List<ShardWrite> writes, WriteBookkeeping bookkeeping, long epoch, boolean sync) throws IOException;
 
   /** Persists a granted stripe lock, so that a restart still knows the stripes it guarded. */
   void putLock(byte[] key, byte[] record) throws IOException;

@@ -35,14 +35,14 @@ class StripeLockTableTest {
   void overlappingLocksOfAnotherWriterAreRefusedUntilReleased() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
-      assertThat(table.tryLock(lock(10, 5, 1), ALICE, false)).isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.tryLock(lock(14, 3, 2), BOB, false)).isInstanceOf(StripeLockTable.Refused.class);
-      assertThat(table.tryLock(lock(15, 3, 2), BOB, false)).as("adjacent, not overlapping")
+      assertThat(table.tryLock(lock(10, 5, 1), ALICE, false, 0)).isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.tryLock(lock(14, 3, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(15, 3, 2), BOB, false, 0)).as("adjacent, not overlapping")
           .isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.tryLock(lock(10, 1, 1), ALICE, false)).as("the same writer asking again")
+      assertThat(table.tryLock(lock(10, 1, 1), ALICE, false, 0)).as("the same writer asking again")
           .isInstanceOf(StripeLockTable.Granted.class);
       table.release(lock(10, 5, 1), ALICE);
-      assertThat(table.tryLock(lock(12, 1, 3), BOB, false)).isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.tryLock(lock(12, 1, 3), BOB, false, 0)).isInstanceOf(StripeLockTable.Granted.class);
     }
   }
 
@@ -50,18 +50,18 @@ class StripeLockTableTest {
   void aLockWhoseWriterDiedWaitsForRecoveryToRepairItsStripesThenRecoveryTakesItOver() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
-      table.tryLock(lock(0, 4, 1), ALICE, false);
+      table.tryLock(lock(0, 4, 1), ALICE, false, 0);
       clock.addAndGet(Duration.ofMillis(999).toNanos());
       assertThat(table.orphans(64)).isEmpty();
-      assertThat(table.tryLock(lock(0, 1, 2), BOB, false)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(0, 1, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
       clock.addAndGet(Duration.ofMillis(2).toNanos());
       assertThat(table.orphans(64)).singleElement().satisfies(o -> {
         assertThat(o.getFirstStripe()).isZero();
         assertThat(o.getStripeCount()).isEqualTo(4);
       });
-      assertThat(table.tryLock(lock(0, 1, 2), BOB, false)).as("a writer must not build on unrepaired parity")
+      assertThat(table.tryLock(lock(0, 1, 2), BOB, false, 0)).as("a writer must not build on unrepaired parity")
           .isInstanceOf(StripeLockTable.Refused.class);
-      assertThat(table.tryLock(lock(0, 4, 3), BOB, true)).as("recovery")
+      assertThat(table.tryLock(lock(0, 4, 3), BOB, true, 0)).as("recovery")
           .isInstanceOf(StripeLockTable.Granted.class);
       assertThat(table.orphansTakenOver()).isEqualTo(1);
       assertThat(table.orphans(64)).isEmpty();
@@ -72,11 +72,11 @@ class StripeLockTableTest {
   void aWriterThatComesBackAfterRecoveryTookItsExpiredLockOverMayNotStoreItsPhaseTwo() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
-      table.tryLock(lock(0, 4, 1), ALICE, false);
+      table.tryLock(lock(0, 4, 1), ALICE, false, 0);
       clock.addAndGet(Duration.ofSeconds(2).toNanos());  // Alice paused past her lease
-      assertThat(table.tryLock(lock(0, 4, 9), BOB, true)).as("recovery repairs the orphan")
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0)).as("recovery repairs the orphan")
           .isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("her late phase 2 is refused").isFalse();
+      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("her late phase 2 is refused").isEmpty();
     }
   }
 
@@ -84,12 +84,12 @@ class StripeLockTableTest {
   void anExpiredLockWhosePhaseTwoIsBeingStoredIsNotTakenOverMeanwhile() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
-      table.tryLock(lock(0, 4, 1), ALICE, false);
+      table.tryLock(lock(0, 4, 1), ALICE, false, 0);
       clock.addAndGet(Duration.ofSeconds(2).toNanos());
-      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("late, but nobody took the lock over").isTrue();
-      assertThat(table.tryLock(lock(0, 4, 9), BOB, true)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("late, but nobody took the lock over").isPresent();
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0)).isInstanceOf(StripeLockTable.Refused.class);
       table.writeFailed(lock(0, 4, 1), ALICE);
-      assertThat(table.tryLock(lock(0, 4, 9), BOB, true)).as("the write did not land: recovery repairs")
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0)).as("the write did not land: recovery repairs")
           .isInstanceOf(StripeLockTable.Granted.class);
     }
   }
@@ -97,12 +97,12 @@ class StripeLockTableTest {
   @Test
   void aRestartedServerStillGuardsTheStripesItHadLocked() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      new StripeLockTable(store, Duration.ofSeconds(60), clock::get).tryLock(lock(3, 2, 1), ALICE, false);
+      new StripeLockTable(store, Duration.ofSeconds(60), clock::get).tryLock(lock(3, 2, 1), ALICE, false, 0);
     }
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
       assertThat(table.size()).isEqualTo(1);
-      assertThat(table.tryLock(lock(4, 1, 2), BOB, false)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(4, 1, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
     }
   }
 
@@ -111,7 +111,7 @@ class StripeLockTableTest {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
       StripeLockProto l = lock(0, 1, 1);
-      table.tryLock(l, ALICE, false);
+      table.tryLock(l, ALICE, false, 0);
       ShardWrite w = new ShardWrite(new ShardId(7, 0, 0), 0, Unpooled.wrappedBuffer(new byte[] {1, 2, 3}), false);
       store.write(List.of(w), new WriteBookkeeping(StripeLockTable.key(l, ALICE), 7, List.of("ds-3", "ds-5"), true), false);
       assertThat(table.forget(l, ALICE)).isTrue();
@@ -123,11 +123,45 @@ class StripeLockTableTest {
   }
 
   @Test
+  void aSnapshotReadWaitsOnlyForWritersWhoseLocksWereGrantedAtOrBelowItsEpoch() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      table.tryLock(lock(0, 4, 1), ALICE, false, 4);    // granted before the snapshot at 4 was committed
+      table.tryLock(lock(10, 2, 2), BOB, false, 5);     // granted after it
+      var aliceStripe = table.whenLanded(List.of(range(2)), 4);
+      assertThat(aliceStripe).as("Alice's write belongs to snapshot 4 and has not landed").isNotDone();
+      assertThat(table.whenLanded(List.of(range(10)), 4)).as("Bob's write is not in snapshot 4").isDone();
+      assertThat(table.whenLanded(List.of(range(6)), 4)).as("nobody writes stripe 6").isDone();
+      assertThat(table.whenLanded(List.of(range(2)), 3)).as("snapshot 3 predates Alice's write").isDone();
+      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).hasValue(4);
+      assertThat(table.forget(lock(0, 4, 1), ALICE)).isTrue();
+      assertThat(aliceStripe).as("her phase 2 landed").isDone();
+    }
+  }
+
+  @Test
+  void aRestartedServerRemembersTheEpochItGrantedALockAt() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      new StripeLockTable(store, Duration.ofSeconds(60), clock::get).tryLock(lock(3, 2, 1), ALICE, false, 6);
+    }
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      assertThat(table.whenLanded(List.of(range(4)), 6)).isNotDone();
+      assertThat(table.beginWrite(lock(3, 2, 1), ALICE)).hasValue(6);
+    }
+  }
+
+  private static io.tessera.common.proto.ShardRangeProto range(long stripe) {
+    return io.tessera.common.proto.ShardRangeProto.newBuilder().setFileId(7).setStripe(stripe).setUnit(0)
+        .setLength(10).build();
+  }
+
+  @Test
   void malformedLocksAreRefusedWithTheReason() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
-      assertThatThrownBy(() -> table.tryLock(lock(0, 0, 1), ALICE, false)).hasMessageContaining("1 to");
-      assertThatThrownBy(() -> table.tryLock(lock(Long.MAX_VALUE, 5, 1), ALICE, false)).hasMessageContaining("1 to");
+      assertThatThrownBy(() -> table.tryLock(lock(0, 0, 1), ALICE, false, 0)).hasMessageContaining("1 to");
+      assertThatThrownBy(() -> table.tryLock(lock(Long.MAX_VALUE, 5, 1), ALICE, false, 0)).hasMessageContaining("1 to");
     }
   }
 }

@@ -28,6 +28,13 @@ final class SetAttrOp {
       throw new NamespaceException(StatusProto.NOT_FOUND, req.getPath()
           + " was removed or replaced while it was open");
     }
+    if (req.hasWritesEpoch() && req.getWritesEpoch() < tx.epoch()) {
+      // the snapshot at writes_epoch holds the write's data units (stamped with it) but its
+      // namespace was captured before this record: the writer must write again at the new epoch
+      throw new NamespaceException(StatusProto.SNAPSHOT_PASSED, "a snapshot at epoch " + req.getWritesEpoch()
+          + " was committed while the write to file " + in.getId() + " held its locks; write again at epoch "
+          + tx.epoch());
+    }
     InodeProto.Builder b = in.toBuilder().setCtimeMs(now);
     if (req.getSetSize()) {
       if (Inodes.isDirectory(in)) {
