@@ -1,6 +1,7 @@
 package io.tessera.data.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -129,6 +130,36 @@ class RocksShardStoreTest {
     System.arraycopy(bytes(10, 6), 0, expect, 10, 10);
     assertThat(read(id, 0, 4096)).isEqualTo(expect);
     assertThat(readAt(id, 0, 4096, 0)).as("no snapshot keeps epoch 0's version").isNull();
+  }
+
+  @Test
+  void aWriteStampedWithItsLocksEpochLandsInTheSnapshotItBelongsToEvenAfterTheCommit() throws Exception {
+    ShardId id = new ShardId(4, 0, 0);
+    store.setEpochState(new EpochState(3, new long[] {1}));
+    store.write(List.of(put(id, 0, bytes(4096, 1), true)), false);              // at 3
+    store.setEpochState(new EpochState(4, new long[] {1, 3}));                   // snapshot 3 committed
+    // the writer's locks were granted at 3: its units belong to snapshot 3 though they land now
+    store.write(List.of(put(id, 0, bytes(4096, 2), true)), WriteBookkeeping.NONE, 3, false);
+    assertThat(readAt(id, 0, 4096, 3)).isEqualTo(bytes(4096, 2));
+    assertThat(read(id, 0, 4096)).isEqualTo(bytes(4096, 2));
+    store.write(List.of(put(id, 0, bytes(4096, 3), true)), false);              // at 4: redirect-on-write
+    assertThat(readAt(id, 0, 4096, 3)).isEqualTo(bytes(4096, 2));
+    assertThatThrownBy(() -> store.write(List.of(put(id, 0, bytes(10, 4), true)), WriteBookkeeping.NONE, 3, false))
+        .as("a version newer than the write's epoch: its lock cannot have been held").hasMessageContaining("newer");
+  }
+
+  @Test
+  void aWriteStampedPastTheServersEpochKeepsEveryOlderVersionForTheSnapshotItHasNotHeardOf() throws Exception {
+    ShardId id = new ShardId(5, 0, 0);
+    store.setEpochState(new EpochState(2, new long[0]));
+    store.write(List.of(put(id, 0, bytes(4096, 1), true)), false);              // at 2
+    // snapshot 2 was committed; another server granted the writer's lock at 3 already
+    store.write(List.of(put(id, 0, bytes(4096, 2), true)), WriteBookkeeping.NONE, 3, false);
+    store.setEpochState(new EpochState(3, new long[] {2}));                      // the COMMIT arrives
+    assertThat(readAt(id, 0, 4096, 2)).as("snapshot 2").isEqualTo(bytes(4096, 1));
+    assertThat(read(id, 0, 4096)).isEqualTo(bytes(4096, 2));
+    store.write(List.of(put(id, 10, bytes(10, 3), false)), false);
+    assertThat(readAt(id, 0, 4096, 2)).isEqualTo(bytes(4096, 1));
   }
 
   @Test
