@@ -43,7 +43,9 @@ public final class MetaServerConfigKeys {
       "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
   public static final ConfigKey<Duration> FS_SNAPSHOT_DRAIN_TIMEOUT = ConfigKey.duration(
       "tessera.meta.fs-snapshot-drain-timeout", Duration.ofSeconds(1),
-      "how long a data server may take to drain held stripe locks for a snapshot before answering BUSY"
+      "how long a data server may take to drain the writes that take its epoch when they land (writes to files"
+          + " without parity, recovery's locked repairs; writers' locks carry their own epoch) for a snapshot before"
+          + " answering BUSY"
           + " (the attempt is then retried after a randomised back-off)");
   public static final ConfigKey<Duration> FS_SNAPSHOT_GIVE_UP = ConfigKey.duration(
       "tessera.meta.fs-snapshot-give-up", Duration.ofSeconds(60),

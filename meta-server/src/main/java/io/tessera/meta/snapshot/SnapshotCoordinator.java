@@ -40,8 +40,10 @@ import org.slf4j.LoggerFactory;
  * Takes snapshots, on the meta leader, one at a time:
  * <ol>
  *   <li>log BEGIN (the name is taken, the attempt is pending at the current epoch E);
- *   <li>PREPARE every live data server: each closes its write gate and drains its held stripe
- *       locks, answering READY, or BUSY after its drain bound;
+ *   <li>PREPARE every live data server: each closes its write gate (no new stripe locks) and
+ *       drains the writes that take its epoch when they land, answering READY, or BUSY after its
+ *       drain bound; writers holding locks are not waited for, their phase 2 carries the epoch
+ *       their locks were granted at;
  *   <li>all READY: log COMMIT alone in its entry (every replica checkpoints its namespace there,
  *       the epoch becomes E+1), then send COMMIT to the data servers, which reopen at E+1;
  *   <li>a BUSY or silent server: log ABORT, send ABORT, back off (randomised, growing) and try
