@@ -39,7 +39,9 @@ import picocli.CommandLine.Spec;
         "Clients write sequentially into a file each, one transfer at a time as IOR does, wrapping around",
         "at --file-size. A first, untimed pass fills the files (so every phase overwrites) and takes one",
         "warm-up snapshot. Only the newest --keep snapshots are kept (older ones are deleted as the run",
-        "goes, as a rolling schedule would)."})
+        "goes, as a rolling schedule would). With --rounds N the three phases run N times, each round",
+        "starting with another one, so that a drift in the machine's load does not favour one phase; the",
+        "last lines sum the rounds up."})
 public final class SnapshotOverheadCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -68,7 +70,28 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
   @Option(names = "--dir", defaultValue = "/bench/snapshot-overhead", description = "cluster directory for the files")
   String dir;
 
-  private record Phase(String name, double mbPerSec, List<Long> latencies, int attemptsRefused, int failed) {}
+  @Option(names = "--rounds", defaultValue = "1", description = "times the three phases run, in rotating order "
+      + "(default ${DEFAULT-VALUE})")
+  int rounds;
+
+  private static final Duration[] SCHEDULES = {null, Duration.ofSeconds(10), Duration.ofSeconds(1)};
+
+  /** Snapshots taken and not deleted yet, oldest first. */
+  private final Deque<String> kept = new ArrayDeque<>();
+
+  private record Phase(String name, long bytes, double seconds, List<Long> latencies, int attemptsRefused,
+      int failed) {
+    double mbPerSec() {
+      return bytes / 1e6 / seconds;
+    }
+
+    Phase plus(Phase o) {
+      List<Long> all = new ArrayList<>(latencies);
+      all.addAll(o.latencies);
+      return new Phase(name, bytes + o.bytes, seconds + o.seconds, all, attemptsRefused + o.attemptsRefused,
+          failed + o.failed);
+    }
+  }
 
   @Override
   public Integer call() throws Exception {
@@ -76,6 +99,9 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
     int transferBytes = (int) DataSize.parse(transfer);
     long fileBytes = DataSize.parse(fileSize) / transferBytes * transferBytes;
     Duration phaseLength = Durations.parse(duration);
+    if (rounds < 1) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--rounds must be at least 1");
+    }
     List<TesseraFileSystem> fss = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(clients + 1);
     try {
@@ -102,13 +128,27 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
       // untimed, as the fill: the first snapshot a cluster takes after its servers start loads
       // and compiles the code of every step on every server (several times a warm one's latency)
       fs.snapshots().create(prefix() + "warm-up");
-      List<Phase> phases = new ArrayList<>();
-      phases.add(run(pool, fss, files, transferBytes, fileBytes, phaseLength, null, 0));
-      report(out, phases.get(0), phases.get(0));
-      phases.add(run(pool, fss, files, transferBytes, fileBytes, phaseLength, Duration.ofSeconds(10), 1));
-      report(out, phases.get(1), phases.get(0));
-      phases.add(run(pool, fss, files, transferBytes, fileBytes, phaseLength, Duration.ofSeconds(1), 2));
-      report(out, phases.get(2), phases.get(0));
+      Phase[] total = new Phase[SCHEDULES.length];
+      for (int r = 0; r < rounds; r++) {
+        if (rounds > 1) {
+          out.printf(Locale.ROOT, "round %d of %d:%n", r + 1, rounds);
+        }
+        Phase[] these = new Phase[SCHEDULES.length];
+        for (int i = 0; i < SCHEDULES.length; i++) {
+          int kind = (i + r) % SCHEDULES.length;
+          these[kind] = run(pool, fss, files, transferBytes, fileBytes, phaseLength, SCHEDULES[kind], r + "-" + kind);
+          total[kind] = total[kind] == null ? these[kind] : total[kind].plus(these[kind]);
+        }
+        for (Phase p : these) {
+          report(out, p, these[0]);
+        }
+      }
+      if (rounds > 1) {
+        out.printf(Locale.ROOT, "all %d rounds:%n", rounds);
+        for (Phase p : total) {
+          report(out, p, total[0]);
+        }
+      }
       for (SnapshotInfo s : fs.snapshots().list()) {
         if (s.name().startsWith(prefix())) {
           fs.snapshots().delete(s.name());
@@ -117,7 +157,7 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
       for (String f : files) {
         fs.delete(f, false);
       }
-      return phases.stream().anyMatch(p -> p.failed > 0) ? 1 : 0;
+      return java.util.Arrays.stream(total).anyMatch(p -> p.failed > 0) ? 1 : 0;
     } finally {
       pool.shutdownNow();
       fss.forEach(TesseraFileSystem::close);
@@ -129,7 +169,7 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
   }
 
   private Phase run(ExecutorService pool, List<TesseraFileSystem> fss, List<String> files, int transferBytes,
-      long fileBytes, Duration length, Duration every, int phase) throws Exception {
+      long fileBytes, Duration length, Duration every, String phase) throws Exception {
     AtomicLong bytes = new AtomicLong();
     long start = System.nanoTime();
     long end = start + length.toNanos();
@@ -156,7 +196,6 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
     int refused = 0;
     int failed = 0;
     if (every != null) {
-      Deque<String> kept = new ArrayDeque<>();
       TesseraFileSystem fs = fss.get(0);
       long next = start + every.toNanos();
       for (int n = 0; ; n++) {
@@ -189,7 +228,7 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
     }
     double secs = (System.nanoTime() - start) / 1e9;
     String name = every == null ? "no snapshots" : "one every " + every.toSeconds() + " s";
-    return new Phase(name, bytes.get() / 1e6 / secs, latencies, refused, failed);
+    return new Phase(name, bytes.get(), secs, latencies, refused, failed);
   }
 
   private static void fill(TesseraFileSystem fs, String path, long bytes, int client, int transferBytes)
@@ -210,8 +249,8 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
     String lat = l.isEmpty() ? "" : String.format(Locale.ROOT, "; %d snapshot(s), latency p50 %d ms, p99 %d ms, max %d ms,"
         + " %d attempt(s) refused, %d failed", l.size(), pct(l, 50), pct(l, 99), l.get(l.size() - 1), p.attemptsRefused,
         p.failed);
-    out.printf(Locale.ROOT, "  %-16s write %7.1f MB/s (%+.1f%% vs none)%s%n", p.name, p.mbPerSec,
-        (p.mbPerSec / base.mbPerSec - 1) * 100, lat);
+    out.printf(Locale.ROOT, "  %-16s write %7.1f MB/s (%+.1f%% vs none)%s%n", p.name, p.mbPerSec(),
+        (p.mbPerSec() / base.mbPerSec() - 1) * 100, lat);
     out.flush();
   }
 
