@@ -72,6 +72,7 @@ public final class RocksShardStore implements ShardStore {
   private final LayoutFences fences;
   private final WriteOptions asyncWrite = new WriteOptions();
   private final WriteOptions syncWrite = new WriteOptions().setSync(true);
+  private final BackgroundErrorLog errorLog;
   private final ReadOptions reads = new ReadOptions().setVerifyChecksums(false).setFillCache(false);
   private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
   /** Capacity to try first when reading a value of unknown size: the largest seen so far. */
@@ -84,7 +85,14 @@ public final class RocksShardStore implements ShardStore {
       locks[i] = new ReentrantLock();
     }
     cache = new LRUCache(64L << 20);
+    // Not paranoid: a compaction whose blob garbage collection meets a corrupt blob record (a
+    // flipped bit on disk) would otherwise stop every write to this server until a restart, and
+    // the next compaction would stop it again. Every value carries our CRC32C, checked on each
+    // read and by the scrubber, and a corrupt shard is rebuilt; a failed compaction is retried.
+    errorLog = new BackgroundErrorLog(dir.toString());
     dbOptions = new DBOptions()
+        .setListeners(List.of(errorLog))
+        .setParanoidChecks(false)
         .setCreateIfMissing(true)
         .setCreateMissingColumnFamilies(true)
         .setMaxBackgroundJobs(2)
@@ -112,6 +120,7 @@ public final class RocksShardStore implements ShardStore {
           new ColumnFamilyDescriptor("fences".getBytes(StandardCharsets.UTF_8), smallOptions)), families);
     } catch (RocksDBException e) {
       dbOptions.close();
+      errorLog.close();
       shardOptions.close();
       smallOptions.close();
       cache.close();
@@ -667,6 +676,7 @@ public final class RocksShardStore implements ShardStore {
     syncWrite.close();
     reads.close();
     dbOptions.close();
+    errorLog.close();
     shardOptions.close();
     smallOptions.close();
     cache.close();
@@ -736,6 +746,21 @@ public final class RocksShardStore implements ShardStore {
   }
 
   /** Tests: flips a byte of one stored version's data (its checksum then fails). */
+  /** For tests: what was written lands in table and blob files, and those are compacted. */
+  void flushForTesting() throws RocksDBException {
+    try (org.rocksdb.FlushOptions flush = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+      db.flush(flush, shards);
+    }
+  }
+
+  /** For tests: compacts every table file of the shards, with the blob garbage collection that comes with it. */
+  void compactForTesting() throws RocksDBException {
+    try (org.rocksdb.CompactRangeOptions all = new org.rocksdb.CompactRangeOptions().setBottommostLevelCompaction(
+        org.rocksdb.CompactRangeOptions.BottommostLevelCompaction.kForce)) {
+      db.compactRange(shards, null, null, all);
+    }
+  }
+
   void damageForTesting(ShardId id, long epoch) throws RocksDBException {
     byte[] key = ShardKey.encode(id, epoch);
     byte[] value = db.get(shards, key);
