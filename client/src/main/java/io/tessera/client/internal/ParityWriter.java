@@ -348,7 +348,8 @@ public final class ParityWriter {
           return phase2(lock, lockedOn, skipped, updates, stamp);
         }
         CompletableFuture<Void> released = release(granted, lock);
-        if (Failures.cause(e) instanceof TesseraException te && te.status() == StatusProto.SNAPSHOT_PASSED) {
+        if (Failures.cause(e) instanceof TesseraException te && te.status() == StatusProto.SNAPSHOT_PASSED
+            && System.nanoTime() - deadline < 0) {
           // a snapshot at the locks' epoch was committed before the size record: write again after it
           counters.snapshotRetries.incrementAndGet();
           return released.thenCompose(x -> run(deadline, attempt + 1));
