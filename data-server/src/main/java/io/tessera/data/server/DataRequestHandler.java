@@ -425,6 +425,13 @@ final class DataRequestHandler implements RpcService {
       return error(StatusProto.LOCK_LOST, "the lock on stripes from " + w.getUnlock().getFirstStripe() + " of file "
           + fileId + " was lost (its lease ran out before this write arrived); nothing was stored");
     }
+    if (guarded && w.hasEpoch() && w.getEpoch() > store.epoch() + 1) {
+      // more than one snapshot this server has not heard of: it learns the epoch from its next heartbeat
+      locks.writeFailed(w.getUnlock(), client);
+      return error(StatusProto.UNAVAILABLE, "the write is stamped with epoch " + w.getEpoch() + " but this data server"
+          + " is still at epoch " + store.epoch() + " (it missed snapshots while cut off from the meta group); it"
+          + " catches up with its next heartbeat");
+    }
     try {
       long epoch = writes.isEmpty() ? ShardStore.CURRENT_EPOCH : stampOf(w, granted);
       store.write(writes, new WriteBookkeeping(lockKey, fileId, w.getMissingServersList(), w.getStaleMarked()),
@@ -443,8 +450,8 @@ final class DataRequestHandler implements RpcService {
 
   /**
    * The epoch a write is stamped with: a phase 2's own (the newest grant epoch among its
-   * servers: at least this server's grant, at most one past this server's epoch, which is
-   * then a snapshot's it has not heard of yet), else the current one.
+   * servers: at least this server's grant; one past this server's epoch is a snapshot's COMMIT
+   * it has not received yet), else the current one.
    */
   private long stampOf(WriteShardsRequestProto w, java.util.OptionalLong granted) {
     if (!w.hasEpoch()) {
@@ -453,11 +460,9 @@ final class DataRequestHandler implements RpcService {
     if (granted.isEmpty()) {
       throw new IllegalArgumentException("only a phase-2 write under a held lock may name its epoch");
     }
-    long current = store.epoch();
-    if (w.getEpoch() < granted.getAsLong() || w.getEpoch() > current + 1) {
+    if (w.getEpoch() < granted.getAsLong()) {
       throw new IllegalArgumentException("a write stamped with epoch " + Long.toUnsignedString(w.getEpoch())
-          + " under a lock granted at epoch " + granted.getAsLong() + " (this server is at epoch " + current
-          + "): the epoch must lie between the lock's and one past the server's");
+          + " under a lock granted at epoch " + granted.getAsLong() + ": a write's epoch is at least its locks'");
     }
     return w.getEpoch();
   }

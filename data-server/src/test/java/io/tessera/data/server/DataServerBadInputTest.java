@@ -114,6 +114,45 @@ class DataServerBadInputTest {
     }
   }
 
+  @Test
+  void aPhaseTwoStampedOutsideItsLocksEpochIsRefusedWithTheReasonAndStoresNothing() throws Exception {
+    Config config = Config.of(Map.of(DataServerConfigKeys.PORT.key(), "0",
+        DataServerConfigKeys.META_ADDRESSES.key(), "127.0.0.1:1"));
+    try (DataServer server = DataServer.start("ds-x", dir, config);
+         RpcClientPool pool = new RpcClientPool("test", 1, 72 << 20, 10_000, 2000)) {
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setSnapshotGate(
+          SnapshotGateRequestProto.newBuilder().setStep(SnapshotGateRequestProto.Step.COMMIT).setEpoch(2)
+              .setNewEpoch(3)).build(), null).getStatus()).isEqualTo(StatusProto.OK);
+      StripeLockProto lock = StripeLockProto.newBuilder().setFileId(2).setStripeCount(1).setOperation(1)
+          .setLeaseMs(5000).build();
+      DataResponseProto granted = call(pool, server.address(), DataRequestProto.newBuilder().setLockRead(
+          LockReadRequestProto.newBuilder().setLock(lock)).build(), null);
+      assertThat(granted.getStatus()).isEqualTo(StatusProto.OK);
+      assertThat(granted.getLockEpoch()).as("the epoch the lock was granted at").isEqualTo(3);
+      byte[] unit = new byte[4096];
+      ShardRangeProto range = ShardRangeProto.newBuilder().setFileId(2).setStripe(0).setUnit(0).setLength(4096)
+          .setCoversUnit(true).build();
+      WriteShardsRequestProto.Builder phase2 = WriteShardsRequestProto.newBuilder().addRanges(range).setUnlock(lock);
+      DataResponseProto below = call(pool, server.address(), DataRequestProto.newBuilder()
+          .setWrite(phase2.clone().setEpoch(2)).build(), unit);
+      assertThat(below.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+      assertThat(below.getMessage()).contains("at least its locks'");
+      DataResponseProto farAhead = call(pool, server.address(), DataRequestProto.newBuilder()
+          .setWrite(phase2.clone().setEpoch(9)).build(), unit);
+      assertThat(farAhead.getStatus()).isEqualTo(StatusProto.UNAVAILABLE);
+      assertThat(farAhead.getMessage()).contains("catches up");
+      DataResponseProto unlocked = call(pool, server.address(), DataRequestProto.newBuilder()
+          .setWrite(WriteShardsRequestProto.newBuilder().addRanges(range).setEpoch(3)).build(), unit);
+      assertThat(unlocked.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setRead(ReadShardsRequestProto
+          .newBuilder().addRanges(range)).build(), null).getRead().getStates(0))
+          .as("nothing was stored").isEqualTo(io.tessera.common.proto.ShardStateProto.SHARD_ABSENT);
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder()
+          .setWrite(phase2.clone().setEpoch(4)).build(), unit).getStatus())
+          .as("one past the server's epoch: a COMMIT on its way").isEqualTo(StatusProto.OK);
+    }
+  }
+
   private static DataResponseProto call(RpcClientPool pool, String address, DataRequestProto req, byte[] payload)
       throws Exception {
     Frame f = pool.call(address, Service.DATA, req.toByteArray(),
