@@ -34,10 +34,7 @@ class DataServerBadInputTest {
 
   @Test
   void randomBytesTruncatedFramesAndLyingLengthsDoNotHurtOtherClients() throws Exception {
-    Config config = Config.of(Map.of(DataServerConfigKeys.PORT.key(), "0",
-        DataServerConfigKeys.META_ADDRESSES.key(), "127.0.0.1:1"));
-    try (DataServer server = DataServer.start("ds-x", dir, config);
-         RpcClientPool pool = new RpcClientPool("test", 1, 72 << 20, 10_000, 2000)) {
+    try (DataServer server = startAlone(); RpcClientPool pool = pool()) {
       HostPort addr = HostPort.parse(server.address());
       byte[] unit = new byte[4096];
       new Random(1).nextBytes(unit);
@@ -116,10 +113,7 @@ class DataServerBadInputTest {
 
   @Test
   void aPhaseTwoStampedOutsideItsLocksEpochIsRefusedWithTheReasonAndStoresNothing() throws Exception {
-    Config config = Config.of(Map.of(DataServerConfigKeys.PORT.key(), "0",
-        DataServerConfigKeys.META_ADDRESSES.key(), "127.0.0.1:1"));
-    try (DataServer server = DataServer.start("ds-x", dir, config);
-         RpcClientPool pool = new RpcClientPool("test", 1, 72 << 20, 10_000, 2000)) {
+    try (DataServer server = startAlone(); RpcClientPool pool = pool()) {
       assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setSnapshotGate(
           SnapshotGateRequestProto.newBuilder().setStep(SnapshotGateRequestProto.Step.COMMIT).setEpoch(2)
               .setNewEpoch(3)).build(), null).getStatus()).isEqualTo(StatusProto.OK);
@@ -151,6 +145,16 @@ class DataServerBadInputTest {
           .setWrite(phase2.clone().setEpoch(4)).build(), unit).getStatus())
           .as("one past the server's epoch: a COMMIT on its way").isEqualTo(StatusProto.OK);
     }
+  }
+
+  /** A data server on an ephemeral port whose meta group never answers (tests tell it the epoch). */
+  private DataServer startAlone() throws Exception {
+    return DataServer.start("ds-x", dir, Config.of(Map.of(DataServerConfigKeys.PORT.key(), "0",
+        DataServerConfigKeys.META_ADDRESSES.key(), "127.0.0.1:1")));
+  }
+
+  private static RpcClientPool pool() {
+    return new RpcClientPool("test", 1, 72 << 20, 10_000, 2000);
   }
 
   private static DataResponseProto call(RpcClientPool pool, String address, DataRequestProto req, byte[] payload)
