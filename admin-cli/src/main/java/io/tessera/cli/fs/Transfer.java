@@ -22,7 +22,8 @@ final class Transfer {
     long copied = 0;
     byte[] buf = new byte[CHUNK];
     ProgressBar bar = quiet ? null : new ProgressBarBuilder().setTaskName(task).setInitialMax(Math.max(total, 1))
-        .setStyle(ProgressBarStyle.ASCII).setUnit("MiB", 1 << 20).showSpeed().setUpdateIntervalMillis(250)
+        .setStyle(ProgressBarStyle.ASCII).setUnit(total >= 1 << 20 ? "MiB" : "KiB", total >= 1 << 20 ? 1 << 20 : 1 << 10)
+        .showSpeed().setUpdateIntervalMillis(250)
         .continuousUpdate().build();
     try {
       int n;
@@ -41,8 +42,11 @@ final class Transfer {
     }
     double secs = (System.nanoTime() - start) / 1e9;
     if (!quiet) {
-      report.printf(Locale.ROOT, "%s %s in %.2f s (%.1f MB/s)%n", task, DataSize.format(copied), secs,
-          copied / 1e6 / Math.max(secs, 1e-9));
+      double perSecond = copied / Math.max(secs, 1e-9);
+      // a small file's rate in MB/s would print as 0.0
+      String rate = perSecond >= 1e6 ? String.format(Locale.ROOT, "%.1f MB/s", perSecond / 1e6)
+          : String.format(Locale.ROOT, "%.1f kB/s", perSecond / 1e3);
+      report.printf(Locale.ROOT, "%s %s in %.2f s (%s)%n", task, DataSize.format(copied), secs, rate);
       report.flush();
     }
     return copied;
