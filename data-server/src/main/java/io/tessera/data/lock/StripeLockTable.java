@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -133,18 +134,18 @@ public final class StripeLockTable {
    * (recovery took it over and repaired the stripes, or it was never granted): the write must
    * not land.
    */
-  public synchronized java.util.OptionalLong beginWrite(StripeLockProto lock, ByteString client) {
+  public synchronized OptionalLong beginWrite(StripeLockProto lock, ByteString client) {
     List<Held> held = byFile.get(lock.getFileId());
     if (held == null) {
-      return java.util.OptionalLong.empty();
+      return OptionalLong.empty();
     }
     for (Held h : held) {
       if (h.ownedBy(client, lock.getOperation()) && h.first == lock.getFirstStripe()) {
         writing.add(h);
-        return java.util.OptionalLong.of(h.epoch);
+        return OptionalLong.of(h.epoch);
       }
     }
-    return java.util.OptionalLong.empty();
+    return OptionalLong.empty();
   }
 
   /** The write begun with {@link #beginWrite} was not stored: the lock stays held as it was. */

@@ -38,10 +38,13 @@ import io.tessera.data.store.ShardStore;
 import io.tessera.data.store.ShardWrite;
 import io.tessera.data.store.WriteBookkeeping;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +58,7 @@ final class DataRequestHandler implements RpcService {
   static final int MAX_RETAINED = 100_000;
 
   /** Longest a snapshot read waits for writes its snapshot holds to land (a dead writer's). */
-  static final java.time.Duration LANDING_WAIT = java.time.Duration.ofSeconds(10);
+  static final Duration LANDING_WAIT = Duration.ofSeconds(10);
 
   /**
    * How a request passes the write gate: freely, counted while it runs (it takes the epoch
@@ -261,7 +264,7 @@ final class DataRequestHandler implements RpcService {
    * {@link StripeLockTable#whenLanded}), bounded by {@link #LANDING_WAIT}: then the read goes ahead.
    */
   private static CompletableFuture<Void> landed(CompletableFuture<Void> landing, long epoch) {
-    return landing.orTimeout(LANDING_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+    return landing.orTimeout(LANDING_WAIT.toMillis(), TimeUnit.MILLISECONDS)
         .exceptionally(e -> {
           LOG.warn("A read of the snapshot at epoch {} waited {} s for a writer that held its stripes' locks when the"
               + " snapshot was taken and has not written since; reading what landed", epoch, LANDING_WAIT.toSeconds());
@@ -291,7 +294,7 @@ final class DataRequestHandler implements RpcService {
           throw new IllegalArgumentException("drain timeout " + g.getDrainTimeoutMs() + " ms is not in 1..60000");
         }
         return snapshots.prepare(g.getAttempt(), new EpochState(g.getEpoch(), retained),
-            java.time.Duration.ofMillis(g.getDrainTimeoutMs()))
+            Duration.ofMillis(g.getDrainTimeoutMs()))
             .thenApply(busy -> busy == null ? ok() : error(StatusProto.BUSY, busy));
       }
       case COMMIT -> {
@@ -418,7 +421,7 @@ final class DataRequestHandler implements RpcService {
     // units written under a lock land only while the lock is held: once recovery took an expired
     // lock over and recomputed the stripes' parity, a late phase 2 would leave them inconsistent
     boolean guarded = w.hasUnlock() && !writes.isEmpty();
-    java.util.OptionalLong granted = guarded ? locks.beginWrite(w.getUnlock(), client) : java.util.OptionalLong.empty();
+    OptionalLong granted = guarded ? locks.beginWrite(w.getUnlock(), client) : OptionalLong.empty();
     if (guarded && granted.isEmpty()) {
       LOG.warn("A write to file {} arrived after its lock on stripes from {} ran out and was taken over; refused",
           fileId, w.getUnlock().getFirstStripe());
@@ -453,7 +456,7 @@ final class DataRequestHandler implements RpcService {
    * servers: at least this server's grant; one past this server's epoch is a snapshot's COMMIT
    * it has not received yet), else the current one.
    */
-  private long stampOf(WriteShardsRequestProto w, java.util.OptionalLong granted) {
+  private long stampOf(WriteShardsRequestProto w, OptionalLong granted) {
     if (!w.hasEpoch()) {
       return ShardStore.CURRENT_EPOCH;
     }

@@ -26,6 +26,11 @@ class StripeLockTableTest {
   Path dir;
   final AtomicLong clock = new AtomicLong(1_000_000_000L);
 
+  /** A table with leases of up to a minute, on the test's clock. */
+  private StripeLockTable table(RocksShardStore store) throws Exception {
+    return new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+  }
+
   private static StripeLockProto lock(long first, int count, long op) {
     return StripeLockProto.newBuilder().setFileId(7).setFirstStripe(first).setStripeCount(count).setOperation(op)
         .setLeaseMs(1000).build();
@@ -34,7 +39,7 @@ class StripeLockTableTest {
   @Test
   void overlappingLocksOfAnotherWriterAreRefusedUntilReleased() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockTable table = table(store);
       assertThat(table.tryLock(lock(10, 5, 1), ALICE, false, 0)).isInstanceOf(StripeLockTable.Granted.class);
       assertThat(table.tryLock(lock(14, 3, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
       assertThat(table.tryLock(lock(15, 3, 2), BOB, false, 0)).as("adjacent, not overlapping")
@@ -49,7 +54,7 @@ class StripeLockTableTest {
   @Test
   void aLockWhoseWriterDiedWaitsForRecoveryToRepairItsStripesThenRecoveryTakesItOver() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockTable table = table(store);
       table.tryLock(lock(0, 4, 1), ALICE, false, 0);
       clock.addAndGet(Duration.ofMillis(999).toNanos());
       assertThat(table.orphans(64)).isEmpty();
@@ -71,7 +76,7 @@ class StripeLockTableTest {
   @Test
   void aWriterThatComesBackAfterRecoveryTookItsExpiredLockOverMayNotStoreItsPhaseTwo() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockTable table = table(store);
       table.tryLock(lock(0, 4, 1), ALICE, false, 0);
       clock.addAndGet(Duration.ofSeconds(2).toNanos());  // Alice paused past her lease
       assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0)).as("recovery repairs the orphan")
@@ -83,7 +88,7 @@ class StripeLockTableTest {
   @Test
   void anExpiredLockWhosePhaseTwoIsBeingStoredIsNotTakenOverMeanwhile() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockTable table = table(store);
       table.tryLock(lock(0, 4, 1), ALICE, false, 0);
       clock.addAndGet(Duration.ofSeconds(2).toNanos());
       assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("late, but nobody took the lock over").isPresent();
@@ -97,10 +102,10 @@ class StripeLockTableTest {
   @Test
   void aRestartedServerStillGuardsTheStripesItHadLocked() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      new StripeLockTable(store, Duration.ofSeconds(60), clock::get).tryLock(lock(3, 2, 1), ALICE, false, 0);
+      table(store).tryLock(lock(3, 2, 1), ALICE, false, 0);
     }
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockTable table = table(store);
       assertThat(table.size()).isEqualTo(1);
       assertThat(table.tryLock(lock(4, 1, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
     }
@@ -109,7 +114,7 @@ class StripeLockTableTest {
   @Test
   void aPhaseTwoWriteReleasesItsLockAndLogsMissingServersInTheSameBatch() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockTable table = table(store);
       StripeLockProto l = lock(0, 1, 1);
       table.tryLock(l, ALICE, false, 0);
       ShardWrite w = new ShardWrite(new ShardId(7, 0, 0), 0, Unpooled.wrappedBuffer(new byte[] {1, 2, 3}), false);
@@ -125,7 +130,7 @@ class StripeLockTableTest {
   @Test
   void aSnapshotReadWaitsOnlyForWritersWhoseLocksWereGrantedAtOrBelowItsEpoch() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockTable table = table(store);
       table.tryLock(lock(0, 4, 1), ALICE, false, 4);    // granted before the snapshot at 4 was committed
       table.tryLock(lock(10, 2, 2), BOB, false, 5);     // granted after it
       var aliceStripe = table.whenLanded(List.of(range(2)), 4);
@@ -142,10 +147,10 @@ class StripeLockTableTest {
   @Test
   void aRestartedServerRemembersTheEpochItGrantedALockAt() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      new StripeLockTable(store, Duration.ofSeconds(60), clock::get).tryLock(lock(3, 2, 1), ALICE, false, 6);
+      table(store).tryLock(lock(3, 2, 1), ALICE, false, 6);
     }
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockTable table = table(store);
       assertThat(table.whenLanded(List.of(range(4)), 6)).isNotDone();
       assertThat(table.beginWrite(lock(3, 2, 1), ALICE)).hasValue(6);
     }
@@ -159,7 +164,7 @@ class StripeLockTableTest {
   @Test
   void malformedLocksAreRefusedWithTheReason() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      StripeLockTable table = new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+      StripeLockTable table = table(store);
       assertThatThrownBy(() -> table.tryLock(lock(0, 0, 1), ALICE, false, 0)).hasMessageContaining("1 to");
       assertThatThrownBy(() -> table.tryLock(lock(Long.MAX_VALUE, 5, 1), ALICE, false, 0)).hasMessageContaining("1 to");
     }
