@@ -337,13 +337,13 @@ public final class MetaStateMachine extends BaseStateMachine {
       store.checkpoint(tmp);
       snapshotViews.linkInto(tmp.resolve(CheckpointSnapshotStorage.FS_SNAPSHOTS), store.snapshots());
       Files.move(tmp, target);
+      snapshots.refresh();
       LOG.info("Namespace checkpoint at log index {} taken", index);
     }
     snapshots.cleanupOldSnapshots(null);
     return index;
   }
 
-  /** After Ratis installed a leader's checkpoint: rebuild the live store from it. */
   /** Ratis pauses the state machine before it installs a leader's checkpoint in its place. */
   @Override
   public void pause() {
@@ -352,8 +352,10 @@ public final class MetaStateMachine extends BaseStateMachine {
     getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSED);
   }
 
+  /** After Ratis installed a leader's checkpoint: rebuild the live store from it. */
   @Override
   public void reinitialize() throws IOException {
+    snapshots.refresh();
     getLifeCycle().startAndTransition(this::rebuildFromLatestCheckpoint, IOException.class);
   }
 
