@@ -22,8 +22,11 @@ import io.tessera.common.proto.StatusProto;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -101,7 +104,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     // family's memtable in one job with one manifest write, not one job per family
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setMaxBackgroundJobs(2).setAtomicFlush(true);
-    cfOptions = new ColumnFamilyOptions().optimizeForSmallDb();
+    cfOptions = familyOptions();
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
     // a snapshot's checkpoint taken by an older version lacks the families added since
@@ -175,6 +178,33 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     } catch (RocksDBException e) {
       throw new IOException("cannot list the column families in " + dir + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Shared by every namespace store of the process (the live one and the snapshots' views):
+   * the index and filter blocks of every table live here, so lookups stay in memory.
+   */
+  private static final LRUCache BLOCK_CACHE = new LRUCache(64L << 20);
+
+  /**
+   * Options of every family. Point lookups dominate: each create asks whether its name exists
+   * yet (a miss) and resolves its parent path; a Bloom filter per table (and one per memtable)
+   * answers a miss without searching the table, which was a third of a replica's apply time
+   * with RocksDB's small-database defaults.
+   */
+  private static ColumnFamilyOptions familyOptions() {
+    BlockBasedTableConfig tables = new BlockBasedTableConfig()
+        .setFilterPolicy(new BloomFilter(10))
+        .setWholeKeyFiltering(true)
+        .setBlockCache(BLOCK_CACHE)
+        .setCacheIndexAndFilterBlocks(true)
+        .setPinL0FilterAndIndexBlocksInCache(true);
+    return new ColumnFamilyOptions()
+        .setWriteBufferSize(8L << 20)
+        .setMemtablePrefixBloomSizeRatio(0.05)
+        .setMemtableWholeKeyFiltering(true)
+        .setLevelCompactionDynamicLevelBytes(true)
+        .setTableFormatConfig(tables);
   }
 
   /** Runs a use of the database unless the store is closed (then: UNAVAILABLE, retry elsewhere). */
