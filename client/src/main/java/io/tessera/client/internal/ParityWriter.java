@@ -379,20 +379,31 @@ public final class ParityWriter {
       }
       Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
       Runnable tear = midPhase2;
-      for (String server : lockedOn) {
-        if (tear != null && calls.size() == lockedOn.size() / 2) {
-          CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).join();
-          tear.run();
-        }
-        // the skipped servers were recorded as stale in the meta group above, while the locks are held
-        WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
-            .setUnlock(lock).setSync(sync).addAllMissingServers(skipped).setStaleMarked(!skipped.isEmpty())
-            .setEpoch(epoch);
-        calls.put(server, data.callForOutcome(server, FileTarget.request(layout).setWrite(w),
-            payloads.get(server)));
+      int firstPart = tear == null ? lockedOn.size() : lockedOn.size() / 2;
+      for (String server : lockedOn.subList(0, firstPart)) {
+        calls.put(server, phase2To(server, lock, skipped, ranges, payloads, epoch));
       }
-      return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
+      CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
+      if (tear != null) {
+        // fault injection: the rest goes out only once the first half stored its units
+        sent = CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).thenRun(() -> {
+          tear.run();
+          for (String server : lockedOn.subList(firstPart, lockedOn.size())) {
+            calls.put(server, phase2To(server, lock, skipped, ranges, payloads, epoch));
+          }
+        });
+      }
+      return sent.thenCompose(v -> CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)))
           .thenCompose(v -> afterPhase2(calls, lock, skipped));
+    }
+
+    private CompletableFuture<Throwable> phase2To(String server, StripeLockProto lock, Set<String> skipped,
+        Map<String, List<ShardRangeProto>> ranges, Map<String, CompositeByteBuf> payloads, long epoch) {
+      // the skipped servers were recorded as stale in the meta group above, while the locks are held
+      WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
+          .setUnlock(lock).setSync(sync).addAllMissingServers(skipped).setStaleMarked(!skipped.isEmpty())
+          .setEpoch(epoch);
+      return data.callForOutcome(server, FileTarget.request(layout).setWrite(w), payloads.get(server));
     }
 
     /** Servers lost during phase 2: fine while every stripe still has k units stored; record them. */
