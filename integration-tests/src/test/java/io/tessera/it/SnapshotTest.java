@@ -310,6 +310,37 @@ class SnapshotTest {
     assertThat(fs.check("/grow/f", true).parityMismatches()).isZero();
   }
 
+  @Test
+  void aWriterThatDiesHalfWayThroughPhase2AfterASnapshotAtItsLocksEpochLeavesThatSnapshotWithParityMatchingItsData()
+      throws Exception {
+    fs.mkdirs("/torn", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
+    write("/torn/f", bytes(512 << 10, 41));
+    byte[] stripe = bytes(256 << 10, 42);   // the whole first stripe: all six units change
+    try (TesseraFileSystem dying = TesseraFileSystem.connect(io.tessera.common.config.Config.of(java.util.Map.of(
+            "tessera.client.meta", cluster.plan.metaAddresses(), "tessera.client.lock-lease", "2s")));
+        TesseraFile f = dying.openFile("/torn/f")) {
+      dying.injectBetweenWritePhases(() -> {
+        try {
+          fs.snapshots().create("torn-1");   // the write's locks were granted before it: it lands in torn-1
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      dying.async().injectMidPhase2(() -> {
+        throw new IllegalStateException("simulated crash half-way through phase 2");
+      });
+      assertThatThrownBy(() -> f.write(0, stripe, 0, stripe.length)).hasMessageContaining("simulated crash");
+    }
+    // three units landed, three did not: once the locks' lease ran out, recovery recomputes the parity
+    org.awaitility.Awaitility.await("recovery repairs the torn stripe of the live file")
+        .atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(500))
+        .until(() -> fs.check("/torn/f", true).parityMismatches() == 0);
+    assertThat(fs.check("/.snapshots/torn-1/torn/f", true).parityMismatches())
+        .as("the snapshot holds the landed units at the write's epoch: its parity was repaired there too").isZero();
+    assertThat(readAll("/.snapshots/torn-1/torn/f")).as("nothing was written after the snapshot")
+        .isEqualTo(readAll("/torn/f"));
+  }
+
   private static void write(String path, byte[] data) throws Exception {
     try (TesseraFile f = fs.createFile(path, CreateOptions.defaults())) {
       f.write(0, data, 0, data.length);

@@ -317,12 +317,12 @@ final class DataRequestHandler implements RpcService {
     ByteString client = req.getCaller().getClientId();
     switch (req.getOpCase()) {
       case WRITE -> {
-        return write(req.getWrite(), payload, client);
+        return write(req.getWrite(), payload, client, req.getRecovery());
       }
       case READ -> {
         ReadShardsRequestProto r = req.getRead();
         return read(r.getRangesList(), r.getProbe(), r.getAtSnapshot() ? r.getSnapshotEpoch() : Long.MAX_VALUE,
-            List.of(), 0);
+            List.of(), 0, r.getWithVersions());
       }
       case DIRTY_SCAN -> {
         DirtyScanRequestProto d = req.getDirtyScan();
@@ -372,7 +372,8 @@ final class DataRequestHandler implements RpcService {
         }
         try {
           return read(req.getLockRead().getReadsList(), false, Long.MAX_VALUE,
-              store.dirtyServers(req.getLockRead().getLock().getFileId()), ((StripeLockTable.Granted) got).epoch());
+              store.dirtyServers(req.getLockRead().getLock().getFileId()), ((StripeLockTable.Granted) got).epoch(),
+              req.getLockRead().getWithVersions());
         } catch (IOException | RuntimeException e) {
           locks.release(req.getLockRead().getLock(), client);
           throw e;
@@ -407,7 +408,8 @@ final class DataRequestHandler implements RpcService {
   }
 
   /** Stores the units; a phase-2 write releases its lock and logs skipped servers in the same batch. */
-  private RpcReply write(WriteShardsRequestProto w, ByteBuf payload, ByteString client) throws IOException {
+  private RpcReply write(WriteShardsRequestProto w, ByteBuf payload, ByteString client, boolean recovery)
+      throws IOException {
     List<ShardWrite> writes = toWrites(w, payload);
     if (w.getMissingServersCount() > 255) {
       throw new IllegalArgumentException("a write names " + w.getMissingServersCount() + " missing servers; at most 255");
@@ -436,7 +438,7 @@ final class DataRequestHandler implements RpcService {
           + " catches up with its next heartbeat");
     }
     try {
-      long epoch = writes.isEmpty() ? ShardStore.CURRENT_EPOCH : stampOf(w, granted);
+      long epoch = writes.isEmpty() ? ShardStore.CURRENT_EPOCH : stampOf(w, granted, recovery);
       store.write(writes, new WriteBookkeeping(lockKey, fileId, w.getMissingServersList(), w.getStaleMarked()),
           epoch, w.getSync());
     } catch (IOException | RuntimeException e) {
@@ -454,16 +456,17 @@ final class DataRequestHandler implements RpcService {
   /**
    * The epoch a write is stamped with: a phase 2's own (the newest grant epoch among its
    * servers: at least this server's grant; one past this server's epoch is a snapshot's COMMIT
-   * it has not received yet), else the current one.
+   * it has not received yet), else the current one. Recovery's parity repair names the newest
+   * version among its stripes' units, which may be older than the lock it took over them.
    */
-  private long stampOf(WriteShardsRequestProto w, OptionalLong granted) {
+  private long stampOf(WriteShardsRequestProto w, OptionalLong granted, boolean recovery) {
     if (!w.hasEpoch()) {
       return ShardStore.CURRENT_EPOCH;
     }
     if (granted.isEmpty()) {
       throw new IllegalArgumentException("only a phase-2 write under a held lock may name its epoch");
     }
-    if (w.getEpoch() < granted.getAsLong()) {
+    if (w.getEpoch() < granted.getAsLong() && !recovery) {
       throw new IllegalArgumentException("a write stamped with epoch " + Long.toUnsignedString(w.getEpoch())
           + " under a lock granted at epoch " + granted.getAsLong() + ": a write's epoch is at least its locks'");
     }
@@ -487,7 +490,7 @@ final class DataRequestHandler implements RpcService {
   }
 
   private RpcReply read(List<ShardRangeProto> ranges, boolean probe, long atEpoch, List<String> dirtyServers,
-      long lockEpoch) throws IOException {
+      long lockEpoch, boolean withVersions) throws IOException {
     long total = checkRanges(ranges);
     if (!probe && total > MAX_READ_BYTES) {
       throw new IllegalArgumentException("read of " + total + " bytes exceeds the per-request limit of "
@@ -498,6 +501,9 @@ final class DataRequestHandler implements RpcService {
     try {
       for (ShardRangeProto r : ranges) {
         ShardId id = new ShardId(r.getFileId(), r.getStripe(), r.getUnit());
+        if (withVersions) {
+          meta.addVersions(store.versionAt(id, atEpoch));
+        }
         ByteBuf got;
         try {
           got = store.read(id, r.getOffset(), r.getLength(), atEpoch);

@@ -71,6 +71,15 @@ public interface ShardStore extends Closeable {
   /** Like {@link #read(ShardId, int, int)} but of the newest version stamped at or below {@code atEpoch}. */
   ByteBuf read(ShardId shard, int offset, int length, long atEpoch) throws IOException;
 
+  /** {@link #versionAt}'s answer for a shard without any version. */
+  long NO_VERSION = -1;
+
+  /**
+   * The epoch of the shard's newest version stamped at or below {@code atEpoch} (a tombstone
+   * counts), or {@link #NO_VERSION}.
+   */
+  long versionAt(ShardId shard, long atEpoch) throws IOException;
+
   /** Removes every shard of a file. */
   void deleteFile(long fileId) throws IOException;
 

@@ -149,6 +149,19 @@ class RocksShardStoreTest {
   }
 
   @Test
+  void theVersionAtAnEpochIsTheNewestAtOrBelowItAndATruncationCounts() throws Exception {
+    ShardId id = new ShardId(6, 0, 0);
+    assertThat(store.versionAt(id, Long.MAX_VALUE)).as("never written").isEqualTo(ShardStore.NO_VERSION);
+    store.setEpochState(new EpochState(2, new long[0]));
+    store.write(List.of(put(id, 0, bytes(4096, 1), true)), false);              // at 2
+    store.setEpochState(new EpochState(5, new long[] {2}));
+    store.truncateFile(6, 0, new int[] {0});                                     // a tombstone at 5
+    assertThat(store.versionAt(id, 4)).as("what snapshot 2 reads").isEqualTo(2);
+    assertThat(store.versionAt(id, Long.MAX_VALUE)).as("the live one: the truncation").isEqualTo(5);
+    assertThat(store.versionAt(id, 1)).as("before the first write").isEqualTo(ShardStore.NO_VERSION);
+  }
+
+  @Test
   void aWriteStampedPastTheServersEpochKeepsEveryOlderVersionForTheSnapshotItHasNotHeardOf() throws Exception {
     ShardId id = new ShardId(5, 0, 0);
     store.setEpochState(new EpochState(2, new long[0]));

@@ -417,7 +417,9 @@ final class ShardRebuilder {
     Set<String> current = new LinkedHashSet<>(lockSet);
     current.removeAll(in.getStaleServersList());
     int k = layout.dataUnits();
-    Stripes stripes = read(fileId, layout, first, first + count, current, (stripe, u) -> u < k, lockSet, lock);
+    // parity units too: their versions count for the epoch the new parity is stamped with
+    Stripes stripes = read(fileId, layout, first, first + count, current, (stripe, u) -> true, lockSet, lock);
+    long stamp = stripes.newestVersion();
     boolean release = true;
     try {
       long size = namespace.inode(fileId) == null ? 0 : namespace.inode(fileId).getSize();
@@ -442,7 +444,7 @@ final class ShardRebuilder {
           if (!current.contains(server) || length == 0) {
             continue;
           }
-          writes.computeIfAbsent(server, x -> WriteShardsRequestProto.newBuilder().setUnlock(lock))
+          writes.computeIfAbsent(server, x -> stamped(WriteShardsRequestProto.newBuilder().setUnlock(lock), stamp))
               .addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(u).setOffset(0)
                   .setLength(length).setCoversUnit(true));
           payloads.computeIfAbsent(server, x -> Unpooled.compositeBuffer(Math.max(2, count)))
@@ -470,6 +472,17 @@ final class ShardRebuilder {
     }
   }
 
+  /**
+   * Stamps recomputed parity with the newest version among the stripes' units. A writer that died
+   * in phase 2 left its units at its write's epoch; when a snapshot was committed at that epoch
+   * since, parity written at the current epoch would leave the snapshot's stripes with the dead
+   * writer's units beside the old parity. At the newest version, the snapshot and every later
+   * view see parity that matches their data (no unit has a newer version: the stripes are locked).
+   */
+  private static WriteShardsRequestProto.Builder stamped(WriteShardsRequestProto.Builder write, long newestVersion) {
+    return newestVersion < 0 ? write : write.setEpoch(newestVersion);
+  }
+
   /** The unit of stripe s that lives on the server. */
   private static int unitOn(StripeLayout layout, long stripe, String server) {
     for (int u = 0; u < layout.width(); u++) {
@@ -488,8 +501,22 @@ final class ShardRebuilder {
     }
   }
 
-  /** Units of stripes [from, to) as read: zero-padded to the unit, with which ones were readable. */
-  private record Stripes(long from, int dataUnits, byte[][][] shards, boolean[][] present) {
+  /**
+   * Units of stripes [from, to) as read: zero-padded to the unit, with which ones were readable
+   * and the epoch of each one's version (-1: none, or not read).
+   */
+  private record Stripes(long from, int dataUnits, byte[][][] shards, boolean[][] present, long[][] versions) {
+    /** The newest version among all units read, or -1. */
+    long newestVersion() {
+      long newest = -1;
+      for (long[] stripe : versions) {
+        for (long v : stripe) {
+          newest = Math.max(newest, v);
+        }
+      }
+      return newest;
+    }
+
     byte[][] shards(long stripe) {
       return shards[(int) (stripe - from)];
     }
@@ -553,7 +580,9 @@ final class ShardRebuilder {
       int n = (int) (to - from);
       byte[][][] shards = new byte[n][width][];
       boolean[][] present = new boolean[n][width];
+      long[][] versions = new long[n][width];
       for (int i = 0; i < n; i++) {
+        java.util.Arrays.fill(versions[i], -1);
         for (int u = 0; u < width; u++) {
           shards[i][u] = new byte[unit];
         }
@@ -565,15 +594,18 @@ final class ShardRebuilder {
         for (int i = 0; i < e.getValue().size(); i++) {
           ShardRangeProto r = e.getValue().get(i);
           int stored = a.getStoredLengths(i);
+          int at = (int) (r.getStripe() - from);
+          if (i < a.getVersionsCount()) {
+            versions[at][r.getUnit()] = a.getVersions(i);
+          }
           if (a.getStates(i) == ShardStateProto.SHARD_STORED || a.getStates(i) == ShardStateProto.SHARD_ABSENT) {
-            int at = (int) (r.getStripe() - from);
             p.getBytes(p.readerIndex() + offset, shards[at][r.getUnit()], 0, stored);
             present[at][r.getUnit()] = true;
           }
           offset += stored;
         }
       }
-      return new Stripes(from, layout.dataUnits(), shards, present);
+      return new Stripes(from, layout.dataUnits(), shards, present, versions);
     } catch (RuntimeException | InterruptedException e) {
       if (lock != null) {
         unlockAll(lockOn, lock);
@@ -620,8 +652,8 @@ final class ShardRebuilder {
       Map<String, CompletableFuture<DataServerCalls.Reply>> sent = new LinkedHashMap<>();
       for (String server : servers) {
         sent.put(server, calls.callAsync(server, DataRequestProto.newBuilder().setLayoutGeneration(generation)
-            .setLockRead(LockReadRequestProto
-            .newBuilder().setLock(lock).addAllReads(reads.getOrDefault(server, List.of()))), null));
+            .setLockRead(LockReadRequestProto.newBuilder().setLock(lock).setWithVersions(true)
+            .addAllReads(reads.getOrDefault(server, List.of()))), null));
       }
       RecoveryException failure = null;
       List<String> granted = new ArrayList<>();
