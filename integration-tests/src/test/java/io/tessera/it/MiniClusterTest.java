@@ -299,6 +299,36 @@ class MiniClusterTest {
     assertThat(fs.exists("/cli")).isFalse();
   }
 
+  @Test
+  void putReadsAPipeWhoseLengthIsNotKnownInAdvanceAndRefusesADirectoryWithWhatToDo(@TempDir Path local) throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    Path fifo = local.resolve("stream");
+    assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+    byte[] data = new byte[5_000_000];
+    new Random(4).nextBytes(data);
+    // the writer end, as `tar c dir | tessera fs put - PATH` or a process substitution would be
+    java.util.concurrent.CompletableFuture<Void> writer = java.util.concurrent.CompletableFuture.runAsync(() -> {
+      try {
+        java.nio.file.Files.write(fifo, data);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    Cli put = Cli.run("fs", "put", fifo.toString(), "/piped/stream.bin", "--meta", meta);
+    writer.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(put.code).as(put.err).isZero();
+    assertThat(put.err).contains("put /piped/stream.bin 4.8 MiB");
+    try (TesseraFile f = fs.openFile("/piped/stream.bin")) {
+      byte[] got = new byte[(int) f.size()];
+      f.readFully(0, got, 0, got.length);
+      assertThat(got).isEqualTo(data);
+    }
+    Cli dir = Cli.run("fs", "put", local.toString(), "/piped/dir", "--meta", meta);
+    assertThat(dir.code).isEqualTo(2);
+    assertThat(dir.err.strip().lines()).singleElement().asString().contains("is a directory", "tar c");
+    assertThat(fs.exists("/piped/dir")).isFalse();
+  }
+
   /** One CLI invocation's exit code and output. */
   private record Cli(int code, String out, String err) {
     static Cli run(String... args) {

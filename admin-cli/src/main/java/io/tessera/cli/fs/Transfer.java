@@ -13,6 +13,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
 /** Copies a stream with a progress bar on the terminal, then reports the rate. */
 final class Transfer {
   private static final int CHUNK = 4 << 20;
+  /** {@link #copy}'s total for a stream whose length is not known (standard input, a pipe). */
+  static final long UNKNOWN_SIZE = -1;
 
   private Transfer() {}
 
@@ -21,8 +23,10 @@ final class Transfer {
     long start = System.nanoTime();
     long copied = 0;
     byte[] buf = new byte[CHUNK];
-    ProgressBar bar = quiet ? null : new ProgressBarBuilder().setTaskName(task).setInitialMax(Math.max(total, 1))
-        .setStyle(ProgressBarStyle.ASCII).setUnit(total >= 1 << 20 ? "MiB" : "KiB", total >= 1 << 20 ? 1 << 20 : 1 << 10)
+    boolean large = total < 0 || total >= 1 << 20;
+    ProgressBar bar = quiet ? null : new ProgressBarBuilder().setTaskName(task)
+        .setInitialMax(total < 0 ? -1 : Math.max(total, 1))   // -1: the bar counts up without an end
+        .setStyle(ProgressBarStyle.ASCII).setUnit(large ? "MiB" : "KiB", large ? 1 << 20 : 1 << 10)
         .showSpeed().setUpdateIntervalMillis(250)
         .continuousUpdate().build();
     try {
