@@ -682,13 +682,13 @@ public final class RocksShardStore implements ShardStore {
     cache.close();
   }
 
-  /** The epoch of the newest stored version at or below {@code maxEpoch}, or null when there is none. */
   @Override
   public long versionAt(ShardId shard, long atEpoch) {
     Long newest = newestEpoch(shard, atEpoch);
     return newest == null ? NO_VERSION : newest;
   }
 
+  /** The epoch of the newest stored version at or below {@code maxEpoch}, or null when there is none. */
   private Long newestEpoch(ShardId shard, long maxEpoch) {
     try (RocksIterator it = db.newIterator(versionFamily)) {
       it.seekForPrev(ShardKey.encode(shard, maxEpoch));
