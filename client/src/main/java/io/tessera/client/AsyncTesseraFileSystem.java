@@ -182,10 +182,18 @@ public final class AsyncTesseraFileSystem implements Closeable {
 
   /** Renames atomically, with POSIX rules for an existing target. */
   public CompletableFuture<Void> rename(String source, String target) {
+    return rename(source, target, true);
+  }
+
+  /**
+   * Renames atomically; an existing target is replaced by POSIX rules if {@code replace}, else
+   * the rename fails with EXISTS and changes nothing.
+   */
+  public CompletableFuture<Void> rename(String source, String target, boolean replace) {
     String s = normalize(source);
     String t = normalize(target);
     return meta.call(MetaRequestProto.newBuilder().setRename(RenameRequestProto.newBuilder().setSource(s)
-        .setTarget(t))).thenApply(r -> null);
+        .setTarget(t).setNoReplace(!replace))).thenApply(r -> null);
   }
 
   /**

@@ -143,9 +143,17 @@ public final class TesseraFileSystem implements Closeable {
     return Futures.get(async.mkdir(path, true, layout));
   }
 
-  /** Renames atomically. */
+  /** Renames atomically; an existing target file (or empty directory) is replaced, as POSIX rename does. */
   public void rename(String source, String target) throws IOException {
     Futures.get(async.rename(source, target));
+  }
+
+  /**
+   * Renames atomically; with {@code replace} false an existing target is left alone and the
+   * rename fails with {@link io.tessera.common.status.TesseraException.AlreadyExistsException}.
+   */
+  public void rename(String source, String target, boolean replace) throws IOException {
+    Futures.get(async.rename(source, target, replace));
   }
 
   /** Removes a file or an empty directory, or with {@code recursive} a whole tree. */

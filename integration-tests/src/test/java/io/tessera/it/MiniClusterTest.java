@@ -329,6 +329,76 @@ class MiniClusterTest {
     assertThat(fs.exists("/piped/dir")).isFalse();
   }
 
+  @Test
+  void anInterruptedPutLeavesTheFileItWouldReplaceWholeAndNoHalfWrittenFile(@TempDir Path local) throws Exception {
+    byte[] old = new byte[3_000_000];
+    new Random(7).nextBytes(old);
+    fs.mkdirs("/interrupted");
+    try (TesseraFile f = fs.createFile("/interrupted/data.bin", CreateOptions.defaults())) {
+      f.write(0, old, 0, old.length);
+    }
+    Path fifo = local.resolve("stream");
+    assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+    // a put of its own process, replacing the file, fed from a pipe that never ends
+    Process put = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
+        System.getProperty("java.class.path"), io.tessera.cli.Tessera.class.getName(), "fs", "put", "--overwrite",
+        "--quiet", fifo.toString(), "/interrupted/data.bin", "--meta", cluster.plan().metaAddresses())
+        .redirectErrorStream(true).redirectOutput(local.resolve("put.log").toFile()).start();
+    try (OutputStream pipe = java.nio.file.Files.newOutputStream(fifo)) {
+      byte[] chunk = new byte[1 << 20];
+      new Random(8).nextBytes(chunk);
+      for (int i = 0; i < 20; i++) {
+        pipe.write(chunk); // 20 MiB: more than two output-stream buffers went to the data servers
+      }
+      pipe.flush();
+      await().atMost(Duration.ofSeconds(30)).until(() -> names("/interrupted").size() == 2);
+      // Ctrl-C while the pipe is still open
+      assertThat(new ProcessBuilder("kill", "-INT", String.valueOf(put.pid())).start().waitFor()).isZero();
+      assertThat(put.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    } catch (java.io.IOException brokenPipe) {
+      // the put went away while we were writing: the assertions below say whether that was right
+    } finally {
+      put.destroyForcibly();
+    }
+    assertThat(put.exitValue()).as(java.nio.file.Files.readString(local.resolve("put.log"))).isNotZero();
+    assertThat(names("/interrupted")).as("the hidden partial file is removed").containsExactly("data.bin");
+    try (TesseraFile f = fs.openFile("/interrupted/data.bin")) {
+      byte[] got = new byte[(int) f.size()];
+      f.readFully(0, got, 0, got.length);
+      assertThat(got).as("the file the put would have replaced is untouched").isEqualTo(old);
+    }
+  }
+
+  @Test
+  void putIntoADirectoryKeepsTheLocalNameAndRefusesAnExistingFileWithoutOverwrite(@TempDir Path local)
+      throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    Path file = local.resolve("report.txt");
+    java.nio.file.Files.writeString(file, "first");
+    fs.mkdirs("/reports");
+    assertThat(Cli.run("fs", "put", "-q", file.toString(), "/reports/", "--meta", meta).code).isZero();
+    java.nio.file.Files.writeString(file, "second");
+    Cli again = Cli.run("fs", "put", "-q", file.toString(), "/reports", "--meta", meta);
+    assertThat(again.code).isEqualTo(1);
+    assertThat(again.err).contains("/reports/report.txt already exists", "--overwrite");
+    assertThat(Cli.run("fs", "put", "-q", "--overwrite", file.toString(), "/reports", "--meta", meta).code).isZero();
+    assertThat(names("/reports")).containsExactly("report.txt");
+    try (InputStream in = fs.open("/reports/report.txt")) {
+      assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("second");
+    }
+    Cli mvNoClobber = Cli.run("fs", "mv", "-n", "/reports/report.txt", "/reports/report.txt.bak", "--meta", meta);
+    assertThat(mvNoClobber.code).isZero();
+    fs.createFile("/reports/report.txt", CreateOptions.defaults()).close();
+    Cli refused = Cli.run("fs", "mv", "--no-clobber", "/reports/report.txt", "/reports/report.txt.bak", "--meta", meta);
+    assertThat(refused.code).isEqualTo(1);
+    assertThat(refused.err).contains("/reports/report.txt.bak already exists");
+    assertThat(fs.stat("/reports/report.txt.bak").size()).as("the target is kept").isEqualTo(6);
+  }
+
+  private List<String> names(String dir) throws java.io.IOException {
+    return fs.list(dir).stream().map(FileStatus::name).sorted().toList();
+  }
+
   /** One CLI invocation's exit code and output. */
   private record Cli(int code, String out, String err) {
     static Cli run(String... args) {

@@ -5,12 +5,16 @@ import io.tessera.cli.ConnectedCommand;
 import io.tessera.cli.ClusterPaths;
 import io.tessera.client.TesseraFileSystem;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs mv}. */
 @Command(name = "mv", mixinStandardHelpOptions = true,
     description = "Rename atomically. An existing target file is replaced; an existing target directory must be empty.")
 public final class MvCommand extends ConnectedCommand {
+  @Option(names = {"-n", "--no-clobber"}, description = "refuse (exit 1) instead of replacing an existing target")
+  boolean noClobber;
+
   @Parameters(index = "0", paramLabel = "SOURCE")
   String source;
 
@@ -25,7 +29,7 @@ public final class MvCommand extends ConnectedCommand {
     if (fs.exists(dst) && fs.stat(dst).directory() && !fs.stat(src).directory()) {
       dst = (dst.endsWith("/") ? dst : dst + "/") + fs.stat(src).name();
     }
-    fs.rename(src, dst);
+    fs.rename(src, dst, !noClobber);
     return 0;
   }
 }

@@ -6,7 +6,9 @@ import io.tessera.cli.ClusterPaths;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.status.TesseraException.AlreadyExistsException;
 import java.io.FilterInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -21,7 +23,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "put", mixinStandardHelpOptions = true,
     description = {"Copy a local file into the cluster, with a progress bar, then the rate.",
         "Missing parent directories are created. The layout comes from --ec/--stripe-unit, else from the target directory, else the cluster default.",
-        "LOCAL - reads standard input (tar c dir | tessera fs put - /backups/dir.tar); a pipe works too."})
+        "LOCAL - reads standard input (tar c dir | tessera fs put - /backups/dir.tar); a pipe works too.",
+        "The file is written under a hidden name (.NAME.tessera-part-PID) and renamed into place when complete: "
+            + "an interrupted put leaves nothing behind, and a file it replaces (--overwrite) stays whole until then."})
 public final class PutCommand extends ConnectedCommand {
   @Mixin
   LayoutOptions layout;
@@ -38,7 +42,7 @@ public final class PutCommand extends ConnectedCommand {
   @Parameters(index = "0", paramLabel = "LOCAL", description = "local file to copy, or - for standard input")
   String local;
 
-  @Parameters(index = "1", paramLabel = "PATH", description = "where to put it in the cluster")
+  @Parameters(index = "1", paramLabel = "PATH", description = "where to put it in the cluster; an existing directory receives it under LOCAL's name")
   String remote;
 
   @Override
@@ -53,22 +57,69 @@ public final class PutCommand extends ConnectedCommand {
     }
     // standard input and pipes have no size known in advance: the progress bar counts up
     long size = source != null && Files.isRegularFile(source) ? Files.size(source) : Transfer.UNKNOWN_SIZE;
-    CreateOptions o = layout.toOptions();
-    o = (o == null ? CreateOptions.defaults() : o).overwrite(overwrite);
-    String target = ClusterPaths.absolute(remote);
+    String target = targetPath(fs, source);
     String parent = target.substring(0, Math.max(1, target.lastIndexOf('/')));
     fs.mkdirs(parent);
-    try (TesseraFile f = fs.createFile(target, o);
-        InputStream in = source == null ? new FilterInputStream(System.in) {
-          @Override
-          public void close() {}   // standard input stays open
-        } : Files.newInputStream(source)) {
-      OutputStream out = f.newOutputStream(0);
-      Transfer.copy("put " + f.path(), in, out, size, quiet, err());
-      if (sync) {
-        f.sync();
+    if (!overwrite && fs.exists(target)) {
+      throw new AlreadyExistsException(target + " already exists (--overwrite replaces it)");
+    }
+    // written under a hidden name and renamed when complete: an interrupted put leaves no
+    // half-written file behind, and the file it would replace stays whole until then
+    String partial = parent.replaceAll("/$", "") + "/." + target.substring(target.lastIndexOf('/') + 1)
+        + ".tessera-part-" + ProcessHandle.current().pid();
+    CreateOptions o = layout.toOptions();
+    o = (o == null ? CreateOptions.defaults() : o).overwrite(true);
+    Thread onInterrupt = new Thread(() -> removeQuietly(fs, partial), "put-interrupted");
+    Runtime.getRuntime().addShutdownHook(onInterrupt);
+    boolean renamed = false;
+    try {
+      try (TesseraFile f = fs.createFile(partial, o);
+          InputStream in = source == null ? new FilterInputStream(System.in) {
+            @Override
+            public void close() {}   // standard input stays open
+          } : Files.newInputStream(source)) {
+        OutputStream out = f.newOutputStream(0);
+        Transfer.copy("put " + target, in, out, size, quiet, err());
+        if (sync) {
+          f.sync();
+        }
+      }
+      fs.rename(partial, target, overwrite);
+      renamed = true;
+    } finally {
+      if (!renamed) {
+        removeQuietly(fs, partial);
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(onInterrupt);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running or has run
       }
     }
     return 0;
+  }
+
+  /** PATH, or for an existing directory the local file's name inside it (as cp does). */
+  private String targetPath(TesseraFileSystem fs, Path source) throws IOException {
+    String target = ClusterPaths.absolute(remote);
+    if (target.length() > 1 && target.endsWith("/")) {
+      target = target.substring(0, target.length() - 1);
+    }
+    if (!fs.exists(target) || !fs.stat(target).directory()) {
+      return target;
+    }
+    if (source == null) {
+      throw new IllegalArgumentException(target + " is a directory; name the file to write in it ("
+          + (target.equals("/") ? "" : target) + "/NAME)");
+    }
+    return (target.equals("/") ? "" : target) + "/" + source.getFileName();
+  }
+
+  private static void removeQuietly(TesseraFileSystem fs, String path) {
+    try {
+      fs.delete(path, false);
+    } catch (IOException | RuntimeException e) {
+      // already gone (renamed, or removed by the other path), or the cluster is unreachable
+    }
   }
 }

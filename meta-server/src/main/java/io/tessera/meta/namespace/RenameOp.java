@@ -8,6 +8,7 @@ import io.tessera.common.proto.StatusProto;
 /**
  * Atomic rename with POSIX rules: a file may replace a file, a directory may replace an
  * empty directory, nothing moves into its own subtree, and renaming onto itself does nothing.
+ * With {@code no_replace} an existing target is refused instead (as Linux's RENAME_NOREPLACE).
  */
 final class RenameOp {
   private RenameOp() {}
@@ -31,6 +32,9 @@ final class RenameOp {
       InodeProto victim = dst.inode();
       if (victim.getId() == moving.getId()) {
         return Replies.inode(moving);
+      }
+      if (req.getNoReplace()) {
+        throw new NamespaceException(StatusProto.EXISTS, req.getTarget() + " already exists");
       }
       if (Inodes.isDirectory(moving) && !Inodes.isDirectory(victim)) {
         throw new NamespaceException(StatusProto.NOT_DIRECTORY, "cannot replace file " + req.getTarget()

@@ -107,6 +107,22 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
   }
 
   @Test
+  void aNoReplaceRenameLeavesAnExistingTargetAloneAndMovesOntoAFreeName() {
+    entry(mkdir("/d", true), create("/d/new"), create("/d/old"));
+    MetaRequestProto.Builder clobber = mv("/d/new", "/d/old").toBuilder();
+    clobber.getRenameBuilder().setNoReplace(true);
+    MetaResponseProto refused = one(clobber.build());
+    assertThat(refused.getStatus()).isEqualTo(StatusProto.EXISTS);
+    assertThat(refused.getMessage()).isEqualTo("/d/old already exists");
+    assertThat(stat("/d/new")).isEqualTo(StatusProto.OK);
+    assertThat(store.pendingReclaims(10)).as("the target's shards are not reclaimed").isEmpty();
+    clobber.getRenameBuilder().setTarget("/d/free");
+    assertThat(one(clobber.build()).getStatus()).isEqualTo(StatusProto.OK);
+    assertThat(stat("/d/new")).isEqualTo(StatusProto.NOT_FOUND);
+    assertThat(stat("/d/free")).isEqualTo(StatusProto.OK);
+  }
+
+  @Test
   void removeNeedsRecursiveForNonEmptyDirectoriesAndReclaimsEveryFile() {
     entry(mkdir("/t/a/b", true), create("/t/a/b/f1"), create("/t/a/f2"), create("/t/f3"));
     assertThat(one(rm("/t", false)).getStatus()).isEqualTo(StatusProto.NOT_EMPTY);
