@@ -67,6 +67,32 @@ class RocksShardStoreTest {
   }
 
   @Test
+  void overwritesDoNotKeepEveryWrittenByteOnDiskInTheWriteAheadLog() throws Exception {
+    byte[] unit = bytes(1 << 20, 3);
+    long written = 0;
+    // a checkpoint writer rewriting the same 8 units: each write also touches the small families
+    for (int round = 0; round < 96; round++) {
+      for (int u = 0; u < 8; u++) {
+        store.write(List.of(put(new ShardId(7, 0, u), 0, unit, true)), false);
+        written += unit.length;
+      }
+    }
+    long logBytes = 0;
+    try (var files = java.nio.file.Files.list(dir)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (f.getFileName().toString().endsWith(".log")) {
+          logBytes += java.nio.file.Files.size(f);
+        }
+      }
+    }
+    assertThat(written).isGreaterThan(2 * RocksShardStore.MAX_LOG_BYTES);
+    // the bound, plus the shard memtables that still need their log (4 x 64 MiB at most)
+    assertThat(logBytes).as("write-ahead log after %d MiB of overwrites", written >> 20)
+        .isLessThan(RocksShardStore.MAX_LOG_BYTES + (256L << 20));
+    assertThat(read(new ShardId(7, 0, 5), 0, unit.length)).isEqualTo(unit);
+  }
+
+  @Test
   void aPartialWriteKeepsTheRestOfTheUnitAndHolesReadAsZeros() throws Exception {
     ShardId id = new ShardId(1, 0, 0);
     byte[] whole = bytes(8192, 1);
