@@ -70,6 +70,12 @@ class LocalCommandProcessTest {
     });
   }
 
+  /** A process's nice value, field 19 of /proc/PID/stat (after the command name in parentheses). */
+  private static long niceness(long pid) throws java.io.IOException {
+    String stat = java.nio.file.Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+    return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
+  }
+
   private interface ClusterUse {
     void accept(TesseraFileSystem fs) throws Exception;
   }
@@ -92,6 +98,14 @@ class LocalCommandProcessTest {
       file.meta().forEach(n -> pids.add(n.pid()));
       file.data().forEach(n -> pids.add(n.pid()));
       assertThat(pids).hasSize(5).allMatch(p -> p > 0 && p != local.pid());
+      long ownNice = niceness(ProcessHandle.current().pid());
+      for (var n : file.meta()) {
+        assertThat(niceness(n.pid())).as("meta replica %s keeps its priority", n.id()).isEqualTo(ownNice);
+      }
+      for (var n : file.data()) {
+        assertThat(niceness(n.pid())).as("data server %s yields the CPU to the meta group", n.id())
+            .isEqualTo(Math.min(19, ownNice + io.tessera.cli.local.ProcessCluster.DEFAULT_DATA_NICE));
+      }
       try (TesseraFileSystem fs = TesseraFileSystem.connect(file.metaAddresses())) {
         use.accept(fs);
       }
