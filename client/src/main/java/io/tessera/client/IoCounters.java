@@ -15,4 +15,6 @@ public final class IoCounters {
   public final AtomicLong degradedWrites = new AtomicLong();
   /** Stripes read by decoding around a missing or corrupt unit. */
   public final AtomicLong degradedStripeReads = new AtomicLong();
+  /** Shard bytes data servers returned to reads (data and, for decoding, parity). */
+  public final AtomicLong shardBytesRead = new AtomicLong();
 }

@@ -86,6 +86,11 @@ class DegradedIoProcessTest {
         try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
           assertThat(read(fs, path, size)).as("file written healthy, read with %s killed", killed)
               .isEqualTo(bytes(size, -c));
+          // decoding reuses the units read for their own bytes: k units per stripe, not k plus the survivors
+          long before = fs.ioCounters().shardBytesRead.get();
+          read(fs, path, size);
+          assertThat(fs.ioCounters().shardBytesRead.get() - before)
+              .as("shard bytes fetched to read %d bytes with %s killed", size, killed).isLessThanOrEqualTo(size + stripeBytes);
           try (TesseraFile f = fs.openFile(path)) {
             f.write(0, fresh, 0, size);
           }

@@ -16,6 +16,7 @@ import io.tessera.common.proto.WriteShardsRequestProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.common.status.TesseraException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -100,10 +101,13 @@ public final class StripedIo {
     int n = layout.width();
     Map<String, List<ReadBatch>> batches = new LinkedHashMap<>();
     Map<Long, List<ShardPiece>> degraded = new LinkedHashMap<>();
+    // the units read as they are, by stripe: a decoded stripe reuses those that span its columns
+    Map<Long, Map<Integer, ShardPiece>> direct = new HashMap<>();
     for (ShardPiece p : pieces) {
       if (usable(file, bad, p.stripe(), p.unit())) {
         addTo(batches, layout.serverOf(p.stripe(), p.unit()), file.fileId(), p.stripe(), p.unit(), p.offsetInUnit(),
             p.length(), buf, off + (int) p.bufferOffset(), p);
+        direct.computeIfAbsent(p.stripe(), s -> new HashMap<>()).put(p.unit(), p);
       } else {
         degraded.computeIfAbsent(p.stripe(), s -> new ArrayList<>()).add(p);
       }
@@ -112,14 +116,23 @@ public final class StripedIo {
     for (Map.Entry<Long, List<ShardPiece>> e : degraded.entrySet()) {
       DecodedStripe d = new DecodedStripe(e.getKey(), e.getValue(), layout.stripeUnit(), layout.dataUnits(), n, buf,
           off);
+      Map<Integer, ShardPiece> readAnyway = direct.getOrDefault(d.stripe, Map.of());
       int taken = 0;
       for (int u = 0; u < n && taken < layout.dataUnits(); u++) {
         if (usable(file, bad, d.stripe, u)) {
           d.present[u] = true;
+          taken++;
+          ShardPiece same = readAnyway.get(u);
+          if (same != null && same.offsetInUnit() == d.c0 && same.length() == d.c1 - d.c0) {
+            // already read into the caller's buffer for its own bytes: decode from there
+            d.shards[u] = buf;
+            d.offsets[u] = off + (int) same.bufferOffset();
+            d.sharedReads.add(same);
+            continue;
+          }
           if (d.shards[u] == null) {
             d.shards[u] = new byte[d.c1 - d.c0];
           }
-          taken++;
           addTo(batches, layout.serverOf(d.stripe, u), file.fileId(), d.stripe, u, d.c0, d.c1 - d.c0, d.shards[u],
               d.offsets[u], d);
         }
@@ -148,6 +161,7 @@ public final class StripedIo {
           }
           List<Object> corrupt;
           try {
+            counters.shardBytesRead.addAndGet(reply.payload().readableBytes());
             corrupt = batch.accept(reply.header(), reply.payload());
           } catch (TesseraException te) {
             throw new CompletionException(te);
@@ -179,7 +193,12 @@ public final class StripedIo {
         }
       }
       for (DecodedStripe d : decoded) {
-        if (!retry.contains(d)) {
+        if (retry.contains(d)) {
+          continue;
+        }
+        if (d.sharedReads.stream().anyMatch(retry::contains)) {
+          again.addAll(d.pieces); // a unit it decodes from failed: plan the stripe again
+        } else {
           ready.add(d);
         }
       }
@@ -225,6 +244,8 @@ public final class StripedIo {
     final int[] offsets;
     final boolean[] inPlace;
     final boolean[] present;
+    /** Units read for their own bytes that this stripe decodes from where they landed. */
+    final List<ShardPiece> sharedReads = new ArrayList<>();
 
     DecodedStripe(long stripe, List<ShardPiece> pieces, int unit, int k, int n, byte[] buf, int off) {
       this.stripe = stripe;
