@@ -101,15 +101,23 @@ public final class StripedIo {
     int n = layout.width();
     Map<String, List<ReadBatch>> batches = new LinkedHashMap<>();
     Map<Long, List<ShardPiece>> degraded = new LinkedHashMap<>();
-    // the units read as they are, by stripe: a decoded stripe reuses those that span its columns
-    Map<Long, Map<Integer, ShardPiece>> direct = new HashMap<>();
     for (ShardPiece p : pieces) {
       if (usable(file, bad, p.stripe(), p.unit())) {
         addTo(batches, layout.serverOf(p.stripe(), p.unit()), file.fileId(), p.stripe(), p.unit(), p.offsetInUnit(),
             p.length(), buf, off + (int) p.bufferOffset(), p);
-        direct.computeIfAbsent(p.stripe(), s -> new HashMap<>()).put(p.unit(), p);
       } else {
         degraded.computeIfAbsent(p.stripe(), s -> new ArrayList<>()).add(p);
+      }
+    }
+    // only when something is decoded: the units read as they are, by stripe, for reuse (decided
+    // above, not asked again: a server marked down meanwhile must not make a decoded unit "read")
+    Map<Long, Map<Integer, ShardPiece>> direct = new HashMap<>();
+    if (!degraded.isEmpty()) {
+      for (ShardPiece p : pieces) {
+        List<ShardPiece> decodedHere = degraded.get(p.stripe());
+        if (decodedHere != null && !decodedHere.contains(p)) {
+          direct.computeIfAbsent(p.stripe(), s -> new HashMap<>()).put(p.unit(), p);
+        }
       }
     }
     List<DecodedStripe> decoded = new ArrayList<>();
