@@ -2,7 +2,6 @@ package io.tessera.data.store;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,10 +29,12 @@ import org.rocksdb.WriteOptions;
 /**
  * Shards in one RocksDB: key {@link ShardKey}, value {@code crc32c(4) | bytes}; an empty
  * value is a tombstone (the shard was truncated away or its file removed at that epoch, while
- * a snapshot still sees an older version). Values of a stripe unit's size go to blob files,
- * so compaction moves keys, not data. Small column families sit beside the shards so that a
- * write and its bookkeeping commit in one batch: {@code versions} (every shard key with its
- * value's length: scans and newest-version lookups never touch blob files), {@code locks}
+ * a snapshot still sees an older version). Values of at least {@link #MIN_FILE_VALUE} bytes (a
+ * stripe unit's size) are kept in {@link ValueFiles} instead, one file per version, which the
+ * version index names; small ones stay in the default column family. Small column families sit
+ * beside the shards so that a write and its bookkeeping commit in one batch: {@code versions}
+ * (every shard key with its value's length and, for a value in a file, the file's generation:
+ * reads find their value through it, and scans never touch values), {@code locks}
  * (granted stripe locks) and {@code dirty} (the dirty-file log, key
  * {@code server id | 0 | fileId}, value the time of the first entry); {@code fences} holds the
  * {@link LayoutFences} of files whose shards recovery moved between servers.
@@ -43,10 +44,9 @@ import org.rocksdb.WriteOptions;
  * the newest version at or below it; {@link #collectGarbage()} drops versions no snapshot sees
  * any more.
  *
- * <p>Bytes move through pooled direct buffers: one copy from the network buffer into the
- * value on write, none on read (the reply is a slice of the value RocksDB filled). RocksDB's
- * own checksum of blob reads is skipped because every value carries our CRC32C, which is
- * verified on every read.
+ * <p>A unit-sized write goes from the network buffers to its file in one gathering write (its
+ * CRC32C computed over them in place); a read fills one pooled direct buffer from the file and
+ * replies with a slice of it. Every value carries our CRC32C, verified on every read.
  */
 public final class RocksShardStore implements ShardStore {
   static {
@@ -58,6 +58,13 @@ public final class RocksShardStore implements ShardStore {
   private static final long LIVE = Long.MAX_VALUE;
   /** Write-ahead log kept at most (beyond what the shard memtables still need). */
   static final long MAX_LOG_BYTES = 256L << 20;
+  /**
+   * Values at least this large (crc included) go to their own file. RocksDB's blob files took
+   * values from this size before value files existed; stores written then still read them.
+   */
+  static final int MIN_FILE_VALUE = 32 << 10;
+  private static final int INLINE_ENTRY = 4;
+  private static final int FILE_ENTRY = 12;
 
   private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
   private final LRUCache cache;
@@ -72,6 +79,8 @@ public final class RocksShardStore implements ShardStore {
   private final ColumnFamilyHandle versionFamily;
   private final DirtyLog dirty;
   private final LayoutFences fences;
+  private final ValueFiles files;
+  private final int minFileValue;
   private final WriteOptions asyncWrite = new WriteOptions();
   private final WriteOptions syncWrite = new WriteOptions().setSync(true);
   private final BackgroundErrorLog errorLog;
@@ -82,7 +91,13 @@ public final class RocksShardStore implements ShardStore {
   private volatile EpochState state = EpochState.INITIAL;
 
   public RocksShardStore(Path dir) throws IOException {
+    this(dir, MIN_FILE_VALUE);
+  }
+
+  /** A store whose values of {@code minFileValue} bytes or more go to files (tests: older stores). */
+  RocksShardStore(Path dir, int minFileValue) throws IOException {
     Files.createDirectories(dir);
+    this.minFileValue = minFileValue;
     for (int i = 0; i < LOCK_STRIPES; i++) {
       locks[i] = new ReentrantLock();
     }
@@ -107,7 +122,7 @@ public final class RocksShardStore implements ShardStore {
         .setMaxTotalWalSize(MAX_LOG_BYTES);
     shardOptions = new ColumnFamilyOptions()
         .setEnableBlobFiles(true)
-        .setMinBlobSize(32 << 10)
+        .setMinBlobSize(MIN_FILE_VALUE)
         .setBlobFileSize(256L << 20)
         .setEnableBlobGarbageCollection(true)
         // overwrites leave the older blob files mostly garbage while few table files change:
@@ -146,6 +161,18 @@ public final class RocksShardStore implements ShardStore {
     if (indexMissing) {
       rebuildVersionIndex();
     }
+    files = new ValueFiles(dir.resolve("values"));
+    files.sweep(this::names);
+  }
+
+  /** Whether the version index names this value file (at start: the others are left over). */
+  private boolean names(ValueFiles.Ref ref) {
+    try {
+      byte[] entry = db.get(versionFamily, ShardKey.encode(ref.shard(), ref.epoch()));
+      return entry != null && entry.length == FILE_ENTRY && generationOf(entry) == ref.generation();
+    } catch (RocksDBException e) {
+      return true;   // keep what cannot be checked
+    }
   }
 
   /** A store written before the version index existed (it has shards but no index family). */
@@ -177,6 +204,7 @@ public final class RocksShardStore implements ShardStore {
       locks[s].lock();
     }
     List<ByteBuf> held = new ArrayList<>();
+    FileChanges changes = new FileChanges();
     try (WriteBatch batch = new WriteBatch()) {
       EpochState now = state;
       for (ShardWrite w : writes) {
@@ -193,22 +221,10 @@ public final class RocksShardStore implements ShardStore {
         // stamped past this server's epoch: a snapshot at its epoch was committed that the
         // retained list here does not name yet, and it sees every older version
         boolean keepOlder = current > now.epoch();
-        ByteBuf value;
-        if (w.coversUnit()) {
-          value = alloc.directBuffer(CRC_BYTES + w.offset() + w.length());
-          value.writeInt(0).writeZero(w.offset()).writeBytes(w.data(), w.data().readerIndex(), w.length());
-        } else {
-          value = overlay(w);
-        }
-        held.add(value);
-        value.setInt(0, crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES));
         if (older != null && older != current && !keepOlder && !now.keeps(older, current)) {
-          deleteVersion(batch, w.shard(), older);
+          deleteVersion(batch, w.shard(), older, changes);
         }
-        ByteBuf key = keyBuffer(w.shard(), current);
-        held.add(key);
-        batch.put(shards, key.nioBuffer(), value.nioBuffer());
-        batch.put(versionFamily, ShardKey.encode(w.shard(), current), lengthValue(value.readableBytes()));
+        putVersion(batch, w.shard(), current, valueOf(w, held), sync, changes);
       }
       if (book.releasedLock() != null) {
         batch.delete(lockFamily, book.releasedLock());
@@ -216,17 +232,55 @@ public final class RocksShardStore implements ShardStore {
       Runnable remember = book.missingServers().isEmpty() ? null
           : dirty.record(batch, book.fileId(), book.missingServers(), book.staleMarked());
       db.write(sync ? syncWrite : asyncWrite, batch);
+      changes.committed();
       if (remember != null) {
         remember.run();
       }
     } catch (RocksDBException e) {
       throw storeError("write", e);
     } finally {
+      changes.abandonUncommitted();
       held.forEach(ByteBuf::release);
       for (int i = stripes.length - 1; i >= 0; i--) {
         locks[stripes[i]].unlock();
       }
     }
+  }
+
+  /**
+   * The value a write stores, {@code crc32c | bytes}, as buffers in order: a unit-sized write's
+   * own network buffers behind its checksum (nothing copied), a small or partial one in a buffer
+   * of its own (added to {@code held}).
+   */
+  private ByteBuffer[] valueOf(ShardWrite w, List<ByteBuf> held) throws IOException {
+    int length = CRC_BYTES + w.offset() + w.length();
+    if (w.coversUnit() && length >= minFileValue) {
+      ByteBuffer[] data = w.data().nioBuffers(w.data().readerIndex(), w.length());
+      ByteBuffer[] parts = new ByteBuffer[data.length + (w.offset() > 0 ? 2 : 1)];
+      CRC32C crc = new CRC32C();
+      int i = 1;
+      if (w.offset() > 0) {
+        parts[i] = ByteBuffer.allocate(w.offset());
+        crc.update(parts[i].duplicate());
+        i++;
+      }
+      for (ByteBuffer d : data) {
+        crc.update(d.duplicate());
+        parts[i++] = d;
+      }
+      parts[0] = ByteBuffer.allocate(CRC_BYTES).putInt(0, (int) crc.getValue());
+      return parts;
+    }
+    ByteBuf value;
+    if (w.coversUnit()) {
+      value = alloc.directBuffer(length);
+      value.writeInt(0).writeZero(w.offset()).writeBytes(w.data(), w.data().readerIndex(), w.length());
+    } else {
+      value = overlay(w);
+    }
+    held.add(value);
+    value.setInt(0, crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES));
+    return new ByteBuffer[] {value.nioBuffer()};
   }
 
   /** The new value of a partially written unit: the stored bytes with the write laid over them. */
@@ -297,8 +351,47 @@ public final class RocksShardStore implements ShardStore {
     return value;
   }
 
-  /** One value into a pooled direct buffer, grown once if the first guess was too small. */
+  /**
+   * One version's value (crc and bytes, unverified) into a pooled direct buffer, from its file or
+   * from RocksDB as the version index says; null when there is no such version.
+   */
   private ByteBuf get(ShardId shard, long version) throws IOException {
+    byte[] key = ShardKey.encode(shard, version);
+    byte[] entry = indexEntry(key);
+    while (entry != null) {
+      ByteBuf value;
+      try {
+        value = entry.length == FILE_ENTRY
+            ? files.read(new ValueFiles.Ref(shard, version, generationOf(entry)), (int) lengthOf(entry), alloc)
+            : getInline(shard, version);
+      } catch (java.nio.file.NoSuchFileException gone) {
+        value = null;
+      }
+      if (value != null) {
+        return value;
+      }
+      byte[] now = indexEntry(key);
+      if (java.util.Arrays.equals(now, entry)) {
+        if (entry.length == FILE_ENTRY) {
+          throw new CorruptShardException(shard, version, "lost its value file (a crash before it was synced?)");
+        }
+        return null;
+      }
+      entry = now;    // replaced while this read looked: read what replaced it
+    }
+    return null;
+  }
+
+  private byte[] indexEntry(byte[] key) throws IOException {
+    try {
+      return db.get(versionFamily, key);
+    } catch (RocksDBException e) {
+      throw storeError("read", e);
+    }
+  }
+
+  /** A value kept in RocksDB into a pooled direct buffer, grown once if the first guess was too small. */
+  private ByteBuf getInline(ShardId shard, long version) throws IOException {
     ByteBuf key = keyBuffer(shard, version);
     try {
       int capacity = valueSizeHint;
@@ -330,11 +423,14 @@ public final class RocksShardStore implements ShardStore {
   @Override
   public void deleteFile(long fileId) throws IOException {
     EpochState now = state;
+    FileChanges changes = new FileChanges();
     if (!now.hasSnapshots()) {
       try (WriteBatch batch = new WriteBatch()) {
+        valueFilesOf(fileId).forEach(changes::obsolete);
         batch.deleteRange(shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
         batch.deleteRange(versionFamily, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
         db.write(asyncWrite, batch);
+        changes.committed();
       } catch (RocksDBException e) {
         throw storeError("delete", e);
       }
@@ -343,24 +439,48 @@ public final class RocksShardStore implements ShardStore {
     // snapshots may still see the file: its shards end in tombstones, older versions stay
     try (WriteBatch batch = new WriteBatch()) {
       for (ShardId id : shardsOf(fileId, 0)) {
-        withShardLock(id, () -> supersede(batch, id, now, null));
+        withShardLock(id, () -> supersede(batch, id, now, null, changes));
       }
       db.write(asyncWrite, batch);
+      changes.committed();
     } catch (RocksDBException e) {
       throw storeError("delete", e);
     }
+  }
+
+  /**
+   * The value files of every version of a file. A write that commits between this look and the
+   * delete leaves its file behind until the next start sweeps it (the file is being removed).
+   */
+  private List<ValueFiles.Ref> valueFilesOf(long fileId) {
+    List<ValueFiles.Ref> out = new ArrayList<>();
+    byte[] end = ShardKey.fileFrom(fileId + 1, 0);
+    try (RocksIterator it = db.newIterator(versionFamily)) {
+      for (it.seek(ShardKey.fileFrom(fileId, 0)); it.isValid(); it.next()) {
+        byte[] k = it.key();
+        if (java.util.Arrays.compareUnsigned(k, end) >= 0) {
+          break;
+        }
+        byte[] entry = it.value();
+        if (entry.length == FILE_ENTRY) {
+          out.add(new ValueFiles.Ref(ShardKey.shardOf(k), ShardKey.epochOf(k), generationOf(entry)));
+        }
+      }
+    }
+    return out;
   }
 
   @Override
   public void truncateFile(long fileId, long stripe, int[] keepLengths) throws IOException {
     EpochState now = state;
     List<ByteBuf> held = new ArrayList<>();
+    FileChanges changes = new FileChanges();
     try (WriteBatch batch = new WriteBatch()) {
       for (ShardId id : shardsOf(fileId, stripe)) {
         int keep = id.stripe() > stripe || id.unit() >= keepLengths.length ? 0 : keepLengths[id.unit()];
         withShardLock(id, () -> {
           if (keep == 0) {
-            supersede(batch, id, now, null);
+            supersede(batch, id, now, null, changes);
             return;
           }
           ByteBuf value = readValue(id);
@@ -371,14 +491,16 @@ public final class RocksShardStore implements ShardStore {
           if (value.readableBytes() - CRC_BYTES > keep) {
             value.writerIndex(CRC_BYTES + keep);
             value.setInt(0, crc(value, CRC_BYTES, keep));
-            supersede(batch, id, now, ByteBufUtil.getBytes(value));
+            supersede(batch, id, now, value.nioBuffer(), changes);
           }
         });
       }
       db.write(asyncWrite, batch);
+      changes.committed();
     } catch (RocksDBException e) {
       throw storeError("truncate", e);
     } finally {
+      changes.abandonUncommitted();
       held.forEach(ByteBuf::release);
     }
   }
@@ -388,23 +510,24 @@ public final class RocksShardStore implements ShardStore {
    * keeping the old version if a snapshot sees it; a tombstone is only written when an older
    * version remains to be hidden.
    */
-  private void supersede(WriteBatch batch, ShardId id, EpochState now, byte[] value)
+  private void supersede(WriteBatch batch, ShardId id, EpochState now, ByteBuffer value, FileChanges changes)
       throws IOException, RocksDBException {
     List<long[]> versions = versionsOf(id);
     if (versions.isEmpty()) {
       if (value != null) {
-        putVersion(batch, id, now.epoch(), value);
+        putVersion(batch, id, now.epoch(), new ByteBuffer[] {value}, false, changes);
       }
       return;
     }
     long newest = versions.get(versions.size() - 1)[0];
     boolean olderRemain = true;
     if (newest == now.epoch() || !now.keeps(newest, now.epoch())) {
-      deleteVersion(batch, id, newest);
+      deleteVersion(batch, id, newest, changes);
       olderRemain = versions.size() > 1;
     }
     if (value != null || olderRemain) {
-      putVersion(batch, id, now.epoch(), value == null ? new byte[0] : value);
+      putVersion(batch, id, now.epoch(), new ByteBuffer[] {value == null ? ByteBuffer.allocate(0) : value},
+          false, changes);
     }
   }
 
@@ -444,6 +567,7 @@ public final class RocksShardStore implements ShardStore {
     withShardLock(id, () -> {
       EpochState now = state;
       List<long[]> versions = versionsOf(id);
+      FileChanges changes = new FileChanges();
       try (WriteBatch batch = new WriteBatch()) {
         // a tombstone only matters while it hides an older kept version with data
         boolean dataBelow = false;
@@ -455,12 +579,13 @@ public final class RocksShardStore implements ShardStore {
           if (keep) {
             dataBelow = !tombstone;
           } else {
-            deleteVersion(batch, id, v);
+            deleteVersion(batch, id, v, changes);
             dropped[0]++;
           }
         }
         if (dropped[0] > 0) {
           db.write(asyncWrite, batch);
+          changes.committed();
         }
       } catch (RocksDBException e) {
         throw storeError("garbage collection", e);
@@ -535,24 +660,96 @@ public final class RocksShardStore implements ShardStore {
     return out;
   }
 
-  private void putVersion(WriteBatch batch, ShardId id, long epoch, byte[] value) throws RocksDBException {
+  /**
+   * Puts a version's value ({@code parts} in order) into the batch: a large one written to a new
+   * value file first (forced when {@code sync}), a small one into RocksDB. Whatever the version
+   * held before is dropped with the commit.
+   */
+  private void putVersion(WriteBatch batch, ShardId id, long epoch, ByteBuffer[] parts, boolean sync,
+      FileChanges changes) throws IOException, RocksDBException {
     byte[] key = ShardKey.encode(id, epoch);
-    batch.put(shards, key, value);
-    batch.put(versionFamily, key, lengthValue(value.length));
+    byte[] before = indexEntry(key);
+    int length = 0;
+    for (ByteBuffer p : parts) {
+      length += p.remaining();
+    }
+    if (length >= minFileValue) {
+      ValueFiles.Ref ref = files.write(id, epoch, parts, sync);
+      changes.written(ref);
+      batch.delete(shards, key);     // a small value it replaces, in the store or earlier in this batch
+      batch.put(versionFamily, key, ByteBuffer.allocate(FILE_ENTRY).putInt(length).putLong(ref.generation()).array());
+    } else {
+      byte[] value = new byte[length];
+      ByteBuffer into = ByteBuffer.wrap(value);
+      for (ByteBuffer p : parts) {
+        into.put(p.duplicate());
+      }
+      batch.put(shards, key, value);
+      batch.put(versionFamily, key, ByteBuffer.allocate(INLINE_ENTRY).putInt(length).array());
+    }
+    if (before != null && before.length == FILE_ENTRY) {
+      changes.obsolete(new ValueFiles.Ref(id, epoch, generationOf(before)));
+    }
   }
 
-  private void deleteVersion(WriteBatch batch, ShardId id, long epoch) throws RocksDBException {
+  private void deleteVersion(WriteBatch batch, ShardId id, long epoch, FileChanges changes)
+      throws IOException, RocksDBException {
     byte[] key = ShardKey.encode(id, epoch);
-    batch.delete(shards, key);
+    byte[] before = indexEntry(key);
+    if (before != null && before.length == FILE_ENTRY) {
+      changes.obsolete(new ValueFiles.Ref(id, epoch, generationOf(before)));
+    } else {
+      batch.delete(shards, key);
+    }
     batch.delete(versionFamily, key);
   }
 
   private static byte[] lengthValue(int length) {
-    return ByteBuffer.allocate(4).putInt(length).array();
+    return ByteBuffer.allocate(INLINE_ENTRY).putInt(length).array();
   }
 
-  private static long lengthOf(byte[] v) {
-    return v.length == 4 ? ByteBuffer.wrap(v).getInt() & 0xffffffffL : 0;
+  /** A version index entry's value length: {@code length(4)}, or {@code length(4) | generation(8)} for a value file. */
+  private static long lengthOf(byte[] entry) {
+    return entry.length >= INLINE_ENTRY ? ByteBuffer.wrap(entry).getInt() & 0xffffffffL : 0;
+  }
+
+  private static long generationOf(byte[] entry) {
+    return ByteBuffer.wrap(entry, INLINE_ENTRY, 8).getLong();
+  }
+
+  /**
+   * Value files an update wrote and made obsolete: once its batch commits the obsolete ones are
+   * removed; if it never commits, the ones it wrote are.
+   */
+  private final class FileChanges {
+    private final List<ValueFiles.Ref> written = new ArrayList<>();
+    private final List<ValueFiles.Ref> obsolete = new ArrayList<>();
+    private boolean committed;
+
+    void written(ValueFiles.Ref ref) {
+      // a request writing one shard twice: its first file is replaced by its second
+      for (ValueFiles.Ref w : written) {
+        if (w.shard().equals(ref.shard()) && w.epoch() == ref.epoch()) {
+          obsolete.add(w);
+        }
+      }
+      written.add(ref);
+    }
+
+    void obsolete(ValueFiles.Ref ref) {
+      obsolete.add(ref);
+    }
+
+    void committed() {
+      committed = true;
+      obsolete.forEach(files::delete);
+    }
+
+    void abandonUncommitted() {
+      if (!committed) {
+        written.forEach(files::delete);
+      }
+    }
   }
 
   private interface ShardWork {
@@ -574,6 +771,7 @@ public final class RocksShardStore implements ShardStore {
   @Override
   public void sync() throws IOException {
     try {
+      files.syncPending();     // before the log that names them
       db.flushWal(true);
     } catch (RocksDBException e) {
       throw storeError("sync", e);
@@ -660,7 +858,8 @@ public final class RocksShardStore implements ShardStore {
   @Override
   public long usedBytes() {
     try {
-      return db.getLongProperty(shards, "rocksdb.total-sst-files-size")
+      return files.storedBytes()
+          + db.getLongProperty(shards, "rocksdb.total-sst-files-size")
           + db.getLongProperty(shards, "rocksdb.total-blob-file-size")
           + db.getLongProperty(shards, "rocksdb.cur-size-all-mem-tables");
     } catch (RocksDBException e) {
@@ -670,6 +869,11 @@ public final class RocksShardStore implements ShardStore {
 
   @Override
   public void close() {
+    try {
+      files.syncPending();
+    } catch (IOException e) {
+      // the files are in the page cache; only a power loss right now could cost them
+    }
     // a clean stop leaves the shards in table and blob files: the next start replays no log
     try (org.rocksdb.FlushOptions flush = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
       db.flush(flush, families);
@@ -720,9 +924,9 @@ public final class RocksShardStore implements ShardStore {
   public byte[] scrub(byte[] from, long budgetBytes, List<ShardId> corrupt, List<String> corruptSnapshotOnly)
       throws IOException {
     long read = 0;
-    // the blob files' own checksums are not checked here: ours names the shard that failed
+    // RocksDB's checksums of what it holds are not checked here: ours names the shard that failed
     try (ReadOptions ro = new ReadOptions().setFillCache(false).setVerifyChecksums(false);
-         RocksIterator it = db.newIterator(shards, ro)) {
+         RocksIterator it = db.newIterator(versionFamily, ro)) {
       if (from == null) {
         it.seekToFirst();
       } else {
@@ -733,14 +937,12 @@ public final class RocksShardStore implements ShardStore {
       }
       for (; it.isValid(); it.next()) {
         byte[] key = it.key();
-        byte[] value = it.value();
-        read += value.length;
-        if (value.length > 0 && key.length == ShardKey.LENGTH) {
-          CRC32C crc = new CRC32C();
-          crc.update(value, CRC_BYTES, Math.max(0, value.length - CRC_BYTES));
-          if (value.length < CRC_BYTES || ByteBuffer.wrap(value).getInt() != (int) crc.getValue()) {
-            ShardId shard = ShardKey.shardOf(key);
-            long epoch = ShardKey.epochOf(key);
+        long length = lengthOf(it.value());
+        read += length;
+        if (length > 0 && key.length == ShardKey.LENGTH) {
+          ShardId shard = ShardKey.shardOf(key);
+          long epoch = ShardKey.epochOf(key);
+          if (!soundOrGone(shard, epoch)) {
             Long newest = newestEpoch(shard, Long.MAX_VALUE);
             if (newest != null && newest > epoch) {
               // rebuilding the live shard would not mend it: recovery copies newest versions
@@ -761,7 +963,25 @@ public final class RocksShardStore implements ShardStore {
     }
   }
 
-  /** Tests: flips a byte of one stored version's data (its checksum then fails). */
+  /** Whether a stored version passes its checksum (or was replaced since the scan saw it). */
+  private boolean soundOrGone(ShardId shard, long epoch) throws IOException {
+    ByteBuf value;
+    try {
+      value = get(shard, epoch);
+    } catch (CorruptShardException lost) {
+      return false;
+    }
+    if (value == null) {
+      return true;
+    }
+    try {
+      return value.readableBytes() >= CRC_BYTES
+          && value.getInt(0) == crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES);
+    } finally {
+      value.release();
+    }
+  }
+
   /** For tests: what was written lands in table and blob files, and those are compacted. */
   void flushForTesting() throws RocksDBException {
     try (org.rocksdb.FlushOptions flush = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
@@ -777,8 +997,17 @@ public final class RocksShardStore implements ShardStore {
     }
   }
 
-  void damageForTesting(ShardId id, long epoch) throws RocksDBException {
+  /** For tests: flips a byte of one stored version's data (its checksum then fails). */
+  void damageForTesting(ShardId id, long epoch) throws RocksDBException, IOException {
     byte[] key = ShardKey.encode(id, epoch);
+    byte[] entry = db.get(versionFamily, key);
+    if (entry.length == FILE_ENTRY) {
+      Path file = files.pathForTesting(new ValueFiles.Ref(id, epoch, generationOf(entry)));
+      byte[] bytes = Files.readAllBytes(file);
+      bytes[bytes.length - 1] ^= 0x5a;
+      Files.write(file, bytes);
+      return;
+    }
     byte[] value = db.get(shards, key);
     value[value.length - 1] ^= 0x5a;
     db.put(shards, key, value);

@@ -20,7 +20,12 @@ class RocksShardStoreTest {
 
   @BeforeEach
   void open() throws Exception {
-    store = new RocksShardStore(dir);
+    store = openStore();
+  }
+
+  /** The store under test, opened on {@link #dir}. */
+  RocksShardStore openStore() throws Exception {
+    return new RocksShardStore(dir);
   }
 
   @AfterEach
@@ -28,7 +33,7 @@ class RocksShardStoreTest {
     store.close();
   }
 
-  private static byte[] bytes(int n, int seed) {
+  static byte[] bytes(int n, int seed) {
     byte[] b = new byte[n];
     for (int i = 0; i < n; i++) {
       b[i] = (byte) (i * 31 + seed);
@@ -37,7 +42,7 @@ class RocksShardStoreTest {
   }
 
   /** What a reader of the range sees: stored bytes, then zeros; null when the shard is absent. */
-  private byte[] read(ShardId id, int off, int len) throws Exception {
+  byte[] read(ShardId id, int off, int len) throws Exception {
     ByteBuf got = store.read(id, off, len);
     if (got == null) {
       return null;
@@ -62,34 +67,8 @@ class RocksShardStoreTest {
     }
   }
 
-  private static ShardWrite put(ShardId id, int offset, byte[] data, boolean whole) {
+  static ShardWrite put(ShardId id, int offset, byte[] data, boolean whole) {
     return new ShardWrite(id, offset, Unpooled.wrappedBuffer(data), whole);
-  }
-
-  @Test
-  void overwritesDoNotKeepEveryWrittenByteOnDiskInTheWriteAheadLog() throws Exception {
-    byte[] unit = bytes(1 << 20, 3);
-    long written = 0;
-    // a checkpoint writer rewriting the same 8 units: each write also touches the small families
-    for (int round = 0; round < 96; round++) {
-      for (int u = 0; u < 8; u++) {
-        store.write(List.of(put(new ShardId(7, 0, u), 0, unit, true)), false);
-        written += unit.length;
-      }
-    }
-    long logBytes = 0;
-    try (var files = java.nio.file.Files.list(dir)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (f.getFileName().toString().endsWith(".log")) {
-          logBytes += java.nio.file.Files.size(f);
-        }
-      }
-    }
-    assertThat(written).isGreaterThan(2 * RocksShardStore.MAX_LOG_BYTES);
-    // the bound, plus the shard memtables that still need their log (4 x 64 MiB at most)
-    assertThat(logBytes).as("write-ahead log after %d MiB of overwrites", written >> 20)
-        .isLessThan(RocksShardStore.MAX_LOG_BYTES + (256L << 20));
-    assertThat(read(new ShardId(7, 0, 5), 0, unit.length)).isEqualTo(unit);
   }
 
   @Test
@@ -119,7 +98,7 @@ class RocksShardStoreTest {
     store.write(List.of(put(new ShardId(5, 0, 0), 0, a, true),
         put(new ShardId(5, 1, 2), 0, b, true)), true);
     store.close();
-    store = new RocksShardStore(dir);
+    store = openStore();
     assertThat(read(new ShardId(5, 0, 0), 0, 4096)).isEqualTo(a);
     assertThat(read(new ShardId(5, 1, 2), 0, 4096)).isEqualTo(b);
   }
@@ -199,37 +178,6 @@ class RocksShardStoreTest {
     assertThat(read(id, 0, 4096)).isEqualTo(bytes(4096, 2));
     store.write(List.of(put(id, 10, bytes(10, 3), false)), false);
     assertThat(readAt(id, 0, 4096, 2)).isEqualTo(bytes(4096, 1));
-  }
-
-  @Test
-  void aFlippedBitInABlobFileThatACompactionMeetsDoesNotStopTheServerFromWriting() throws Exception {
-    for (int i = 0; i < 4; i++) {
-      store.write(List.of(put(new ShardId(30, i, 0), 0, bytes(64 << 10, i), true)), false);
-      store.flushForTesting();    // a blob file each: the oldest is then old enough to be collected
-    }
-    store.close();
-    Path oldest;
-    try (var files = java.nio.file.Files.list(dir)) {
-      oldest = files.filter(f -> f.getFileName().toString().endsWith(".blob")).sorted().findFirst().orElseThrow();
-    }
-    try (var blob = java.nio.channels.FileChannel.open(oldest, java.nio.file.StandardOpenOption.READ,
-        java.nio.file.StandardOpenOption.WRITE)) {
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
-      long at = blob.size() / 2;      // inside the shard's bytes
-      blob.read(b, at);
-      b.put(0, (byte) (b.get(0) ^ 0x10)).rewind();
-      blob.write(b, at);
-    }
-    store = new RocksShardStore(dir);
-    try {
-      store.compactForTesting();      // its blob garbage collection reads the flipped record
-    } catch (org.rocksdb.RocksDBException expected) {
-      // the compaction fails and is retried later; what matters is what follows
-    }
-    store.write(List.of(put(new ShardId(31, 0, 0), 0, bytes(64 << 10, 9), true)), false);
-    assertThat(read(new ShardId(31, 0, 0), 0, 64 << 10)).isEqualTo(bytes(64 << 10, 9));
-    assertThatThrownBy(() -> read(new ShardId(30, 0, 0), 0, 64 << 10)).as("our checksum names the shard")
-        .isInstanceOf(CorruptShardException.class);
   }
 
   @Test
@@ -317,7 +265,7 @@ class RocksShardStoreTest {
     assertThat(store.dirtyServers(8)).containsExactly("ds-3");
 
     store.close();
-    store = new RocksShardStore(dir);       // the log and its index survive a restart
+    store = openStore();       // the log and its index survive a restart
     assertThat(store.dirtyServers(8)).containsExactly("ds-3");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> writeAround(7, "ds-3", false))
         .isInstanceOf(UnrecordedSkipException.class);
@@ -332,7 +280,7 @@ class RocksShardStoreTest {
     assertThat(store.layoutFloor(13)).isZero();
 
     store.close();
-    store = new RocksShardStore(dir);
+    store = openStore();
     assertThat(store.layoutFloor(12)).as("a restarted server still refuses the old layout").isEqualTo(3);
   }
 }

@@ -155,7 +155,7 @@ class RecoveryScenariosTest {
           String v = r.victim();
           r.signal(v, "TERM");
           r.awaitExit(v);
-          r.note(r.corruptBlobFile(v));
+          r.note(r.corruptValueFiles(v));
           long logFrom = Files.size(plan.logFile(v));
           r.restartData(v);
           r.awaitUntil("the corruption found", () -> r.logSince(v, logFrom).contains("reporting it for repair"));
@@ -445,28 +445,22 @@ class RecoveryScenariosTest {
     }
 
     /**
-     * Flips a byte every 64 KiB of each of the server's blob files (it was stopped cleanly, so its
-     * shards are in table and blob files; every stored unit is at least 64 KiB, so every value,
-     * live ones included, is hit); returns what was done.
+     * Flips a byte in the middle of each of the server's value files (every stored unit is at
+     * least 64 KiB, so each is in a file of its own, live ones included); returns what was done.
      */
-    String corruptBlobFile(String id) throws Exception {
-      Path shards = plan.dataDir(id).resolve("shards");
-      List<Path> blobs;
-      try (Stream<Path> files = Files.list(shards)) {
-        blobs = files.filter(p -> p.toString().endsWith(".blob")).toList();
+    String corruptValueFiles(String id) throws Exception {
+      Path values = plan.dataDir(id).resolve("shards").resolve("values");
+      List<Path> files;
+      try (Stream<Path> all = Files.walk(values)) {
+        files = all.filter(Files::isRegularFile).toList();
       }
-      assertThat(blobs).as("blob files of %s", id).isNotEmpty();
-      int flipped = 0;
-      for (Path blob : blobs) {
-        byte[] bytes = Files.readAllBytes(blob);
-        // clear of the file's header and footer
-        for (int at = 8192; at < bytes.length - 8192; at += 64 << 10) {
-          bytes[at] ^= (byte) 0xFF;
-          flipped++;
-        }
-        Files.write(blob, bytes);
+      assertThat(files).as("value files of %s", id).isNotEmpty();
+      for (Path file : files) {
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= (byte) 0xFF;
+        Files.write(file, bytes);
       }
-      return flipped + " bytes flipped in " + blobs.size() + " blob file(s)";
+      return "a byte flipped in each of " + files.size() + " value files";
     }
 
 

@@ -1,0 +1,214 @@
+package io.tessera.data.store;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * Stored values of a stripe unit's size, one file each, named
+ * {@code <bucket>/<fileId>.<stripe>.<unit>.<epoch>.<generation>}; the file holds exactly the
+ * value ({@code crc32c(4) | bytes}). RocksDB's version index names the generation that is
+ * current, so a value is replaced by writing a new file and committing the index, never by
+ * writing over the file a reader may hold: a crash at any point leaves either the old value or
+ * the new one, plus perhaps a file nobody names, which {@link #sweep} removes at the next start.
+ *
+ * <p>Why not RocksDB's blob files: every byte went through the write-ahead log, a memtable and a
+ * flush before it reached its blob file (four copies, two of them written to disk), and a read
+ * copied the value out of RocksDB's buffer. A file takes one gathering write from the network
+ * buffers and one read into the reply buffer.
+ *
+ * <p>Durability follows the store's: a written file is in the page cache when the write returns
+ * (it survives SIGKILL); {@link #syncPending()} forces every file written since the last sync, and
+ * their directories, to stable storage (power loss). A sync write forces its file before the index
+ * names it.
+ */
+final class ValueFiles {
+  /** Files written and not yet forced at which a writer forces them all (bounds the list). */
+  private static final int MAX_UNSYNCED = 4096;
+  private static final int BUCKETS = 256;
+
+  private final Path root;
+  private final AtomicLong nextGeneration = new AtomicLong(1);
+  private final AtomicLong storedBytes = new AtomicLong();
+  private final Set<Path> unsynced = ConcurrentHashMap.newKeySet();
+  private final Set<Path> unsyncedDirectories = ConcurrentHashMap.newKeySet();
+
+  ValueFiles(Path root) throws IOException {
+    this.root = Files.createDirectories(root);
+    for (int b = 0; b < BUCKETS; b++) {
+      Files.createDirectories(bucket(b));
+    }
+  }
+
+  /** One stored value's file: which version of which shard, and which write of it. */
+  record Ref(ShardId shard, long epoch, long generation) {}
+
+  /** Writes {@code parts} (crc first) as a new file for the version; forced now when {@code sync}. */
+  Ref write(ShardId shard, long epoch, ByteBuffer[] parts, boolean sync) throws IOException {
+    Ref ref = new Ref(shard, epoch, nextGeneration.getAndIncrement());
+    Path path = path(ref);
+    long length = 0;
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      long remaining = 0;
+      for (ByteBuffer p : parts) {
+        remaining += p.remaining();
+      }
+      length = remaining;
+      while (remaining > 0) {
+        remaining -= ch.write(parts);
+      }
+      if (sync) {
+        ch.force(false);
+      }
+    } catch (IOException e) {
+      Files.deleteIfExists(path);
+      throw e;
+    }
+    storedBytes.addAndGet(length);
+    if (sync) {
+      force(path.getParent());
+    } else {
+      unsynced.add(path);
+      unsyncedDirectories.add(path.getParent());
+      if (unsynced.size() > MAX_UNSYNCED) {
+        syncPending();
+      }
+    }
+    return ref;
+  }
+
+  /**
+   * The whole file into a direct buffer of {@code length} bytes (the caller releases it).
+   *
+   * @throws NoSuchFileException when the file is gone (replaced meanwhile, or lost)
+   */
+  ByteBuf read(Ref ref, int length, ByteBufAllocator alloc) throws IOException {
+    ByteBuf value = alloc.directBuffer(length);
+    try (FileChannel ch = FileChannel.open(path(ref), StandardOpenOption.READ)) {
+      ByteBuffer into = value.nioBuffer(0, length);
+      while (into.hasRemaining()) {
+        if (ch.read(into) < 0) {
+          break;    // shorter than the index says (torn by a power loss): the checksum will tell
+        }
+      }
+      value.writerIndex(into.position());
+      return value;
+    } catch (IOException e) {
+      value.release();
+      throw e;
+    }
+  }
+
+  /** Removes a file no version names any more; one already gone is fine. */
+  void delete(Ref ref) {
+    Path path = path(ref);
+    try {
+      long size = Files.size(path);
+      Files.delete(path);
+      storedBytes.addAndGet(-size);
+      unsynced.remove(path);
+    } catch (IOException gone) {
+      // removed already (a crash between a commit and this delete is swept at the next start)
+    }
+  }
+
+  /** Forces every file written since the last call, and their directory entries, to stable storage. */
+  void syncPending() throws IOException {
+    List<Path> files = new ArrayList<>(unsynced);
+    for (Path f : files) {
+      try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+        ch.force(false);
+      } catch (NoSuchFileException gone) {
+        // replaced or removed since
+      }
+      unsynced.remove(f);
+    }
+    List<Path> dirs = new ArrayList<>(unsyncedDirectories);
+    for (Path d : dirs) {
+      unsyncedDirectories.remove(d);
+      force(d);
+    }
+  }
+
+  /**
+   * At start: removes every file {@code named} does not accept (written by a write that never
+   * committed, or replaced by one whose delete a crash cut short) and counts the bytes of the rest.
+   *
+   * @return how many files were removed
+   */
+  int sweep(Predicate<Ref> named) throws IOException {
+    int removed = 0;
+    long bytes = 0;
+    long maxGeneration = 0;
+    for (int b = 0; b < BUCKETS; b++) {
+      try (DirectoryStream<Path> files = Files.newDirectoryStream(bucket(b))) {
+        for (Path f : files) {
+          Ref ref = parse(f.getFileName().toString());
+          if (ref != null) {
+            maxGeneration = Math.max(maxGeneration, ref.generation());
+          }
+          if (ref != null && named.test(ref)) {
+            bytes += Files.size(f);
+          } else {
+            Files.deleteIfExists(f);
+            removed++;
+          }
+        }
+      }
+    }
+    nextGeneration.set(maxGeneration + 1);
+    storedBytes.set(bytes);
+    return removed;
+  }
+
+  long storedBytes() {
+    return storedBytes.get();
+  }
+
+  /** For tests: the file holding a version. */
+  Path pathForTesting(Ref ref) {
+    return path(ref);
+  }
+
+  private Path path(Ref ref) {
+    ShardId s = ref.shard();
+    return bucket(Math.floorMod(Long.hashCode(s.fileId()), BUCKETS))
+        .resolve(s.fileId() + "." + s.stripe() + "." + s.unit() + "." + ref.epoch() + "." + ref.generation());
+  }
+
+  private Path bucket(int b) {
+    return root.resolve(String.format("%02x", b));
+  }
+
+  private static Ref parse(String name) {
+    String[] f = name.split("\\.");
+    if (f.length != 5) {
+      return null;
+    }
+    try {
+      return new Ref(new ShardId(Long.parseLong(f[0]), Long.parseLong(f[1]), Integer.parseInt(f[2])),
+          Long.parseLong(f[3]), Long.parseLong(f[4]));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  private static void force(Path directory) throws IOException {
+    try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
+      ch.force(true);
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package io.tessera.data.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every test of {@link RocksShardStoreTest} again with every value that holds data in a value
+ * file (snapshot versions, truncation, tombstones, the scrubber, restarts), plus what only
+ * value files can get wrong.
+ */
+class ValueFilesStoreTest extends RocksShardStoreTest {
+  private static final int UNIT = 64 << 10;
+
+  @Override
+  RocksShardStore openStore() throws Exception {
+    return new RocksShardStore(dir, 5);    // a checksum and one byte
+  }
+
+  private List<Path> valueFiles() throws Exception {
+    try (Stream<Path> all = Files.walk(dir.resolve("values"))) {
+      return all.filter(Files::isRegularFile).toList();
+    }
+  }
+
+  private long bytesOnDisk() throws Exception {
+    try (Stream<Path> all = Files.walk(dir)) {
+      long sum = 0;
+      for (Path p : (Iterable<Path>) all.filter(Files::isRegularFile)::iterator) {
+        sum += Files.size(p);
+      }
+      return sum;
+    }
+  }
+
+  @Test
+  void aUnitIsOneFileThatAnOverwriteReplacesAndADeleteRemoves() throws Exception {
+    ShardId id = new ShardId(40, 0, 0);
+    store.write(List.of(put(id, 0, bytes(UNIT, 1), true)), false);
+    assertThat(valueFiles()).hasSize(1);
+    assertThat(Files.size(valueFiles().get(0))).as("checksum and bytes").isEqualTo(UNIT + 4);
+
+    store.write(List.of(put(id, 0, bytes(UNIT, 2), true)), false);
+    store.write(List.of(put(id, 100, bytes(10, 3), false)), false);
+    byte[] expect = bytes(UNIT, 2);
+    System.arraycopy(bytes(10, 3), 0, expect, 100, 10);
+    assertThat(read(id, 0, UNIT)).isEqualTo(expect);
+    assertThat(valueFiles()).as("the replaced versions' files are gone").hasSize(1);
+
+    store.deleteFile(40);
+    assertThat(valueFiles()).isEmpty();
+    assertThat(read(id, 0, 10)).isNull();
+  }
+
+  @Test
+  void overwritesKeepOnlyTheLiveUnitsOnDisk() throws Exception {
+    byte[] unit = bytes(1 << 20, 3);
+    for (int round = 0; round < 32; round++) {
+      for (int u = 0; u < 8; u++) {
+        store.write(List.of(put(new ShardId(41, 0, u), 0, unit, true)), false);
+      }
+    }
+    // 256 MiB written; 8 MiB live. What stays beside them is RocksDB's small bookkeeping.
+    assertThat(valueFiles()).hasSize(8);
+    assertThat(bytesOnDisk()).as("bytes under the store after 256 MiB of overwrites").isLessThan(24L << 20);
+    assertThat(store.usedBytes()).as("the live units and a little bookkeeping").isBetween(8L << 20, 10L << 20);
+  }
+
+  @Test
+  void aValueFileNoVersionNamesIsRemovedAtTheNextStart() throws Exception {
+    ShardId kept = new ShardId(42, 0, 0);
+    store.write(List.of(put(kept, 0, bytes(UNIT, 1), true)), false);
+    Path file = valueFiles().get(0);
+    store.close();
+    // a write that never committed, and a replaced value whose delete a crash cut short
+    String[] name = file.getFileName().toString().split("\\.");
+    Path uncommitted = file.resolveSibling("42.7.0.0.999");
+    Path replaced = file.resolveSibling("42.0.0.0." + (Long.parseLong(name[4]) + 1));
+    Files.copy(file, uncommitted);
+    Files.copy(file, replaced);
+    store = openStore();
+    assertThat(valueFiles()).containsExactly(file);
+    assertThat(read(kept, 0, UNIT)).isEqualTo(bytes(UNIT, 1));
+    assertThat(store.usedBytes()).isGreaterThanOrEqualTo(UNIT);
+
+    store.write(List.of(put(new ShardId(42, 7, 0), 0, bytes(UNIT, 2), true)), false);
+    assertThat(read(new ShardId(42, 7, 0), 0, UNIT)).as("a later write is named past every file seen")
+        .isEqualTo(bytes(UNIT, 2));
+  }
+
+  @Test
+  void aValueFileLostFromUnderTheStoreIsACorruptShardTheScrubberReports() throws Exception {
+    ShardId lost = new ShardId(43, 0, 0);
+    ShardId sound = new ShardId(43, 0, 1);
+    store.write(List.of(put(lost, 0, bytes(UNIT, 1), true), put(sound, 0, bytes(UNIT, 2), true)), false);
+    store.close();
+    for (Path f : valueFiles()) {
+      if (f.getFileName().toString().startsWith("43.0.0.")) {
+        Files.delete(f);          // e.g. a power loss before the file reached the disk
+      }
+    }
+    store = openStore();
+    assertThatThrownBy(() -> read(lost, 0, UNIT)).isInstanceOf(CorruptShardException.class)
+        .hasMessageContaining("lost its value file");
+    List<ShardId> corrupt = new ArrayList<>();
+    assertThat(store.scrub(null, Long.MAX_VALUE, corrupt, new ArrayList<>())).isNull();
+    assertThat(corrupt).containsExactly(lost);
+    assertThat(read(sound, 0, UNIT)).isEqualTo(bytes(UNIT, 2));
+  }
+
+  @Test
+  void aReaderRacingOverwritesSeesOneWholeVersionEveryTime() throws Exception {
+    ShardId id = new ShardId(44, 0, 0);
+    store.write(List.of(put(id, 0, bytes(UNIT, 0), true)), false);
+    AtomicBoolean writing = new AtomicBoolean(true);
+    CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+      try {
+        for (int v = 1; v <= 400; v++) {
+          store.write(List.of(put(id, 0, bytes(UNIT, v), true)), false);
+        }
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      } finally {
+        writing.set(false);
+      }
+    });
+    int reads = 0;
+    while (writing.get() || reads == 0) {
+      ByteBuf got = store.read(id, 0, UNIT);
+      assertThat(got).as("a replaced file never reads as missing").isNotNull();
+      byte[] b = new byte[got.readableBytes()];
+      got.readBytes(b);
+      got.release();
+      // bytes(n, seed)[i] = i * 31 + seed: one seed throughout means one whole version
+      int seed = b[0];
+      assertThat(b).isEqualTo(bytes(UNIT, seed));
+      reads++;
+    }
+    writer.get(30, TimeUnit.SECONDS);
+    assertThat(reads).isPositive();
+  }
+}
