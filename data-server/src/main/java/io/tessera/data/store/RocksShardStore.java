@@ -3,6 +3,7 @@ package io.tessera.data.store;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.tessera.common.platform.UnpackedLibraries;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -51,6 +52,7 @@ import org.rocksdb.WriteOptions;
 public final class RocksShardStore implements ShardStore {
   static {
     RocksDB.loadLibrary();
+    UnpackedLibraries.removeRocksDbCopy();
   }
 
   private static final int LOCK_STRIPES = 512;

@@ -1,6 +1,7 @@
 package io.tessera.meta.namespace;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.platform.UnpackedLibraries;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
@@ -47,6 +48,7 @@ import org.rocksdb.WriteOptions;
 public final class NamespaceStore implements Closeable, NamespaceView {
   static {
     RocksDB.loadLibrary();
+    UnpackedLibraries.removeRocksDbCopy();
   }
 
   static final byte[] APPLIED_INDEX = Keys.utf8("applied-index");
