@@ -46,8 +46,8 @@ import org.rocksdb.WriteOptions;
  * any more.
  *
  * <p>A unit-sized write goes from the network buffers to its file in one gathering write (its
- * CRC32C computed over them in place); a read fills one pooled direct buffer from the file and
- * replies with a slice of it. Every value carries our CRC32C, verified on every read.
+ * CRC32C computed over them in place); a read maps the file and replies with a slice of the
+ * mapping. Every value carries our CRC32C, verified on every read.
  */
 public final class RocksShardStore implements ShardStore {
   static {
@@ -354,8 +354,8 @@ public final class RocksShardStore implements ShardStore {
   }
 
   /**
-   * One version's value (crc and bytes, unverified) into a pooled direct buffer, from its file or
-   * from RocksDB as the version index says; null when there is no such version.
+   * One version's value (crc and bytes, unverified): its file mapped, or a pooled direct buffer
+   * filled from RocksDB, as the version index says; null when there is no such version.
    */
   private ByteBuf get(ShardId shard, long version) throws IOException {
     byte[] key = ShardKey.encode(shard, version);

@@ -28,7 +28,7 @@ import java.util.function.Predicate;
  * <p>Why not RocksDB's blob files: every byte went through the write-ahead log, a memtable and a
  * flush before it reached its blob file (four copies, two of them written to disk), and a read
  * copied the value out of RocksDB's buffer. A file takes one gathering write from the network
- * buffers and one read into the reply buffer.
+ * buffers, and a read maps it ({@link MappedValue}) and replies from the page cache.
  *
  * <p>Durability follows the store's: a written file is in the page cache when the write returns
  * (it survives SIGKILL); {@link #syncPending()} forces every file written since the last sync, and
@@ -91,24 +91,17 @@ final class ValueFiles {
   }
 
   /**
-   * The whole file into a direct buffer of {@code length} bytes (the caller releases it).
+   * The file as a buffer of up to {@code length} bytes (mapped; the caller releases it, which
+   * unmaps it). A file shorter than the index says (torn by a power loss) gives fewer bytes,
+   * and its checksum tells.
    *
    * @throws NoSuchFileException when the file is gone (replaced meanwhile, or lost)
    */
   ByteBuf read(Ref ref, int length, ByteBufAllocator alloc) throws IOException {
-    ByteBuf value = alloc.directBuffer(length);
-    try (FileChannel ch = FileChannel.open(path(ref), StandardOpenOption.READ)) {
-      ByteBuffer into = value.nioBuffer(0, length);
-      while (into.hasRemaining()) {
-        if (ch.read(into) < 0) {
-          break;    // shorter than the index says (torn by a power loss): the checksum will tell
-        }
-      }
-      value.writerIndex(into.position());
-      return value;
-    } catch (IOException e) {
-      value.release();
-      throw e;
+    // read and write: a private mapping needs both, though nothing is ever written to the file
+    try (FileChannel ch = FileChannel.open(path(ref), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      int n = (int) Math.min(length, ch.size());
+      return n == 0 ? alloc.directBuffer(0) : new MappedValue(alloc, ch.map(FileChannel.MapMode.PRIVATE, 0, n));
     }
   }
 

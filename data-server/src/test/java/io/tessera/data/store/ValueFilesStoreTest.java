@@ -149,4 +149,24 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     writer.get(30, TimeUnit.SECONDS);
     assertThat(reads).isPositive();
   }
+
+  private long mappedValueFiles() throws Exception {
+    String values = dir.resolve("values").toString();
+    return Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.contains(values)).count();
+  }
+
+  @Test
+  void aReadKeepsItsFileMappedOnlyUntilTheReplyIsReleased() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/maps")), "needs /proc");
+    ShardId id = new ShardId(45, 0, 0);
+    store.write(List.of(put(id, 0, bytes(UNIT, 1), true)), false);
+    ByteBuf held = store.read(id, 10, 100);
+    assertThat(mappedValueFiles()).as("the reply reads from the mapping").isEqualTo(1);
+    for (int i = 0; i < 200; i++) {
+      assertThat(read(id, 0, UNIT)).isEqualTo(bytes(UNIT, 1));
+    }
+    assertThat(mappedValueFiles()).as("released replies are unmapped at once, not at some GC").isEqualTo(1);
+    held.release();
+    assertThat(mappedValueFiles()).isZero();
+  }
 }
