@@ -34,6 +34,11 @@ public final class DataServerConfigKeys {
       "writes are refused NO_SPACE while the disk has less free space than this (keep it below the meta group's"
           + " tessera.meta.placement-min-free, so full servers get no new files first)");
 
+  public static final ConfigKey<Boolean> VALUE_FILES = ConfigKey.bool("tessera.data.value-files", true,
+      "keep each unit-sized shard version (32 KiB or more) in a file of its own, named by RocksDB's version index;"
+          + " false: in RocksDB's blob files, through its write-ahead log (measured here: 1 GiB 6+0 writes 2.5x"
+          + " slower). Either way the store reads what the other wrote");
+
   public static final List<ConfigKey<?>> ALL = List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL,
-      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE, MIN_FREE_SPACE);
+      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE, MIN_FREE_SPACE, VALUE_FILES);
 }

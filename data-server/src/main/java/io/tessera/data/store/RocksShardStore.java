@@ -64,7 +64,9 @@ public final class RocksShardStore implements ShardStore {
    * Values at least this large (crc included) go to their own file. RocksDB's blob files took
    * values from this size before value files existed; stores written then still read them.
    */
-  static final int MIN_FILE_VALUE = 32 << 10;
+  public static final int MIN_FILE_VALUE = 32 << 10;
+  /** {@link #RocksShardStore(Path, int)}'s threshold that keeps every value in RocksDB. */
+  public static final int NO_VALUE_FILES = Integer.MAX_VALUE;
   private static final int INLINE_ENTRY = 4;
   private static final int FILE_ENTRY = 12;
 
@@ -96,8 +98,11 @@ public final class RocksShardStore implements ShardStore {
     this(dir, MIN_FILE_VALUE);
   }
 
-  /** A store whose values of {@code minFileValue} bytes or more go to files (tests: older stores). */
-  RocksShardStore(Path dir, int minFileValue) throws IOException {
+  /**
+   * A store whose new values of {@code minFileValue} bytes or more (checksum included) go to
+   * value files ({@link #NO_VALUE_FILES}: none); values already stored are read wherever they are.
+   */
+  public RocksShardStore(Path dir, int minFileValue) throws IOException {
     Files.createDirectories(dir);
     this.minFileValue = minFileValue;
     for (int i = 0; i < LOCK_STRIPES; i++) {

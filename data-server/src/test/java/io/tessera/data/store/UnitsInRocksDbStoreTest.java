@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * files: stores written then still hold such values, and small values still go this way.
  */
 class UnitsInRocksDbStoreTest {
-  static final int UNITS_IN_ROCKSDB = Integer.MAX_VALUE;
+  static final int UNITS_IN_ROCKSDB = RocksShardStore.NO_VALUE_FILES;
 
   @TempDir
   Path dir;
