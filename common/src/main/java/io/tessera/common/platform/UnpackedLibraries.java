@@ -24,18 +24,7 @@ public final class UnpackedLibraries {
    */
   public static List<Path> removeLoadedCopies(String prefix, List<Path> directories) {
     List<Path> removed = new ArrayList<>();
-    List<String> maps;
-    try {
-      maps = Files.readAllLines(Path.of("/proc/self/maps"));
-    } catch (IOException | RuntimeException notLinux) {
-      return removed;
-    }
-    for (String line : maps) {
-      int slash = line.indexOf('/');
-      if (slash < 0) {
-        continue;
-      }
-      Path file = Path.of(line.substring(slash).replace(" (deleted)", "").trim());
+    for (Path file : mappedFiles()) {
       Path name = file.getFileName();
       if (name == null || !name.toString().startsWith(prefix) || removed.contains(file)
           || directories.stream().noneMatch(d -> d.toAbsolutePath().normalize().equals(file.getParent()))) {
@@ -50,6 +39,28 @@ public final class UnpackedLibraries {
       }
     }
     return removed;
+  }
+
+  /**
+   * The file behind each of this process's file mappings, one entry per mapping (a file mapped
+   * twice appears twice; one since deleted still appears); empty where {@code /proc/self/maps}
+   * is absent.
+   */
+  public static List<Path> mappedFiles() {
+    List<Path> files = new ArrayList<>();
+    List<String> maps;
+    try {
+      maps = Files.readAllLines(Path.of("/proc/self/maps"));
+    } catch (IOException | RuntimeException notLinux) {
+      return files;
+    }
+    for (String line : maps) {
+      int slash = line.indexOf('/');
+      if (slash >= 0) {
+        files.add(Path.of(line.substring(slash).replace(" (deleted)", "").trim()));
+      }
+    }
+    return files;
   }
 
   /** Where RocksJava unpacks its library: {@code ROCKSDB_SHAREDLIB_DIR}, else the JVM's temporary directory. */

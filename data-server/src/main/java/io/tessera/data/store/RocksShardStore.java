@@ -350,8 +350,7 @@ public final class RocksShardStore implements ShardStore {
       value.release();
       return null;
     }
-    if (value.readableBytes() < CRC_BYTES
-        || value.getInt(0) != crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES)) {
+    if (!checksumHolds(value)) {
       value.release();
       throw new CorruptShardException(shard, version);
     }
@@ -982,11 +981,16 @@ public final class RocksShardStore implements ShardStore {
       return true;
     }
     try {
-      return value.readableBytes() >= CRC_BYTES
-          && value.getInt(0) == crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES);
+      return checksumHolds(value);
     } finally {
       value.release();
     }
+  }
+
+  /** Whether a stored value ({@code crc32c | bytes}) matches the checksum it carries. */
+  private static boolean checksumHolds(ByteBuf value) {
+    return value.readableBytes() >= CRC_BYTES
+        && value.getInt(0) == crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES);
   }
 
   /** For tests: what was written lands in table and blob files, and those are compacted. */

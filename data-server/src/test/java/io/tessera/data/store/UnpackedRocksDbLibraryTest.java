@@ -19,9 +19,8 @@ class UnpackedRocksDbLibraryTest {
     Path maps = Path.of("/proc/self/maps");
     assumeTrue(Files.isReadable(maps), "needs /proc (Linux)");
     new RocksShardStore(dir).close();      // loads the library
-    List<Path> mapped = Files.readAllLines(maps).stream()
-        .filter(l -> l.contains("librocksdbjni"))
-        .map(l -> Path.of(l.substring(l.indexOf('/')).replace(" (deleted)", "").trim()))
+    List<Path> mapped = UnpackedLibraries.mappedFiles().stream()
+        .filter(f -> f.getFileName().toString().startsWith("librocksdbjni"))
         .distinct().toList();
     assertThat(mapped).as("the library is loaded").isNotEmpty();
     for (Path copy : mapped) {

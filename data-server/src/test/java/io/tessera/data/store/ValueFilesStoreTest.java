@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import io.tessera.common.platform.UnpackedLibraries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -151,8 +152,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   }
 
   private long mappedValueFiles() throws Exception {
-    String values = dir.resolve("values").toString();
-    return Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.contains(values)).count();
+    Path values = dir.resolve("values").toAbsolutePath();
+    return UnpackedLibraries.mappedFiles().stream().filter(f -> f.startsWith(values)).count();
   }
 
   @Test
