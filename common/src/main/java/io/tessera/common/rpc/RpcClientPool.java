@@ -88,6 +88,7 @@ public final class RpcClientPool implements Closeable {
         .group(group)
         .channel(NettyTransport.clientChannel())
         .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.ALLOCATOR, NettyTransport.allocator())
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override

@@ -37,6 +37,7 @@ public final class RpcServer implements Closeable {
           .channel(NettyTransport.serverChannel())
           .option(ChannelOption.SO_REUSEADDR, true)
           .childOption(ChannelOption.TCP_NODELAY, true)
+          .childOption(ChannelOption.ALLOCATOR, NettyTransport.allocator())
           .childHandler(new RpcChannelInitializer(services, maxFrameBytes))
           .bind(bind).sync().channel();
       return new RpcServer(name, boss, workers, ch);
