@@ -1,5 +1,7 @@
 package io.tessera.client;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.tessera.client.internal.FileTarget;
 import io.tessera.client.internal.SizeExtension;
 import io.tessera.common.layout.StripeLayout;
@@ -94,6 +96,19 @@ public final class TesseraFile implements Closeable {
       return CompletableFuture.completedFuture(len == 0 ? 0 : -1);
     }
     return ctx.io.read(target, position, buf, off, (int) n).thenApply(v -> (int) n);
+  }
+
+  /**
+   * Reads up to {@code len} bytes at {@code position} into a buffer the caller releases; the
+   * bytes stay where the data servers' replies brought them (see {@link TesseraInputStream}).
+   * The buffer is empty at or past the end.
+   */
+  CompletableFuture<ByteBuf> readBufferAsync(long position, int len) {
+    long n = Math.min(len, size.recorded() - position);
+    if (n <= 0) {
+      return CompletableFuture.completedFuture(Unpooled.EMPTY_BUFFER);
+    }
+    return ctx.io.readKept(target, position, (int) n);
   }
 
   /** Blocking {@link #readAsync}. */

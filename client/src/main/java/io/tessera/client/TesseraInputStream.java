@@ -1,24 +1,24 @@
 package io.tessera.client;
 
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
-import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Reads whole-stripe chunks and keeps a window of further chunks in flight while the caller
- * consumes the current one, so a sequential reader keeps every data server busy.
+ * consumes the current one, so a sequential reader keeps every data server busy. A chunk
+ * stays in the buffers the replies arrived in, so each byte is copied once, into the
+ * caller's array.
  */
 final class TesseraInputStream extends InputStream {
   private final TesseraFile file;
   private final int chunk;
   private final int window;
-  private final ArrayDeque<CompletableFuture<byte[]>> ahead = new ArrayDeque<>();
-  /** Consumed chunk buffers, reused so that streaming does not zero a fresh array per chunk. */
-  private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
-  private byte[] current = new byte[0];
-  private int currentPos;
+  private final ArrayDeque<CompletableFuture<ByteBuf>> ahead = new ArrayDeque<>();
+  private ByteBuf current;
   /** File position of the first byte not yet requested. */
   private long nextFetch;
   private boolean closed;
@@ -42,46 +42,35 @@ final class TesseraInputStream extends InputStream {
     if (closed) {
       throw new IOException("stream from " + file.path() + " is closed");
     }
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    Objects.checkFromIndexSize(off, len, b.length);
     if (len == 0) {
       return 0;
     }
-    if (currentPos == current.length && !advance()) {
+    if (available() == 0 && !advance()) {
       return -1;
     }
-    int n = Math.min(len, current.length - currentPos);
-    System.arraycopy(current, currentPos, b, off, n);
-    currentPos += n;
+    int n = Math.min(len, current.readableBytes());
+    current.readBytes(b, off, n);
     return n;
   }
 
   private boolean advance() throws IOException {
+    dropCurrent();
     fill();
-    CompletableFuture<byte[]> next = ahead.poll();
+    CompletableFuture<ByteBuf> next = ahead.poll();
     if (next == null) {
       return false;
     }
-    byte[] got = Futures.get(next);
-    if (got.length == 0) {
-      return false;
-    }
-    if (current.length == chunk) {
-      spare.push(current);
-    }
-    current = got;
-    currentPos = 0;
+    current = Futures.get(next);
     fill();
-    return true;
+    return current.isReadable();
   }
 
   private void fill() {
     while (ahead.size() < window && nextFetch < file.size()) {
       int n = (int) Math.min(chunk, file.size() - nextFetch);
-      byte[] buf = n == chunk && !spare.isEmpty() ? spare.pop() : new byte[n];
-      long at = nextFetch;
+      ahead.add(file.readBufferAsync(nextFetch, n));
       nextFetch += n;
-      ahead.add(file.readAsync(at, buf, 0, n).thenApply(read -> read == n ? buf : Arrays.copyOf(buf,
-          Math.max(0, read))));
     }
   }
 
@@ -90,16 +79,18 @@ final class TesseraInputStream extends InputStream {
     if (n <= 0) {
       return 0;
     }
-    long inBuffer = Math.min(n, current.length - currentPos);
-    currentPos += (int) inBuffer;
+    long inBuffer = Math.min(n, available());
+    if (inBuffer > 0) {
+      current.skipBytes((int) inBuffer);
+    }
     long rest = n - inBuffer;
     if (rest > 0) {
       // skip over chunks already requested, then move the next request further on
       long start = nextFetch;
-      for (CompletableFuture<byte[]> f : ahead) {
-        start -= Futures.get(f).length;
+      for (CompletableFuture<ByteBuf> f : ahead) {
+        start -= Futures.get(f).readableBytes();
       }
-      ahead.clear();
+      dropAhead();
       long target = Math.min(file.size(), start + rest);
       rest = Math.max(0, target - start);
       nextFetch = target;
@@ -109,12 +100,30 @@ final class TesseraInputStream extends InputStream {
 
   @Override
   public int available() {
-    return current.length - currentPos;
+    return current == null ? 0 : current.readableBytes();
   }
 
   @Override
   public void close() {
-    closed = true;
+    if (!closed) {
+      closed = true;
+      dropCurrent();
+      dropAhead();
+    }
+  }
+
+  private void dropCurrent() {
+    if (current != null) {
+      current.release();
+      current = null;
+    }
+  }
+
+  /** Releases every chunk requested ahead, now or when it arrives. */
+  private void dropAhead() {
+    for (CompletableFuture<ByteBuf> f : ahead) {
+      f.thenAccept(ByteBuf::release);
+    }
     ahead.clear();
   }
 }

@@ -281,4 +281,37 @@ class ErasureCodingTest {
     }
     assertThat(got).isEqualTo(content);
   }
+  @Test
+  void aShardThatFailsItsChecksumIsReadAroundWhetherStreamedOrReadByPosition() throws Exception {
+    int unit = 64 << 10;
+    byte[] content = new byte[5 * 4 * unit + 777];
+    new Random(10).nextBytes(content);
+    io.tessera.common.layout.StripeLayout layout;
+    try (TesseraFile f = fs.createFile("/rotten", CreateOptions.erasure(4, 2).stripeUnit(unit))) {
+      f.write(0, content, 0, content.length);
+      layout = f.layout();
+    }
+    long fileId = fs.check("/rotten", false).fileId();
+    String server = layout.serverOf(2, 1);
+    List<Path> rotted;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(plan.dataDir(server).resolve("shards")
+        .resolve("values"))) {
+      rotted = files.filter(p -> p.getFileName().toString().startsWith(fileId + ".")).toList();
+    }
+    assertThat(rotted).as("value files of the file on %s", server).isNotEmpty();
+    for (Path file : rotted) {
+      byte[] bytes = java.nio.file.Files.readAllBytes(file);
+      bytes[bytes.length / 3] ^= 0x5A;
+      java.nio.file.Files.write(file, bytes);
+    }
+
+    try (TesseraFile f = fs.openFile("/rotten")) {
+      try (java.io.InputStream in = f.newInputStream(0)) {
+        assertThat(Arrays.mismatch(in.readAllBytes(), content)).as("first byte streamed wrong").isEqualTo(-1);
+      }
+      byte[] got = new byte[content.length];
+      f.readFully(0, got, 0, got.length);
+      assertThat(Arrays.mismatch(got, content)).as("first byte read by position wrong").isEqualTo(-1);
+    }
+  }
 }

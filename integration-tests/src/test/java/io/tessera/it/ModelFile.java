@@ -6,6 +6,7 @@ import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Random;
 
@@ -62,6 +63,12 @@ final class ModelFile {
       reopened.readFully(0, all, 0, all.length);
     }
     assertThat(all).as("%s whole", path).isEqualTo(model);
+    int from = rnd.nextInt(model.length + 1);
+    try (InputStream in = reopened.newInputStream(0)) {
+      assertThat(in.skip(from)).isEqualTo(from);
+      assertThat(in.readAllBytes()).as("%s streamed from %d", path, from).isEqualTo(Arrays.copyOfRange(model, from,
+          model.length));
+    }
     assertThat(fs.stat(path).size()).isEqualTo(model.length);
     return model;
   }

@@ -1,6 +1,7 @@
 package io.tessera.client.internal;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.ReadShardsResponseProto;
 import io.tessera.common.proto.ShardRangeProto;
@@ -12,9 +13,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Ranges to read from one data server and where each range's bytes go. The reply is
- * checked against the request (every length bounded) before a byte is copied; the part of a
- * range the server has never stored reads as zeros.
+ * Ranges to read from one data server and where each range's bytes go: copied into an
+ * array, or kept in the reply's buffers. The reply is checked against the request (every
+ * length bounded) before a byte is used; the part of a range the server has never stored
+ * reads as zeros.
  */
 final class ReadBatch {
   /** Where one range's bytes land; {@code tag} says what the range serves. */
@@ -64,28 +66,14 @@ final class ReadBatch {
    */
   List<Object> accept(DataResponseProto header, ByteBuf payload) throws TesseraException {
     try {
-      ReadShardsResponseProto r = header.getRead();
-      if (r.getStatesCount() != ranges.size() || r.getStoredLengthsCount() != ranges.size()) {
-        throw malformed("answers " + r.getStatesCount() + " of " + ranges.size() + " ranges");
-      }
-      long total = 0;
-      for (int i = 0; i < ranges.size(); i++) {
-        int n = r.getStoredLengths(i);
-        if (n < 0 || n > targets.get(i).length()) {
-          throw malformed("returns " + Integer.toUnsignedString(n) + " bytes for a range of " + targets.get(i).length());
-        }
-        total += n;
-      }
-      if (total != payload.readableBytes()) {
-        throw malformed("announces " + total + " bytes but sends " + payload.readableBytes());
-      }
+      ReadShardsResponseProto r = checked(header, payload);
       List<Object> corrupt = new ArrayList<>();
       for (int i = 0; i < ranges.size(); i++) {
         Target t = targets.get(i);
         int n = r.getStoredLengths(i);
         payload.readBytes(t.into(), t.at(), n);
         Arrays.fill(t.into(), t.at() + n, t.at() + t.length(), (byte) 0);
-        if (r.getStates(i) == ShardStateProto.SHARD_CORRUPT || r.getStates(i) == ShardStateProto.SHARD_UNAVAILABLE) {
+        if (unusable(r.getStates(i))) {
           corrupt.add(t.tag());
         }
       }
@@ -93,6 +81,59 @@ final class ReadBatch {
     } finally {
       payload.release();
     }
+  }
+
+  /**
+   * Keeps a reply's bytes where they arrived instead of copying them: one buffer per range,
+   * each exactly the range's length (zeros past what the server stored), holding its own
+   * reference to the payload. Releases the payload.
+   *
+   * @return the buffers in range order, or null (nothing kept) when some range's shard failed
+   *     its checksum or its server is recovering: such a read needs decoding
+   */
+  List<ByteBuf> keep(DataResponseProto header, ByteBuf payload) throws TesseraException {
+    try {
+      ReadShardsResponseProto r = checked(header, payload);
+      for (int i = 0; i < ranges.size(); i++) {
+        if (unusable(r.getStates(i))) {
+          return null;
+        }
+      }
+      List<ByteBuf> kept = new ArrayList<>(ranges.size());
+      for (int i = 0; i < ranges.size(); i++) {
+        int n = r.getStoredLengths(i);
+        int zeros = targets.get(i).length() - n;
+        ByteBuf stored = payload.readRetainedSlice(n);
+        kept.add(zeros == 0 ? stored : Unpooled.wrappedBuffer(stored, Unpooled.wrappedBuffer(new byte[zeros])));
+      }
+      return kept;
+    } finally {
+      payload.release();
+    }
+  }
+
+  private static boolean unusable(ShardStateProto state) {
+    return state == ShardStateProto.SHARD_CORRUPT || state == ShardStateProto.SHARD_UNAVAILABLE;
+  }
+
+  /** The reply, once it answers every range with no more bytes than asked and the payload holds exactly those. */
+  private ReadShardsResponseProto checked(DataResponseProto header, ByteBuf payload) throws TesseraException {
+    ReadShardsResponseProto r = header.getRead();
+    if (r.getStatesCount() != ranges.size() || r.getStoredLengthsCount() != ranges.size()) {
+      throw malformed("answers " + r.getStatesCount() + " of " + ranges.size() + " ranges");
+    }
+    long total = 0;
+    for (int i = 0; i < ranges.size(); i++) {
+      int n = r.getStoredLengths(i);
+      if (n < 0 || n > targets.get(i).length()) {
+        throw malformed("returns " + Integer.toUnsignedString(n) + " bytes for a range of " + targets.get(i).length());
+      }
+      total += n;
+    }
+    if (total != payload.readableBytes()) {
+      throw malformed("announces " + total + " bytes but sends " + payload.readableBytes());
+    }
+    return r;
   }
 
   private TesseraException malformed(String what) {

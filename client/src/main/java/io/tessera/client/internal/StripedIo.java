@@ -1,6 +1,7 @@
 package io.tessera.client.internal;
 
 import io.tessera.client.IoCounters;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tessera.common.erasure.ErasureCodec;
@@ -93,6 +94,77 @@ public final class StripedIo {
   public CompletableFuture<Void> read(FileTarget file, long pos, byte[] buf, int off, int len) {
     return layouts.planned(file, () -> readRound(file, file.layout().pieces(pos, len), buf, off, new UnusableUnits(),
         0));
+  }
+
+  /**
+   * Reads file bytes {@code [pos, pos+len)} into a buffer the caller must release, keeping
+   * the bytes where the replies brought them instead of copying them when every unit is
+   * readable as stored. Anything else (a unit to decode, a server that fails, a corrupt
+   * shard) is read by {@link #read} into an array, which the buffer then wraps.
+   */
+  public CompletableFuture<ByteBuf> readKept(FileTarget file, long pos, int len) {
+    return layouts.planned(file, () -> keptRound(file, pos, len)).thenCompose(kept -> {
+      if (kept != null) {
+        return CompletableFuture.completedFuture(kept);
+      }
+      byte[] copy = new byte[len];
+      return read(file, pos, copy, 0, len).thenApply(v -> Unpooled.wrappedBuffer(copy));
+    });
+  }
+
+  /** The kept bytes, or null when the read needs what only {@link #read} does. */
+  private CompletableFuture<ByteBuf> keptRound(FileTarget file, long pos, int len) {
+    StripeLayout layout = file.layout();
+    List<ShardPiece> pieces = layout.pieces(pos, len);
+    UnusableUnits none = new UnusableUnits();
+    Map<String, List<ReadBatch>> batches = new LinkedHashMap<>();
+    for (int i = 0; i < pieces.size(); i++) {
+      ShardPiece p = pieces.get(i);
+      if (!usable(file, none, p.stripe(), p.unit())) {
+        return CompletableFuture.completedFuture(null);
+      }
+      addTo(batches, layout.serverOf(p.stripe(), p.unit()), file.fileId(), p.stripe(), p.unit(), p.offsetInUnit(),
+          p.length(), null, i, p);
+    }
+    ByteBuf[] parts = new ByteBuf[pieces.size()];
+    List<CompletableFuture<Boolean>> calls = new ArrayList<>();
+    for (Map.Entry<String, List<ReadBatch>> e : batches.entrySet()) {
+      for (ReadBatch batch : e.getValue()) {
+        ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
+        calls.add(data.call(e.getKey(), FileTarget.request(layout).setRead(r), null).thenApply(reply -> {
+          counters.shardBytesRead.addAndGet(reply.payload().readableBytes());
+          List<ByteBuf> kept;
+          try {
+            kept = batch.keep(reply.header(), reply.payload());
+          } catch (TesseraException te) {
+            throw new CompletionException(te);
+          }
+          if (kept == null) {
+            return false;
+          }
+          for (int i = 0; i < kept.size(); i++) {
+            parts[batch.targets().get(i).at()] = kept.get(i);
+          }
+          return true;
+        }));
+      }
+    }
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).handle((v, err) -> {
+      boolean whole = err == null && calls.stream().allMatch(CompletableFuture::join);
+      if (whole) {
+        return Unpooled.wrappedUnmodifiableBuffer(parts);
+      }
+      for (ByteBuf part : parts) {
+        if (part != null) {
+          part.release();
+        }
+      }
+      Throwable cause = err == null ? null : Failures.cause(err);
+      if (cause == null || (cause instanceof ServerDownException && file.hasParity())) {
+        return null;
+      }
+      throw wrap(cause);
+    });
   }
 
   private CompletableFuture<Void> readRound(FileTarget file, List<ShardPiece> pieces, byte[] buf, int off,
