@@ -246,12 +246,7 @@ class ErasureCodingTest {
   void fsckRepairRecomputesParityThatNoLongerMatchesItsData() throws Exception {
     int unit = 16 << 10;
     byte[] content = new byte[3 * 4 * unit];
-    new Random(8).nextBytes(content);
-    io.tessera.common.layout.StripeLayout layout;
-    try (TesseraFile f = fs.createFile("/torn", CreateOptions.erasure(4, 2).stripeUnit(unit))) {
-      f.write(0, content, 0, content.length);
-      layout = f.layout();
-    }
+    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/torn", unit, content, 8);
     long fileId = fs.check("/torn", true).fileId();
     // a data unit changed behind the parity's back (no lock, no parity update): stripe 1 is torn
     byte[] stomp = new byte[100];
@@ -281,16 +276,12 @@ class ErasureCodingTest {
     }
     assertThat(got).isEqualTo(content);
   }
+
   @Test
   void aShardThatFailsItsChecksumIsReadAroundWhetherStreamedOrReadByPosition() throws Exception {
     int unit = 64 << 10;
     byte[] content = new byte[5 * 4 * unit + 777];
-    new Random(10).nextBytes(content);
-    io.tessera.common.layout.StripeLayout layout;
-    try (TesseraFile f = fs.createFile("/rotten", CreateOptions.erasure(4, 2).stripeUnit(unit))) {
-      f.write(0, content, 0, content.length);
-      layout = f.layout();
-    }
+    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/rotten", unit, content, 10);
     long fileId = fs.check("/rotten", false).fileId();
     String server = layout.serverOf(2, 1);
     List<Path> rotted;
@@ -312,6 +303,16 @@ class ErasureCodingTest {
       byte[] got = new byte[content.length];
       f.readFully(0, got, 0, got.length);
       assertThat(Arrays.mismatch(got, content)).as("first byte read by position wrong").isEqualTo(-1);
+    }
+  }
+
+  /** A new 4+2 file at {@code path} holding {@code content}, filled with random bytes first; returns its layout. */
+  private static io.tessera.common.layout.StripeLayout writeRandom4Plus2(String path, int unit, byte[] content,
+      long seed) throws IOException {
+    new Random(seed).nextBytes(content);
+    try (TesseraFile f = fs.createFile(path, CreateOptions.erasure(4, 2).stripeUnit(unit))) {
+      f.write(0, content, 0, content.length);
+      return f.layout();
     }
   }
 }
