@@ -28,6 +28,10 @@ public final class ClusterOptions {
       description = "how long to retry while no meta leader answers (default: ${DEFAULT-VALUE})")
   String timeout;
 
+  @Option(names = "-D", paramLabel = "KEY=VALUE", description = {"one client setting, e.g. "
+      + "-Dtessera.client.reads-ahead=8 (repeatable; every key, with its default: tessera settings client)"})
+  Map<String, String> settings;
+
   /** The meta addresses this command will use. */
   public String metaAddresses() throws IOException {
     if (meta != null && !meta.isBlank()) {
@@ -48,6 +52,15 @@ public final class ClusterOptions {
   /** A connected client; close it when done. */
   public TesseraFileSystem connect() throws IOException {
     Map<String, String> conf = new HashMap<>();
+    if (settings != null) {
+      for (String key : settings.keySet()) {
+        if (!SettingsCommand.isClientSetting(key)) {
+          throw new IllegalArgumentException("-D" + key + " is not a client setting (tessera settings client lists "
+              + "them; --meta, --app-id and --timeout have options of their own)");
+        }
+      }
+      conf.putAll(settings);
+    }
     conf.put(ClientConfigKeys.META.key(), metaAddresses());
     conf.put(ClientConfigKeys.APP_ID.key(), appId);
     try {

@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
         "Start a whole cluster on this machine with 'tessera local', then use 'tessera fs ...'.",
         "Commands find the cluster from --meta host:port,..., $TESSERA_META, or ./tessera-data/cluster.json."},
     subcommands = {LocalCommand.class, ServerCommand.class, FsCommand.class, FsckCommand.class,
-        SnapshotCommand.class, ClusterCommand.class, RecoverCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        SnapshotCommand.class, ClusterCommand.class, RecoverCommand.class, BenchCommand.class, SettingsCommand.class,
+        CommandLine.HelpCommand.class})
 public final class Tessera {
   /** Exit code when the cluster refused or failed the request. */
   public static final int EXIT_FAILED = 1;

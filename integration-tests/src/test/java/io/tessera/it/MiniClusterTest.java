@@ -289,8 +289,17 @@ class MiniClusterTest {
     Cli ls = Cli.run("fs", "ls", "--json", "/cli/deep", "--meta", meta);
     assertThat(ls.out).contains("\"size\" : 3000000");
     Path dst = local.resolve("out.bin");
-    assertThat(Cli.run("fs", "get", "-q", "/cli/deep/in.bin", dst.toString(), "--meta", meta).code).isZero();
+    assertThat(Cli.run("fs", "get", "-q", "-Dtessera.client.read-chunk=64K", "-Dtessera.client.reads-ahead=2",
+        "/cli/deep/in.bin", dst.toString(), "--meta", meta).code).isZero();
     assertThat(java.nio.file.Files.readAllBytes(dst)).isEqualTo(data);
+    Cli typo = Cli.run("fs", "get", "-q", "-Dtessera.client.read-chunks=64K", "/cli/deep/in.bin", dst.toString(),
+        "--meta", meta);
+    assertThat(typo.code).as("a setting no client reads is refused, not ignored").isEqualTo(2);
+    assertThat(typo.err.strip().lines()).singleElement().asString().contains("-Dtessera.client.read-chunks is not a "
+        + "client setting");
+    Cli badValue = Cli.run("fs", "ls", "-Dtessera.client.reads-ahead=many", "/", "--meta", meta);
+    assertThat(badValue.code).isEqualTo(2);
+    assertThat(badValue.err.strip().lines()).singleElement().asString().contains("tessera.client.reads-ahead=many");
     Cli again = Cli.run("fs", "put", "-q", src.toString(), "/cli/deep/in.bin", "--meta", meta);
     assertThat(again.code).as("refuses to overwrite without -f").isEqualTo(1);
     assertThat(again.err).contains("already exists");

@@ -1,0 +1,61 @@
+package io.tessera.cli;
+
+import io.tessera.client.ClientConfigKeys;
+import io.tessera.common.config.ConfigKey;
+import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.data.server.DataServerConfigKeys;
+import io.tessera.meta.server.MetaServerConfigKeys;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tessera settings}: every setting a process reads, with its default and what it does. */
+@Command(name = "settings", mixinStandardHelpOptions = true,
+    description = {"Every setting, with its default and what it does.",
+        "Servers take them as -DKEY=VALUE or in a --conf properties file; commands that talk to a cluster "
+            + "take the client's as -DKEY=VALUE."})
+public final class SettingsCommand implements Callable<Integer> {
+  /** Who reads a group of settings. */
+  enum Group {
+    client, meta, data;
+
+    List<ConfigKey<?>> keys() {
+      List<ConfigKey<?>> keys = new ArrayList<>(switch (this) {
+        case client -> ClientConfigKeys.ALL;
+        case meta -> MetaServerConfigKeys.ALL;
+        case data -> DataServerConfigKeys.ALL;
+      });
+      keys.addAll(RpcConfigKeys.ALL);   // every process talks over the same RPC layer
+      return keys;
+    }
+  }
+
+  @Parameters(arity = "0..1", paramLabel = "GROUP", description = "client, meta or data (default: all three)")
+  Group group;
+
+  @Spec
+  CommandSpec spec;
+
+  /** Whether {@code key} is a setting the client reads (what {@code -D} on a client command accepts). */
+  static boolean isClientSetting(String key) {
+    return Group.client.keys().stream().anyMatch(k -> k.key().equals(key));
+  }
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    for (Group g : group == null ? Group.values() : new Group[] {group}) {
+      out.printf("%s settings:%n", g);
+      for (ConfigKey<?> k : g.keys()) {
+        out.printf("  %s = %s%n      %s%n", k.key(), k.describeDefault(), k.doc());
+      }
+    }
+    out.flush();
+    return 0;
+  }
+}
