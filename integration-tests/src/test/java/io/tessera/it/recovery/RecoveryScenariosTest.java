@@ -336,12 +336,18 @@ class RecoveryScenariosTest {
     }
 
     /** Kills a data server, lets writes go around it for 3 s, starts it again; returns once it is rebuilding. */
+    /**
+     * SIGKILLs {@code v}, lets it miss writes, starts it again and returns once it rebuilds:
+     * the rebuild's foreground window starts there, whatever the scenario does next (a meta
+     * leader killed and restarted meanwhile is part of it, not the start of it).
+     */
     void killMissWritesAndRestart(String v) throws Exception {
       signal(v, "KILL");
       awaitDown(v);
       sleep(3000);
       restartData(v);
       awaitUntil("rebuild of " + v + " under way", () -> state(v).equals("recovering"));
+      rebuildStarts();
     }
 
     /** SIGKILLs the meta leader; returns its id once another replica leads. */
