@@ -33,18 +33,37 @@ final class RateLimiter {
     this.dueNanos = clock.getAsLong() - BURST_NANOS;
   }
 
+  /** Counts {@code bytes} and waits until they are due at the rate. */
   synchronized void acquire(long bytes) throws InterruptedException {
+    long wait = charge(bytes);
+    if (wait > 0) {
+      sleeper.sleep(wait);
+    }
+  }
+
+  /**
+   * Counts {@code bytes} sent while writers wait on a lock the sender holds, waiting only for
+   * what lies more than a second ahead of the rate: a small file's lock is held no longer than
+   * its copy takes, a large one's copy still keeps to the rate, and the next {@link #acquire}
+   * (after the lock is released) waits for the rest.
+   */
+  synchronized void acquireHoldingLock(long bytes) throws InterruptedException {
+    long wait = charge(bytes) - BURST_NANOS;
+    if (wait > 0) {
+      sleeper.sleep(wait);
+    }
+  }
+
+  /** Counts {@code bytes}; returns nanoseconds until the bytes so far are due. */
+  private long charge(long bytes) {
     long rate = bytesPerSecond.getAsLong();
     if (rate <= 0) {
-      return;
+      return 0;
     }
     long now = clock.getAsLong();
     // idle time earns no more than a second's worth of bytes at once
     dueNanos = Math.max(dueNanos, now - BURST_NANOS) + (long) (bytes * 1e9 / rate);
-    long wait = dueNanos - now;
-    if (wait > 0) {
-      sleeper.sleep(wait);
-    }
+    return dueNanos - now;
   }
 
   long bytesPerSecond() {

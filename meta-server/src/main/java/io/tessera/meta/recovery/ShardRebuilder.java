@@ -271,7 +271,7 @@ final class ShardRebuilder {
             bytes += length;
           }
         }
-        limiter.acquire(bytes);
+        limiter.acquireHoldingLock(bytes);   // the whole file is locked: its writers wait
         calls.callHeader(to, request(next).setWrite(w), out);
         written += bytes;
       }
@@ -341,11 +341,11 @@ final class ShardRebuilder {
     };
     Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock);
     boolean chunkLocked = chunkLock != null;
+    long bytes = 0;
     try {
       // a unit that came back corrupt or unavailable: read every readable unit instead (locks held)
       Stripes stripes = first.complete() ? first : read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
           null);
-      long bytes = 0;
       CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (to - from)));
       WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder();
       for (long s = from; s < to; s++) {
@@ -368,7 +368,6 @@ final class ShardRebuilder {
           bytes += length;
         }
       }
-      limiter.acquire(bytes);
       if (chunkLock != null) {
         w.setUnlock(chunkLock);
       }
@@ -377,12 +376,19 @@ final class ShardRebuilder {
         unlockAll(everyone.stream().filter(x -> !x.equals(target)).toList(), chunkLock);
         chunkLocked = false;
       }
-      return bytes;
     } finally {
       if (chunkLocked) {
         unlockAll(everyone, chunkLock);
       }
     }
+    // paced once the chunk's lock is released: a writer of these stripes never waits out the rate
+    // (under the file-wide lock every writer of the file waits: see acquireHoldingLock)
+    if (locked) {
+      limiter.acquireHoldingLock(bytes);
+    } else {
+      limiter.acquire(bytes);
+    }
+    return bytes;
   }
 
   /**

@@ -50,4 +50,26 @@ class RateLimiterTest {
     }
     assertThat(now - before).as("16 MiB at 16 MiB/s").isBetween(900_000_000L, 1_000_000_000L);
   }
+
+  @Test
+  void underALockASmallCopyGoesOutAtOnceAndTheNextChunkPaysForIt() throws Exception {
+    RateLimiter l = limiter(16L << 20);
+    l.acquire(16L << 20);                            // busy: the burst allowance is used up
+    long locked = now;
+    l.acquireHoldingLock(6L << 20);                  // a 6 MiB file copied under its file-wide lock
+    assertThat(now).as("writers of the file are not kept waiting by the pacing").isEqualTo(locked);
+    l.acquire(1L << 20);                             // the next chunk, lock released
+    assertThat(now - locked).as("it waits for both: 7 MiB at 16 MiB/s").isEqualTo(437_500_000L);
+  }
+
+  @Test
+  void underALockALargeCopyStillKeepsToTheRateOneSecondAhead() throws Exception {
+    RateLimiter l = limiter(16L << 20);
+    l.acquire(16L << 20);
+    long start = now;
+    for (int chunk = 0; chunk < 64; chunk++) {       // 512 MiB under one lock, in 8 MiB chunks
+      l.acquireHoldingLock(8L << 20);
+    }
+    assertThat(now - start).as("32 s at the rate, less the second it may run ahead").isEqualTo(31_000_000_000L);
+  }
 }
