@@ -65,8 +65,10 @@ class DataServerBadInputTest {
         }
       }
       // a well-formed frame whose header is not a DataRequestProto, and one that lies about its payload
-      DataResponseProto garbled = DataResponseProto.parseFrom(pool.call(server.address(), Service.DATA,
-          new byte[] {(byte) 0xff, (byte) 0xff, 1}, null).get().header());
+      Frame garbledReply = pool.call(server.address(), Service.DATA, new byte[] {(byte) 0xff, (byte) 0xff, 1}, null)
+          .get();
+      garbledReply.release();
+      DataResponseProto garbled = DataResponseProto.parseFrom(garbledReply.header());
       assertThat(garbled.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
       DataResponseProto lying = call(pool, server.address(), DataRequestProto.newBuilder().setWrite(
           WriteShardsRequestProto.newBuilder().addRanges(range.toBuilder().setLength(9999))).build(), unit);
