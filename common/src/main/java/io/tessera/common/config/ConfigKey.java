@@ -45,12 +45,7 @@ public record ConfigKey<T>(String key, T defaultValue, String doc, Function<Stri
       return Durations.format(d);
     }
     if (defaultValue instanceof Long bytes) {   // every Long setting is a size (see size())
-      for (String unit : new String[] {"T", "G", "M", "K"}) {
-        long scale = 1L << (10 * ("KMGT".indexOf(unit) + 1));
-        if (bytes != 0 && bytes % scale == 0) {
-          return bytes / scale + unit;
-        }
-      }
+      return DataSize.formatExact(bytes);
     }
     return String.valueOf(defaultValue);
   }

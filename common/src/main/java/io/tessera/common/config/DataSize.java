@@ -34,6 +34,18 @@ public final class DataSize {
     }
   }
 
+  /** The shortest form {@link #parse} reads back exactly: 8M, 64K, 4097. */
+  public static String formatExact(long bytes) {
+    String units = "TGMK";
+    for (int i = 0; i < units.length(); i++) {
+      long scale = 1L << (10 * (units.length() - i));
+      if (bytes != 0 && bytes % scale == 0) {
+        return bytes / scale + units.substring(i, i + 1);
+      }
+    }
+    return String.valueOf(bytes);
+  }
+
   public static String format(long bytes) {
     String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
     double v = bytes;

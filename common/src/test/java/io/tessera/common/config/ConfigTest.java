@@ -20,6 +20,16 @@ class ConfigTest {
   }
 
   @Test
+  void aSizeIsWrittenInItsShortestExactFormAndReadsBackTheSame() {
+    assertThat(DataSize.formatExact(8L << 20)).isEqualTo("8M");
+    assertThat(DataSize.formatExact(3L << 40)).isEqualTo("3T");
+    assertThat(DataSize.formatExact(1536)).as("not a whole number of KiB").isEqualTo("1536");
+    for (long bytes : new long[] {0, 1, 4097, 65536, 48L << 20, 1L << 30, (1L << 30) + 1024}) {
+      assertThat(DataSize.parse(DataSize.formatExact(bytes))).isEqualTo(bytes);
+    }
+  }
+
+  @Test
   void aBadValueNamesItsKeyAndWhatItExpects() {
     Config c = Config.of(Map.of(RpcConfigKeys.CALL_TIMEOUT.key(), "soon"));
     assertThatThrownBy(() -> c.get(RpcConfigKeys.CALL_TIMEOUT))
