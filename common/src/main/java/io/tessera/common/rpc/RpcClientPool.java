@@ -40,7 +40,10 @@ public final class RpcClientPool implements Closeable {
     this.silenceMillis = silenceMillis;
   }
 
-  /** Sends one request to the peer at host:port. */
+  /**
+   * Sends one request to the peer at host:port; the answer's frame is the caller's to release.
+   * A caller may give up on the future (orTimeout, cancel): an answer arriving later is released.
+   */
   public CompletableFuture<Frame> call(String address, Service service, byte[] header, ByteBuf payload) {
     if (closed) {
       if (payload != null) {
@@ -48,15 +51,24 @@ public final class RpcClientPool implements Closeable {
       }
       return CompletableFuture.failedFuture(new ClientClosedException());
     }
-    return connection(address).handle((c, err) -> {
+    CompletableFuture<Frame> answer = new CompletableFuture<>();
+    connection(address).whenComplete((c, err) -> {
       if (err != null) {
         if (payload != null) {
           payload.release();
         }
-        return CompletableFuture.<Frame>failedFuture(Failures.cause(err));
+        answer.completeExceptionally(Failures.cause(err));
+        return;
       }
-      return c.call(service, header, payload);
-    }).thenCompose(f -> f);
+      c.call(service, header, payload).whenComplete((frame, failed) -> {
+        if (failed != null) {
+          answer.completeExceptionally(failed);
+        } else if (!answer.complete(frame)) {
+          frame.release();   // the caller gave up first (orTimeout, cancel): nobody else will
+        }
+      });
+    });
+    return answer;
   }
 
   private CompletableFuture<RpcConnection> connection(String address) {

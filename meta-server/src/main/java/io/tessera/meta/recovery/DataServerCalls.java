@@ -45,9 +45,11 @@ final class DataServerCalls {
     try {
       return call.get(timeoutMillis, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
+      releaseWhenAnswered(call);
       Thread.currentThread().interrupt();
       throw new RecoveryException(StatusProto.UNAVAILABLE, "interrupted");
     } catch (TimeoutException e) {
+      releaseWhenAnswered(call);
       throw new RecoveryException(StatusProto.UNAVAILABLE, "a data server did not answer within " + timeoutMillis
           + " ms");
     } catch (ExecutionException e) {
@@ -55,6 +57,11 @@ final class DataServerCalls {
       throw cause instanceof RecoveryException re ? re
           : new RecoveryException(StatusProto.UNAVAILABLE, String.valueOf(cause.getMessage()));
     }
+  }
+
+  /** A call given up on: its reply, if one still comes, is released on arrival. */
+  private static void releaseWhenAnswered(java.util.concurrent.CompletableFuture<Reply> call) {
+    call.thenAccept(r -> r.payload().release());
   }
 
   /** Starts a call; completes with the reply, or fails with a {@link RecoveryException}. */

@@ -184,7 +184,7 @@ final class ShardRebuilder {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
       if (underFileLock) {
-        lockAll(everyone, fileLock, Map.of(), layout);
+        lockAll(everyone, fileLock, layout.generation());
         before = sequences(lockSet, dirtyKey, fileId);
       }
       boolean fileLocked = underFileLock;
@@ -198,7 +198,7 @@ final class ShardRebuilder {
         truncate(target, fileId, layout, size);
         written += copy(fileId, layout, size, target, readable, everyone, underFileLock);
         if (!underFileLock) {
-          lockAll(everyone, fileLock, Map.of(), layout);
+          lockAll(everyone, fileLock, layout.generation());
           fileLocked = true;
         }
         Map<String, Long> after = sequences(lockSet, dirtyKey, fileId);
@@ -237,7 +237,7 @@ final class ShardRebuilder {
     everyone.add(from);
     everyone.add(to);
     StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
-    lockAll(everyone, fileLock, Map.of(), next);
+    lockAll(everyone, fileLock, next.generation());
     boolean locked = true;
     try {
       InodeProto now = namespace.inode(fileId);
@@ -409,7 +409,7 @@ final class ShardRebuilder {
               in.getLayout().getGeneration());
         }
         // a removed file has no layout to plan with: no fence applies
-        lockAll(List.of(reportedBy), orphan, Map.of(), in == null ? Long.MAX_VALUE : in.getLayout().getGeneration());
+        lockAll(List.of(reportedBy), orphan, in == null ? Long.MAX_VALUE : in.getLayout().getGeneration());
         unlockAll(List.of(reportedBy), orphan);
       }
       return 0;
@@ -636,14 +636,11 @@ final class ShardRebuilder {
         .setOperation(operations.incrementAndGet()).setLeaseMs((int) leaseMillis).build();
   }
 
-  private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
-      StripeLayout layout) throws InterruptedException {
-    lockAll(servers, lock, reads, layout.generation());
-  }
-
-  private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
-      long generation) throws InterruptedException {
-    lockAll(servers, lock, reads, new HashMap<>(), new HashMap<>(), generation);
+  /** Takes the lock on every server at once, reading nothing (the empty replies are released). */
+  private void lockAll(List<String> servers, StripeLockProto lock, long generation) throws InterruptedException {
+    Map<String, ByteBuf> payloads = new HashMap<>();
+    lockAll(servers, lock, Map.of(), new HashMap<>(), payloads, generation);
+    payloads.values().forEach(ByteBuf::release);
   }
 
   /**
