@@ -53,11 +53,11 @@ public final class ClusterOptions {
   public TesseraFileSystem connect() throws IOException {
     Map<String, String> conf = new HashMap<>();
     if (settings != null) {
-      for (String key : settings.keySet()) {
-        if (!SettingsCommand.isClientSetting(key)) {
-          throw new IllegalArgumentException("-D" + key + " is not a client setting (tessera settings client lists "
-              + "them; --meta, --app-id and --timeout have options of their own)");
-        }
+      try {
+        SettingsCommand.requireKnown("-D", settings.keySet(), "client", SettingsCommand.Group.client);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(e.getMessage() + "; --meta, --app-id and --timeout have options "
+            + "of their own");
       }
       conf.putAll(settings);
     }

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
             + "take the client's as -DKEY=VALUE."})
 public final class SettingsCommand implements Callable<Integer> {
   /** Who reads a group of settings. */
-  enum Group {
+  public enum Group {
     client, meta, data;
 
     List<ConfigKey<?>> keys() {
@@ -41,9 +41,27 @@ public final class SettingsCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  /** Whether {@code key} is a setting the client reads (what {@code -D} on a client command accepts). */
-  static boolean isClientSetting(String key) {
-    return Group.client.keys().stream().anyMatch(k -> k.key().equals(key));
+  /**
+   * Refuses the first of {@code keys} that no process of {@code readers} reads (a misspelt key
+   * would otherwise be ignored without a word), naming who reads what; {@code source} says where
+   * the key came from ({@code "-D"}, {@code "FILE: "}).
+   *
+   * @throws IllegalArgumentException naming the key, for {@code tessera} to print as one line
+   */
+  public static void requireKnown(String source, java.util.Collection<String> keys, String role, Group... readers) {
+    for (String key : keys) {
+      boolean known = false;
+      for (Group g : readers) {
+        known |= g.keys().stream().anyMatch(k -> k.key().equals(key));
+      }
+      if (!known) {
+        StringBuilder lists = new StringBuilder();
+        for (Group g : readers) {
+          lists.append(lists.length() == 0 ? "" : ", ").append("tessera settings ").append(g);
+        }
+        throw new IllegalArgumentException(source + key + " is not a " + role + " setting (" + lists + " lists them)");
+      }
+    }
   }
 
   @Override

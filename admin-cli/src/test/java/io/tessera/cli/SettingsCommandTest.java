@@ -1,13 +1,18 @@
 package io.tessera.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.common.config.ConfigKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** What `tessera settings` prints is what a user can type back. */
+/** What `tessera settings` prints is what a user can type back, and a key nobody reads is refused. */
 class SettingsCommandTest {
   @Test
   void everyDefaultIsPrintedInAFormItsOwnKeyAccepts() {
@@ -26,9 +31,46 @@ class SettingsCommandTest {
         "client")).isZero();
     for (ConfigKey<?> k : SettingsCommand.Group.client.keys()) {
       assertThat(out.toString()).contains("  " + k.key() + " = " + k.describeDefault());
-      assertThat(SettingsCommand.isClientSetting(k.key())).isTrue();
     }
+    SettingsCommand.requireKnown("-D", SettingsCommand.Group.client.keys().stream().map(ConfigKey::key).toList(),
+        "client", SettingsCommand.Group.client);
     assertThat(out.toString()).contains("tessera.client.read-chunk = 8M").doesNotContain("tessera.meta.");
-    assertThat(SettingsCommand.isClientSetting("tessera.meta.heartbeat-interval")).isFalse();
+    assertThatThrownBy(() -> SettingsCommand.requireKnown("-D", List.of("tessera.meta.heartbeat-interval"), "client",
+        SettingsCommand.Group.client)).hasMessage("-Dtessera.meta.heartbeat-interval is not a client setting "
+        + "(tessera settings client lists them)");
+  }
+
+  @Test
+  void aServerGivenASettingNoServerReadsRefusesToStartAndSaysWhichOne(@TempDir Path dir) throws Exception {
+    Cli meta = Cli.run("server", "meta", "--id", "m1", "--peers", "m1=127.0.0.1:1:2", "--dir", dir.toString(),
+        "-Dtessera.meta.rebuild-rat=8M");
+    assertThat(meta.code).isEqualTo(2);
+    assertThat(meta.err.strip().lines()).singleElement().asString().contains("-Dtessera.meta.rebuild-rat is not a "
+        + "server setting (tessera settings meta, tessera settings data lists them)");
+    assertThat(dir).isEmptyDirectory();
+
+    Path conf = dir.resolve("tessera.properties");
+    // one file for every server of a cluster: a data server accepts the meta group's keys
+    Files.writeString(conf, "tessera.meta.rebuild-rate=8M\ntessera.data.scrub-rat=1M\n");
+    Cli data = Cli.run("server", "data", "--id", "ds-1", "--dir", dir.resolve("ds-1").toString(), "--meta",
+        "127.0.0.1:1", "--conf", conf.toString());
+    assertThat(data.code).isEqualTo(2);
+    assertThat(data.err.strip().lines()).singleElement().asString().contains(conf + ": tessera.data.scrub-rat is not"
+        + " a server setting");
+
+    Cli local = Cli.run("local", "--dir", dir.resolve("cluster").toString(), "-Dtessera.data.scrub-rat=1M");
+    assertThat(local.code).isEqualTo(2);
+    assertThat(local.err).contains("-Dtessera.data.scrub-rat is not a server setting");
+    assertThat(dir.resolve("cluster")).doesNotExist();
+  }
+
+  /** One command line's exit code and output. */
+  private record Cli(int code, String out, String err) {
+    static Cli run(String... args) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int code = Tessera.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+      return new Cli(code, out.toString(), err.toString());
+    }
   }
 }

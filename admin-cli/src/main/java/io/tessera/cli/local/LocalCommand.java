@@ -1,5 +1,6 @@
 package io.tessera.cli.local;
 
+import io.tessera.cli.SettingsCommand;
 import io.tessera.client.ClusterStatus;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
@@ -67,6 +68,9 @@ public final class LocalCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--data-nice " + dataNice + " is outside 0..19 (a lower priority than the "
           + "meta replicas; 0 for the same)");
     }
+    // checked here, before any server starts (each would refuse it and exit)
+    SettingsCommand.requireKnown("-D", defines.keySet(), "server", SettingsCommand.Group.meta,
+        SettingsCommand.Group.data);
     ClusterPlan plan = plan();
     long start = System.nanoTime();
     LocalCluster cluster;

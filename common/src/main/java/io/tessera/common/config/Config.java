@@ -30,16 +30,7 @@ public final class Config {
 
   /** Loads a properties file (may be null) under system properties and overrides. */
   public static Config load(Path file, Map<String, String> overrides) {
-    Map<String, String> v = new HashMap<>();
-    if (file != null) {
-      Properties p = new Properties();
-      try (Reader r = Files.newBufferedReader(file)) {
-        p.load(r);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("cannot read configuration file " + file + ": " + e.getMessage());
-      }
-      p.forEach((k, val) -> v.put(k.toString(), val.toString()));
-    }
+    Map<String, String> v = file == null ? new HashMap<>() : fileSettings(file);
     System.getProperties().forEach((k, val) -> {
       if (k.toString().startsWith("tessera.")) {
         v.put(k.toString(), val.toString());
@@ -47,6 +38,19 @@ public final class Config {
     });
     v.putAll(overrides);
     return new Config(v);
+  }
+
+  /** The settings a properties file holds. */
+  public static Map<String, String> fileSettings(Path file) {
+    Properties p = new Properties();
+    try (Reader r = Files.newBufferedReader(file)) {
+      p.load(r);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read configuration file " + file + ": " + e.getMessage());
+    }
+    Map<String, String> v = new HashMap<>();
+    p.forEach((k, val) -> v.put(k.toString(), val.toString()));
+    return v;
   }
 
   public <T> T get(ConfigKey<T> key) {
