@@ -70,7 +70,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
     // should not queue behind megabytes of shard data on a shared event loop
     this.metaPool = pool("tessera-client-meta", 1, config);
     try {
-      this.meta = new MetaClient(metaPool, replicas, config.get(ClientConfigKeys.META_RETRY_FOR), identity);
+      this.meta = new MetaClient(metaPool, replicas, config.get(ClientConfigKeys.META_RETRY_FOR), identity,
+          config.get(ClientConfigKeys.READS_DURING_ELECTION));
     } catch (IllegalArgumentException e) {
       pool.close();
       metaPool.close();

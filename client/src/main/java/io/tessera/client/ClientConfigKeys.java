@@ -29,6 +29,12 @@ public final class ClientConfigKeys {
   /** Requests an input stream keeps in flight ahead of the reader. */
   public static final ConfigKey<Integer> READS_AHEAD = ConfigKey.integer("tessera.client.reads-ahead", 4,
       "requests an input stream keeps in flight ahead of the reader");
+  /** Whether lookups and listings go on from another meta replica while the leader is lost. */
+  public static final ConfigKey<Boolean> READS_DURING_ELECTION = ConfigKey.bool(
+      "tessera.client.reads-during-election", true,
+      "while no meta leader answers (it died; an election runs, 1-2 s), stat, open and list are answered by another "
+          + "replica that has applied everything this client has seen (its own changes included); another client's "
+          + "change from the leader's last moments may show only after the election. false: wait for the new leader");
 
   /** How long a data server that failed a request (and its retry) is skipped before it is tried again. */
   public static final ConfigKey<Duration> DOWN_SERVER_RETRY_AFTER = ConfigKey.duration(
@@ -41,5 +47,5 @@ public final class ClientConfigKeys {
 
   /** Every client setting, for documentation. */
   public static final List<ConfigKey<?>> ALL = List.of(META, APP_ID, META_RETRY_FOR, WRITE_BUFFER, WRITES_IN_FLIGHT,
-      READ_CHUNK, READS_AHEAD, DOWN_SERVER_RETRY_AFTER, LOCK_LEASE);
+      READ_CHUNK, READS_AHEAD, READS_DURING_ELECTION, DOWN_SERVER_RETRY_AFTER, LOCK_LEASE);
 }

@@ -14,22 +14,40 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** meta.proto calls to the leader, with leader following and at-most-once changes. */
+/** meta.proto calls to the leader, with leader following, at-most-once changes, and reads through elections. */
 public final class MetaClient {
   private final LeaderFollowingCaller caller;
   private final CallerProto identity;
   private final AtomicLong callIds = new AtomicLong();
+  /** The newest namespace log position any answer has shown this client. */
+  private final AtomicLong seenIndex = new AtomicLong();
+  private final boolean followerReads;
 
-  public MetaClient(RpcClientPool pool, List<String> replicas, Duration retryFor, CallerProto identity) {
+  public MetaClient(RpcClientPool pool, List<String> replicas, Duration retryFor, CallerProto identity,
+      boolean followerReads) {
     this.caller = new LeaderFollowingCaller(pool, replicas, Service.META, retryFor);
     this.identity = identity;
+    this.followerReads = followerReads;
   }
 
-  /** Sends a request; a status other than OK fails the future with a {@link TesseraException}. */
+  /**
+   * Sends a request; a status other than OK fails the future with a {@link TesseraException}.
+   * A lookup or listing the leader cannot answer (it died; an election is under way) may be
+   * answered by another replica from its own state, once that replica has applied everything
+   * this client has seen: this client's own changes and everything it read stay visible, while
+   * another client's change acknowledged in the leader's last moments may show only once the
+   * election is over (at most the election timeout).
+   */
   public CompletableFuture<MetaResponseProto> call(MetaRequestProto.Builder request) {
     MetaRequestProto req = request.setCaller(identity).setCallId(callIds.incrementAndGet()).build();
-    return caller.call(req.toByteArray(), MetaResponseProto::parseFrom,
+    boolean read = req.getOpCase() == MetaRequestProto.OpCase.GET_ATTR
+        || req.getOpCase() == MetaRequestProto.OpCase.READ_DIR;
+    java.util.function.Function<String, byte[]> followerRead = !read || !followerReads ? null
+        : unreachable -> req.toBuilder().setFollowerReadOk(true).setUnreachableLeader(unreachable)
+            .setSeenIndex(seenIndex.get()).build().toByteArray();
+    return caller.call(req.toByteArray(), followerRead, MetaResponseProto::parseFrom,
         r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).thenApply(r -> {
+      seenIndex.accumulateAndGet(r.getIndex(), Math::max);
       if (r.getStatus() != StatusProto.OK) {
         throw new java.util.concurrent.CompletionException(TesseraException.of(r.getStatus(), r.getMessage()));
       }

@@ -9,6 +9,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * Sends requests to the leader of a replica group, following {@code NOT_LEADER} hints and
@@ -48,72 +49,109 @@ public final class LeaderFollowingCaller {
   }
 
   /** Calls the leader; the reply's payload is discarded (control-only protocols). */
-  public <R> CompletableFuture<R> call(byte[] header, Decoder<R> decoder, java.util.function.Function<R, Outcome> view) {
-    CompletableFuture<R> result = new CompletableFuture<>();
-    attempt(header, decoder, view, leader, System.currentTimeMillis() + deadlineMillis, 0, null, result);
-    return result;
+  public <R> CompletableFuture<R> call(byte[] header, Decoder<R> decoder, Function<R, Outcome> view) {
+    return call(header, null, decoder, view);
   }
 
-  private <R> void attempt(byte[] header, Decoder<R> decoder, java.util.function.Function<R, Outcome> view,
-      String target, long deadline, int tries, Throwable lastError, CompletableFuture<R> result) {
-    if (System.currentTimeMillis() > deadline) {
-      String why = lastError == null ? "no leader was elected" : lastError.getMessage();
-      result.completeExceptionally(new TesseraException(StatusProto.UNAVAILABLE,
-          "no meta replica answered as leader within " + deadlineMillis + " ms (" + why + "); tried "
-              + String.join(",", replicas) + ": is the cluster running? (tessera cluster status)"));
-      return;
+  /**
+   * Calls the leader as {@link #call(byte[], Decoder, Function)} does; once the leader could not be
+   * reached, or none was known, retries send {@code retryHeader.apply(unreachableLeader)} instead
+   * (the address last found unreachable, or ""): a protocol may then let another replica answer.
+   */
+  public <R> CompletableFuture<R> call(byte[] header, Function<String, byte[]> retryHeader, Decoder<R> decoder,
+      Function<R, Outcome> view) {
+    Attempts<R> a = new Attempts<>(header, retryHeader, decoder, view, System.currentTimeMillis() + deadlineMillis);
+    a.send(leader);
+    return a.result;
+  }
+
+  /** One call's tries, from replica to replica, until an answer or the deadline. */
+  private final class Attempts<R> {
+    private final byte[] header;
+    private final Function<String, byte[]> retryHeader;
+    private final Decoder<R> decoder;
+    private final Function<R, Outcome> view;
+    private final long deadline;
+    private final CompletableFuture<R> result = new CompletableFuture<>();
+    private int tries;
+    private Throwable lastError;
+    private boolean leaderMissed;
+    private String unreachable = "";
+
+    Attempts(byte[] header, Function<String, byte[]> retryHeader, Decoder<R> decoder, Function<R, Outcome> view,
+        long deadline) {
+      this.header = header;
+      this.retryHeader = retryHeader;
+      this.decoder = decoder;
+      this.view = view;
+      this.deadline = deadline;
     }
-    pool.call(target, service, header, null).whenComplete((frame, err) -> {
-      if (err != null) {
-        Throwable cause = Failures.cause(err);
-        if (!(cause instanceof PeerUnreachableException || cause instanceof TimeoutException)) {
-          result.completeExceptionally(cause);
+
+    void send(String target) {
+      if (System.currentTimeMillis() > deadline) {
+        String why = lastError == null ? "no leader was elected" : lastError.getMessage();
+        result.completeExceptionally(new TesseraException(StatusProto.UNAVAILABLE,
+            "no meta replica answered as leader within " + deadlineMillis + " ms (" + why + "); tried "
+                + String.join(",", replicas) + ": is the cluster running? (tessera cluster status)"));
+        return;
+      }
+      byte[] h = leaderMissed && retryHeader != null ? retryHeader.apply(unreachable) : header;
+      pool.call(target, service, h, null).whenComplete((frame, err) -> {
+        if (err != null) {
+          Throwable cause = Failures.cause(err);
+          if (!(cause instanceof PeerUnreachableException || cause instanceof TimeoutException)) {
+            result.completeExceptionally(cause);
+            return;
+          }
+          if (cause instanceof TimeoutException) {
+            pool.disconnect(target);
+          }
+          unreachable = target;
+          retryLater(next(target), cause);
           return;
         }
-        if (cause instanceof TimeoutException) {
-          pool.disconnect(target);
+        R reply;
+        try {
+          reply = decoder.decode(frame.header());
+        } catch (Exception e) {
+          result.completeExceptionally(new TesseraException(StatusProto.INTERNAL,
+              "unreadable reply from " + target + ": " + e.getMessage()));
+          return;
+        } finally {
+          frame.release();
         }
-        String next = replicas.get((replicas.indexOf(target) + 1) % replicas.size());
-        retryLater(header, decoder, view, next, deadline, tries + 1, cause, result);
-        return;
-      }
-      R reply;
-      try {
-        reply = decoder.decode(frame.header());
-      } catch (Exception e) {
-        result.completeExceptionally(new TesseraException(StatusProto.INTERNAL,
-            "unreadable reply from " + target + ": " + e.getMessage()));
-        return;
-      } finally {
-        frame.release();
-      }
-      Outcome o = view.apply(reply);
-      if (o.status() == StatusProto.NOT_LEADER) {
-        String hint = o.leaderHint();
-        if (hint != null && !hint.isEmpty() && !hint.equals(target)) {
-          leader = hint;
-          attempt(header, decoder, view, hint, deadline, tries + 1, null, result);
-        } else {
-          String next = replicas.get((replicas.indexOf(target) + 1) % replicas.size());
-          retryLater(header, decoder, view, next, deadline, tries + 1,
-              new TesseraException(StatusProto.NOT_LEADER, o.message()), result);
+        Outcome o = view.apply(reply);
+        if (o.status() == StatusProto.NOT_LEADER) {
+          String hint = o.leaderHint();
+          if (hint != null && !hint.isEmpty() && !hint.equals(target) && !hint.equals(unreachable)) {
+            leader = hint;
+            tries++;
+            send(hint);
+          } else {
+            retryLater(next(target), new TesseraException(StatusProto.NOT_LEADER, o.message()));
+          }
+          return;
         }
-        return;
-      }
-      if (o.status() == StatusProto.UNAVAILABLE) {
-        retryLater(header, decoder, view, target, deadline, tries + 1,
-            new TesseraException(StatusProto.UNAVAILABLE, o.message()), result);
-        return;
-      }
-      leader = target;
-      result.complete(reply);
-    });
-  }
+        if (o.status() == StatusProto.UNAVAILABLE) {
+          retryLater(target, new TesseraException(StatusProto.UNAVAILABLE, o.message()));
+          return;
+        }
+        leader = target;
+        result.complete(reply);
+      });
+    }
 
-  private <R> void retryLater(byte[] header, Decoder<R> decoder, java.util.function.Function<R, Outcome> view,
-      String target, long deadline, int tries, Throwable lastError, CompletableFuture<R> result) {
-    long backoff = Math.min(500, 20L << Math.min(tries, 5)) + ThreadLocalRandom.current().nextLong(20);
-    Executor later = CompletableFuture.delayedExecutor(backoff, TimeUnit.MILLISECONDS);
-    later.execute(() -> attempt(header, decoder, view, target, deadline, tries, lastError, result));
+    private void retryLater(String target, Throwable error) {
+      leaderMissed = true;
+      lastError = error;
+      tries++;
+      long backoff = Math.min(500, 20L << Math.min(tries, 5)) + ThreadLocalRandom.current().nextLong(20);
+      Executor later = CompletableFuture.delayedExecutor(backoff, TimeUnit.MILLISECONDS);
+      later.execute(() -> send(target));
+    }
+
+    private String next(String target) {
+      return replicas.get((replicas.indexOf(target) + 1) % replicas.size());
+    }
   }
 }

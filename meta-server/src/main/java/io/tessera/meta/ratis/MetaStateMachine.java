@@ -155,7 +155,9 @@ public final class MetaStateMachine extends BaseStateMachine {
     List<Long> dropped;
     try (NamespaceTxn tx = store.begin()) {
       for (MetaTxnProto txn : batch.getTxnsList()) {
-        out.addReplies(apply(tx, txn));
+        MetaTxnReplyProto reply = apply(tx, txn);
+        out.addReplies(reply.hasClient() && reply.getClient().getIndex() == 0
+            ? reply.toBuilder().setClient(reply.getClient().toBuilder().setIndex(index)).build() : reply);
       }
       if (committing != null) {
         tx.setCapturePending(committing.getEpoch());
@@ -319,6 +321,9 @@ public final class MetaStateMachine extends BaseStateMachine {
     } catch (InvalidProtocolBufferException e) {
       reply = Replies.error(StatusProto.INVALID_ARGUMENT, "unreadable request: " + e.getMessage());
     }
+    // what a client has seen: a replica answering its reads while no leader does must have applied it
+    var applied = getLastAppliedTermIndex();
+    reply = reply.toBuilder().setIndex(applied == null ? 0 : Math.max(0, applied.getIndex())).build();
     return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply.toByteArray())));
   }
 

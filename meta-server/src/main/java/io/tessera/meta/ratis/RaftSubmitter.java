@@ -38,6 +38,14 @@ public final class RaftSubmitter {
     return submit(query, RaftClientRequest.readRequestType());
   }
 
+  /**
+   * A read from this replica's own state, which must have applied {@code minIndex}; any replica
+   * answers, leader or not (fails with a {@code StaleReadException} when it is further behind).
+   */
+  public CompletableFuture<RaftClientReply> staleRead(byte[] query, long minIndex) {
+    return submit(query, RaftClientRequest.staleReadRequestType(minIndex));
+  }
+
   private CompletableFuture<RaftClientReply> submit(byte[] body, RaftClientRequest.Type type) {
     RaftClientRequest request = RaftClientRequest.newBuilder()
         .setClientId(clientId).setServerId(server.getId()).setGroupId(groupId)

@@ -79,7 +79,7 @@ final class MetaRequestHandler implements RpcService {
       return done(leaderKnown ? refuse(refusal) : clusterStatus());
     }
     if (refusal != null) {
-      return done(refuse(refusal));
+      return followerMayAnswer(req, refusal) ? followerRead(req, refusal) : done(refuse(refusal));
     }
     if (req.getOpCase() == MetaRequestProto.OpCase.SNAPSHOT_CREATE) {
       return snapshots.create(req.getSnapshotCreate().getName(), req.getCaller(), req.getCallId())
@@ -103,16 +103,9 @@ final class MetaRequestHandler implements RpcService {
       if (req.getOpCase() == MetaRequestProto.OpCase.OP_NOT_SET) {
         return done(Replies.error(StatusProto.INVALID_ARGUMENT, "request names no operation"));
       }
-      return raft.read(req.toByteArray()).handle((reply, err) -> {
-        if (err != null || !reply.isSuccess()) {
-          return refuse(LeaderStatus.of(err != null ? err : reply.getException(), raft));
-        }
-        try {
-          return MetaResponseProto.parseFrom(reply.getMessage().getContent().toByteArray());
-        } catch (InvalidProtocolBufferException e) {
-          return Replies.error(StatusProto.INTERNAL, "unreadable query result");
-        }
-      }).thenApply(RpcReply::of);
+      return raft.read(req.toByteArray()).handle((reply, err) -> err != null || !reply.isSuccess()
+          ? refuse(LeaderStatus.of(err != null ? err : reply.getException(), raft))
+          : queryResult(reply)).thenApply(RpcReply::of);
     }
     try {
       if (req.getOpCase() == MetaRequestProto.OpCase.CREATE) {
@@ -124,6 +117,32 @@ final class MetaRequestHandler implements RpcService {
     MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setClient(req).build();
     return batcher.submit(txn).handle((reply, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
         : reply.getClient()).thenApply(RpcReply::of);
+  }
+
+  /**
+   * Whether this replica, not the leader, answers a read from its own state: the client asks for
+   * it after failing to reach the leader, and this replica knows no leader or only that one (an
+   * election is under way). A replica that knows another leader sends the client there.
+   */
+  private static boolean followerMayAnswer(MetaRequestProto req, LeaderStatus refusal) {
+    boolean read = req.getOpCase() == MetaRequestProto.OpCase.GET_ATTR
+        || req.getOpCase() == MetaRequestProto.OpCase.READ_DIR;
+    return read && req.getFollowerReadOk()
+        && (refusal.leaderHint().isEmpty() || refusal.leaderHint().equals(req.getUnreachableLeader()));
+  }
+
+  /** The read answered here once this replica has applied what the client has seen; else the refusal. */
+  private CompletableFuture<RpcReply> followerRead(MetaRequestProto req, LeaderStatus refusal) {
+    return raft.staleRead(req.toByteArray(), req.getSeenIndex()).handle((reply, err) ->
+        err != null || !reply.isSuccess() ? refuse(refusal) : queryResult(reply)).thenApply(RpcReply::of);
+  }
+
+  private static MetaResponseProto queryResult(org.apache.ratis.protocol.RaftClientReply reply) {
+    try {
+      return MetaResponseProto.parseFrom(reply.getMessage().getContent().toByteArray());
+    } catch (InvalidProtocolBufferException e) {
+      return Replies.error(StatusProto.INTERNAL, "unreadable query result");
+    }
   }
 
   /** Logs the server DRAINING by an operator's request; recovery then moves its shards. */
