@@ -50,7 +50,7 @@ public final class StripeLockTable {
   public record Refused(String holder) implements Outcome {}
 
   private record Held(byte[] key, long fileId, long first, long end, ByteString client, long operation,
-      long expiresAtNanos, long grantedAtMillis, long epoch) {
+      long expiresAtNanos, long grantedAtMillis, long epoch, boolean copyOnly) {
     boolean overlaps(long a, long b) {
       return first < b && a < end;
     }
@@ -121,7 +121,8 @@ public final class StripeLockTable {
     held.removeIf(h -> h.ownedBy(client, lock.getOperation()) && h.first == first);
     long lease = Math.min(maxLeaseNanos, Duration.ofMillis(Math.max(1, lock.getLeaseMs())).toNanos());
     long grantedAt = System.currentTimeMillis();
-    held.add(new Held(key, lock.getFileId(), first, end, client, lock.getOperation(), now + lease, grantedAt, epoch));
+    held.add(new Held(key, lock.getFileId(), first, end, client, lock.getOperation(), now + lease, grantedAt, epoch,
+        recovery && lock.getCopyOnly()));
     store.putLock(key, ByteBuffer.allocate(8 + 8 + 8).putLong(grantedAt).putLong(lease).putLong(epoch).array());
     wakeWaiters();
     return new Granted(key, epoch);
@@ -288,6 +289,38 @@ public final class StripeLockTable {
     return out;
   }
 
+  /**
+   * The meta leader's recovery coordinator locks as {@code coordinator}: a recovery lock any other
+   * holds is a dead coordinator's (its leader died mid-step), and writers of its stripes should not
+   * wait out its lease. A rebuild's lock (copy only) is dropped at once: its holder wrote only to a
+   * server that serves no reads, and the file is rebuilt again from the start. Any other (a parity
+   * repair's, a move's) becomes an orphan now, for the coordinator to repair and release.
+   */
+  public synchronized void learnCoordinator(ByteString coordinator) throws IOException {
+    if (coordinator.isEmpty()) {
+      return;
+    }
+    long now = nanoClock.getAsLong();
+    for (List<Held> held : byFile.values()) {
+      for (java.util.ListIterator<Held> it = held.listIterator(); it.hasNext(); ) {
+        Held h = it.next();
+        if (!h.recovery() || h.client.equals(coordinator) || writing.contains(h)) {
+          continue;
+        }
+        if (h.copyOnly) {
+          LOG.info("Dropped {}: its recovery coordinator is gone (a new meta leader rebuilds the file again)", h);
+          store.removeLock(h.key);
+          it.remove();
+        } else if (now - h.expiresAtNanos < 0) {
+          LOG.info("{} is an orphan now: its recovery coordinator is gone", h);
+          it.set(new Held(h.key, h.fileId, h.first, h.end, h.client, h.operation, now, h.grantedAtMillis, h.epoch,
+              false));
+        }
+      }
+    }
+    wakeWaiters();
+  }
+
   /** How many orphan locks recovery has taken over since start. */
   public synchronized long orphansTakenOver() {
     return orphansTakenOver;
@@ -327,7 +360,7 @@ public final class StripeLockTable {
       // a lock persisted before grant epochs were kept: its writer stamps no epoch, so the current one
       long epoch = v.remaining() >= 8 ? v.getLong() : store.epoch();
       byFile.computeIfAbsent(fileId, f -> new ArrayList<>()).add(new Held(entry[0], fileId, first, first + count,
-          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch));
+          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false));   // not kept: repaired, to be safe
     }
     if (!byFile.isEmpty()) {
       LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out", size());

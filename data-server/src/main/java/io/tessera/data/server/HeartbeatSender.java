@@ -96,6 +96,11 @@ final class HeartbeatSender implements Closeable {
         return;
       }
       serving.learn(r.getState());
+      try {
+        locks.learnCoordinator(r.getCoordinator());
+      } catch (java.io.IOException e) {
+        LOG.warn("Could not drop a dead recovery coordinator's locks: {}", e.getMessage());
+      }
       corruption.reported(req.getCorruptFilesList());
       gate.learn(new EpochState(r.getEpoch(), r.getRetainedEpochsList().stream().mapToLong(Long::longValue)
           .toArray()), overdue);

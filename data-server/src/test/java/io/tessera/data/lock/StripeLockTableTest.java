@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.netty.buffer.Unpooled;
+import io.tessera.common.cluster.RecoveryIdentity;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.data.store.DirtyFile;
 import io.tessera.data.store.RocksShardStore;
@@ -70,6 +71,42 @@ class StripeLockTableTest {
           .isInstanceOf(StripeLockTable.Granted.class);
       assertThat(table.orphansTakenOver()).isEqualTo(1);
       assertThat(table.orphans(64)).isEmpty();
+    }
+  }
+
+  @Test
+  void whenTheMetaLeaderDiesMidRebuildItsWritersDoNotWaitOutTheRebuildsLease() throws Exception {
+    ByteString deadCoordinator = RecoveryIdentity.newClientId();
+    ByteString newCoordinator = RecoveryIdentity.newClientId();
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      // the dead leader's rebuild held this file whole (copy only), and was repairing parity elsewhere
+      StripeLockProto rebuild = lock(0, 1 << 20, 1).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
+      StripeLockProto repair = StripeLockProto.newBuilder().setFileId(8).setFirstStripe(0).setStripeCount(2)
+          .setOperation(2).setLeaseMs(20_000).build();
+      table.tryLock(rebuild, deadCoordinator, true, 0);
+      table.tryLock(repair, deadCoordinator, true, 0);
+      table.learnCoordinator(deadCoordinator);   // still the leader's: nothing changes
+      assertThat(table.tryLock(lock(3, 1, 3), ALICE, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.orphans(64)).isEmpty();
+
+      table.learnCoordinator(newCoordinator);
+      assertThat(table.tryLock(lock(3, 1, 3), ALICE, false, 0)).as("a writer of the file being rebuilt")
+          .isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.orphans(64)).as("the half-done parity repair, for the new coordinator to finish")
+          .singleElement().satisfies(o -> assertThat(o.getFileId()).isEqualTo(8));
+      assertThat(table.tryLock(repair.toBuilder().setFileId(8).setOperation(4).build(), BOB, false, 0))
+          .as("a writer must not build on the unrepaired parity").isInstanceOf(StripeLockTable.Refused.class);
+    }
+  }
+
+  @Test
+  void aCopyOnlyLockOfAWriterIsNotDroppedLikeARebuildsOne() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      table.tryLock(lock(0, 4, 1).toBuilder().setCopyOnly(true).build(), ALICE, false, 0);
+      table.learnCoordinator(RecoveryIdentity.newClientId());
+      assertThat(table.tryLock(lock(0, 1, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
     }
   }
 

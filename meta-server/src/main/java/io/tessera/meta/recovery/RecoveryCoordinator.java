@@ -472,6 +472,11 @@ public final class RecoveryCoordinator implements Closeable {
     return bytes;
   }
 
+  /** The client id this coordinator's stripe locks carry (data servers learn it with each heartbeat). */
+  public com.google.protobuf.ByteString clientId() {
+    return calls.caller().getClientId();
+  }
+
   @Override
   public void close() {
     detector.shutdownNow();

@@ -94,7 +94,7 @@ final class ShardRebuilder {
       return 0;
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());
-    return restore(fileId, layout, target, target, in.getStaleServersList(), (lockSet, after) -> {
+    return restore(fileId, layout, target, target, in.getStaleServersList(), true, (lockSet, after) -> {
       // order matters: survivors forget first, so a failure between leaves the file stale (safe)
       clear(lockSet, target, fileId, after);
       namespace.rebuilt(fileId, target);
@@ -140,7 +140,7 @@ final class ShardRebuilder {
     if (old.parityUnits() == 0 || (serving.test(from) && !in.getStaleServersList().contains(from))) {
       return copyFrom(fileId, old, next, from, to, commit);
     }
-    return restore(fileId, next, from, to, stale, commit);
+    return restore(fileId, next, from, to, stale, false, commit);
   }
 
   /** A move was logged but not every server could be fenced: the file's lock stays held. */
@@ -162,7 +162,7 @@ final class ShardRebuilder {
    * checks, under the file-wide lock, that no write went around it meanwhile, and commits.
    */
   private long restore(long fileId, StripeLayout layout, String dirtyKey, String target, List<String> staleServers,
-      Commit commit) throws InterruptedException {
+      boolean copyOnly, Commit commit) throws InterruptedException {
     if (layout.parityUnits() == 0) {
       throw new RecoveryException(StatusProto.UNAVAILABLE, "file " + fileId + " has no parity to rebuild from");
     }
@@ -182,7 +182,7 @@ final class ShardRebuilder {
     long written = 0;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       boolean underFileLock = attempt == ATTEMPTS;
-      StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
+      StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
       if (underFileLock) {
         lockAll(everyone, fileLock, layout.generation());
         before = sequences(lockSet, dirtyKey, fileId);
@@ -196,7 +196,7 @@ final class ShardRebuilder {
         }
         long size = now.getSize();
         truncate(target, fileId, layout, size);
-        written += copy(fileId, layout, size, target, readable, everyone, underFileLock);
+        written += copy(fileId, layout, size, target, readable, everyone, underFileLock, copyOnly);
         if (!underFileLock) {
           lockAll(everyone, fileLock, layout.generation());
           fileLocked = true;
@@ -317,20 +317,20 @@ final class ShardRebuilder {
 
   /** Copies stripes [0, stripes of size) of the file onto the target; returns the bytes written. */
   private long copy(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
-      List<String> everyone, boolean locked) throws InterruptedException {
+      List<String> everyone, boolean locked, boolean copyOnly) throws InterruptedException {
     long stripes = (size + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
     int perChunk = Math.max(1, CHUNK_BYTES / layout.stripeUnit());
     long written = 0;
     for (long from = 0; from < stripes; from += perChunk) {
       long to = Math.min(stripes, from + perChunk);
-      written += copyChunk(fileId, layout, size, target, readable, everyone, from, to, locked);
+      written += copyChunk(fileId, layout, size, target, readable, everyone, from, to, locked, copyOnly);
     }
     return written;
   }
 
   private long copyChunk(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
-      List<String> everyone, long from, long to, boolean locked) throws InterruptedException {
-    StripeLockProto chunkLock = locked ? null : lock(fileId, from, (int) (to - from));
+      List<String> everyone, long from, long to, boolean locked, boolean copyOnly) throws InterruptedException {
+    StripeLockProto chunkLock = locked ? null : lock(fileId, from, (int) (to - from), copyOnly);
     // k units decode the target's: the first k readable ones of each stripe (data units first)
     java.util.function.BiPredicate<Long, Integer> firstK = (stripe, unit) -> {
       int before = 0;
@@ -632,8 +632,13 @@ final class ShardRebuilder {
   }
 
   private StripeLockProto lock(long fileId, long first, int count) {
+    return lock(fileId, first, count, false);
+  }
+
+  /** {@code copyOnly}: a rebuild's lock, whose holder writes only to the server being rebuilt. */
+  private StripeLockProto lock(long fileId, long first, int count, boolean copyOnly) {
     return StripeLockProto.newBuilder().setFileId(fileId).setFirstStripe(first).setStripeCount(count)
-        .setOperation(operations.incrementAndGet()).setLeaseMs((int) leaseMillis).build();
+        .setOperation(operations.incrementAndGet()).setLeaseMs((int) leaseMillis).setCopyOnly(copyOnly).build();
   }
 
   /** Takes the lock on every server at once, reading nothing (the empty replies are released). */

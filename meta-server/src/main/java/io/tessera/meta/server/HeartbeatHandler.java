@@ -19,10 +19,13 @@ final class HeartbeatHandler implements RpcService {
 
   private final RaftSubmitter raft;
   private final TxnBatcher batcher;
+  /** This replica's recovery coordinator's lock owner id, told to data servers while it leads. */
+  private final com.google.protobuf.ByteString coordinator;
 
-  HeartbeatHandler(RaftSubmitter raft, TxnBatcher batcher) {
+  HeartbeatHandler(RaftSubmitter raft, TxnBatcher batcher, com.google.protobuf.ByteString coordinator) {
     this.raft = raft;
     this.batcher = batcher;
+    this.coordinator = coordinator;
   }
 
   @Override
@@ -50,8 +53,8 @@ final class HeartbeatHandler implements RpcService {
       return done(refuse(refusal));
     }
     MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setHeartbeat(hb).build();
-    return batcher.submit(txn).handle((r, err) -> err != null ? refuse(LeaderStatus.of(err, raft)) : r.getHeartbeat())
-        .thenApply(RpcReply::of);
+    return batcher.submit(txn).handle((r, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
+        : r.getHeartbeat().toBuilder().setCoordinator(coordinator).build()).thenApply(RpcReply::of);
   }
 
   private static HeartbeatResponseProto refuse(LeaderStatus s) {

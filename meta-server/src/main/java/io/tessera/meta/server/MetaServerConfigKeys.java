@@ -63,7 +63,8 @@ public final class MetaServerConfigKeys {
           + " foreground I/O, and speeds up to tessera.meta.rebuild-rate when the clients are quiet");
   public static final ConfigKey<Duration> REBUILD_LOCK_LEASE = ConfigKey.duration("tessera.meta.rebuild-lock-lease",
       Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
-          + " must be copied within it; writers of the file wait at most this long when a meta leader dies mid-rebuild)");
+          + " must be copied within it). When a meta leader dies mid-rebuild, data servers drop its rebuild locks at "
+          + "their first heartbeat to the next leader, and its other recovery locks become orphans for it to repair");
 
   public static final ConfigKey<Duration> REPLACE_AFTER = ConfigKey.duration("tessera.meta.replace-after",
       Duration.ofMinutes(10), "a data server DOWN this long is replaced: recovery rebuilds its shards on other servers"
