@@ -6,13 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.tessera.common.proto.MetaResponseProto;
-import java.net.InetSocketAddress;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,23 +23,8 @@ class AbandonedCallTest {
   @Test
   void anAnswerArrivingAfterTheCallerGaveUpIsReleased() throws Exception {
     CompletableFuture<RpcReply> late = new CompletableFuture<>();
-    AtomicInteger calls = new AtomicInteger();
-    RpcService service = new RpcService() {
-      @Override
-      public CompletableFuture<RpcReply> handle(RpcCall call) {
-        call.payload().release();
-        // the second call is answered late; every other one at once
-        return calls.incrementAndGet() == 2 ? late
-            : CompletableFuture.completedFuture(RpcReply.of(MetaResponseProto.getDefaultInstance()));
-      }
-
-      @Override
-      public RpcReply errorReply(Throwable cause) {
-        return RpcReply.of(MetaResponseProto.getDefaultInstance());
-      }
-    };
-    RpcServer server = RpcServer.start("late", new InetSocketAddress("127.0.0.1", 0), Map.of(Service.META, service),
-        64 << 20, 1);
+    // the second call is answered late; every other one at once
+    RpcServer server = ScriptedMetaService.start("late", 64 << 20, n -> n == 2 ? late : ScriptedMetaService.empty());
     try (RpcClientPool pool = new RpcClientPool("late-test", 1, 64 << 20, 60_000, 2000)) {
       String address = "127.0.0.1:" + server.port();
       pool.call(address, Service.META, new byte[0], null).get(10, TimeUnit.SECONDS).release();   // connected

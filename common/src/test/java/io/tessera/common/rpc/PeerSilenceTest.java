@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.common.proto.MetaResponseProto;
 import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -42,20 +40,7 @@ class PeerSilenceTest {
   @Test
   void aPeerBusyWithALongCallStillAnswersPingsAndIsKeptWaitingFor() throws Exception {
     CompletableFuture<RpcReply> slow = new CompletableFuture<>();
-    RpcService service = new RpcService() {
-      @Override
-      public CompletableFuture<RpcReply> handle(RpcCall call) {
-        call.payload().release();
-        return slow;
-      }
-
-      @Override
-      public RpcReply errorReply(Throwable cause) {
-        return RpcReply.of(MetaResponseProto.getDefaultInstance());
-      }
-    };
-    RpcServer server = RpcServer.start("busy", new InetSocketAddress("127.0.0.1", 0), Map.of(Service.META, service),
-        1 << 20, 1);
+    RpcServer server = ScriptedMetaService.start("busy", 1 << 20, n -> slow);
     try (RpcClientPool pool = new RpcClientPool("busy-test", 1, 1 << 20, 60_000, 2000)) {
       CompletableFuture<Frame> call = pool.call("127.0.0.1:" + server.port(), Service.META, new byte[0], null);
       Thread.sleep(RpcConnection.DEFAULT_SILENCE_MILLIS + 2000);   // longer than the silence limit
