@@ -73,6 +73,11 @@ public final class RebuildCommand implements Callable<Integer> {
   @Option(names = "--baseline", defaultValue = "15", description = "seconds of foreground writes measured before (default: ${DEFAULT-VALUE})")
   int baselineSeconds;
 
+  @Option(names = "--warmup", defaultValue = "10", description = "seconds of foreground writes before the baseline, "
+      + "not measured: a cluster just started writes slower until its JVMs have compiled the write path "
+      + "(default: ${DEFAULT-VALUE})")
+  int warmupSeconds;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -82,6 +87,10 @@ public final class RebuildCommand implements Callable<Integer> {
         .orElseThrow(() -> new IllegalArgumentException("no data server " + victim + " in " + clusterFile));
     if (!ec.matches("\\d{1,3}\\+\\d{1,3}")) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--ec must be K+M, e.g. 6+3; got " + ec);
+    }
+    if (warmupSeconds < 0 || baselineSeconds < 1) {
+      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--warmup must be >= 0 and --baseline "
+          + ">= 1 seconds; got " + warmupSeconds + " and " + baselineSeconds);
     }
     String[] km = ec.split("\\+");
     int k = Integer.parseInt(km[0]);
@@ -98,7 +107,7 @@ public final class RebuildCommand implements Callable<Integer> {
       Foreground fg = new Foreground(fs, layout, fgClients);
       out.printf(Locale.ROOT, "Foreground: %d writers, 1 MiB writes into 256 MiB files (%s)%n", fgClients, ec);
       out.flush();
-      double before = fgClients == 0 ? Double.NaN : fg.measure(baselineSeconds);
+      double before = fgClients == 0 ? Double.NaN : fg.measure(warmupSeconds, baselineSeconds);
       if (fgClients > 0) {
         out.printf(Locale.ROOT, "  healthy: %.1f MB/s%n", before / 1e6);
       }
@@ -306,9 +315,9 @@ public final class RebuildCommand implements Callable<Integer> {
       }
     }
 
-    double measure(int seconds) throws Exception {
+    double measure(int warmupSeconds, int seconds) throws Exception {
       start();
-      Thread.sleep(2000);   // past the first writes' warm-up
+      Thread.sleep(warmupSeconds * 1000L);
       long b0 = bytes.get();
       long t0 = System.nanoTime();
       Thread.sleep(seconds * 1000L);
