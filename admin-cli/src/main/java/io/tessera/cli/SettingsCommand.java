@@ -64,6 +64,14 @@ public final class SettingsCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Refuses a key no server reads. One setting list serves every server of a cluster (a shared
+   * --conf file, tessera local's -D), so either kind of server accepts the other's keys.
+   */
+  public static void requireServerSettings(String source, java.util.Collection<String> keys) {
+    requireKnown(source, keys, "server", Group.meta, Group.data);
+  }
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();

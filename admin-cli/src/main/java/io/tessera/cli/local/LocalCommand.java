@@ -69,8 +69,7 @@ public final class LocalCommand implements Callable<Integer> {
           + "meta replicas; 0 for the same)");
     }
     // checked here, before any server starts (each would refuse it and exit)
-    SettingsCommand.requireKnown("-D", defines.keySet(), "server", SettingsCommand.Group.meta,
-        SettingsCommand.Group.data);
+    SettingsCommand.requireServerSettings("-D", defines.keySet());
     ClusterPlan plan = plan();
     long start = System.nanoTime();
     LocalCluster cluster;

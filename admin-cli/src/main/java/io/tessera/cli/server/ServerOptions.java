@@ -18,18 +18,12 @@ public final class ServerOptions {
   @Option(names = "--cluster-file", description = "cluster.json to record this process's PID in")
   Path clusterFile;
 
-  /**
-   * The server's settings. A key no server reads is refused, from -D or from the file (one file
-   * may serve every server of a cluster, so a meta server accepts data servers' keys and the
-   * other way round).
-   */
+  /** The server's settings; a key no server reads is refused, from -D or from the file. */
   Config config() {
     Map<String, String> given = defines == null ? Map.of() : new HashMap<>(defines);
-    SettingsCommand.requireKnown("-D", given.keySet(), "server", SettingsCommand.Group.meta,
-        SettingsCommand.Group.data);
+    SettingsCommand.requireServerSettings("-D", given.keySet());
     if (conf != null) {
-      SettingsCommand.requireKnown(conf + ": ", Config.fileSettings(conf).keySet(), "server",
-          SettingsCommand.Group.meta, SettingsCommand.Group.data);
+      SettingsCommand.requireServerSettings(conf + ": ", Config.fileSettings(conf).keySet());
     }
     return Config.load(conf, given);
   }

@@ -1,6 +1,7 @@
 package io.tessera.client.internal;
 
 import com.google.protobuf.ByteString;
+import io.tessera.common.cluster.FollowerReads;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -40,9 +41,7 @@ public final class MetaClient {
    */
   public CompletableFuture<MetaResponseProto> call(MetaRequestProto.Builder request) {
     MetaRequestProto req = request.setCaller(identity).setCallId(callIds.incrementAndGet()).build();
-    boolean read = req.getOpCase() == MetaRequestProto.OpCase.GET_ATTR
-        || req.getOpCase() == MetaRequestProto.OpCase.READ_DIR;
-    java.util.function.Function<String, byte[]> followerRead = !read || !followerReads ? null
+    java.util.function.Function<String, byte[]> followerRead = !followerReads || !FollowerReads.answerable(req) ? null
         : unreachable -> req.toBuilder().setFollowerReadOk(true).setUnreachableLeader(unreachable)
             .setSeenIndex(seenIndex.get()).build().toByteArray();
     return caller.call(req.toByteArray(), followerRead, MetaResponseProto::parseFrom,

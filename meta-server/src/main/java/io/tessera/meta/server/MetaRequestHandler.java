@@ -1,6 +1,7 @@
 package io.tessera.meta.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.cluster.FollowerReads;
 import io.tessera.common.proto.ClusterStatusResponseProto;
 import io.tessera.common.proto.CreateRequestProto;
 import io.tessera.common.proto.DataServerStateProto;
@@ -125,9 +126,7 @@ final class MetaRequestHandler implements RpcService {
    * election is under way). A replica that knows another leader sends the client there.
    */
   private static boolean followerMayAnswer(MetaRequestProto req, LeaderStatus refusal) {
-    boolean read = req.getOpCase() == MetaRequestProto.OpCase.GET_ATTR
-        || req.getOpCase() == MetaRequestProto.OpCase.READ_DIR;
-    return read && req.getFollowerReadOk()
+    return FollowerReads.answerable(req) && req.getFollowerReadOk()
         && (refusal.leaderHint().isEmpty() || refusal.leaderHint().equals(req.getUnreachableLeader()));
   }
 
