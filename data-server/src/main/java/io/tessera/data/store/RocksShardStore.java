@@ -57,6 +57,12 @@ public final class RocksShardStore implements ShardStore {
 
   private static final int LOCK_STRIPES = 512;
   private static final int CRC_BYTES = 4;
+  /**
+   * A deleted file with more versions than this goes in one range tombstone, a smaller one in
+   * point tombstones: every read and iterator of a memtable sorts its range tombstones again, so
+   * a few thousand removed small files made an idle server burn a core.
+   */
+  private static final int RANGE_DELETE_FROM = 1024;
   private static final long LIVE = Long.MAX_VALUE;
   /** Write-ahead log kept at most (beyond what the shard memtables still need). */
   static final long MAX_LOG_BYTES = 256L << 20;
@@ -431,10 +437,21 @@ public final class RocksShardStore implements ShardStore {
     EpochState now = state;
     FileChanges changes = new FileChanges();
     if (!now.hasSnapshots()) {
+      FileVersions versions = versionsOf(fileId);
+      if (versions.keys().isEmpty()) {
+        return;   // nothing of it here (an empty file, or a server its data never reached)
+      }
       try (WriteBatch batch = new WriteBatch()) {
-        valueFilesOf(fileId).forEach(changes::obsolete);
-        batch.deleteRange(shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
-        batch.deleteRange(versionFamily, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+        versions.valueFiles().forEach(changes::obsolete);
+        if (versions.keys().size() > RANGE_DELETE_FROM) {
+          batch.deleteRange(shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+          batch.deleteRange(versionFamily, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+        } else {
+          for (byte[] key : versions.keys()) {
+            batch.delete(shards, key);
+            batch.delete(versionFamily, key);
+          }
+        }
         db.write(asyncWrite, batch);
         changes.committed();
       } catch (RocksDBException e) {
@@ -454,12 +471,17 @@ public final class RocksShardStore implements ShardStore {
     }
   }
 
+  /** Every version key of a file, and the value files among them. */
+  private record FileVersions(List<byte[]> keys, List<ValueFiles.Ref> valueFiles) {}
+
   /**
-   * The value files of every version of a file. A write that commits between this look and the
-   * delete leaves its file behind until the next start sweeps it (the file is being removed).
+   * The versions of a file, from the version index. A write that commits between this look and
+   * the delete leaves its version behind (the file is being removed; a value file is swept at
+   * the next start).
    */
-  private List<ValueFiles.Ref> valueFilesOf(long fileId) {
-    List<ValueFiles.Ref> out = new ArrayList<>();
+  private FileVersions versionsOf(long fileId) {
+    List<byte[]> keys = new ArrayList<>();
+    List<ValueFiles.Ref> files = new ArrayList<>();
     byte[] end = ShardKey.fileFrom(fileId + 1, 0);
     try (RocksIterator it = db.newIterator(versionFamily)) {
       for (it.seek(ShardKey.fileFrom(fileId, 0)); it.isValid(); it.next()) {
@@ -467,13 +489,14 @@ public final class RocksShardStore implements ShardStore {
         if (java.util.Arrays.compareUnsigned(k, end) >= 0) {
           break;
         }
+        keys.add(k);
         byte[] entry = it.value();
         if (entry.length == FILE_ENTRY) {
-          out.add(new ValueFiles.Ref(ShardKey.shardOf(k), ShardKey.epochOf(k), generationOf(entry)));
+          files.add(new ValueFiles.Ref(ShardKey.shardOf(k), ShardKey.epochOf(k), generationOf(entry)));
         }
       }
     }
-    return out;
+    return new FileVersions(keys, files);
   }
 
   @Override

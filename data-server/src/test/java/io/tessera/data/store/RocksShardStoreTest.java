@@ -126,6 +126,27 @@ class RocksShardStoreTest {
   }
 
   @Test
+  void removingAFileOfManyShardsOrOfFewLeavesItsNeighboursWhole() throws Exception {
+    byte[] u = bytes(64, 3);
+    store.write(List.of(put(new ShardId(29, 0, 0), 0, u, true)), false);
+    for (int s = 0; s < 1100; s++) {   // past the point where one range tombstone is cheaper
+      store.write(List.of(put(new ShardId(30, s, 0), 0, u, true)), false);
+    }
+    store.write(List.of(put(new ShardId(31, 0, 0), 0, u, true), put(new ShardId(31, 1, 2), 0, u, true)), false);
+    store.write(List.of(put(new ShardId(32, 0, 0), 0, u, true)), false);
+
+    store.deleteFile(30);
+    store.deleteFile(31);
+    store.deleteFile(33);   // never written here
+
+    assertThat(read(new ShardId(30, 0, 0), 0, 64)).isNull();
+    assertThat(read(new ShardId(30, 1099, 0), 0, 64)).isNull();
+    assertThat(read(new ShardId(31, 1, 2), 0, 64)).isNull();
+    assertThat(read(new ShardId(29, 0, 0), 0, 64)).as("the file before").isEqualTo(u);
+    assertThat(read(new ShardId(32, 0, 0), 0, 64)).as("the file after").isEqualTo(u);
+  }
+
+  @Test
   void writesAtANewEpochReplaceTheOldVersion() throws Exception {
     ShardId id = new ShardId(3, 0, 0);
     store.write(List.of(put(id, 0, bytes(4096, 5), true)), false);
