@@ -152,6 +152,40 @@ class MiniClusterTest {
   }
 
   @Test
+  void removingADirectoryOfManyFilesFreesTheirShardsOnEveryDataServer() throws Exception {
+    fs.mkdirs("/many");
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    byte[] data = new byte[4 * 32 * 1024];   // one 32 KiB unit per server: each is a value file
+    new Random(11).nextBytes(data);
+    for (int i = 0; i < 300; i++) {   // more than one delete request's worth per server
+      TesseraFile f = fs.createFile("/many/f" + i, CreateOptions.striped(4).stripeUnit(32 * 1024));
+      f.write(0, data, 0, data.length);
+      ids.add(Long.toString(fs.stat("/many/f" + i).fileId()));
+    }
+    assertThat(valueFilesOf(ids)).as("written").isEqualTo(4 * 300);
+
+    fs.delete("/many", true);
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> valueFilesOf(ids) == 0);
+    await().atMost(Duration.ofSeconds(10)).until(() -> {
+      String leader = cluster.leader();
+      return leader != null && cluster.meta(leader).namespace().pendingReclaims(10).isEmpty();
+    });
+  }
+
+  /** Value files of the given files on every data server (named {@code <fileId>.<stripe>.<unit>...}). */
+  private static long valueFilesOf(java.util.Set<String> fileIds) throws java.io.IOException {
+    long n = 0;
+    for (String server : cluster.plan().dataIds()) {
+      try (var files = java.nio.file.Files.walk(cluster.plan().dataDir(server))) {
+        n += files.filter(f -> java.nio.file.Files.isRegularFile(f) && f.getParent().getParent().endsWith("values"))
+            .filter(f -> fileIds.contains(f.getFileName().toString().split("\\.")[0])).count();
+      }
+    }
+    return n;
+  }
+
+  @Test
   void aFollowerThatMissedManyChangesCatchesUpFromACheckpoint() throws Exception {
     String leader = cluster.leader();
     String follower = List.of("m1", "m2", "m3").stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();

@@ -7,6 +7,7 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
+import io.tessera.common.proto.DeleteFileRequestProto;
 import io.tessera.common.proto.ReadShardsResponseProto;
 import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.ShardStateProto;
@@ -56,6 +57,8 @@ final class DataRequestHandler implements RpcService {
 
   /** Most retained snapshots a gate request may name. */
   static final int MAX_RETAINED = 100_000;
+  /** Files one delete request may remove (the meta leader's reclaim batches stay below it). */
+  static final int MAX_FILES_PER_DELETE = 1024;
 
   /** Longest a snapshot read waits for writes its snapshot holds to land (a dead writer's). */
   static final Duration LANDING_WAIT = Duration.ofSeconds(10);
@@ -384,7 +387,15 @@ final class DataRequestHandler implements RpcService {
         return ok();
       }
       case DELETE_FILE -> {
-        store.deleteFile(req.getDeleteFile().getFileId());
+        DeleteFileRequestProto d = req.getDeleteFile();
+        if (d.getMoreFileIdsCount() >= MAX_FILES_PER_DELETE) {
+          throw new IllegalArgumentException("a delete names " + (d.getMoreFileIdsCount() + 1)
+              + " files; at most " + MAX_FILES_PER_DELETE + " in one request");
+        }
+        store.deleteFile(d.getFileId());
+        for (long more : d.getMoreFileIdsList()) {
+          store.deleteFile(more);
+        }
         return ok();
       }
       case LAYOUT_FENCE -> {

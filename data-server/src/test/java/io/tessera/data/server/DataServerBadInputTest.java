@@ -86,6 +86,15 @@ class DataServerBadInputTest {
           UnlockRequestProto.newBuilder().setLock(StripeLockProto.newBuilder().setFileId(1)
               .setFirstStripe(Long.MAX_VALUE).setStripeCount(-1))).build(), null);
       assertThat(hugeLock.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+      io.tessera.common.proto.DeleteFileRequestProto.Builder manyFiles =
+          io.tessera.common.proto.DeleteFileRequestProto.newBuilder().setFileId(1);
+      for (long f = 2; f <= 100_000; f++) {
+        manyFiles.addMoreFileIds(f);
+      }
+      DataResponseProto tooMany = call(pool, server.address(), DataRequestProto.newBuilder()
+          .setDeleteFile(manyFiles).build(), null);
+      assertThat(tooMany.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+      assertThat(tooMany.getMessage()).contains("at most 1024");
 
       Frame reply = pool.call(server.address(), Service.DATA, DataRequestProto.newBuilder().setRead(
           ReadShardsRequestProto.newBuilder().addRanges(range)).build().toByteArray(), null).get();

@@ -276,6 +276,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       }
       case RECLAIM_DONE -> {
         tx.reclaimDone(txn.getReclaimDone().getFileId());
+        txn.getReclaimDone().getMoreFileIdsList().forEach(tx::reclaimDone);
         return MetaTxnReplyProto.newBuilder().setClient(Replies.error(StatusProto.OK, "")).build();
       }
       default -> {

@@ -14,33 +14,42 @@ import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.registry.DataServerRegistry;
 import java.io.Closeable;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * On the leader, deletes the shards of removed files from their data servers in the
- * background, then logs that the file is reclaimed. The list of files to reclaim is
- * replicated, so a new leader carries on; a server that is down is asked again later.
+ * background, then logs that the files are reclaimed. The list of files to reclaim is
+ * replicated, so a new leader carries on; a file with a server that is down waits for it.
+ *
+ * <p>Each round takes up to {@value #PER_ROUND} files, asks every server to drop all of its
+ * files among them in requests of {@value #PER_REQUEST}, and logs the files every server
+ * dropped in one entry: removing a directory of a hundred thousand small files costs a few
+ * hundred requests per server, not a hundred thousand.
  */
 final class FileReclaimer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(FileReclaimer.class);
-  private static final int PER_ROUND = 64;
+  private static final int PER_ROUND = 1024;
+  /** Files named in one delete request (a data server takes at most 1024). */
+  private static final int PER_REQUEST = 256;
 
   private final RaftSubmitter raft;
   private final TxnBatcher batcher;
   private final Supplier<NamespaceStore> store;
   private final DataServerRegistry registry;
   private final RpcClientPool dataServers;
-  private final Set<Long> inProgress = ConcurrentHashMap.newKeySet();
+  private final AtomicBoolean roundRunning = new AtomicBoolean();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "reclaimer");
     t.setDaemon(true);
@@ -61,48 +70,77 @@ final class FileReclaimer implements Closeable {
   }
 
   private void round() {
+    if (!raft.isLeader() || !roundRunning.compareAndSet(false, true)) {
+      return;
+    }
     try {
-      if (!raft.isLeader()) {
-        return;
-      }
-      for (Map.Entry<Long, LayoutProto> e : store.get().pendingReclaims(PER_ROUND).entrySet()) {
-        if (inProgress.add(e.getKey())) {
-          reclaim(e.getKey(), e.getValue()).whenComplete((ok, err) -> inProgress.remove(e.getKey()));
+      reclaim(store.get().pendingReclaims(PER_ROUND)).whenComplete((v, err) -> {
+        roundRunning.set(false);
+        if (err != null) {
+          LOG.warn("Reclaim round failed (retried next round): {}", err.getMessage());
         }
-      }
+      });
     } catch (RuntimeException e) {
+      roundRunning.set(false);
       LOG.warn("Reclaim round failed: {}", e.getMessage());
     }
   }
 
-  private CompletableFuture<Void> reclaim(long fileId, LayoutProto layout) {
-    List<CompletableFuture<Boolean>> deletes = new ArrayList<>();
-    byte[] req = DataRequestProto.newBuilder().setDeleteFile(DeleteFileRequestProto.newBuilder().setFileId(fileId))
-        .build().toByteArray();
-    for (String server : Set.copyOf(layout.getServersList())) {
-      String address = registry.address(server);
-      if (address == null || !registry.isUp(server)) {
-        return CompletableFuture.completedFuture(null);
+  private CompletableFuture<Void> reclaim(Map<Long, LayoutProto> pending) {
+    Map<String, List<Long>> filesByServer = new LinkedHashMap<>();
+    Set<Long> reclaimable = new HashSet<>();
+    for (Map.Entry<Long, LayoutProto> e : pending.entrySet()) {
+      Set<String> servers = Set.copyOf(e.getValue().getServersList());
+      if (servers.stream().allMatch(s -> registry.address(s) != null && registry.isUp(s))) {
+        reclaimable.add(e.getKey());
+        servers.forEach(s -> filesByServer.computeIfAbsent(s, k -> new ArrayList<>()).add(e.getKey()));
       }
-      deletes.add(dataServers.call(address, Service.DATA, req, null).handle((frame, err) -> {
-        if (err != null) {
-          return false;
-        }
-        try {
-          return DataResponseProto.parseFrom(frame.header()).getStatus() == StatusProto.OK;
-        } catch (Exception ex) {
-          return false;
-        } finally {
-          frame.release();
-        }
-      }));
+    }
+    List<CompletableFuture<Void>> deletes = new ArrayList<>();
+    for (Map.Entry<String, List<Long>> e : filesByServer.entrySet()) {
+      List<Long> files = e.getValue();
+      for (int from = 0; from < files.size(); from += PER_REQUEST) {
+        List<Long> part = files.subList(from, Math.min(files.size(), from + PER_REQUEST));
+        deletes.add(delete(e.getKey(), part).thenAccept(done -> {
+          if (!done) {
+            synchronized (reclaimable) {
+              part.forEach(reclaimable::remove);
+            }
+          }
+        }));
+      }
     }
     return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).thenCompose(v -> {
-      if (deletes.stream().allMatch(CompletableFuture::join)) {
-        return batcher.submit(MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis())
-            .setReclaimDone(ReclaimDoneProto.newBuilder().setFileId(fileId)).build()).thenApply(r -> null);
+      if (reclaimable.isEmpty()) {
+        return CompletableFuture.completedFuture(null);
       }
-      return CompletableFuture.completedFuture(null);
+      List<Long> done = new ArrayList<>(reclaimable);
+      ReclaimDoneProto.Builder record = ReclaimDoneProto.newBuilder().setFileId(done.get(0))
+          .addAllMoreFileIds(done.subList(1, done.size()));
+      return batcher.submit(MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis())
+          .setReclaimDone(record).build()).thenApply(r -> null);
+    });
+  }
+
+  /** Whether {@code server} dropped the shards of every one of {@code files}. */
+  private CompletableFuture<Boolean> delete(String server, List<Long> files) {
+    String address = registry.address(server);
+    if (address == null) {
+      return CompletableFuture.completedFuture(false);
+    }
+    byte[] req = DataRequestProto.newBuilder().setDeleteFile(DeleteFileRequestProto.newBuilder()
+        .setFileId(files.get(0)).addAllMoreFileIds(files.subList(1, files.size()))).build().toByteArray();
+    return dataServers.call(address, Service.DATA, req, null).handle((frame, err) -> {
+      if (err != null) {
+        return false;
+      }
+      try {
+        return DataResponseProto.parseFrom(frame.header()).getStatus() == StatusProto.OK;
+      } catch (Exception ex) {
+        return false;
+      } finally {
+        frame.release();
+      }
     });
   }
 
