@@ -131,7 +131,8 @@ public final class MetaServer implements Closeable {
       rpc = RpcServer.start("meta-" + self.id(), new InetSocketAddress(self.host(), self.clientPort()), Map.of(
           Service.META, new MetaRequestHandler(raft, batcher, sm::store, registry, placement, defaults, snapshots,
               recovery),
-          Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())), maxFrame, config.get(RpcConfigKeys.IO_THREADS));
+          Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())), maxFrame,
+          config.get(RpcConfigKeys.IO_THREADS));
     } catch (RuntimeException e) {
       server.close();
       dataPool.close();
