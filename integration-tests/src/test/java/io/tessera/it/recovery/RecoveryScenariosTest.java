@@ -312,6 +312,9 @@ class RecoveryScenariosTest {
           : Double.NaN;
       if (Double.isNaN(during)) {
         notes.add("rebuild took " + (healed - rebuildStartNanos) / 1_000_000 + " ms");
+      } else {
+        notes.add("rebuild window " + (healed - rebuildStartNanos) / 1_000_000 + " ms, longest write stall "
+            + workload.longestStallMillis(rebuildStartNanos, healed) + " ms");
       }
       workload.stopWriters();
       long lost = workload.verify();

@@ -127,6 +127,29 @@ final class Workload implements AutoCloseable {
     }
   }
 
+  /**
+   * The longest time between {@code fromNanos} and {@code toNanos} in which no write was
+   * acknowledged, in milliseconds (to the sampling interval of 100 ms).
+   */
+  long longestStallMillis(long fromNanos, long toNanos) {
+    synchronized (samples) {
+      long longest = 0;
+      long since = -1;
+      long lastBytes = -1;
+      for (long[] s : samples) {
+        if (s[0] < fromNanos || s[0] > toNanos) {
+          continue;
+        }
+        if (s[1] != lastBytes) {
+          since = s[0];
+          lastBytes = s[1];
+        }
+        longest = Math.max(longest, s[0] - since);
+      }
+      return longest / 1_000_000;
+    }
+  }
+
   private long[] at(long nanos) {
     long[] best = null;
     for (long[] s : samples) {

@@ -10,6 +10,8 @@ import io.tessera.common.rpc.Failures;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.Service;
 import io.tessera.meta.registry.DataServerRegistry;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -94,6 +96,39 @@ final class DataServerCalls {
       }
       return new Reply(h, frame.payload());
     });
+  }
+
+  /**
+   * Sends every request at once and waits for all the replies, in the order given; when any
+   * fails, the payloads of the others are released and the first failure is thrown.
+   */
+  Map<String, Reply> callAll(Map<String, DataRequestProto.Builder> requests) {
+    Map<String, java.util.concurrent.CompletableFuture<Reply>> sent = new LinkedHashMap<>();
+    requests.forEach((server, request) -> sent.put(server, callAsync(server, request, null)));
+    Map<String, Reply> replies = new LinkedHashMap<>();
+    RecoveryException failure = null;
+    for (Map.Entry<String, java.util.concurrent.CompletableFuture<Reply>> e : sent.entrySet()) {
+      try {
+        replies.put(e.getKey(), await(e.getValue()));
+      } catch (RecoveryException x) {
+        failure = failure == null ? x : failure;
+      }
+    }
+    if (failure != null) {
+      replies.values().forEach(r -> r.payload().release());
+      throw failure;
+    }
+    return replies;
+  }
+
+  /** Like {@link #callAll} for requests whose payloads are not needed: the headers. */
+  Map<String, DataResponseProto> callAllHeaders(Map<String, DataRequestProto.Builder> requests) {
+    Map<String, DataResponseProto> headers = new LinkedHashMap<>();
+    callAll(requests).forEach((server, r) -> {
+      r.payload().release();
+      headers.put(server, r.header());
+    });
+    return headers;
   }
 
   /** A call whose payload is not needed. */

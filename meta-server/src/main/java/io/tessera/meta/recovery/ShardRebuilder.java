@@ -43,6 +43,11 @@ import java.util.function.Predicate;
  * survivors' entries are cleared and the file is logged rebuilt, still under the lock, so no
  * write can slip between the check and the record. Changed (the file is being written): it is
  * copied again entirely under the file-wide lock (writers of that file wait meanwhile).
+ *
+ * <p>A file whose units on the target fit in one chunk is copied under the file-wide lock from
+ * the start: its one chunk lock covers the whole file anyway, and a write in flight when the
+ * sequences are first taken would void an unlocked copy, so a file being written was copied
+ * twice.
  */
 final class ShardRebuilder {
   /** Bytes of the target's units copied per chunk. */
@@ -178,9 +183,12 @@ final class ShardRebuilder {
     }
     List<String> everyone = new ArrayList<>(lockSet);
     everyone.add(target);
-    Map<String, Long> before = sequences(lockSet, dirtyKey, fileId);
+    InodeProto start = namespace.inode(fileId);
+    boolean oneChunk = start != null && stripes(layout, start.getSize()) <= stripesPerChunk(layout);
+    // taken again under the file-wide lock
+    Map<String, Long> before = oneChunk ? Map.of() : sequences(lockSet, dirtyKey, fileId);
     long written = 0;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    for (int attempt = oneChunk ? ATTEMPTS : 1; attempt <= ATTEMPTS; attempt++) {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
       if (underFileLock) {
@@ -246,8 +254,8 @@ final class ShardRebuilder {
       }
       long size = now.getSize();
       truncate(to, fileId, next, size);
-      long stripes = (size + old.stripeDataBytes() - 1) / old.stripeDataBytes();
-      int perChunk = Math.max(1, CHUNK_BYTES / old.stripeUnit());
+      long stripes = stripes(old, size);
+      int perChunk = stripesPerChunk(old);
       long written = 0;
       for (long first = 0; first < stripes; first += perChunk) {
         long last = Math.min(stripes, first + perChunk);
@@ -318,14 +326,23 @@ final class ShardRebuilder {
   /** Copies stripes [0, stripes of size) of the file onto the target; returns the bytes written. */
   private long copy(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
       List<String> everyone, boolean locked, boolean copyOnly) throws InterruptedException {
-    long stripes = (size + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
-    int perChunk = Math.max(1, CHUNK_BYTES / layout.stripeUnit());
+    long stripes = stripes(layout, size);
+    int perChunk = stripesPerChunk(layout);
     long written = 0;
     for (long from = 0; from < stripes; from += perChunk) {
       long to = Math.min(stripes, from + perChunk);
       written += copyChunk(fileId, layout, size, target, readable, everyone, from, to, locked, copyOnly);
     }
     return written;
+  }
+
+  private static long stripes(StripeLayout layout, long size) {
+    return (size + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
+  }
+
+  /** Stripes copied together: each holds one unit of the target's. */
+  private static int stripesPerChunk(StripeLayout layout) {
+    return Math.max(1, CHUNK_BYTES / layout.stripeUnit());
   }
 
   private long copyChunk(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
@@ -416,7 +433,7 @@ final class ShardRebuilder {
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());
     // a file-wide lock (a rebuild's or a move's) covers far more stripes than the file has
-    long fileStripes = (in.getSize() + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
+    long fileStripes = stripes(layout, in.getSize());
     int count = (int) Math.max(1, Math.min(reportedCount, fileStripes - first));
     StripeLockProto lock = lock(fileId, first, count);
     List<String> lockSet = new LinkedHashSet<>(layout.servers()).stream().filter(serving).toList();
@@ -574,12 +591,13 @@ final class ShardRebuilder {
     Map<String, ByteBuf> payloads = new HashMap<>();
     try {
       if (lock == null) {
-        for (Map.Entry<String, List<ShardRangeProto>> e : reads.entrySet()) {
-          DataServerCalls.Reply r = calls.call(e.getKey(), request(layout).setRead(
-              ReadShardsRequestProto.newBuilder().addAllRanges(e.getValue())), null);
-          answers.put(e.getKey(), r.header().getRead());
-          payloads.put(e.getKey(), r.payload());
-        }
+        Map<String, DataRequestProto.Builder> requests = new LinkedHashMap<>();
+        reads.forEach((server, ranges) -> requests.put(server, request(layout).setRead(
+            ReadShardsRequestProto.newBuilder().addAllRanges(ranges))));
+        calls.callAll(requests).forEach((server, r) -> {
+          answers.put(server, r.header().getRead());
+          payloads.put(server, r.payload());
+        });
       } else {
         lockAll(lockOn, lock, reads, answers, payloads, layout.generation());
       }
@@ -710,23 +728,29 @@ final class ShardRebuilder {
 
   /** The survivors' dirty-file sequences of the file for the target (absent: 0). */
   private Map<String, Long> sequences(List<String> servers, String target, long fileId) {
-    Map<String, Long> out = new HashMap<>();
+    Map<String, DataRequestProto.Builder> scans = new LinkedHashMap<>();
     for (String server : servers) {
-      DirtyScanResponseProto d = calls.callHeader(server, DataRequestProto.newBuilder().setDirtyScan(
-          DirtyScanRequestProto.newBuilder().setServer(target).setOneFile(true).setFileId(fileId)), null).getDirty();
-      out.put(server, d.getSequencesCount() == 0 ? 0L : d.getSequences(0));
+      scans.put(server, DataRequestProto.newBuilder().setDirtyScan(
+          DirtyScanRequestProto.newBuilder().setServer(target).setOneFile(true).setFileId(fileId)));
     }
+    Map<String, Long> out = new HashMap<>();
+    calls.callAllHeaders(scans).forEach((server, h) -> {
+      DirtyScanResponseProto d = h.getDirty();
+      out.put(server, d.getSequencesCount() == 0 ? 0L : d.getSequences(0));
+    });
     return out;
   }
 
   private void clear(List<String> servers, String target, long fileId, Map<String, Long> sequences) {
+    Map<String, DataRequestProto.Builder> clears = new LinkedHashMap<>();
     for (String server : servers) {
       long seq = sequences.get(server);
       if (seq != 0) {
-        calls.callHeader(server, DataRequestProto.newBuilder().setDirtyClear(DirtyClearRequestProto.newBuilder()
-            .setServer(target).addFileIds(fileId).addSequences(seq)), null);
+        clears.put(server, DataRequestProto.newBuilder().setDirtyClear(DirtyClearRequestProto.newBuilder()
+            .setServer(target).addFileIds(fileId).addSequences(seq)));
       }
     }
+    calls.callAllHeaders(clears);
   }
 
   private ErasureCodec codec(StripeLayout layout) {
