@@ -22,13 +22,14 @@ public final class NamespaceQueries {
       if (in == null) {
         throw new NamespaceException(StatusProto.NOT_FOUND, "file " + req.getFileId() + " was removed");
       }
-      return Replies.inode(in);
+      return Replies.inode(in).toBuilder().setIndex(in.getChangedIndex()).build();
     }
     PathResolver.Resolved r = PathResolver.resolve(ns, req.getPath());
     if (!r.exists()) {
       throw new NamespaceException(StatusProto.NOT_FOUND, "no such file or directory: " + req.getPath());
     }
-    return Replies.inode(r.inode());
+    NewestChange newest = NewestChange.ofPath(ns, r);
+    return Replies.inode(r.inode()).toBuilder().setIndex(newest.index()).build();
   }
 
   public static MetaResponseProto readDir(NamespaceView ns, ReadDirRequestProto req) {
@@ -42,12 +43,45 @@ public final class NamespaceQueries {
     int limit = req.getLimit() <= 0 ? DEFAULT_PAGE : Math.min(req.getLimit(), MAX_PAGE);
     List<NamespaceView.Entry> page = ns.children(r.inode().getId(), req.getStartAfter(), limit + 1);
     ReadDirResponseProto.Builder b = ReadDirResponseProto.newBuilder().setMore(page.size() > limit);
+    NewestChange newest = NewestChange.ofPath(ns, r);
     for (NamespaceView.Entry e : page.subList(0, Math.min(limit, page.size()))) {
       InodeProto in = ns.inode(e.id());
       if (in != null) {
         b.addEntries(DirEntryProto.newBuilder().setName(e.name()).setInode(in));
+        newest.add(in);
       }
     }
-    return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setEntries(b).build();
+    return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setEntries(b).setIndex(newest.index()).build();
+  }
+
+  /**
+   * The newest change among the inodes an answer was read from: a path's directories (a change
+   * of their entries rewrites them) and what it names. 0 when one of them records no change
+   * position (written before inodes recorded it): the replica's applied index stands in.
+   */
+  private static final class NewestChange {
+    private long index;
+    private boolean unknown;
+
+    static NewestChange ofPath(NamespaceView ns, PathResolver.Resolved r) {
+      NewestChange n = new NewestChange();
+      for (long dir : r.ancestors()) {
+        n.add(ns.inode(dir));
+      }
+      n.add(r.inode());
+      return n;
+    }
+
+    void add(InodeProto in) {
+      if (in == null || in.getChangedIndex() == 0) {
+        unknown = true;
+      } else {
+        index = Math.max(index, in.getChangedIndex());
+      }
+    }
+
+    long index() {
+      return unknown ? 0 : index;
+    }
   }
 }

@@ -227,9 +227,14 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     return dir;
   }
 
-  /** Starts the changes of one log entry. */
+  /** Starts the changes of the log entry at {@code index}; the inodes it writes record it. */
+  public NamespaceTxn begin(long index) {
+    return new NamespaceTxn(this, index);
+  }
+
+  /** Starts changes that are not a log entry's (tests): the inodes they write record no position. */
   public NamespaceTxn begin() {
-    return new NamespaceTxn(this);
+    return begin(0);
   }
 
   void write(NamespaceTxn txn) {

@@ -23,7 +23,11 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
   private final ReadOptions readOptions = new ReadOptions();
   private final List<Long> droppedSnapshots = new ArrayList<>();
 
-  NamespaceTxn(NamespaceStore store) {
+  /** The log position of these changes (0: none). */
+  private final long index;
+
+  NamespaceTxn(NamespaceStore store, long index) {
+    this.index = index;
     this.store = store;
   }
 
@@ -79,7 +83,13 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
    * the files stale on a server, or placed on a server it drains, from there).
    */
   public void putInode(InodeProto inode) {
-    put(store.inodes, Keys.id(inode.getId()), inode.toByteArray());
+    InodeProto.Builder stamped = inode.toBuilder();
+    if (index == 0) {
+      stamped.clearChangedIndex();
+    } else {
+      stamped.setChangedIndex(index);
+    }
+    put(store.inodes, Keys.id(inode.getId()), stamped.build().toByteArray());
     for (String server : inode.getStaleServersList()) {
       put(store.stale, Keys.serverFile(server, inode.getId()), new byte[0]);
     }

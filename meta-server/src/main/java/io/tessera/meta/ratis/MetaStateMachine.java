@@ -153,7 +153,7 @@ public final class MetaStateMachine extends BaseStateMachine {
     PendingSnapshotProto committing = committingSnapshot(batch);
     MetaTxnBatchReplyProto.Builder out = MetaTxnBatchReplyProto.newBuilder();
     List<Long> dropped;
-    try (NamespaceTxn tx = store.begin()) {
+    try (NamespaceTxn tx = store.begin(index)) {
       for (MetaTxnProto txn : batch.getTxnsList()) {
         MetaTxnReplyProto reply = apply(tx, txn);
         out.addReplies(reply.hasClient() && reply.getClient().getIndex() == 0
@@ -322,9 +322,12 @@ public final class MetaStateMachine extends BaseStateMachine {
     } catch (InvalidProtocolBufferException e) {
       reply = Replies.error(StatusProto.INVALID_ARGUMENT, "unreadable request: " + e.getMessage());
     }
-    // what a client has seen: a replica answering its reads while no leader does must have applied it
-    var applied = getLastAppliedTermIndex();
-    reply = reply.toBuilder().setIndex(applied == null ? 0 : Math.max(0, applied.getIndex())).build();
+    // what a client has seen: a replica answering its reads while no leader does must have applied
+    // it. The newest change to what was read, where the inodes record it; else all this replica applied
+    if (reply.getIndex() == 0) {
+      var applied = getLastAppliedTermIndex();
+      reply = reply.toBuilder().setIndex(applied == null ? 0 : Math.max(0, applied.getIndex())).build();
+    }
     return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply.toByteArray())));
   }
 

@@ -25,12 +25,14 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
   /** Applies changes as one log entry, like a group-committed batch. */
   private List<MetaResponseProto> entry(MetaRequestProto... reqs) {
     List<MetaResponseProto> out = new ArrayList<>();
-    try (NamespaceTxn tx = store.begin()) {
+    long at = index + 1;
+    try (NamespaceTxn tx = store.begin(at)) {
       for (MetaRequestProto r : reqs) {
         out.add(NamespaceChanges.apply(tx, r, 1000 + index));
       }
-      tx.commit(1, ++index);
+      tx.commit(1, at);
     }
+    index = at;
     return out;
   }
 
@@ -64,6 +66,48 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     } catch (NamespaceException e) {
       return e.status();
     }
+  }
+
+  /**
+   * While the meta leader is being replaced, another replica answers a client's lookups once it
+   * has applied what the client has seen. A lookup tells the client how new its answer is: the
+   * newest change to the inodes it read, not the newest entry in the log, or every client that
+   * read a busy namespace in the leader's last milliseconds would wait out the election for
+   * changes (other files', recovery's) it never saw.
+   */
+  @Test
+  void aLookupIsAsNewAsTheLastChangeToWhatItReadNotAsTheLog() {
+    one(mkdir("/a", false));
+    one(create("/a/f"));
+    long fileCreated = index;
+    one(mkdir("/busy", false));
+    long rootChanged = index;
+    for (int i = 0; i < 50; i++) {
+      one(create("/busy/x" + i));
+    }
+    assertThat(lookupIndex("/a/f")).as("a lookup through / and /a to f").isEqualTo(rootChanged)
+        .isGreaterThan(fileCreated).isLessThan(index);
+    assertThat(NamespaceQueries.readDir(store, ReadDirRequestProto.newBuilder().setPath("/a").build()).getIndex())
+        .as("a listing of /a").isEqualTo(rootChanged);
+    assertThat(lookupIndex("/busy/x7")).as("a lookup in the busy directory").isEqualTo(index);
+
+    long id = one(create("/a/g")).getInode().getId();
+    one(MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder().setFileId(id).setSetSize(true)
+        .setSize(5000).setExtendOnly(true)).build());
+    assertThat(lookupIndex("/a/g")).as("a lookup of a file just grown").isEqualTo(index);
+    assertThat(NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setFileId(id).build()).getIndex())
+        .as("a lookup of it by id").isEqualTo(index);
+
+    try (NamespaceTxn tx = store.begin()) {
+      tx.putInode(tx.inode(id).toBuilder().setMode(0600).build());
+      tx.commit(1, ++index);
+    }
+    assertThat(lookupIndex("/a/g")).as("an inode written with no log position: the replica's applied index "
+        + "answers for it").isZero();
+  }
+
+  private long lookupIndex(String path) {
+    return NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setPath(path).build()).getIndex();
   }
 
   @Test
