@@ -238,7 +238,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
               .map(x -> new ClusterStatus.Rebuild(x.getServer(), x.getFilesLeft(), x.getBytesLeft(), x.getFilesDone(),
                   x.getBytesDone(), x.getRateBytesPerS(), x.getFailures(), x.getLastError(), x.getDraining())).toList();
           return new ClusterStatus(replicas, servers, c.getEpoch(),
-              new ClusterStatus.Recovery(rebuilds, c.getRecovery().getRateLimitBytesPerS()));
+              new ClusterStatus.Recovery(rebuilds, c.getRecovery().getRateLimitBytesPerS()), c.getFilesToReclaim());
         });
   }
 

@@ -8,8 +8,12 @@ import java.util.List;
  * @param replicas the meta replicas, one of which leads
  * @param dataServers every registered data server
  * @param epoch the global epoch new writes are stamped with
+ * @param recovery what recovery is rebuilding or moving
+ * @param filesToReclaim removed files whose shards are not yet deleted from every data server of
+ *     theirs (one that is away keeps them waiting), counted up to 1,000,000
  */
-public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers, long epoch, Recovery recovery) {
+public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers, long epoch, Recovery recovery,
+    long filesToReclaim) {
 
   /**
    * A meta replica.

@@ -173,6 +173,30 @@ class MiniClusterTest {
     });
   }
 
+  /**
+   * An operator who removed files while a data server was away sees them counted in `cluster
+   * status` until that server is back and has deleted their shards too.
+   */
+  @Test
+  void removedFilesWaitForADataServerThatIsAwayAndClusterStatusCountsThem() throws Exception {
+    await().atMost(Duration.ofSeconds(30)).until(() -> fs.clusterStatus().filesToReclaim() == 0);
+    fs.mkdirs("/away");
+    for (int i = 0; i < 5; i++) {
+      try (TesseraFile f = fs.createFile("/away/f" + i, CreateOptions.striped(4).stripeUnit(4096))) {
+        f.write(0, new byte[20_000], 0, 20_000);
+      }
+    }
+    String away = cluster.plan().dataIds().get(3);
+    cluster.stopData(away);
+    try {
+      fs.delete("/away", true);
+      assertThat(fs.clusterStatus().filesToReclaim()).as("removed while %s is away", away).isEqualTo(5);
+    } finally {
+      cluster.startData(away);
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> fs.clusterStatus().filesToReclaim() == 0);
+  }
+
   /** Value files of the given files on every data server (named {@code <fileId>.<stripe>.<unit>...}). */
   private static long valueFilesOf(java.util.Set<String> fileIds) throws java.io.IOException {
     long n = 0;

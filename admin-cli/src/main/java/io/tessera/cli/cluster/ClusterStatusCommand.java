@@ -19,7 +19,9 @@ import picocli.CommandLine.Option;
         + "recovering (back after being down: the shards it missed are being rebuilt, clients do not read from it "
         + "yet); draining (decommissioned, or DOWN past tessera.meta.replace-after: its units move to other "
         + "servers); retired (drained: no file uses it; a decommissioned server may then be stopped).",
-        "TO MOVE counts, for a draining server, the files that still have a unit on it."})
+        "TO MOVE counts, for a draining server, the files that still have a unit on it.",
+        "Removed files are deleted from the data servers in the background; one that is away keeps its removed "
+        + "files counted until it is back and has deleted them too."})
 public final class ClusterStatusCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
@@ -76,6 +78,8 @@ public final class ClusterStatusCommand extends ConnectedCommand {
           String.format(java.util.Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0),
           leaving ? String.valueOf(d.filesPlaced()) : "-", d.filesToRebuild(), notes(d));
     }
+    out.printf("Removed files whose shards are still to be deleted: %s%n", s.filesToReclaim() >= 1_000_000
+        ? "over 1000000" : String.valueOf(s.filesToReclaim()));
     RecoverStatusCommand.printRebuilds(out, s.recovery());
     return 0;
   }

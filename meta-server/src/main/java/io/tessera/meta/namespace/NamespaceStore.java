@@ -456,6 +456,19 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     return guarded(() -> scanReclaims(limit));
   }
 
+  /** How many removed files still wait to be deleted from data servers, counted up to {@code limit}. */
+  public long pendingReclaimCount(long limit) {
+    return guarded(() -> {
+      long n = 0;
+      try (RocksIterator it = db.newIterator(reclaim)) {
+        for (it.seekToFirst(); it.isValid() && n < limit; it.next()) {
+          n++;
+        }
+      }
+      return n;
+    });
+  }
+
   private Map<Long, LayoutProto> scanReclaims(int limit) {
     Map<Long, LayoutProto> out = new LinkedHashMap<>();
     try (RocksIterator it = db.newIterator(reclaim)) {

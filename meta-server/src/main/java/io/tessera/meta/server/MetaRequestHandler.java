@@ -40,6 +40,9 @@ import org.apache.ratis.protocol.RaftPeer;
  * with the leader's address.
  */
 final class MetaRequestHandler implements RpcService {
+  /** Pending reclaims `cluster status` counts at most (a scan of the reclaim records). */
+  static final long RECLAIMS_COUNTED = 1_000_000;
+
   private final RaftSubmitter raft;
   private final TxnBatcher batcher;
   private final Supplier<NamespaceStore> store;
@@ -305,6 +308,7 @@ final class MetaRequestHandler implements RpcService {
     }
     b.setEpoch(ns.epoch());
     b.setRecovery(recovery.status());
+    b.setFilesToReclaim(ns.pendingReclaimCount(RECLAIMS_COUNTED));
     return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setCluster(b).build();
   }
 
