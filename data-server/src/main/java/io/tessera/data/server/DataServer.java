@@ -62,7 +62,8 @@ public final class DataServer implements Closeable {
   public static DataServer start(String id, Path dir, Config config) throws IOException, InterruptedException {
     ServerIdentity.claim(dir, id);
     ShardStore store = new RocksShardStore(dir.resolve("shards"),
-        config.get(DataServerConfigKeys.VALUE_FILES) ? RocksShardStore.MIN_FILE_VALUE : RocksShardStore.NO_VALUE_FILES);
+        config.get(DataServerConfigKeys.VALUE_FILES) ? RocksShardStore.MIN_FILE_VALUE : RocksShardStore.NO_VALUE_FILES,
+        config.get(DataServerConfigKeys.DIRECT_WRITES));
     int threads = config.get(DataServerConfigKeys.WORKER_THREADS);
     AtomicInteger n = new AtomicInteger();
     ExecutorService workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,

@@ -39,6 +39,11 @@ public final class DataServerConfigKeys {
           + " false: in RocksDB's blob files, through its write-ahead log (measured here: 1 GiB 6+0 writes 2.5x"
           + " slower). Either way the store reads what the other wrote");
 
+  public static final ConfigKey<Boolean> DIRECT_WRITES = ConfigKey.bool("tessera.data.direct-writes", true,
+      "write value files with direct I/O (O_DIRECT), past the page cache, where the file system allows it (not"
+          + " tmpfs: there the page cache is used, and logged once). The kernel's copy into fresh cache pages cost"
+          + " data servers most of their CPU here; false: through the page cache");
+
   public static final List<ConfigKey<?>> ALL = List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL,
-      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE, MIN_FREE_SPACE, VALUE_FILES);
+      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE, MIN_FREE_SPACE, VALUE_FILES, DIRECT_WRITES);
 }

@@ -109,6 +109,14 @@ public final class RocksShardStore implements ShardStore {
    * value files ({@link #NO_VALUE_FILES}: none); values already stored are read wherever they are.
    */
   public RocksShardStore(Path dir, int minFileValue) throws IOException {
+    this(dir, minFileValue, true);
+  }
+
+  /**
+   * Like {@link #RocksShardStore(Path, int)}; {@code directWrites}: value files are written with
+   * direct I/O where the file system allows it (see {@link ValueFiles}), else through the page cache.
+   */
+  public RocksShardStore(Path dir, int minFileValue, boolean directWrites) throws IOException {
     Files.createDirectories(dir);
     this.minFileValue = minFileValue;
     for (int i = 0; i < LOCK_STRIPES; i++) {
@@ -174,7 +182,7 @@ public final class RocksShardStore implements ShardStore {
     if (indexMissing) {
       rebuildVersionIndex();
     }
-    files = new ValueFiles(dir.resolve("values"));
+    files = new ValueFiles(dir.resolve("values"), directWrites);
     files.sweep(this::names);
   }
 
@@ -1038,7 +1046,7 @@ public final class RocksShardStore implements ShardStore {
     if (entry.length == FILE_ENTRY) {
       Path file = files.pathForTesting(new ValueFiles.Ref(id, epoch, generationOf(entry)));
       byte[] bytes = Files.readAllBytes(file);
-      bytes[bytes.length - 1] ^= 0x5a;
+      bytes[bytes.length / 2] ^= 0x5a;   // a value byte: a direct write pads the file by less than a block
       Files.write(file, bytes);
       return;
     }

@@ -1,7 +1,9 @@
 package io.tessera.data.store;
 
+import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -9,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -17,6 +20,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stored values of a stripe unit's size, one file each, named
@@ -31,24 +36,47 @@ import java.util.function.Predicate;
  * copied the value out of RocksDB's buffer. A file takes one gathering write from the network
  * buffers, and a read maps it ({@link MappedValue}) and replies from the page cache.
  *
- * <p>Durability follows the store's: a written file is in the page cache when the write returns
- * (it survives SIGKILL); {@link #syncPending()} forces every file written since the last sync, and
- * their directories, to stable storage (power loss). A sync write forces its file before the index
- * names it.
+ * <p>Files are written with direct I/O where the file system allows it: the value is gathered
+ * into one aligned buffer and handed to the device, padded to a whole block (readers take the
+ * length from the index). Through the page cache, the kernel's copy of every byte into freshly
+ * allocated cache pages cost a data server most of its CPU (measured here with {@code dd}: 2 GiB
+ * of 1 MiB writes took 1.4-2.7 s of system time buffered, 0.2-0.35 s direct, at the same 1.2-1.5
+ * GB/s). Where direct I/O is refused (tmpfs), or with {@code directWrites} off, files go through
+ * the page cache.
+ *
+ * <p>Durability follows the store's: a written file is with the device, or in the page cache,
+ * when the write returns (it survives SIGKILL); {@link #syncPending()} forces every file written
+ * since the last sync, and their directories, to stable storage (power loss). A sync write forces
+ * its file before the index names it.
  */
 final class ValueFiles {
   /** Files written and not yet forced at which a writer forces them all (bounds the list). */
   private static final int MAX_UNSYNCED = 4096;
   private static final int BUCKETS = 256;
+  /** Direct writes start, and are as long as, a multiple of this; their buffers start at one too. */
+  private static final int BLOCK = 4096;
+  private static final byte[] ZEROS = new byte[BLOCK];
+  private static final Logger LOG = LoggerFactory.getLogger(ValueFiles.class);
 
   private final Path root;
   private final AtomicLong nextGeneration = new AtomicLong(1);
   private final AtomicLong storedBytes = new AtomicLong();
   private final Set<Path> unsynced = ConcurrentHashMap.newKeySet();
   private final Set<Path> unsyncedDirectories = ConcurrentHashMap.newKeySet();
+  /** Whether files are written with direct I/O (false once the file system refused it). */
+  private volatile boolean direct;
+  /** The open option that asks for direct I/O. */
+  private final OpenOption directOption;
 
-  ValueFiles(Path root) throws IOException {
+  ValueFiles(Path root, boolean directWrites) throws IOException {
+    this(root, directWrites, ExtendedOpenOption.DIRECT);
+  }
+
+  /** For tests: {@code directOption} in place of O_DIRECT (one the file system refuses). */
+  ValueFiles(Path root, boolean directWrites, OpenOption directOption) throws IOException {
     this.root = Files.createDirectories(root);
+    this.direct = directWrites;
+    this.directOption = directOption;
     for (int b = 0; b < BUCKETS; b++) {
       Files.createDirectories(bucket(b));
     }
@@ -61,19 +89,9 @@ final class ValueFiles {
   Ref write(ShardId shard, long epoch, ByteBuffer[] parts, boolean sync) throws IOException {
     Ref ref = new Ref(shard, epoch, nextGeneration.getAndIncrement());
     Path path = path(ref);
-    long length = 0;
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      long remaining = 0;
-      for (ByteBuffer p : parts) {
-        remaining += p.remaining();
-      }
-      length = remaining;
-      while (remaining > 0) {
-        remaining -= ch.write(parts);
-      }
-      if (sync) {
-        ch.force(false);
-      }
+    long length;
+    try {
+      length = direct ? writeDirect(path, parts, sync) : writeBuffered(path, parts, sync);
     } catch (IOException e) {
       Files.deleteIfExists(path);
       throw e;
@@ -89,6 +107,69 @@ final class ValueFiles {
       }
     }
     return ref;
+  }
+
+  /** Writes the parts through the page cache; returns the file's length. */
+  private static long writeBuffered(Path path, ByteBuffer[] parts, boolean sync) throws IOException {
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      long remaining = 0;
+      for (ByteBuffer p : parts) {
+        remaining += p.remaining();
+      }
+      long length = remaining;
+      while (remaining > 0) {
+        remaining -= ch.write(parts);
+      }
+      if (sync) {
+        ch.force(false);
+      }
+      return length;
+    }
+  }
+
+  /**
+   * Writes the parts, padded with zeros to a whole block, with direct I/O; returns the file's
+   * length. A file system that refuses direct I/O gets this and every later file through the page
+   * cache (the parts are left as they were for that).
+   */
+  private long writeDirect(Path path, ByteBuffer[] parts, boolean sync) throws IOException {
+    long length = 0;
+    for (ByteBuffer p : parts) {
+      length += p.remaining();
+    }
+    int padded = (int) ((length + BLOCK - 1) / BLOCK * BLOCK);
+    ByteBuf block = PooledByteBufAllocator.DEFAULT.directBuffer(padded + BLOCK);
+    try {
+      ByteBuffer aligned = block.nioBuffer(0, padded + BLOCK).alignedSlice(BLOCK);
+      for (ByteBuffer p : parts) {
+        aligned.put(p.duplicate());
+      }
+      aligned.put(ZEROS, 0, padded - (int) length).flip();
+      FileChannel ch;
+      try {
+        ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, directOption);
+      } catch (IOException | UnsupportedOperationException refused) {
+        Files.deleteIfExists(path);
+        long written = writeBuffered(path, parts, sync);
+        if (direct) {
+          direct = false;   // the page cache took it: the file system refuses direct I/O
+          LOG.info("Value files in {} are written through the page cache: direct I/O refused ({})", root,
+              refused.getMessage());
+        }
+        return written;
+      }
+      try (ch) {
+        while (aligned.hasRemaining()) {
+          ch.write(aligned);
+        }
+        if (sync) {
+          ch.force(false);
+        }
+      }
+      return padded;
+    } finally {
+      block.release();
+    }
   }
 
   /**

@@ -49,7 +49,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     ShardId id = new ShardId(40, 0, 0);
     store.write(List.of(put(id, 0, bytes(UNIT, 1), true)), false);
     assertThat(valueFiles()).hasSize(1);
-    assertThat(Files.size(valueFiles().get(0))).as("checksum and bytes").isEqualTo(UNIT + 4);
+    assertThat(Files.size(valueFiles().get(0))).as("checksum and bytes (with direct I/O, padded to a whole block)")
+        .isIn(UNIT + 4L, (UNIT + 4L + 4095) / 4096 * 4096);
 
     store.write(List.of(put(id, 0, bytes(UNIT, 2), true)), false);
     store.write(List.of(put(id, 100, bytes(10, 3), false)), false);
@@ -61,6 +62,44 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     store.deleteFile(40);
     assertThat(valueFiles()).isEmpty();
     assertThat(read(id, 0, 10)).isNull();
+  }
+
+  /**
+   * A value written with direct I/O fills its file to a whole block; a reader takes the length
+   * from the index and gets exactly the value. A file system that refuses direct I/O (an older
+   * kernel's tmpfs, some network file systems) gets every value through the page cache instead,
+   * unpadded, rather than a failed write.
+   */
+  @Test
+  void directWritesPadToABlockAndAFileSystemThatRefusesThemGetsThePageCache() throws Exception {
+    byte[] value = bytes(UNIT + 4, 9);   // as stored: a checksum, then the unit
+    ValueFiles direct = new ValueFiles(dir.resolve("direct"), true);
+    ValueFiles.Ref a = direct.write(new ShardId(60, 0, 0), 0, new java.nio.ByteBuffer[] {
+        java.nio.ByteBuffer.wrap(value, 0, 4), java.nio.ByteBuffer.wrap(value, 4, UNIT)}, false);
+    assertThat(Files.size(direct.pathForTesting(a))).as("a direct write's file: a whole block (unpadded only where "
+        + "this file system refuses direct I/O)").isIn(69_632L, (long) value.length);
+    assertThat(readAll(direct, a, value.length)).isEqualTo(value);
+
+    java.nio.file.OpenOption refused = new java.nio.file.OpenOption() {};
+    ValueFiles buffered = new ValueFiles(dir.resolve("refused"), true, refused);
+    for (int i = 0; i < 2; i++) {
+      ValueFiles.Ref b = buffered.write(new ShardId(61, i, 0), 0, new java.nio.ByteBuffer[] {
+          java.nio.ByteBuffer.wrap(value)}, i == 1);
+      assertThat(Files.size(buffered.pathForTesting(b))).as("write %d where direct I/O is refused", i)
+          .isEqualTo(value.length);
+      assertThat(readAll(buffered, b, value.length)).isEqualTo(value);
+    }
+  }
+
+  private static byte[] readAll(ValueFiles files, ValueFiles.Ref ref, int length) throws Exception {
+    ByteBuf got = files.read(ref, length, io.netty.buffer.ByteBufAllocator.DEFAULT);
+    try {
+      byte[] b = new byte[got.readableBytes()];
+      got.getBytes(got.readerIndex(), b);
+      return b;
+    } finally {
+      got.release();
+    }
   }
 
   @Test
