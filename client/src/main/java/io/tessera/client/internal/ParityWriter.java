@@ -380,8 +380,9 @@ public final class ParityWriter {
       Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
       Runnable tear = midPhase2;
       int firstPart = tear == null ? lockedOn.size() : lockedOn.size() / 2;
+      boolean wholeStripes = updates.stream().allMatch(StripeUpdate::replacesStripe);
       for (String server : lockedOn.subList(0, firstPart)) {
-        calls.put(server, phase2To(server, lock, skipped, ranges, payloads, epoch));
+        calls.put(server, phase2To(server, lock, skipped, ranges, payloads, epoch, wholeStripes));
       }
       CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
       if (tear != null) {
@@ -389,7 +390,7 @@ public final class ParityWriter {
         sent = CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).thenRun(() -> {
           tear.run();
           for (String server : lockedOn.subList(firstPart, lockedOn.size())) {
-            calls.put(server, phase2To(server, lock, skipped, ranges, payloads, epoch));
+            calls.put(server, phase2To(server, lock, skipped, ranges, payloads, epoch, wholeStripes));
           }
         });
       }
@@ -397,12 +398,14 @@ public final class ParityWriter {
           .thenCompose(v -> afterPhase2(calls, lock, skipped));
     }
 
+    /** {@code wholeStripes}: the group replaces its stripes whole (the servers may store them past their caches). */
     private CompletableFuture<Throwable> phase2To(String server, StripeLockProto lock, Set<String> skipped,
-        Map<String, List<ShardRangeProto>> ranges, Map<String, CompositeByteBuf> payloads, long epoch) {
+        Map<String, List<ShardRangeProto>> ranges, Map<String, CompositeByteBuf> payloads, long epoch,
+        boolean wholeStripes) {
       // the skipped servers were recorded as stale in the meta group above, while the locks are held
       WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
           .setUnlock(lock).setSync(sync).addAllMissingServers(skipped).setStaleMarked(!skipped.isEmpty())
-          .setEpoch(epoch);
+          .setEpoch(epoch).setWholeStripes(wholeStripes);
       return data.callForOutcome(server, FileTarget.request(layout).setWrite(w), payloads.get(server));
     }
 

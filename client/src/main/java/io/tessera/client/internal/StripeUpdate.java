@@ -77,6 +77,11 @@ final class StripeUpdate {
     this.c1 = hi;
   }
 
+  /** Whether the write replaces the whole stripe (then none of its units is read to update it). */
+  boolean replacesStripe() {
+    return a == 0 && b == layout.stripeDataBytes();
+  }
+
   long stripe() {
     return stripe;
   }

@@ -70,9 +70,12 @@ public final class StripedIo {
     StripeLayout layout = file.layout();
     List<CompletableFuture<?>> calls = new ArrayList<>();
     calls.add(extendTo.extendTo(pos + len, SizeExtension.UNSTAMPED, System.nanoTime()));
+    // whole stripes streamed out: no partial write reads their units back soon
+    boolean wholeStripes = pos % layout.stripeDataBytes() == 0 && len % layout.stripeDataBytes() == 0;
     for (Map.Entry<String, List<List<ShardPiece>>> e : byServer(layout, pos, len).entrySet()) {
       for (List<ShardPiece> chunk : e.getValue()) {
-        WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setSync(sync);
+        WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setSync(sync)
+            .setWholeStripes(wholeStripes);
         CompositeByteBuf payload = Unpooled.compositeBuffer(chunk.size());
         for (ShardPiece p : chunk) {
           w.addRanges(range(fileId, p).setCoversUnit(p.offsetInUnit() == 0 && p.length() == layout.stripeUnit()));

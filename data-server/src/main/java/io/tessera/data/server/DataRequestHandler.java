@@ -493,8 +493,9 @@ final class DataRequestHandler implements RpcService {
     List<ShardWrite> out = new ArrayList<>(w.getRangesCount());
     int pos = payload.readerIndex();
     for (ShardRangeProto r : w.getRangesList()) {
+      boolean covers = r.getCoversUnit() && r.getOffset() == 0;
       out.add(new ShardWrite(new ShardId(r.getFileId(), r.getStripe(), r.getUnit()), r.getOffset(),
-          payload.slice(pos, r.getLength()), r.getCoversUnit() && r.getOffset() == 0));
+          payload.slice(pos, r.getLength()), covers, covers && w.getWholeStripes()));
       pos += r.getLength();
     }
     return out;

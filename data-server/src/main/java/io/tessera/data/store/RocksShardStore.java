@@ -245,7 +245,7 @@ public final class RocksShardStore implements ShardStore {
         if (older != null && older != current && !keepOlder && !now.keeps(older, current)) {
           deleteVersion(batch, w.shard(), older, changes);
         }
-        putVersion(batch, w.shard(), current, valueOf(w, held), sync, changes);
+        putVersion(batch, w.shard(), current, valueOf(w, held), sync, w.pastCache(), changes);
       }
       if (book.releasedLock() != null) {
         batch.delete(lockFamily, book.releasedLock());
@@ -552,7 +552,7 @@ public final class RocksShardStore implements ShardStore {
     List<long[]> versions = versionsOf(id);
     if (versions.isEmpty()) {
       if (value != null) {
-        putVersion(batch, id, now.epoch(), new ByteBuffer[] {value}, false, changes);
+        putVersion(batch, id, now.epoch(), new ByteBuffer[] {value}, false, false, changes);
       }
       return;
     }
@@ -564,7 +564,7 @@ public final class RocksShardStore implements ShardStore {
     }
     if (value != null || olderRemain) {
       putVersion(batch, id, now.epoch(), new ByteBuffer[] {value == null ? ByteBuffer.allocate(0) : value},
-          false, changes);
+          false, false, changes);
     }
   }
 
@@ -699,11 +699,11 @@ public final class RocksShardStore implements ShardStore {
 
   /**
    * Puts a version's value ({@code parts} in order) into the batch: a large one written to a new
-   * value file first (forced when {@code sync}), a small one into RocksDB. Whatever the version
-   * held before is dropped with the commit.
+   * value file first (forced when {@code sync}; past the page cache when {@code pastCache}), a
+   * small one into RocksDB. Whatever the version held before is dropped with the commit.
    */
   private void putVersion(WriteBatch batch, ShardId id, long epoch, ByteBuffer[] parts, boolean sync,
-      FileChanges changes) throws IOException, RocksDBException {
+      boolean pastCache, FileChanges changes) throws IOException, RocksDBException {
     byte[] key = ShardKey.encode(id, epoch);
     byte[] before = indexEntry(key);
     int length = 0;
@@ -711,7 +711,7 @@ public final class RocksShardStore implements ShardStore {
       length += p.remaining();
     }
     if (length >= minFileValue) {
-      ValueFiles.Ref ref = files.write(id, epoch, parts, sync);
+      ValueFiles.Ref ref = files.write(id, epoch, parts, sync, pastCache);
       changes.written(ref);
       batch.delete(shards, key);     // a small value it replaces, in the store or earlier in this batch
       batch.put(versionFamily, key, ByteBuffer.allocate(FILE_ENTRY).putInt(length).putLong(ref.generation()).array());

@@ -36,13 +36,15 @@ import org.slf4j.LoggerFactory;
  * copied the value out of RocksDB's buffer. A file takes one gathering write from the network
  * buffers, and a read maps it ({@link MappedValue}) and replies from the page cache.
  *
- * <p>Files are written with direct I/O where the file system allows it: the value is gathered
+ * <p>Units a streaming writer replaced whole (no partial write will read them back soon) are
+ * written with direct I/O where the file system allows it: the value is gathered
  * into one aligned buffer and handed to the device, padded to a whole block (readers take the
  * length from the index). Through the page cache, the kernel's copy of every byte into freshly
  * allocated cache pages cost a data server most of its CPU (measured here with {@code dd}: 2 GiB
  * of 1 MiB writes took 1.4-2.7 s of system time buffered, 0.2-0.35 s direct, at the same 1.2-1.5
- * GB/s). Where direct I/O is refused (tmpfs), or with {@code directWrites} off, files go through
- * the page cache.
+ * GB/s). Units of partial-stripe writes, which the next update of the stripe reads back, go
+ * through the page cache, as do all of them where direct I/O is refused (tmpfs) or with
+ * {@code directWrites} off.
  *
  * <p>Durability follows the store's: a written file is with the device, or in the page cache,
  * when the write returns (it survives SIGKILL); {@link #syncPending()} forces every file written
@@ -85,13 +87,17 @@ final class ValueFiles {
   /** One stored value's file: which version of which shard, and which write of it. */
   record Ref(ShardId shard, long epoch, long generation) {}
 
-  /** Writes {@code parts} (crc first) as a new file for the version; forced now when {@code sync}. */
-  Ref write(ShardId shard, long epoch, ByteBuffer[] parts, boolean sync) throws IOException {
+  /**
+   * Writes {@code parts} (crc first) as a new file for the version; forced now when {@code sync};
+   * with direct I/O when {@code pastCache} (nothing will read it back soon) and the file system
+   * allows it.
+   */
+  Ref write(ShardId shard, long epoch, ByteBuffer[] parts, boolean sync, boolean pastCache) throws IOException {
     Ref ref = new Ref(shard, epoch, nextGeneration.getAndIncrement());
     Path path = path(ref);
     long length;
     try {
-      length = direct ? writeDirect(path, parts, sync) : writeBuffered(path, parts, sync);
+      length = direct && pastCache ? writeDirect(path, parts, sync) : writeBuffered(path, parts, sync);
     } catch (IOException e) {
       Files.deleteIfExists(path);
       throw e;

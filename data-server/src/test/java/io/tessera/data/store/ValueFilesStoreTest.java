@@ -75,16 +75,20 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     byte[] value = bytes(UNIT + 4, 9);   // as stored: a checksum, then the unit
     ValueFiles direct = new ValueFiles(dir.resolve("direct"), true);
     ValueFiles.Ref a = direct.write(new ShardId(60, 0, 0), 0, new java.nio.ByteBuffer[] {
-        java.nio.ByteBuffer.wrap(value, 0, 4), java.nio.ByteBuffer.wrap(value, 4, UNIT)}, false);
+        java.nio.ByteBuffer.wrap(value, 0, 4), java.nio.ByteBuffer.wrap(value, 4, UNIT)}, false, true);
     assertThat(Files.size(direct.pathForTesting(a))).as("a direct write's file: a whole block (unpadded only where "
         + "this file system refuses direct I/O)").isIn(69_632L, (long) value.length);
     assertThat(readAll(direct, a, value.length)).isEqualTo(value);
+    ValueFiles.Ref kept = direct.write(new ShardId(60, 1, 0), 0, new java.nio.ByteBuffer[] {
+        java.nio.ByteBuffer.wrap(value)}, false, false);
+    assertThat(Files.size(direct.pathForTesting(kept))).as("a unit a partial write will read back: through the "
+        + "page cache").isEqualTo(value.length);
 
     java.nio.file.OpenOption refused = new java.nio.file.OpenOption() {};
     ValueFiles buffered = new ValueFiles(dir.resolve("refused"), true, refused);
     for (int i = 0; i < 2; i++) {
       ValueFiles.Ref b = buffered.write(new ShardId(61, i, 0), 0, new java.nio.ByteBuffer[] {
-          java.nio.ByteBuffer.wrap(value)}, i == 1);
+          java.nio.ByteBuffer.wrap(value)}, i == 1, true);
       assertThat(Files.size(buffered.pathForTesting(b))).as("write %d where direct I/O is refused", i)
           .isEqualTo(value.length);
       assertThat(readAll(buffered, b, value.length)).isEqualTo(value);
