@@ -116,6 +116,7 @@ public final class DataClient {
       throw new CompletionException(new ServerDownException(serverId, "data server " + serverId + ": "
           + h.getMessage()));
     }
+    health.answered(serverId);
     if (h.getStatus() != StatusProto.OK) {
       frame.release();
       throw new CompletionException(TesseraException.of(h.getStatus(),
