@@ -712,17 +712,14 @@ final class ShardRebuilder {
 
   /** Releases the lock on every server at once; one that cannot be reached frees it when its lease runs out. */
   private void unlockAll(java.util.Collection<String> servers, StripeLockProto lock) {
-    List<CompletableFuture<DataServerCalls.Reply>> sent = new ArrayList<>();
+    Map<String, DataRequestProto.Builder> unlocks = new LinkedHashMap<>();
     for (String server : servers) {
-      sent.add(calls.callAsync(server, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder()
-          .setLock(lock)), null));
+      unlocks.put(server, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)));
     }
-    for (CompletableFuture<DataServerCalls.Reply> f : sent) {
-      try {
-        calls.await(f).payload().release();
-      } catch (RecoveryException e) {
-        // freed at lease expiry
-      }
+    try {
+      calls.callAllHeaders(unlocks);
+    } catch (RecoveryException e) {
+      // every server was asked; one that did not answer frees the lock at lease expiry
     }
   }
 
