@@ -706,10 +706,7 @@ public final class RocksShardStore implements ShardStore {
       boolean pastCache, FileChanges changes) throws IOException, RocksDBException {
     byte[] key = ShardKey.encode(id, epoch);
     byte[] before = indexEntry(key);
-    int length = 0;
-    for (ByteBuffer p : parts) {
-      length += p.remaining();
-    }
+    int length = ValueFiles.lengthOf(parts);
     if (length >= minFileValue) {
       ValueFiles.Ref ref = files.write(id, epoch, parts, sync, pastCache);
       changes.written(ref);

@@ -115,14 +115,20 @@ final class ValueFiles {
     return ref;
   }
 
+  /** Bytes remaining in the parts of a value, together. */
+  static int lengthOf(ByteBuffer[] parts) {
+    int length = 0;
+    for (ByteBuffer p : parts) {
+      length += p.remaining();
+    }
+    return length;
+  }
+
   /** Writes the parts through the page cache; returns the file's length. */
   private static long writeBuffered(Path path, ByteBuffer[] parts, boolean sync) throws IOException {
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      long remaining = 0;
-      for (ByteBuffer p : parts) {
-        remaining += p.remaining();
-      }
-      long length = remaining;
+      long length = lengthOf(parts);
+      long remaining = length;
       while (remaining > 0) {
         remaining -= ch.write(parts);
       }
@@ -139,10 +145,7 @@ final class ValueFiles {
    * cache (the parts are left as they were for that).
    */
   private long writeDirect(Path path, ByteBuffer[] parts, boolean sync) throws IOException {
-    long length = 0;
-    for (ByteBuffer p : parts) {
-      length += p.remaining();
-    }
+    long length = lengthOf(parts);
     int padded = (int) ((length + BLOCK - 1) / BLOCK * BLOCK);
     ByteBuf block = PooledByteBufAllocator.DEFAULT.directBuffer(padded + BLOCK);
     try {
