@@ -262,7 +262,7 @@ final class ShardRebuilder {
         Stripes got = read(fileId, old, first, last, Set.of(from),
             (stripe, unit) -> old.serverOf(stripe, unit).equals(from), List.of(), null);
         CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (last - first)));
-        WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder();
+        WriteShardsRequestProto.Builder w = rebuiltUnits();
         long bytes = 0;
         for (long s = first; s < last; s++) {
           int unit = unitOn(old, s, from);
@@ -364,7 +364,7 @@ final class ShardRebuilder {
       Stripes stripes = first.complete() ? first : read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
           null);
       CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (to - from)));
-      WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder();
+      WriteShardsRequestProto.Builder w = rebuiltUnits();
       for (long s = from; s < to; s++) {
         int targetUnit = unitOn(layout, s, target);
         byte[][] shards = stripes.shards(s);
@@ -502,6 +502,15 @@ final class ShardRebuilder {
    * writer's units beside the old parity. At the newest version, the snapshot and every later
    * view see parity that matches their data (no unit has a newer version: the stripes are locked).
    */
+  /**
+   * A write of whole units a rebuild or a move puts on their new server: nothing reads them
+   * back soon, so the server may store them past its page cache (direct I/O) instead of
+   * copying every rebuilt byte into cache pages that crowd out the foreground's.
+   */
+  private static WriteShardsRequestProto.Builder rebuiltUnits() {
+    return WriteShardsRequestProto.newBuilder().setWholeStripes(true);
+  }
+
   private static WriteShardsRequestProto.Builder stamped(WriteShardsRequestProto.Builder write, long newestVersion) {
     return newestVersion < 0 ? write : write.setEpoch(newestVersion);
   }
