@@ -496,13 +496,6 @@ final class ShardRebuilder {
   }
 
   /**
-   * Stamps recomputed parity with the newest version among the stripes' units. A writer that died
-   * in phase 2 left its units at its write's epoch; when a snapshot was committed at that epoch
-   * since, parity written at the current epoch would leave the snapshot's stripes with the dead
-   * writer's units beside the old parity. At the newest version, the snapshot and every later
-   * view see parity that matches their data (no unit has a newer version: the stripes are locked).
-   */
-  /**
    * A write of whole units a rebuild or a move puts on their new server: nothing reads them
    * back soon, so the server may store them past its page cache (direct I/O) instead of
    * copying every rebuilt byte into cache pages that crowd out the foreground's.
@@ -511,6 +504,13 @@ final class ShardRebuilder {
     return WriteShardsRequestProto.newBuilder().setWholeStripes(true);
   }
 
+  /**
+   * Stamps recomputed parity with the newest version among the stripes' units. A writer that died
+   * in phase 2 left its units at its write's epoch; when a snapshot was committed at that epoch
+   * since, parity written at the current epoch would leave the snapshot's stripes with the dead
+   * writer's units beside the old parity. At the newest version, the snapshot and every later
+   * view see parity that matches their data (no unit has a newer version: the stripes are locked).
+   */
   private static WriteShardsRequestProto.Builder stamped(WriteShardsRequestProto.Builder write, long newestVersion) {
     return newestVersion < 0 ? write : write.setEpoch(newestVersion);
   }
