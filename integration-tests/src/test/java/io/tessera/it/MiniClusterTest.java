@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.InProcessCluster;
+import io.tessera.client.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFile;
@@ -264,6 +265,26 @@ class MiniClusterTest {
     assertThat(failed).as("no create failed").isFalse();
     assertThat(fs.list("/failover")).hasSize(created.get());
     cluster.startMeta(leader);
+  }
+
+  @Test
+  void heartbeatsOfAnIdleClusterKeepEveryServerUpWithoutGrowingTheMetaLog() throws Exception {
+    // nothing else changes the namespace meanwhile: earlier tests' removed files are reclaimed
+    await().atMost(Duration.ofSeconds(60)).until(() -> fs.clusterStatus().filesToReclaim() == 0);
+    String leader = cluster.leader();
+    long before = cluster.meta(leader).namespace().appliedIndex();
+    long window = 4_000;   // 4 heartbeat intervals: 16 heartbeats from the 4 data servers
+    long start = System.nanoTime();
+    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+        .until(() -> System.nanoTime() - start > window * 1_000_000);
+    ClusterStatus status = fs.clusterStatus();
+    assertThat(status.dataServers()).allSatisfy(d -> {
+      assertThat(d.up()).as(d.id() + " up").isTrue();
+      assertThat(d.lastHeartbeatMillisAgo()).as(d.id() + " heard lately").isLessThan(2_500);
+    });
+    assertThat(cluster.leader()).as("no election meanwhile").isEqualTo(leader);
+    assertThat(cluster.meta(leader).namespace().appliedIndex() - before)
+        .as("log entries while 4 data servers sent about 16 heartbeats that changed nothing").isLessThan(4);
   }
 
   @Test

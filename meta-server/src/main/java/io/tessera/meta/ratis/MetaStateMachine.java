@@ -1,6 +1,7 @@
 package io.tessera.meta.ratis;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.HeartbeatResponseProto;
 import io.tessera.common.proto.MetaRequestProto;
@@ -12,10 +13,13 @@ import io.tessera.meta.namespace.NamespaceQueries;
 import io.tessera.meta.namespace.NamespaceStore;
 import io.tessera.meta.namespace.NamespaceTxn;
 import io.tessera.meta.namespace.Replies;
+import io.tessera.meta.proto.HeartbeatQueryReplyProto;
+import io.tessera.meta.proto.MetaQueryProto;
 import io.tessera.meta.proto.MetaTxnBatchProto;
 import io.tessera.meta.proto.MetaTxnBatchReplyProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
+import io.tessera.meta.proto.ServerStateRecordProto;
 import io.tessera.meta.recovery.ServerStates;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.common.proto.SnapshotListResponseProto;
@@ -129,6 +133,15 @@ public final class MetaStateMachine extends BaseStateMachine {
   public void notifyLeaderChanged(org.apache.ratis.protocol.RaftGroupMemberId member,
       org.apache.ratis.protocol.RaftPeerId newLeader) {
     LOG.info("Meta leader is now {}", newLeader == null ? "unknown (election under way)" : newLeader);
+    NamespaceStore s = store;
+    if (s != null && member.getPeerId().equals(newLeader)) {
+      // heartbeats that changed nothing went to the old leader alone: every server not found
+      // down counts as heard now, as DOWN detection waits a whole timeout after an election
+      registry.assumeHeard(s.registeredServers().keySet().stream().filter(id -> {
+        ServerStateRecordProto r = s.serverStates().get(id);
+        return r == null || r.getState() == DataServerStateProto.UP || r.getState() == DataServerStateProto.RECOVERING;
+      }).toList());
+    }
   }
 
   @Override
@@ -237,13 +250,8 @@ public final class MetaStateMachine extends BaseStateMachine {
           LOG.warn("Snapshot attempt {} aborted: data server {} waited too long for its COMMIT", hb.getGateAttempt(),
               hb.getServerId());
         }
-        HeartbeatResponseProto.Builder r = HeartbeatResponseProto.newBuilder().setStatus(StatusProto.OK)
-            .setEpoch(tx.epoch()).setHeartbeatIntervalMs(heartbeatInterval.toMillis())
-            .setState(ServerStates.heard(tx, hb.getServerId(), txn.getTimeMs()));
-        for (long e : tx.retainedEpochs()) {
-          r.addRetainedEpochs(e);
-        }
-        return MetaTxnReplyProto.newBuilder().setHeartbeat(r).build();
+        return MetaTxnReplyProto.newBuilder().setHeartbeat(heartbeatReply(tx.epoch(), tx.retainedEpochs(),
+            ServerStates.heard(tx, hb.getServerId(), txn.getTimeMs()))).build();
       }
       case SNAPSHOT_BEGIN -> {
         return client(catalogChange(tx, () -> SnapshotCatalog.begin(tx, txn.getSnapshotBegin())));
@@ -303,11 +311,53 @@ public final class MetaStateMachine extends BaseStateMachine {
     return snapshotViews;
   }
 
+  private HeartbeatResponseProto heartbeatReply(long epoch, long[] retainedEpochs, DataServerStateProto state) {
+    HeartbeatResponseProto.Builder r = HeartbeatResponseProto.newBuilder().setStatus(StatusProto.OK)
+        .setEpoch(epoch).setHeartbeatIntervalMs(heartbeatInterval.toMillis()).setState(state);
+    for (long e : retainedEpochs) {
+      r.addRetainedEpochs(e);
+    }
+    return r.build();
+  }
+
   @Override
   public CompletableFuture<Message> query(Message request) {
+    MetaQueryProto q;
+    try {
+      q = MetaQueryProto.parseFrom(request.getContent().toByteArray());
+    } catch (InvalidProtocolBufferException e) {
+      return reply(Replies.error(StatusProto.INVALID_ARGUMENT, "unreadable query: " + e.getMessage()).toByteArray());
+    }
+    return q.hasHeartbeat() ? reply(answerHeartbeat(q.getHeartbeat()).toByteArray()) : reply(clientQuery(q.getClient()));
+  }
+
+  private static CompletableFuture<Message> reply(byte[] bytes) {
+    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(bytes)));
+  }
+
+  /**
+   * A heartbeat answered without a log entry, on the leader, when it changes nothing replicated:
+   * the liveness it brings stays in this replica's registry (a replica that becomes leader counts
+   * the servers not DOWN as heard then, see {@link #notifyLeaderChanged}).
+   */
+  private HeartbeatQueryReplyProto answerHeartbeat(HeartbeatRequestProto hb) {
+    NamespaceStore s = store;
+    ServerStateRecordProto rec = s.serverStates().get(hb.getServerId());
+    DataServerStateProto state = rec == null ? DataServerStateProto.UP : rec.getState();
+    boolean unchanged = hb.getAddress().equals(registry.address(hb.getServerId())) && hb.getCorruptFilesCount() == 0
+        && hb.getGateAttempt() == 0 && (state == DataServerStateProto.UP || state == DataServerStateProto.RECOVERING);
+    if (!unchanged) {
+      return HeartbeatQueryReplyProto.newBuilder().setNeedsLog(true).build();
+    }
+    registry.heartbeat(hb);
+    long[] retained = s.snapshots().stream().mapToLong(io.tessera.common.proto.SnapshotProto::getEpoch).sorted()
+        .toArray();
+    return HeartbeatQueryReplyProto.newBuilder().setReply(heartbeatReply(s.epoch(), retained, state)).build();
+  }
+
+  private byte[] clientQuery(MetaRequestProto req) {
     MetaResponseProto reply;
     try {
-      MetaRequestProto req = MetaRequestProto.parseFrom(request.getContent().toByteArray());
       reply = switch (req.getOpCase()) {
         case GET_ATTR -> SnapshotViews.isSnapshotPath(req.getGetAttr().getPath())
             ? snapshotViews.getAttr(store, req.getGetAttr()) : NamespaceQueries.getAttr(store, req.getGetAttr());
@@ -319,8 +369,6 @@ public final class MetaStateMachine extends BaseStateMachine {
       };
     } catch (NamespaceException e) {
       reply = Replies.error(e.status(), e.getMessage());
-    } catch (InvalidProtocolBufferException e) {
-      reply = Replies.error(StatusProto.INVALID_ARGUMENT, "unreadable request: " + e.getMessage());
     }
     // what a client has seen: a replica answering its reads while no leader does must have applied
     // it. The newest change to what was read, where the inodes record it; else all this replica applied
@@ -328,7 +376,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       var applied = getLastAppliedTermIndex();
       reply = reply.toBuilder().setIndex(applied == null ? 0 : Math.max(0, applied.getIndex())).build();
     }
-    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(reply.toByteArray())));
+    return reply.toByteArray();
   }
 
   @Override

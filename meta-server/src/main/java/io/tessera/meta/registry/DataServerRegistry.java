@@ -11,12 +11,15 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The data servers this replica knows of. Registrations are replicated (they come through the
- * log); liveness is each replica's own view of when it last applied a server's heartbeat, so
- * a newly elected leader knows who is alive without waiting a timeout.
+ * log); liveness is this replica's own view of when it last heard a server. Only heartbeats that
+ * change replicated state go through the log; the others reach the leader alone, so a replica
+ * that has run a while and becomes leader counts every server not found down as heard at that
+ * moment ({@link #assumeHeard}) rather than placing no files until the servers find it.
  */
 public final class DataServerRegistry {
   private final Duration downAfter;
   private final Map<String, Entry> servers = new ConcurrentHashMap<>();
+  private final long createdNanos = System.nanoTime();
 
   private record Entry(HeartbeatRequestProto last, long seenNanos) {}
 
@@ -34,6 +37,22 @@ public final class DataServerRegistry {
   public boolean heartbeat(HeartbeatRequestProto hb) {
     Entry old = servers.put(hb.getServerId(), new Entry(hb, System.nanoTime()));
     return old == null || !old.last.getAddress().equals(hb.getAddress());
+  }
+
+  /**
+   * A new leader's starting view: counts these known servers as heard now, if this replica has
+   * run for a whole timeout (so a leader before it was hearing them, and would have found them
+   * down). A replica just started, as after a restart of the whole cluster, knows nothing of them
+   * and waits for their heartbeats.
+   */
+  public void assumeHeard(java.util.Collection<String> ids) {
+    long now = System.nanoTime();
+    if (now - createdNanos < downAfter.toNanos()) {
+      return;
+    }
+    for (String id : ids) {
+      servers.computeIfPresent(id, (k, e) -> e.seenNanos - now < 0 ? new Entry(e.last, now) : e);
+    }
   }
 
   /** Forgets a removed server (a heartbeat from it later registers it as new). */

@@ -8,11 +8,18 @@ import io.tessera.common.rpc.HostPort;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
+import io.tessera.meta.proto.HeartbeatQueryReplyProto;
+import io.tessera.meta.proto.MetaQueryProto;
 import io.tessera.meta.proto.MetaTxnProto;
+import io.tessera.meta.proto.MetaTxnReplyProto;
 import io.tessera.meta.ratis.RaftSubmitter;
 import java.util.concurrent.CompletableFuture;
 
-/** Serves heartbeat.proto: data-server reports go through the log so every replica knows them. */
+/**
+ * Serves heartbeat.proto on the leader. A report that changes nothing replicated is answered
+ * from the leader's applied state (a linearizable read): an idle cluster's heartbeats cost no
+ * log entries, fsyncs or applies on the replicas. Any other report goes through the log.
+ */
 final class HeartbeatHandler implements RpcService {
   /** Most orphan locks, and most corrupt files, one heartbeat may report (data servers send up to 64). */
   static final int MAX_REPORTS = 64;
@@ -52,9 +59,26 @@ final class HeartbeatHandler implements RpcService {
     if (refusal != null) {
       return done(refuse(refusal));
     }
+    HeartbeatRequestProto report = hb;
+    return raft.read(MetaQueryProto.newBuilder().setHeartbeat(hb).build().toByteArray()).thenCompose(q -> {
+      if (!q.isSuccess()) {
+        return CompletableFuture.<HeartbeatResponseProto>failedFuture(q.getException());
+      }
+      HeartbeatQueryReplyProto answer;
+      try {
+        answer = HeartbeatQueryReplyProto.parseFrom(q.getMessage().getContent().toByteArray());
+      } catch (InvalidProtocolBufferException e) {
+        return CompletableFuture.<HeartbeatResponseProto>failedFuture(e);
+      }
+      return answer.getNeedsLog() ? logged(report) : CompletableFuture.completedFuture(answer.getReply());
+    }).handle((r, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
+        : r.toBuilder().setCoordinator(coordinator).build()).thenApply(RpcReply::of);
+  }
+
+  /** A heartbeat that changes replicated state (registration, a server back from DOWN, reports) goes through the log. */
+  private CompletableFuture<HeartbeatResponseProto> logged(HeartbeatRequestProto hb) {
     MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setHeartbeat(hb).build();
-    return batcher.submit(txn).handle((r, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
-        : r.getHeartbeat().toBuilder().setCoordinator(coordinator).build()).thenApply(RpcReply::of);
+    return batcher.submit(txn).thenApply(MetaTxnReplyProto::getHeartbeat);
   }
 
   private static HeartbeatResponseProto refuse(LeaderStatus s) {

@@ -107,7 +107,7 @@ final class MetaRequestHandler implements RpcService {
       if (req.getOpCase() == MetaRequestProto.OpCase.OP_NOT_SET) {
         return done(Replies.error(StatusProto.INVALID_ARGUMENT, "request names no operation"));
       }
-      return raft.read(req.toByteArray()).handle((reply, err) -> err != null || !reply.isSuccess()
+      return raft.read(query(req)).handle((reply, err) -> err != null || !reply.isSuccess()
           ? refuse(LeaderStatus.of(err != null ? err : reply.getException(), raft))
           : queryResult(reply)).thenApply(RpcReply::of);
     }
@@ -135,8 +135,12 @@ final class MetaRequestHandler implements RpcService {
 
   /** The read answered here once this replica has applied what the client has seen; else the refusal. */
   private CompletableFuture<RpcReply> followerRead(MetaRequestProto req, LeaderStatus refusal) {
-    return raft.staleRead(req.toByteArray(), req.getSeenIndex()).handle((reply, err) ->
+    return raft.staleRead(query(req), req.getSeenIndex()).handle((reply, err) ->
         err != null || !reply.isSuccess() ? refuse(refusal) : queryResult(reply)).thenApply(RpcReply::of);
+  }
+
+  private static byte[] query(MetaRequestProto req) {
+    return io.tessera.meta.proto.MetaQueryProto.newBuilder().setClient(req).build().toByteArray();
   }
 
   private static MetaResponseProto queryResult(org.apache.ratis.protocol.RaftClientReply reply) {
