@@ -85,6 +85,7 @@ class LocalCommandProcessTest {
     // the script execs java, so its process id is the one SIGTERM goes to
     Process local = script("local", "--dir", dir.toString(), "--meta", "3", "--data-servers", "2", "--port-base",
         String.valueOf(base)).start();
+    List<Long> pids = new ArrayList<>();
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(local.getInputStream()));
       StringBuilder seen = new StringBuilder();
@@ -94,7 +95,6 @@ class LocalCommandProcessTest {
       }
       assertThat(line).as("tessera local printed:%n%s", seen).isNotNull();
       ClusterFile file = ClusterFile.read(dir.resolve(ClusterFile.NAME));
-      List<Long> pids = new ArrayList<>();
       file.meta().forEach(n -> pids.add(n.pid()));
       file.data().forEach(n -> pids.add(n.pid()));
       assertThat(pids).hasSize(5).allMatch(p -> p > 0 && p != local.pid());
@@ -116,7 +116,19 @@ class LocalCommandProcessTest {
       }
       return pids;
     } finally {
-      local.destroyForcibly();
+      stopAfterFailure(local, pids);
+    }
+  }
+
+  /** A failed test leaves no server behind: tessera local is told to stop them, then what is left is killed. */
+  private static void stopAfterFailure(Process local, List<Long> serverPids) throws Exception {
+    if (local.isAlive()) {
+      new ProcessBuilder("kill", "-TERM", String.valueOf(local.pid())).start().waitFor();
+      local.waitFor(60, TimeUnit.SECONDS);
+    }
+    local.destroyForcibly();
+    for (long pid : serverPids) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }
   }
 }
