@@ -20,11 +20,13 @@ public final class ProcessCluster implements LocalCluster {
   private final List<String> launcher;
   private final Map<String, Process> processes = new LinkedHashMap<>();
   private final Map<String, List<String>> commands = new LinkedHashMap<>();
+  private final ClassArchives archives;
   private volatile boolean stopping;
 
   private ProcessCluster(ClusterPlan plan, List<String> launcher) {
     this.plan = plan;
     this.launcher = launcher;
+    this.archives = ClassArchives.forLauncher(launcher);
   }
 
   /** The command that runs the Tessera CLI in a fresh JVM with this JVM's classpath. */
@@ -94,13 +96,13 @@ public final class ProcessCluster implements LocalCluster {
     List<ClusterFile.Node> data = new ArrayList<>();
     for (var p : plan.metaPeers()) {
       c.commands.put(p.id(), wrapped(wrapper.apply(p.id()),
-          c.command(META_SERVER_JVM_OPTIONS, plan.metaArgs(p.id()), extraArgs)));
+          c.command(c.withArchive("meta", META_SERVER_JVM_OPTIONS), plan.metaArgs(p.id()), extraArgs)));
       meta.add(new ClusterFile.Node(p.id(), p.clientAddress(), 0, plan.metaDir(p.id()).toString(),
           c.commands.get(p.id())));
     }
     for (String id : plan.dataIds()) {
       c.commands.put(id, wrapped(wrapper.apply(id), wrapped(niced(dataNice),
-          c.command(DATA_SERVER_JVM_OPTIONS, plan.dataArgs(id), extraArgs))));
+          c.command(c.withArchive("data", DATA_SERVER_JVM_OPTIONS), plan.dataArgs(id), extraArgs))));
       data.add(new ClusterFile.Node(id, plan.dataAddress(id), 0, plan.dataDir(id).toString(),
           c.commands.get(id)));
     }
@@ -133,6 +135,13 @@ public final class ProcessCluster implements LocalCluster {
   private static List<String> wrapped(List<String> prefix, List<String> cmd) {
     List<String> out = new ArrayList<>(prefix);
     out.addAll(cmd);
+    return out;
+  }
+
+  /** A kind of server's JVM options with those of its class archive. */
+  private List<String> withArchive(String kind, List<String> jvmOptions) {
+    List<String> out = new ArrayList<>(jvmOptions);
+    out.addAll(archives.options(kind, jvmOptions));
     return out;
   }
 
@@ -300,5 +309,6 @@ public final class ProcessCluster implements LocalCluster {
         Thread.currentThread().interrupt();
       }
     }
+    archives.settle();
   }
 }
