@@ -134,14 +134,15 @@ public final class MetaStateMachine extends BaseStateMachine {
       org.apache.ratis.protocol.RaftPeerId newLeader) {
     LOG.info("Meta leader is now {}", newLeader == null ? "unknown (election under way)" : newLeader);
     NamespaceStore s = store;
-    if (s != null && member.getPeerId().equals(newLeader)) {
-      // heartbeats that changed nothing went to the old leader alone: every server not found
-      // down counts as heard now, as DOWN detection waits a whole timeout after an election
-      registry.assumeHeard(s.registeredServers().keySet().stream().filter(id -> {
-        ServerStateRecordProto r = s.serverStates().get(id);
-        return r == null || r.getState() == DataServerStateProto.UP || r.getState() == DataServerStateProto.RECOVERING;
-      }).toList());
+    if (s == null) {
+      return;
     }
+    // heartbeats that changed nothing went to the old leader alone (see DataServerRegistry)
+    registry.leaderChanged(newLeader == null ? null : newLeader.toString(), member.getPeerId().equals(newLeader),
+        () -> s.registeredServers().keySet().stream().filter(id -> {
+          ServerStateRecordProto r = s.serverStates().get(id);
+          return r == null || r.getState() == DataServerStateProto.UP || r.getState() == DataServerStateProto.RECOVERING;
+        }).toList());
   }
 
   @Override
@@ -337,8 +338,8 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   /**
    * A heartbeat answered without a log entry, on the leader, when it changes nothing replicated:
-   * the liveness it brings stays in this replica's registry (a replica that becomes leader counts
-   * the servers not DOWN as heard then, see {@link #notifyLeaderChanged}).
+   * the liveness it brings stays in this replica's registry (a replica that takes over from a leader
+   * counts the servers not DOWN as heard then, see {@link #notifyLeaderChanged}).
    */
   private HeartbeatQueryReplyProto answerHeartbeat(HeartbeatRequestProto hb) {
     NamespaceStore s = store;

@@ -5,21 +5,25 @@ import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The data servers this replica knows of. Registrations are replicated (they come through the
  * log); liveness is this replica's own view of when it last heard a server. Only heartbeats that
  * change replicated state go through the log; the others reach the leader alone, so a replica
- * that has run a while and becomes leader counts every server not found down as heard at that
- * moment ({@link #assumeHeard}) rather than placing no files until the servers find it.
+ * that takes over from a leader counts every server not found down as heard at that moment
+ * ({@link #leaderChanged}) rather than placing no files until the servers find it.
  */
 public final class DataServerRegistry {
   private final Duration downAfter;
   private final Map<String, Entry> servers = new ConcurrentHashMap<>();
-  private final long createdNanos = System.nanoTime();
+  /** When another replica became leader as far as this one knows (0: none, or this one leads). */
+  private long otherLeaderSinceNanos;
+  private String lastLeader;
 
   private record Entry(HeartbeatRequestProto last, long seenNanos) {}
 
@@ -40,18 +44,25 @@ public final class DataServerRegistry {
   }
 
   /**
-   * A new leader's starting view: counts these known servers as heard now, if this replica has
-   * run for a whole timeout (so a leader before it was hearing them, and would have found them
-   * down). A replica just started, as after a restart of the whole cluster, knows nothing of them
-   * and waits for their heartbeats.
+   * A leader change as this replica learns it. A replica that becomes leader after another one
+   * led for a whole timeout counts every server in {@code notDown} as heard now: that leader was
+   * hearing them, and would have found a silent one down. After a restart of the whole cluster,
+   * or when the last leader led only briefly, it waits for their heartbeats instead.
    */
-  public void assumeHeard(java.util.Collection<String> ids) {
+  public synchronized void leaderChanged(String leader, boolean self, Supplier<Collection<String>> notDown) {
     long now = System.nanoTime();
-    if (now - createdNanos < downAfter.toNanos()) {
-      return;
+    if (self) {
+      if (otherLeaderSinceNanos != 0 && now - otherLeaderSinceNanos >= downAfter.toNanos()) {
+        for (String id : notDown.get()) {
+          servers.computeIfPresent(id, (k, e) -> e.seenNanos - now < 0 ? new Entry(e.last, now) : e);
+        }
+      }
+      otherLeaderSinceNanos = 0;
+    } else if (leader != null && !leader.equals(lastLeader)) {
+      otherLeaderSinceNanos = now;
     }
-    for (String id : ids) {
-      servers.computeIfPresent(id, (k, e) -> e.seenNanos - now < 0 ? new Entry(e.last, now) : e);
+    if (leader != null) {
+      lastLeader = leader;
     }
   }
 
