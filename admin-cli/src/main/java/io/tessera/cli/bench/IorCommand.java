@@ -61,8 +61,14 @@ public final class IorCommand implements Callable<Integer> {
   @Option(names = "--runs", defaultValue = "1", description = "timed repetitions; the median is reported (default ${DEFAULT-VALUE})")
   int runs;
 
-  @Option(names = "--warmup", defaultValue = "256M", description = "untimed write and read first, per client (0: none; default ${DEFAULT-VALUE})")
+  @Option(names = "--warmup", defaultValue = "block", description = "bytes per client of each untimed warm-up pass "
+      + "(a write and a read; 0: none; default: as --block)")
   String warmup;
+
+  @Option(names = "--warmup-passes", defaultValue = "auto", description = {"warm-up passes: a number, or auto: "
+      + "until a pass writes within 10 % of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})",
+      "a cluster just started is slower for its first gigabytes while every server JVM compiles its I/O path"})
+  String warmupPasses;
 
   @Option(names = "--unbuffered", description = {"each transfer is one positional write, as IOR's POSIX "
       + "backend does (default: an output stream gathers whole stripes)", "with parity, transfers smaller than a "
@@ -95,10 +101,12 @@ public final class IorCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     blockBytes = DataSize.parse(block);
     transferBytes = (int) DataSize.parse(transfer);
-    long warmBytes = DataSize.parse(warmup) / transferBytes * transferBytes;
+    long warmBytes = (warmup.equals("block") ? blockBytes : DataSize.parse(warmup)) / transferBytes * transferBytes;
     if (clients < 1 || runs < 1 || transferBytes < 1 || blockBytes % transferBytes != 0) {
       throw new IllegalArgumentException("--clients and --runs must be >= 1 and --block a multiple of --transfer");
     }
+    SteadyState steady = warmupPasses.equals("auto") ? new SteadyState(6, 0.10)
+        : SteadyState.fixed(positive(warmupPasses));
     List<TesseraFileSystem> fss = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     try {
@@ -116,10 +124,7 @@ public final class IorCommand implements Callable<Integer> {
               : "shared file", fs.stat(files.get(0)).layout(), runs);
       out.flush();
       if (warmBytes > 0) {
-        if (!readOnly) {
-          phase(pool, i -> write(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
-        }
-        phase(pool, i -> read(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i, false));
+        warmUp(out, pool, fss, files, warmBytes, steady);
       }
       long total = blockBytes * clients;
       double[] writes = new double[runs];
@@ -159,6 +164,36 @@ public final class IorCommand implements Callable<Integer> {
       pool.shutdownNow();
       fss.forEach(TesseraFileSystem::close);
     }
+  }
+
+  /** Untimed write and read passes until the rates settle (or as many as asked); prints their rates. */
+  private void warmUp(PrintWriter out, ExecutorService pool, List<TesseraFileSystem> fss, List<String> files,
+      long warmBytes, SteadyState steady) throws Exception {
+    double total = warmBytes * (double) fss.size() / 1e6;
+    boolean again = true;
+    while (again) {
+      double written = readOnly ? Double.NaN
+          : total / phase(pool, i -> write(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
+      double read = total / phase(pool, i -> read(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i,
+          false));
+      again = steady.another(readOnly ? read : written);
+    }
+    out.printf(Locale.ROOT, "warm-up, untimed: %d pass(es) of %s per client, %s MB/s%n", steady.rates().size(),
+        DataSize.format(warmBytes), steady.rates().stream().map(r -> String.format(Locale.ROOT, "%.0f", r))
+            .collect(java.util.stream.Collectors.joining(", ", readOnly ? "read " : "write ", "")));
+    out.flush();
+  }
+
+  private static int positive(String passes) {
+    try {
+      int n = Integer.parseInt(passes);
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("--warmup-passes=" + passes + ": expected auto or a number >= 1");
   }
 
   private List<String> existing(TesseraFileSystem fs, String prefix) throws IOException {

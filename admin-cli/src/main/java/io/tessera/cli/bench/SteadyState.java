@@ -1,0 +1,55 @@
+package io.tessera.cli.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides when untimed warm-up passes may stop: a cluster just started runs its first passes
+ * slower while each server JVM (a ninth of the traffic each, on nine data servers) and the
+ * client are still compiling their I/O paths. Warm-up goes on until a pass's rate is within
+ * {@code tolerance} of the pass before it, or {@code maxPasses} passes were run.
+ */
+final class SteadyState {
+  private final int maxPasses;
+  private final double tolerance;
+  private final List<Double> rates = new ArrayList<>();
+
+  SteadyState(int maxPasses, double tolerance) {
+    if (maxPasses < 1 || tolerance <= 0) {
+      throw new IllegalArgumentException("at least one pass and a positive tolerance");
+    }
+    this.maxPasses = maxPasses;
+    this.tolerance = tolerance;
+  }
+
+  /** Exactly {@code passes} passes, whatever their rates. */
+  static SteadyState fixed(int passes) {
+    return new SteadyState(passes);
+  }
+
+  private SteadyState(int passes) {
+    if (passes < 1) {
+      throw new IllegalArgumentException("at least one pass");
+    }
+    this.maxPasses = passes;
+    this.tolerance = Double.NaN;
+  }
+
+  /** Records a pass's rate; whether another pass is needed. */
+  boolean another(double rate) {
+    rates.add(rate);
+    if (rates.size() >= maxPasses) {
+      return false;
+    }
+    if (rates.size() < 2 || Double.isNaN(tolerance)) {
+      return true;
+    }
+    double before = rates.get(rates.size() - 2);
+    return Math.abs(rate - before) > tolerance * before;
+  }
+
+  /** The rates recorded so far, in order. */
+  List<Double> rates() {
+    return List.copyOf(rates);
+  }
+}
