@@ -105,8 +105,7 @@ public final class IorCommand implements Callable<Integer> {
     if (clients < 1 || runs < 1 || transferBytes < 1 || blockBytes % transferBytes != 0) {
       throw new IllegalArgumentException("--clients and --runs must be >= 1 and --block a multiple of --transfer");
     }
-    SteadyState steady = warmupPasses.equals("auto") ? new SteadyState(6, 0.10)
-        : SteadyState.fixed(positive(warmupPasses));
+    SteadyState steady = SteadyState.of(warmupPasses);
     List<TesseraFileSystem> fss = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     try {
@@ -179,21 +178,8 @@ public final class IorCommand implements Callable<Integer> {
       again = steady.another(readOnly ? read : written);
     }
     out.printf(Locale.ROOT, "warm-up, untimed: %d pass(es) of %s per client, %s MB/s%n", steady.rates().size(),
-        DataSize.format(warmBytes), steady.rates().stream().map(r -> String.format(Locale.ROOT, "%.0f", r))
-            .collect(java.util.stream.Collectors.joining(", ", readOnly ? "read " : "write ", "")));
+        DataSize.format(warmBytes), (readOnly ? "read " : "write ") + steady.ratesText());
     out.flush();
-  }
-
-  private static int positive(String passes) {
-    try {
-      int n = Integer.parseInt(passes);
-      if (n >= 1) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("--warmup-passes=" + passes + ": expected auto or a number >= 1");
   }
 
   private List<String> existing(TesseraFileSystem fs, String prefix) throws IOException {

@@ -33,8 +33,13 @@ public final class MetaBenchCommand implements Callable<Integer> {
   @Option(names = "--files", defaultValue = "10000", description = "files in all (default ${DEFAULT-VALUE})")
   int files;
 
-  @Option(names = "--warmup", defaultValue = "10000", description = "untimed creates and stats first (default ${DEFAULT-VALUE})")
+  @Option(names = "--warmup", defaultValue = "10000", description = "files of each untimed warm-up pass of creates "
+      + "and stats (0: none; default ${DEFAULT-VALUE})")
   int warmup;
+
+  @Option(names = "--warmup-passes", defaultValue = "auto", description = "warm-up passes: a number, or auto: until "
+      + "a pass creates within 10 % of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})")
+  String warmupPasses;
 
   @Option(names = "--dir", defaultValue = "/bench/meta", description = "cluster directory for the files")
   String dir;
@@ -45,6 +50,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
     if (threads < 1 || files < threads) {
       throw new IllegalArgumentException("--threads must be >= 1 and --files >= --threads");
     }
+    SteadyState steady = SteadyState.of(warmupPasses);
     String run = dir + "/run-" + ProcessHandle.current().pid();
     List<TesseraFileSystem> fss = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -52,10 +58,17 @@ public final class MetaBenchCommand implements Callable<Integer> {
       for (int i = 0; i < threads; i++) {
         fss.add(cluster.connect());
       }
-      fss.get(0).mkdirs(run + "/warmup");
+      int warmFiles = Math.max(warmup, threads);
+      for (boolean again = warmup > 0; again; ) {
+        String pass = run + "/warmup-" + (steady.rates().size() + 1);
+        fss.get(0).mkdirs(pass);
+        double rate = warmFiles / timed(pool, fss, pass, warmFiles, true);
+        timed(pool, fss, pass, warmFiles, false);
+        again = steady.another(rate);
+      }
       if (warmup > 0) {
-        timed(pool, fss, run + "/warmup", Math.max(warmup, threads), true);
-        timed(pool, fss, run + "/warmup", Math.max(warmup, threads), false);
+        out.printf(Locale.ROOT, "warm-up, untimed: %d pass(es) of %d files, creates %s ops/s%n",
+            steady.rates().size(), warmFiles, steady.ratesText());
       }
       fss.get(0).mkdirs(run + "/timed");
       double create = timed(pool, fss, run + "/timed", files, true);

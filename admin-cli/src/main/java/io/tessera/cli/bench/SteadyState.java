@@ -22,6 +22,25 @@ final class SteadyState {
     this.tolerance = tolerance;
   }
 
+  /**
+   * From a {@code --warmup-passes} value: {@code auto} (until two passes agree within 10 %, at
+   * most 6) or a number of passes.
+   */
+  static SteadyState of(String passes) {
+    if (passes.equals("auto")) {
+      return new SteadyState(6, 0.10);
+    }
+    try {
+      int n = Integer.parseInt(passes);
+      if (n >= 1) {
+        return fixed(n);
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("--warmup-passes=" + passes + ": expected auto or a number >= 1");
+  }
+
   /** Exactly {@code passes} passes, whatever their rates. */
   static SteadyState fixed(int passes) {
     return new SteadyState(passes);
@@ -46,6 +65,12 @@ final class SteadyState {
     }
     double before = rates.get(rates.size() - 2);
     return Math.abs(rate - before) > tolerance * before;
+  }
+
+  /** The rates so far as "167, 317, 388". */
+  String ratesText() {
+    return rates.stream().map(r -> String.format(java.util.Locale.ROOT, "%.0f", r))
+        .collect(java.util.stream.Collectors.joining(", "));
   }
 
   /** The rates recorded so far, in order. */

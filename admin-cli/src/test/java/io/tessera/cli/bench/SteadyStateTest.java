@@ -45,4 +45,14 @@ class SteadyStateTest {
     assertThat(s.another(100)).isFalse();
     assertThatThrownBy(() -> SteadyState.fixed(0)).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void theCommandLineValueIsAutoOrAPositiveCount() {
+    SteadyState auto = SteadyState.of("auto");
+    auto.another(100);
+    assertThat(auto.another(105)).isFalse();
+    assertThat(SteadyState.of("2").another(100)).isTrue();
+    assertThatThrownBy(() -> SteadyState.of("0")).hasMessageContaining("expected auto or a number >= 1");
+    assertThatThrownBy(() -> SteadyState.of("many")).hasMessageContaining("--warmup-passes=many");
+  }
 }
