@@ -36,7 +36,8 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    * @param capacityBytes size of its disk
    * @param freeBytes free space on its disk
    * @param usedBytes bytes of shards it stores
-   * @param lastHeartbeatMillisAgo how long since the meta group heard from it
+   * @param lastHeartbeatMillisAgo how long since the meta leader heard from it; -1 when no leader answered
+   *     (the state is then as the last leader recorded it)
    * @param filesToRebuild files whose shards on it are stale
    * @param downSinceMillis when it was found down (0: not down or recovering)
    * @param filesPlaced draining or retired: files with a unit on it, left to move (0 for other states)

@@ -64,8 +64,15 @@ public final class ClusterStatusCommand extends ConnectedCommand {
       return 0;
     }
     out.printf("Meta replicas (epoch %d):%n", s.epoch());
+    boolean leaderless = s.replicas().stream().noneMatch(ClusterStatus.Replica::leader);
     for (ClusterStatus.Replica r : s.replicas()) {
-      out.printf("  %-6s %-22s %s%n", r.id(), r.address(), replicaState(r));
+      // a replica without a leader knows nothing of the others' health
+      out.printf("  %-6s %-22s %s%n", r.id(), r.address(), leaderless ? "no leader" : replicaState(r));
+    }
+    if (leaderless) {
+      out.println("No meta leader (an election is running, or fewer than half of the replicas are up): data"
+          + " servers are shown as the last leader recorded them; whether they are alive is known again once a"
+          + " leader is elected.");
     }
     long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
     out.printf("Data servers (%d of %d up):%n", up, s.dataServers().size());
@@ -75,7 +82,8 @@ public final class ClusterStatusCommand extends ConnectedCommand {
       boolean leaving = d.state().equals("draining") || d.state().equals("retired");
       out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %8s %d%s%n", d.id(), d.address(), stateOf(d),
           DataSize.format(d.usedBytes()), DataSize.format(d.freeBytes()), DataSize.format(d.capacityBytes()),
-          String.format(java.util.Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0),
+          d.lastHeartbeatMillisAgo() < 0 ? "unknown"
+              : String.format(java.util.Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0),
           leaving ? String.valueOf(d.filesPlaced()) : "-", d.filesToRebuild(), notes(d));
     }
     out.printf("Removed files whose shards are still to be deleted: %s%n", s.filesToReclaim() >= 1_000_000

@@ -80,7 +80,7 @@ final class MetaRequestHandler implements RpcService {
       // the leader knows liveness first-hand and runs recovery; without one, any replica answers
       boolean leaderKnown = refusal != null && refusal.status() == StatusProto.NOT_LEADER
           && !refusal.leaderHint().isEmpty();
-      return done(leaderKnown ? refuse(refusal) : clusterStatus());
+      return done(leaderKnown ? refuse(refusal) : clusterStatus(refusal == null));
     }
     if (refusal != null) {
       return followerMayAnswer(req, refusal) ? followerRead(req, refusal) : done(refuse(refusal));
@@ -277,7 +277,13 @@ final class MetaRequestHandler implements RpcService {
     }
   }
 
-  private MetaResponseProto clusterStatus() {
+  /**
+   * {@code firstHand}: this replica leads, so it hears every heartbeat. Without a leader (the
+   * group lost its majority, or is electing), a replica has heard only the heartbeats that
+   * changed something: it reports each data server as the last leader recorded it, and how long
+   * since it was heard as unknown (-1), rather than every server as silent and DOWN.
+   */
+  private MetaResponseProto clusterStatus(boolean firstHand) {
     ClusterStatusResponseProto.Builder b = ClusterStatusResponseProto.newBuilder();
     String leader = raft.leaderId();
     java.util.Map<String, Long> contact = raft.followerContactMillisAgo();
@@ -298,6 +304,9 @@ final class MetaRequestHandler implements RpcService {
           || rec.getState() == io.tessera.common.proto.DataServerStateProto.RETIRED)) {
         // counted only where it is work left: a scan of one server's range of the placement index
         db.setFilesPlaced(ns.placedCount(d.getId()));
+      }
+      if (!firstHand) {
+        db.setLastHeartbeatMsAgo(-1).setState(rec != null ? rec.getState() : io.tessera.common.proto.DataServerStateProto.UP);
       }
       if (rec != null && rec.getState() != io.tessera.common.proto.DataServerStateProto.UP) {
         db.setDownSinceMs(rec.getDownSinceMs() != 0 ? rec.getDownSinceMs() : rec.getSinceMs())
