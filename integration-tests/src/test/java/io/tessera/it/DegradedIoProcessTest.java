@@ -119,8 +119,10 @@ class DegradedIoProcessTest {
         // recovery rebuilds the returned servers' stale shards: the file is whole again
         await("recovery rebuilds " + killed + "' shards of " + path).atMost(Duration.ofSeconds(60))
             .until(() -> fs.stat(path).staleServers().isEmpty());
-        FileCheck healed = fs.check(path, true);
-        assertThat(healed.verdict()).as(healed.toString()).isEqualTo("HEALTHY");
+        // the last server rebuilt hears that it is up with its next heartbeat answer, and reads
+        // around it until then
+        FileCheck healed = await("every shard of " + path + " served again").atMost(Duration.ofSeconds(10))
+            .until(() -> fs.check(path, true), now -> now.verdict().equals("HEALTHY"));
         assertThat(healed.parityMismatches()).as(healed.toString()).isZero();
         assertThat(read(fs, path, size)).as("file read after recovery").isEqualTo(fresh);
       }

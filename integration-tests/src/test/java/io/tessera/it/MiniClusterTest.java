@@ -198,16 +198,41 @@ class MiniClusterTest {
     await().atMost(Duration.ofSeconds(30)).until(() -> fs.clusterStatus().filesToReclaim() == 0);
   }
 
-  /** Value files of the given files on every data server (named {@code <fileId>.<stripe>.<unit>...}). */
+  /**
+   * Value files of the given files on every data server (named {@code <fileId>.<stripe>.<unit>...}).
+   * The servers delete them while this walks: a file gone before it is looked at is not counted.
+   */
   private static long valueFilesOf(java.util.Set<String> fileIds) throws java.io.IOException {
-    long n = 0;
+    long[] n = {0};
     for (String server : cluster.plan().dataIds()) {
-      try (var files = java.nio.file.Files.walk(cluster.plan().dataDir(server))) {
-        n += files.filter(f -> java.nio.file.Files.isRegularFile(f) && f.getParent().getParent().endsWith("values"))
-            .filter(f -> fileIds.contains(f.getFileName().toString().split("\\.")[0])).count();
-      }
+      java.nio.file.Files.walkFileTree(cluster.plan().dataDir(server), new java.nio.file.SimpleFileVisitor<>() {
+        @Override
+        public java.nio.file.FileVisitResult visitFile(java.nio.file.Path f,
+            java.nio.file.attribute.BasicFileAttributes attrs) {
+          if (attrs.isRegularFile() && f.getParent().getParent().endsWith("values")
+              && fileIds.contains(f.getFileName().toString().split("\\.")[0])) {
+            n[0]++;
+          }
+          return java.nio.file.FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public java.nio.file.FileVisitResult visitFileFailed(java.nio.file.Path f, java.io.IOException e)
+            throws java.io.IOException {
+          if (e instanceof java.nio.file.NoSuchFileException) {
+            return java.nio.file.FileVisitResult.CONTINUE;   // deleted while walked
+          }
+          throw e;
+        }
+
+        @Override
+        public java.nio.file.FileVisitResult postVisitDirectory(java.nio.file.Path d, java.io.IOException e)
+            throws java.io.IOException {
+          return e == null ? java.nio.file.FileVisitResult.CONTINUE : visitFileFailed(d, e);
+        }
+      });
     }
-    return n;
+    return n[0];
   }
 
   @Test
