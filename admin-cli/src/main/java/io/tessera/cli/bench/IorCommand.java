@@ -169,14 +169,13 @@ public final class IorCommand implements Callable<Integer> {
   private void warmUp(PrintWriter out, ExecutorService pool, List<TesseraFileSystem> fss, List<String> files,
       long warmBytes, SteadyState steady) throws Exception {
     double total = warmBytes * (double) fss.size() / 1e6;
-    boolean again = true;
-    while (again) {
+    steady.warmUp(() -> {
       double written = readOnly ? Double.NaN
           : total / phase(pool, i -> write(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
       double read = total / phase(pool, i -> read(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i,
           false));
-      again = steady.another(readOnly ? read : written);
-    }
+      return readOnly ? read : written;
+    });
     out.printf(Locale.ROOT, "warm-up, untimed: %d pass(es) of %s per client, %s MB/s%n", steady.rates().size(),
         DataSize.format(warmBytes), (readOnly ? "read " : "write ") + steady.ratesText());
     out.flush();

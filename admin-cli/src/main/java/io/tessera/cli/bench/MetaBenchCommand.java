@@ -58,15 +58,15 @@ public final class MetaBenchCommand implements Callable<Integer> {
       for (int i = 0; i < threads; i++) {
         fss.add(cluster.connect());
       }
-      int warmFiles = Math.max(warmup, threads);
-      for (boolean again = warmup > 0; again; ) {
-        String pass = run + "/warmup-" + (steady.rates().size() + 1);
-        fss.get(0).mkdirs(pass);
-        double rate = warmFiles / timed(pool, fss, pass, warmFiles, true);
-        timed(pool, fss, pass, warmFiles, false);
-        again = steady.another(rate);
-      }
       if (warmup > 0) {
+        int warmFiles = Math.max(warmup, threads);
+        steady.warmUp(() -> {
+          String pass = run + "/warmup-" + (steady.rates().size() + 1);
+          fss.get(0).mkdirs(pass);
+          double rate = warmFiles / timed(pool, fss, pass, warmFiles, true);
+          timed(pool, fss, pass, warmFiles, false);
+          return rate;
+        });
         out.printf(Locale.ROOT, "warm-up, untimed: %d pass(es) of %d files, creates %s ops/s%n",
             steady.rates().size(), warmFiles, steady.ratesText());
       }

@@ -54,6 +54,18 @@ final class SteadyState {
     this.tolerance = Double.NaN;
   }
 
+  /** One untimed pass; returns its rate. */
+  interface Pass {
+    double run() throws Exception;
+  }
+
+  /** Runs {@code pass} until the rates settle, or as many times as this was asked for. */
+  void warmUp(Pass pass) throws Exception {
+    while (another(pass.run())) {
+      // the next pass
+    }
+  }
+
   /** Records a pass's rate; whether another pass is needed. */
   boolean another(double rate) {
     rates.add(rate);
