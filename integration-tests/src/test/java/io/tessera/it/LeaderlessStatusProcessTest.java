@@ -35,7 +35,8 @@ class LeaderlessStatusProcessTest {
       ClusterStatus led = fs.clusterStatus();
       String leader = led.replicas().stream().filter(ClusterStatus.Replica::leader).findFirst().orElseThrow().id();
       String follower = led.replicas().stream().filter(r -> !r.leader()).findFirst().orElseThrow().id();
-      assertThat(led.dataServers()).allSatisfy(d -> assertThat(d.lastHeartbeatMillisAgo()).isBetween(0L, 2000L));
+      assertThat(led.dataServers()).allSatisfy(d -> assertThat(d.lastHeartbeatMillisAgo())
+          .as("%s: the leader knows when it last heard from it", d.id()).isNotNegative());
 
       cluster.signal(leader, "KILL");
       cluster.signal(follower, "KILL");
