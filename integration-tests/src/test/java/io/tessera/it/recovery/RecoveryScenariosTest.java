@@ -52,10 +52,18 @@ class RecoveryScenariosTest {
   static TesseraFileSystem fs;
   static Workload workload;
   static final List<Row> rows = new ArrayList<>();
+  /** MB/s of each 3 s window the workload ran before the first scenario. */
+  static List<Double> warmUp = List.of();
+  /** The workload's rate is shown in slices this long around each fault. */
+  static final long PROFILE_STEP_NANOS = 500_000_000L;
 
-  /** One run's numbers; -1 where a number does not apply. */
+  /**
+   * One run's numbers; -1 where a number does not apply. {@code profile}: the workload's MB/s
+   * every {@link #PROFILE_STEP_NANOS} from the baseline's start to full redundancy, with the
+   * run's events where they happened.
+   */
   record Row(String scenario, int run, long bytesLost, long detectMs, long healMs, double before, double during,
-      String note) {}
+      String note, String profile) {}
 
   /** A failure to inject and recover from. */
   interface Action {
@@ -202,6 +210,7 @@ class RecoveryScenariosTest {
     fs = TesseraFileSystem.connect(Config.of(Map.of("tessera.client.meta", plan.metaAddresses(),
         "tessera.client.down-server-retry-after", "1s", "tessera.client.lock-lease", "5s")));
     workload = new Workload(fs, "/scenarios", 6, 42);
+    warmUp = workload.warmUp();
   }
 
   @AfterAll
@@ -232,7 +241,7 @@ class RecoveryScenariosTest {
           rows.add(r.execute());
         } catch (Exception | AssertionError e) {
           // the table still shows every other scenario; this row fails the test below
-          rows.add(new Row(s.name(), run, -1, -1, -1, Double.NaN, Double.NaN, "FAILED: " + e.getMessage()));
+          rows.add(new Row(s.name(), run, -1, -1, -1, Double.NaN, Double.NaN, "FAILED: " + e.getMessage(), ""));
           workload.stopWriters();
           workload.verify();
         }
@@ -263,8 +272,10 @@ class RecoveryScenariosTest {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "Heartbeat %d ms, timeout %d ms: DePFS detection bound %d ms. "
         + "Replacement after %d s down. Workload: 2 writers, random 16-512 KiB writes to six 6 MiB RS 6+3 files "
-        + "(unit 64 KiB), 3 meta + %d data servers on one 2-core machine.%n%n", HEARTBEAT.toMillis(),
-        TIMEOUT.toMillis(), DETECT_BOUND_MS, REPLACE_AFTER.toSeconds(), plan.dataIds().size()));
+        + "(unit 64 KiB), 3 meta + %d data servers on one 2-core machine. Before the first run the workload "
+        + "warmed up untimed for %d s (MB/s every 3 s: %s).%n%n", HEARTBEAT.toMillis(),
+        TIMEOUT.toMillis(), DETECT_BOUND_MS, REPLACE_AFTER.toSeconds(), plan.dataIds().size(), 3 * warmUp.size(),
+        String.join(" ", warmUp.stream().map(r -> String.format(Locale.ROOT, "%.0f", r)).toList())));
     b.append("| scenario | run | acked bytes lost | detect (ms) | until full redundancy (ms) | writes before (MB/s) "
         + "| writes while rebuilding (MB/s) | fraction | note |\n|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
@@ -273,6 +284,11 @@ class RecoveryScenariosTest {
           r.run(), r.bytesLost(), r.detectMs() < 0 ? "-" : String.valueOf(r.detectMs()), r.healMs(), r.before() / 1e6,
           Double.isNaN(r.during()) ? "-" : String.format(Locale.ROOT, "%.1f", r.during() / 1e6),
           Double.isNaN(fraction) ? "-" : String.format(Locale.ROOT, "%.2f", fraction), r.note()));
+    }
+    b.append(String.format(Locale.ROOT, "%nAcknowledged writes (MB/s) every %d ms, from the baseline's start until "
+        + "full redundancy, with each run's events in brackets:%n%n", PROFILE_STEP_NANOS / 1_000_000));
+    for (Row r : rows) {
+      b.append(String.format(Locale.ROOT, "- %s, run %d: %s%n", r.scenario(), r.run(), r.profile()));
     }
     return b.toString();
   }
@@ -288,6 +304,8 @@ class RecoveryScenariosTest {
     /** When every file was fully redundant again, if before the cluster was whole again (a server replaced). */
     private long redundantNanos = -1;
     private final List<String> notes = new ArrayList<>();
+    /** What happened when (System.nanoTime), for the run's profile. */
+    private final List<Map.Entry<String, Long>> events = new ArrayList<>();
 
     Run(Scenario scenario, int run, int seq) {
       this.scenario = scenario;
@@ -301,6 +319,7 @@ class RecoveryScenariosTest {
       sleep(3000);
       long baselineFrom = System.nanoTime() - 3_000_000_000L;
       faultNanos = System.nanoTime();
+      event("fault");
       double before = workload.rate(baselineFrom, faultNanos);
       scenario.action().run(this);
       if (rebuildStartNanos < 0) {
@@ -308,6 +327,8 @@ class RecoveryScenariosTest {
       }
       awaitUntil("full redundancy after '" + scenario.name() + "'", this::healed);
       long healed = redundantNanos > 0 ? redundantNanos : System.nanoTime();
+      events.add(Map.entry("rebuild window", rebuildStartNanos));
+      String profile = profile(baselineFrom, healed);
       double during = healed - rebuildStartNanos > 500_000_000L ? workload.rate(rebuildStartNanos, healed)
           : Double.NaN;
       if (Double.isNaN(during)) {
@@ -320,7 +341,28 @@ class RecoveryScenariosTest {
       long lost = workload.verify();
       ClusterWatch.awaitHealthy(fs, workload.paths(), HEAL_LIMIT);
       return new Row(scenario.name(), run, lost, detectNanos < 0 ? -1 : (detectNanos - faultNanos) / 1_000_000,
-          (healed - faultNanos) / 1_000_000, before, during, String.join("; ", notes));
+          (healed - faultNanos) / 1_000_000, before, during, String.join("; ", notes), profile);
+    }
+
+    void event(String what) {
+      events.add(Map.entry(what, System.nanoTime()));
+    }
+
+    /** The workload's rate in slices from {@code from} to {@code to}, each event before the slice it happened in. */
+    private String profile(long from, long to) {
+      List<Double> rates = workload.rates(from, to, PROFILE_STEP_NANOS);
+      StringBuilder b = new StringBuilder();
+      events.sort(Map.Entry.comparingByValue());
+      for (int i = 0; i < rates.size(); i++) {
+        long sliceStart = from + i * PROFILE_STEP_NANOS;
+        for (Map.Entry<String, Long> e : events) {
+          if (e.getValue() >= sliceStart && e.getValue() < sliceStart + PROFILE_STEP_NANOS) {
+            b.append('[').append(e.getKey()).append("] ");
+          }
+        }
+        b.append(String.format(Locale.ROOT, "%.0f ", rates.get(i) / 1e6));
+      }
+      return b.toString().trim();
     }
 
     /** A data server holding units of most workload files (each file uses nine of the ten), chosen per run. */
@@ -334,6 +376,7 @@ class RecoveryScenariosTest {
 
     void signal(String id, String sig) throws Exception {
       cluster.signal(id, sig);
+      event(id + " SIG" + sig);
     }
 
     void awaitExit(String id) throws Exception {
@@ -365,12 +408,14 @@ class RecoveryScenariosTest {
       String leader = leader();
       signal(leader, "KILL");
       awaitUntil("a new meta leader", () -> !leader().isEmpty() && !leader().equals(leader));
+      event("new leader " + leader());
       return leader;
     }
 
     void detected() {
       if (detectNanos < 0) {
         detectNanos = System.nanoTime();
+        event("detected");
       }
     }
 
@@ -404,10 +449,12 @@ class RecoveryScenariosTest {
       if (redundantNanos < 0) {
         rebuildStarts();
       }
+      event(id + " restarted");
       cluster.restart(id, extra);
     }
 
     void restartMeta(String id) throws Exception {
+      event(id + " restarted");
       cluster.restart(id);
     }
 
