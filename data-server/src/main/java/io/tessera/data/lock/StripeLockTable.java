@@ -131,7 +131,7 @@ public final class StripeLockTable {
   /**
    * A phase-2 write under {@code lock} is about to be stored: the lock's grant epoch if this
    * server still holds it for the client (even past its lease: nobody took it over), which then
-   * cannot be taken over until {@link #forget} or {@link #writeFailed}; empty if it is gone
+   * cannot be taken over until {@link #forget} or {@link #endWrite}; empty if it is gone
    * (recovery took it over and repaired the stripes, or it was never granted): the write must
    * not land.
    */
@@ -149,8 +149,11 @@ public final class StripeLockTable {
     return OptionalLong.empty();
   }
 
-  /** The write begun with {@link #beginWrite} was not stored: the lock stays held as it was. */
-  public synchronized void writeFailed(StripeLockProto lock, ByteString client) {
+  /**
+   * The write begun with {@link #beginWrite} is over without releasing the lock (it was not
+   * stored, or it was a guarded write that keeps its lock): the lock stays held as it was.
+   */
+  public synchronized void endWrite(StripeLockProto lock, ByteString client) {
     writing.removeIf(h -> h.fileId == lock.getFileId() && h.ownedBy(client, lock.getOperation())
         && h.first == lock.getFirstStripe());
   }

@@ -10,6 +10,7 @@ import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.DeleteFileRequestProto;
 import io.tessera.common.proto.ReadShardsResponseProto;
 import io.tessera.common.proto.ShardRangeProto;
+import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.ShardStateProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.TruncateFileRequestProto;
@@ -430,20 +431,37 @@ final class DataRequestHandler implements RpcService {
     if (w.getMissingServersCount() > 0 && fileId == 0) {
       throw new IllegalArgumentException("a write naming missing servers must name its file (ranges or unlock)");
     }
+    if (w.hasUnlock() && w.hasGuard()) {
+      throw new IllegalArgumentException("a write names either the lock it releases (unlock) or the lock it keeps"
+          + " (guard), not both");
+    }
     byte[] lockKey = w.hasUnlock() ? StripeLockTable.key(w.getUnlock(), client) : null;
     // units written under a lock land only while the lock is held: once recovery took an expired
-    // lock over and recomputed the stripes' parity, a late phase 2 would leave them inconsistent
-    boolean guarded = w.hasUnlock() && !writes.isEmpty();
-    OptionalLong granted = guarded ? locks.beginWrite(w.getUnlock(), client) : OptionalLong.empty();
+    // lock over and recomputed the stripes' parity, a late phase 2 would leave them inconsistent;
+    // once a new coordinator took a rebuild's lock over and copied the file, a deposed one's late
+    // copy would leave its units stale
+    StripeLockProto lock = w.hasUnlock() ? w.getUnlock() : w.hasGuard() ? w.getGuard() : null;
+    if (lock != null) {
+      for (ShardRangeProto r : w.getRangesList()) {
+        if (r.getFileId() != lock.getFileId()) {
+          throw new IllegalArgumentException("a write under a lock of file " + lock.getFileId() + " names units of file "
+              + r.getFileId());
+        }
+      }
+    }
+    boolean guarded = lock != null && !writes.isEmpty();
+    OptionalLong granted = guarded ? locks.beginWrite(lock, client) : OptionalLong.empty();
     if (guarded && granted.isEmpty()) {
-      LOG.warn("A write to file {} arrived after its lock on stripes from {} ran out and was taken over; refused",
-          fileId, w.getUnlock().getFirstStripe());
-      return error(StatusProto.LOCK_LOST, "the lock on stripes from " + w.getUnlock().getFirstStripe() + " of file "
-          + fileId + " was lost (its lease ran out before this write arrived); nothing was stored");
+      LOG.warn("A write to file {} arrived after its lock on stripes from {} was {}; refused", fileId,
+          lock.getFirstStripe(), w.hasUnlock() ? "taken over (its lease ran out)"
+              : "taken over or dropped (its recovery coordinator is no longer the meta leader's)");
+      return error(StatusProto.LOCK_LOST, "the lock on stripes from " + lock.getFirstStripe() + " of file "
+          + lock.getFileId() + " was lost (" + (w.hasUnlock() ? "its lease ran out before this write arrived"
+              : "another recovery coordinator took it over") + "); nothing was stored");
     }
     if (guarded && w.hasEpoch() && w.getEpoch() > store.epoch() + 1) {
       // more than one snapshot this server has not heard of: it learns the epoch from its next heartbeat
-      locks.writeFailed(w.getUnlock(), client);
+      locks.endWrite(lock, client);
       return error(StatusProto.UNAVAILABLE, "the write is stamped with epoch " + w.getEpoch() + " but this data server"
           + " is still at epoch " + store.epoch() + " (it missed snapshots while cut off from the meta group); it"
           + " catches up with its next heartbeat");
@@ -454,12 +472,14 @@ final class DataRequestHandler implements RpcService {
           epoch, w.getSync());
     } catch (IOException | RuntimeException e) {
       if (guarded) {
-        locks.writeFailed(w.getUnlock(), client);
+        locks.endWrite(lock, client);
       }
       throw e;
     }
     if (w.hasUnlock()) {
       locks.forget(w.getUnlock(), client);
+    } else if (guarded) {
+      locks.endWrite(lock, client);
     }
     return ok();
   }

@@ -130,7 +130,7 @@ class StripeLockTableTest {
       clock.addAndGet(Duration.ofSeconds(2).toNanos());
       assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("late, but nobody took the lock over").isPresent();
       assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0)).isInstanceOf(StripeLockTable.Refused.class);
-      table.writeFailed(lock(0, 4, 1), ALICE);
+      table.endWrite(lock(0, 4, 1), ALICE);
       assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0)).as("the write did not land: recovery repairs")
           .isInstanceOf(StripeLockTable.Granted.class);
     }

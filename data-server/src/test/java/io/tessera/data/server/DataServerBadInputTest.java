@@ -1,5 +1,7 @@
 package io.tessera.data.server;
 
+import static io.tessera.data.server.AloneDataServer.call;
+import static io.tessera.data.server.AloneDataServer.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.Unpooled;
@@ -34,7 +36,7 @@ class DataServerBadInputTest {
 
   @Test
   void randomBytesTruncatedFramesAndLyingLengthsDoNotHurtOtherClients() throws Exception {
-    try (DataServer server = startAlone(); RpcClientPool pool = pool()) {
+    try (DataServer server = AloneDataServer.start(dir); RpcClientPool pool = pool()) {
       HostPort addr = HostPort.parse(server.address());
       byte[] unit = new byte[4096];
       new Random(1).nextBytes(unit);
@@ -124,7 +126,7 @@ class DataServerBadInputTest {
 
   @Test
   void aPhaseTwoStampedOutsideItsLocksEpochIsRefusedWithTheReasonAndStoresNothing() throws Exception {
-    try (DataServer server = startAlone(); RpcClientPool pool = pool()) {
+    try (DataServer server = AloneDataServer.start(dir); RpcClientPool pool = pool()) {
       assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setSnapshotGate(
           SnapshotGateRequestProto.newBuilder().setStep(SnapshotGateRequestProto.Step.COMMIT).setEpoch(2)
               .setNewEpoch(3)).build(), null).getStatus()).isEqualTo(StatusProto.OK);
@@ -155,27 +157,6 @@ class DataServerBadInputTest {
       assertThat(call(pool, server.address(), DataRequestProto.newBuilder()
           .setWrite(phase2.clone().setEpoch(4)).build(), unit).getStatus())
           .as("one past the server's epoch: a COMMIT on its way").isEqualTo(StatusProto.OK);
-    }
-  }
-
-  /** A data server on an ephemeral port whose meta group never answers (tests tell it the epoch). */
-  private DataServer startAlone() throws Exception {
-    return DataServer.start("ds-x", dir, Config.of(Map.of(DataServerConfigKeys.PORT.key(), "0",
-        DataServerConfigKeys.META_ADDRESSES.key(), "127.0.0.1:1")));
-  }
-
-  private static RpcClientPool pool() {
-    return new RpcClientPool("test", 1, 72 << 20, 10_000, 2000);
-  }
-
-  private static DataResponseProto call(RpcClientPool pool, String address, DataRequestProto req, byte[] payload)
-      throws Exception {
-    Frame f = pool.call(address, Service.DATA, req.toByteArray(),
-        payload == null ? null : Unpooled.wrappedBuffer(payload)).get();
-    try {
-      return DataResponseProto.parseFrom(f.header());
-    } finally {
-      f.release();
     }
   }
 }

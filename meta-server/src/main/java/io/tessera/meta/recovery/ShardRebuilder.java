@@ -204,7 +204,8 @@ final class ShardRebuilder {
         }
         long size = now.getSize();
         truncate(target, fileId, layout, size);
-        written += copy(fileId, layout, size, target, readable, everyone, underFileLock, copyOnly);
+        written += copy(fileId, layout, size, target, readable, everyone, underFileLock ? fileLock : null,
+            copyOnly);
         if (!underFileLock) {
           lockAll(everyone, fileLock, layout.generation());
           fileLocked = true;
@@ -280,7 +281,7 @@ final class ShardRebuilder {
           }
         }
         limiter.acquireHoldingLock(bytes);   // the whole file is locked: its writers wait
-        calls.callHeader(to, request(next).setWrite(w), out);
+        calls.callHeader(to, request(next).setWrite(w.setGuard(fileLock)), out);
         written += bytes;
       }
       commit.run(lockSet, sequences(lockSet, from, fileId));
@@ -323,15 +324,18 @@ final class ShardRebuilder {
     return DataRequestProto.newBuilder().setLayoutGeneration(layout.generation());
   }
 
-  /** Copies stripes [0, stripes of size) of the file onto the target; returns the bytes written. */
+  /**
+   * Copies stripes [0, stripes of size) of the file onto the target; returns the bytes written.
+   * {@code fileLock}: the file-wide lock held on every server, or null (each chunk locks its stripes).
+   */
   private long copy(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
-      List<String> everyone, boolean locked, boolean copyOnly) throws InterruptedException {
+      List<String> everyone, StripeLockProto fileLock, boolean copyOnly) throws InterruptedException {
     long stripes = stripes(layout, size);
     int perChunk = stripesPerChunk(layout);
     long written = 0;
     for (long from = 0; from < stripes; from += perChunk) {
       long to = Math.min(stripes, from + perChunk);
-      written += copyChunk(fileId, layout, size, target, readable, everyone, from, to, locked, copyOnly);
+      written += copyChunk(fileId, layout, size, target, readable, everyone, from, to, fileLock, copyOnly);
     }
     return written;
   }
@@ -346,7 +350,9 @@ final class ShardRebuilder {
   }
 
   private long copyChunk(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
-      List<String> everyone, long from, long to, boolean locked, boolean copyOnly) throws InterruptedException {
+      List<String> everyone, long from, long to, StripeLockProto fileLock, boolean copyOnly)
+      throws InterruptedException {
+    boolean locked = fileLock != null;
     StripeLockProto chunkLock = locked ? null : lock(fileId, from, (int) (to - from), copyOnly);
     // k units decode the target's: the first k readable ones of each stripe (data units first)
     java.util.function.BiPredicate<Long, Integer> firstK = (stripe, unit) -> {
@@ -387,6 +393,8 @@ final class ShardRebuilder {
       }
       if (chunkLock != null) {
         w.setUnlock(chunkLock);
+      } else {
+        w.setGuard(fileLock);   // lands only while the file-wide lock is still this coordinator's
       }
       calls.callHeader(target, request(layout).setWrite(w), out);
       if (chunkLocked) {
