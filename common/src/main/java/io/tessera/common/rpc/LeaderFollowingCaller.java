@@ -31,6 +31,14 @@ public final class LeaderFollowingCaller {
   private final Service service;
   private final long deadlineMillis;
   private volatile String leader;
+  /** The replica a call last could not reach, and when: later calls skip it as a leader hint for a while. */
+  private volatile String lastUnreachable = "";
+  private volatile long lastUnreachableAtMillis;
+  /** Back-off waits so far, for tests. */
+  private final java.util.concurrent.atomic.AtomicLong backoffs = new java.util.concurrent.atomic.AtomicLong();
+
+  /** How long a replica found unreachable is presumed still down by later calls. */
+  static final long UNREACHABLE_MEMORY_MILLIS = 2000;
 
   public LeaderFollowingCaller(RpcClientPool pool, List<String> replicas, Service service, Duration retryFor) {
     if (replicas.isEmpty()) {
@@ -46,6 +54,11 @@ public final class LeaderFollowingCaller {
 
   public String currentLeader() {
     return leader;
+  }
+
+  /** How many times calls waited before trying again (every replica refused, or none could be reached). */
+  long backoffs() {
+    return backoffs.get();
   }
 
   /** Calls the leader; the reply's payload is discarded (control-only protocols). */
@@ -77,6 +90,8 @@ public final class LeaderFollowingCaller {
     private Throwable lastError;
     private boolean leaderMissed;
     private String unreachable = "";
+    /** Replicas tried one after another since the last back-off because they could not be reached. */
+    private int hops;
 
     Attempts(byte[] header, Function<String, byte[]> retryHeader, Decoder<R> decoder, Function<R, Outcome> view,
         long deadline) {
@@ -85,6 +100,12 @@ public final class LeaderFollowingCaller {
       this.decoder = decoder;
       this.view = view;
       this.deadline = deadline;
+      if (System.currentTimeMillis() - lastUnreachableAtMillis < UNREACHABLE_MEMORY_MILLIS) {
+        // an earlier call just found this replica down (a leader killed, an election under way):
+        // start as that call ended, rather than chasing hints to it again
+        unreachable = lastUnreachable;
+        leaderMissed = true;
+      }
     }
 
     void send(String target) {
@@ -107,7 +128,18 @@ public final class LeaderFollowingCaller {
             pool.disconnect(target);
           }
           unreachable = target;
-          retryLater(next(target), cause);
+          lastUnreachable = target;
+          lastUnreachableAtMillis = System.currentTimeMillis();
+          if (hops < replicas.size() - 1) {
+            // another replica may answer at once (a read while the group elects): no reason to wait
+            hops++;
+            leaderMissed = true;
+            lastError = cause;
+            tries++;
+            send(next(target));
+          } else {
+            retryLater(next(target), cause);
+          }
           return;
         }
         R reply;
@@ -145,6 +177,8 @@ public final class LeaderFollowingCaller {
       leaderMissed = true;
       lastError = error;
       tries++;
+      hops = 0;
+      backoffs.incrementAndGet();
       long backoff = Math.min(500, 20L << Math.min(tries, 5)) + ThreadLocalRandom.current().nextLong(20);
       Executor later = CompletableFuture.delayedExecutor(backoff, TimeUnit.MILLISECONDS);
       later.execute(() -> send(target));
