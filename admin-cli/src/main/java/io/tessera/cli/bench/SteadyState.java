@@ -7,14 +7,15 @@ import java.util.List;
  * Decides when untimed warm-up passes may stop: a cluster just started runs its first passes
  * slower while each server JVM (a ninth of the traffic each, on nine data servers) and the
  * client are still compiling their I/O paths. Warm-up goes on until a pass's rate is within
- * {@code tolerance} of the pass before it, or {@code maxPasses} passes were run.
+ * {@code tolerance} of the pass before it, or {@code maxPasses} passes were run. The benches and
+ * the failure suite's workload warm up with it.
  */
-final class SteadyState {
+public final class SteadyState {
   private final int maxPasses;
   private final double tolerance;
   private final List<Double> rates = new ArrayList<>();
 
-  SteadyState(int maxPasses, double tolerance) {
+  public SteadyState(int maxPasses, double tolerance) {
     if (maxPasses < 1 || tolerance <= 0) {
       throw new IllegalArgumentException("at least one pass and a positive tolerance");
     }
@@ -55,12 +56,12 @@ final class SteadyState {
   }
 
   /** One untimed pass; returns its rate. */
-  interface Pass {
+  public interface Pass {
     double run() throws Exception;
   }
 
   /** Runs {@code pass} until the rates settle, or as many times as this was asked for. */
-  void warmUp(Pass pass) throws Exception {
+  public void warmUp(Pass pass) throws Exception {
     while (another(pass.run())) {
       // the next pass
     }
@@ -86,7 +87,7 @@ final class SteadyState {
   }
 
   /** The rates recorded so far, in order. */
-  List<Double> rates() {
+  public List<Double> rates() {
     return List.copyOf(rates);
   }
 }

@@ -33,38 +33,54 @@ class LeaderFollowingCallerTest {
 
   @Test
   void readsDuringAnElectionGoStraightToAReplicaOnceTheDeadLeaderRefusedAConnection() throws Exception {
-    String dead = "127.0.0.1:" + freePort();
-    AtomicInteger requests = new AtomicInteger();
-    try (RpcServer a = electing(dead, requests); RpcServer b = electing(dead, requests);
-        RpcClientPool pool = new RpcClientPool("test", 1, 1 << 20, 10_000, 2000)) {
-      LeaderFollowingCaller caller = new LeaderFollowingCaller(pool, List.of(dead, address(a), address(b)),
-          Service.META, Duration.ofSeconds(10));
+    try (Election election = Election.start()) {
+      LeaderFollowingCaller caller = election.caller(Duration.ofSeconds(10));
       for (int i = 0; i < 10; i++) {
         MetaResponseProto reply = caller.call(READ.toByteArray(), FOLLOWER_READ_OK, MetaResponseProto::parseFrom,
             LeaderFollowingCallerTest::outcome).get(10, TimeUnit.SECONDS);
         assertThat(reply.getStatus()).isEqualTo(StatusProto.OK);
       }
       assertThat(caller.backoffs()).as("back-off waits").isZero();
-      assertThat(requests.get()).as("requests the live replicas saw: after the first read, one per read")
+      assertThat(election.requests.get()).as("requests the live replicas saw: after the first read, one per read")
           .isLessThanOrEqualTo(11);
     }
   }
 
   @Test
   void aChangeWithNoLeaderAnywhereWaitsBetweenRoundsAndFailsAtTheDeadlineWithTheReason() throws Exception {
-    String dead = "127.0.0.1:" + freePort();
-    AtomicInteger requests = new AtomicInteger();
-    try (RpcServer a = electing(dead, requests); RpcServer b = electing(dead, requests);
-        RpcClientPool pool = new RpcClientPool("test", 1, 1 << 20, 10_000, 2000)) {
-      LeaderFollowingCaller caller = new LeaderFollowingCaller(pool, List.of(dead, address(a), address(b)),
-          Service.META, Duration.ofMillis(600));
+    try (Election election = Election.start()) {
+      LeaderFollowingCaller caller = election.caller(Duration.ofMillis(600));
       CompletableFuture<MetaResponseProto> change = caller.call(READ.toByteArray(), MetaResponseProto::parseFrom,
           LeaderFollowingCallerTest::outcome);
 
       assertThatThrownBy(() -> change.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
           .hasMessageContaining("no meta replica answered as leader within 600 ms");
       assertThat(caller.backoffs()).as("back-off waits").isPositive();
-      assertThat(requests.get()).as("requests in 600 ms: no busy loop").isLessThan(40);
+      assertThat(election.requests.get()).as("requests in 600 ms: no busy loop").isLessThan(40);
+    }
+  }
+
+  /** A killed leader (its port refuses connections) and two replicas electing, counting the requests they see. */
+  private record Election(String dead, RpcServer a, RpcServer b, RpcClientPool pool, AtomicInteger requests)
+      implements AutoCloseable {
+    static Election start() throws Exception {
+      String dead = "127.0.0.1:" + freePort();
+      AtomicInteger requests = new AtomicInteger();
+      RpcServer a = electing(dead, requests);
+      RpcServer b = electing(dead, requests);
+      return new Election(dead, a, b, new RpcClientPool("test", 1, 1 << 20, 10_000, 2000), requests);
+    }
+
+    /** A caller that knows the dead leader first, as clients do that last talked to it. */
+    LeaderFollowingCaller caller(Duration retryFor) {
+      return new LeaderFollowingCaller(pool, List.of(dead, address(a), address(b)), Service.META, retryFor);
+    }
+
+    @Override
+    public void close() {
+      pool.close();
+      a.close();
+      b.close();
     }
   }
 

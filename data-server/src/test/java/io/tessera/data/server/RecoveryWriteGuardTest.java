@@ -19,6 +19,8 @@ import io.tessera.common.proto.WriteShardsRequestProto;
 import io.tessera.common.rpc.RpcClientPool;
 import java.nio.file.Path;
 import java.util.Arrays;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,53 +38,62 @@ class RecoveryWriteGuardTest {
 
   @TempDir
   Path dir;
+  DataServer server;
+  RpcClientPool pool;
+  String at;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = AloneDataServer.start(dir);
+    pool = pool();
+    at = server.address();
+    openEpoch(pool, at);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    pool.close();
+    server.close();
+  }
 
   @Test
   void aDeposedCoordinatorsLateCopyDoesNotOverwriteWhatTheNextCoordinatorCopied() throws Exception {
-    try (DataServer server = AloneDataServer.start(dir); RpcClientPool pool = pool()) {
-      String at = server.address();
-      openEpoch(pool, at);
-      CallerProto deposed = coordinator();
-      CallerProto next = coordinator();
-      StripeLockProto deposedLock = fileLock(1);
-      StripeLockProto nextLock = fileLock(1);
-      assertThat(lock(pool, at, deposed, deposedLock).getStatus()).isEqualTo(StatusProto.OK);
-      assertThat(lock(pool, at, next, nextLock).getStatus()).as("the next coordinator takes the file over")
-          .isEqualTo(StatusProto.OK);
-      byte[] fresh = filled((byte) 'n');
-      assertThat(copy(pool, at, next, nextLock, fresh).getStatus()).isEqualTo(StatusProto.OK);
+    CallerProto deposed = coordinator();
+    CallerProto next = coordinator();
+    StripeLockProto deposedLock = fileLock(1);
+    StripeLockProto nextLock = fileLock(1);
+    assertThat(lock(pool, at, deposed, deposedLock).getStatus()).isEqualTo(StatusProto.OK);
+    assertThat(lock(pool, at, next, nextLock).getStatus()).as("the next coordinator takes the file over")
+        .isEqualTo(StatusProto.OK);
+    byte[] fresh = filled((byte) 'n');
+    assertThat(copy(pool, at, next, nextLock, fresh).getStatus()).isEqualTo(StatusProto.OK);
 
-      DataResponseProto late = copy(pool, at, deposed, deposedLock, filled((byte) 'o'));
+    DataResponseProto late = copy(pool, at, deposed, deposedLock, filled((byte) 'o'));
 
-      assertThat(late.getStatus()).isEqualTo(StatusProto.LOCK_LOST);
-      assertThat(late.getMessage()).contains("nothing was stored");
-      assertThat(read(pool, at, UNIT)).as("the unit the next coordinator copied").isEqualTo(fresh);
-    }
+    assertThat(late.getStatus()).isEqualTo(StatusProto.LOCK_LOST);
+    assertThat(late.getMessage()).contains("nothing was stored");
+    assertThat(read(pool, at, UNIT)).as("the unit the next coordinator copied").isEqualTo(fresh);
   }
 
   @Test
   void aCopyUnderALockItKeepsLeavesTheLockHeldForTheNextChunk() throws Exception {
-    try (DataServer server = AloneDataServer.start(dir); RpcClientPool pool = pool()) {
-      String at = server.address();
-      openEpoch(pool, at);
-      CallerProto coordinator = coordinator();
-      StripeLockProto fileLock = fileLock(1);
-      assertThat(lock(pool, at, coordinator, fileLock).getStatus()).isEqualTo(StatusProto.OK);
-      assertThat(copy(pool, at, coordinator, fileLock, filled((byte) 'a')).getStatus()).isEqualTo(StatusProto.OK);
-      byte[] second = filled((byte) 'b');
-      assertThat(copy(pool, at, coordinator, fileLock, second).getStatus()).isEqualTo(StatusProto.OK);
-      assertThat(read(pool, at, UNIT)).isEqualTo(second);
-      DataResponseProto writer = call(pool, at, DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
-          .newBuilder().setLock(StripeLockProto.newBuilder().setFileId(FILE).setStripeCount(1).setOperation(9)
-              .setLeaseMs(5000))).build(), null);
-      assertThat(writer.getStatus()).as("a writer still waits for the coordinator's lock").isEqualTo(StatusProto.BUSY);
+    CallerProto coordinator = coordinator();
+    StripeLockProto fileLock = fileLock(1);
+    assertThat(lock(pool, at, coordinator, fileLock).getStatus()).isEqualTo(StatusProto.OK);
+    assertThat(copy(pool, at, coordinator, fileLock, filled((byte) 'a')).getStatus()).isEqualTo(StatusProto.OK);
+    byte[] second = filled((byte) 'b');
+    assertThat(copy(pool, at, coordinator, fileLock, second).getStatus()).isEqualTo(StatusProto.OK);
+    assertThat(read(pool, at, UNIT)).isEqualTo(second);
+    DataResponseProto writer = call(pool, at, DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
+        .newBuilder().setLock(StripeLockProto.newBuilder().setFileId(FILE).setStripeCount(1).setOperation(9)
+            .setLeaseMs(5000))).build(), null);
+    assertThat(writer.getStatus()).as("a writer still waits for the coordinator's lock").isEqualTo(StatusProto.BUSY);
 
-      DataResponseProto both = call(pool, at, DataRequestProto.newBuilder().setCaller(coordinator).setRecovery(true)
-          .setWrite(WriteShardsRequestProto.newBuilder().addRanges(UNIT).setGuard(fileLock).setUnlock(fileLock))
-          .build(), second);
-      assertThat(both.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
-      assertThat(both.getMessage()).contains("not both");
-    }
+    DataResponseProto both = call(pool, at, DataRequestProto.newBuilder().setCaller(coordinator).setRecovery(true)
+        .setWrite(WriteShardsRequestProto.newBuilder().addRanges(UNIT).setGuard(fileLock).setUnlock(fileLock))
+        .build(), second);
+    assertThat(both.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+    assertThat(both.getMessage()).contains("not both");
   }
 
   private static void openEpoch(RpcClientPool pool, String at) throws Exception {

@@ -1,5 +1,6 @@
 package io.tessera.it.recovery;
 
+import io.tessera.cli.bench.SteadyState;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -122,26 +123,22 @@ final class Workload implements AutoCloseable {
    * 25-40 in every later run. Returns the rates (MB/s) of the windows it ran.
    */
   List<Double> warmUp() throws Exception {
+    SteadyState steady = new SteadyState(20, 0.10);
     start(-1);
-    List<Double> rates = new ArrayList<>();
-    long begin = System.nanoTime();
-    long from = begin;
-    while (System.nanoTime() - begin < 60_000_000_000L) {
+    long[] from = {System.nanoTime()};
+    steady.warmUp(() -> {
       Thread.sleep(3000);
       long now = System.nanoTime();
-      rates.add(rate(from, now) / 1e6);
-      from = now;
-      int n = rates.size();
-      if (n >= 2 && Math.abs(rates.get(n - 1) - rates.get(n - 2)) <= 0.10 * rates.get(n - 2)) {
-        break;
-      }
-    }
+      double mbPerS = rate(from[0], now) / 1e6;
+      from[0] = now;
+      return mbPerS;
+    });
     stopWriters();
     long lost = verify();
     if (lost != 0) {
       throw new AssertionError("the warm-up lost " + lost + " acknowledged bytes on a healthy cluster");
     }
-    return rates;
+    return steady.rates();
   }
 
   /** Acknowledged bytes per second in each {@code stepNanos} slice from {@code fromNanos} up to {@code toNanos}. */
