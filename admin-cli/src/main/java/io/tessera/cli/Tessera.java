@@ -38,9 +38,14 @@ public final class Tessera {
     return run(null, null, args);
   }
 
+  /** Every command, as the command line parses them. */
+  static CommandLine commandLine() {
+    return new CommandLine(new Tessera());
+  }
+
   /** Runs a command line writing to the given streams (null: standard ones); returns the exit code. */
   public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
-    CommandLine cl = new CommandLine(new Tessera());
+    CommandLine cl = commandLine();
     cl.setExecutionExceptionHandler(new ErrorReporter());
     if (out != null) {
       cl.setOut(out);

@@ -66,7 +66,7 @@ public final class IorCommand implements Callable<Integer> {
   String warmup;
 
   @Option(names = "--warmup-passes", defaultValue = "auto", description = {"warm-up passes: a number, or auto: "
-      + "until a pass writes within 10 % of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})",
+      + "until a pass writes within 10 %% of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})",
       "a cluster just started is slower for its first gigabytes while every server JVM compiles its I/O path"})
   String warmupPasses;
 

@@ -38,7 +38,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
   int warmup;
 
   @Option(names = "--warmup-passes", defaultValue = "auto", description = "warm-up passes: a number, or auto: until "
-      + "a pass creates within 10 % of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})")
+      + "a pass creates within 10 %% of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})")
   String warmupPasses;
 
   @Option(names = "--dir", defaultValue = "/bench/meta", description = "cluster directory for the files")
