@@ -44,6 +44,15 @@ public final class DataServerConfigKeys {
           + " tmpfs: there the page cache is used, and logged once). The kernel's copy into fresh cache pages cost"
           + " data servers most of their CPU here; false: through the page cache");
 
+  public static final ConfigKey<Boolean> DIRECT_READS = ConfigKey.bool("tessera.data.direct-reads", true,
+      "read a whole stored unit that is not in the page cache with direct I/O (O_DIRECT) and leave it out of the"
+          + " cache: streaming reads, rebuilds and the scrubber (which then checks the device's bytes). A unit"
+          + " already cached, and any read of part of a unit, go through the cache. Measured here (9 data"
+          + " servers, 1 GiB 6+3 reads after a cache drop, medians of 4 interleaved rounds): 1509 MB/s against"
+          + " 1356 through the cache. false: every read fills the page cache, so re-reading a hot file is"
+          + " served from memory");
+
   public static final List<ConfigKey<?>> ALL = List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL,
-      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE, MIN_FREE_SPACE, VALUE_FILES, DIRECT_WRITES);
+      META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE, MIN_FREE_SPACE, VALUE_FILES, DIRECT_WRITES,
+      DIRECT_READS);
 }

@@ -64,6 +64,10 @@ public final class RocksShardStore implements ShardStore {
    */
   private static final int RANGE_DELETE_FROM = 1024;
   private static final long LIVE = Long.MAX_VALUE;
+  /** A read that will use all of a value's bytes (see {@link #readValue(ShardId, long, int)}). */
+  private static final int WHOLE = Integer.MAX_VALUE;
+  /** A read of a range that does not start at a value's first byte. */
+  private static final int PART = -1;
   /** Write-ahead log kept at most (beyond what the shard memtables still need). */
   static final long MAX_LOG_BYTES = 256L << 20;
   /**
@@ -109,14 +113,14 @@ public final class RocksShardStore implements ShardStore {
    * value files ({@link #NO_VALUE_FILES}: none); values already stored are read wherever they are.
    */
   public RocksShardStore(Path dir, int minFileValue) throws IOException {
-    this(dir, minFileValue, true);
+    this(dir, minFileValue, DirectIo.BOTH);
   }
 
   /**
-   * Like {@link #RocksShardStore(Path, int)}; {@code directWrites}: value files are written with
-   * direct I/O where the file system allows it (see {@link ValueFiles}), else through the page cache.
+   * Like {@link #RocksShardStore(Path, int)}; {@code directIo}: which value file writes and reads
+   * bypass the page cache where the file system allows it (see {@link ValueFiles}).
    */
-  public RocksShardStore(Path dir, int minFileValue, boolean directWrites) throws IOException {
+  public RocksShardStore(Path dir, int minFileValue, DirectIo directIo) throws IOException {
     Files.createDirectories(dir);
     this.minFileValue = minFileValue;
     for (int i = 0; i < LOCK_STRIPES; i++) {
@@ -182,7 +186,7 @@ public final class RocksShardStore implements ShardStore {
     if (indexMissing) {
       rebuildVersionIndex();
     }
-    files = new ValueFiles(dir.resolve("values"), directWrites);
+    files = new ValueFiles(dir.resolve("values"), directIo);
     files.sweep(this::names);
   }
 
@@ -325,7 +329,7 @@ public final class RocksShardStore implements ShardStore {
 
   @Override
   public ByteBuf read(ShardId shard, int offset, int length, long atEpoch) throws IOException {
-    ByteBuf value = readValue(shard, atEpoch);
+    ByteBuf value = readValue(shard, atEpoch, offset == 0 ? length : PART);
     if (value == null) {
       return null;
     }
@@ -338,16 +342,18 @@ public final class RocksShardStore implements ShardStore {
 
   /** The whole newest value (crc and bytes) with its checksum verified, or null. */
   private ByteBuf readValue(ShardId shard) throws IOException {
-    return readValue(shard, LIVE);
+    return readValue(shard, LIVE, WHOLE);
   }
 
   /**
    * The whole value (crc and bytes) of the newest version at or below {@code atEpoch}, its
-   * checksum verified; null when there is none or it is a tombstone.
+   * checksum verified; null when there is none or it is a tombstone. {@code wanted}: how many of
+   * its bytes from the start the caller will use ({@link #PART}: a range further in), which tells
+   * a whole-unit read, kept out of the page cache, from a partial one.
    */
-  private ByteBuf readValue(ShardId shard, long atEpoch) throws IOException {
+  private ByteBuf readValue(ShardId shard, long atEpoch, int wanted) throws IOException {
     long current = state.epoch();
-    ByteBuf value = atEpoch >= current ? get(shard, current) : null;
+    ByteBuf value = atEpoch >= current ? get(shard, current, wanted) : null;
     long version = current;
     if (value == null) {
       Long newest = newestEpoch(shard, atEpoch);
@@ -355,7 +361,7 @@ public final class RocksShardStore implements ShardStore {
         return null;
       }
       version = newest;
-      value = get(shard, newest);
+      value = get(shard, newest, wanted);
       if (value == null) {
         return null;
       }
@@ -372,17 +378,19 @@ public final class RocksShardStore implements ShardStore {
   }
 
   /**
-   * One version's value (crc and bytes, unverified): its file mapped, or a pooled direct buffer
-   * filled from RocksDB, as the version index says; null when there is no such version.
+   * One version's value (crc and bytes, unverified): its file's bytes, or a pooled direct buffer
+   * filled from RocksDB, as the version index says; null when there is no such version. {@code
+   * wanted}: as for {@link #readValue(ShardId, long, int)}.
    */
-  private ByteBuf get(ShardId shard, long version) throws IOException {
+  private ByteBuf get(ShardId shard, long version, int wanted) throws IOException {
     byte[] key = ShardKey.encode(shard, version);
     byte[] entry = indexEntry(key);
     while (entry != null) {
       ByteBuf value;
       try {
         value = entry.length == FILE_ENTRY
-            ? files.read(new ValueFiles.Ref(shard, version, generationOf(entry)), (int) lengthOf(entry), alloc)
+            ? files.read(new ValueFiles.Ref(shard, version, generationOf(entry)), (int) lengthOf(entry), alloc,
+                (long) CRC_BYTES + wanted >= lengthOf(entry))
             : getInline(shard, version);
       } catch (java.nio.file.NoSuchFileException gone) {
         value = null;
@@ -1001,7 +1009,7 @@ public final class RocksShardStore implements ShardStore {
   private boolean soundOrGone(ShardId shard, long epoch) throws IOException {
     ByteBuf value;
     try {
-      value = get(shard, epoch);
+      value = get(shard, epoch, WHOLE);
     } catch (CorruptShardException lost) {
       return false;
     }

@@ -4,6 +4,7 @@ import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.util.internal.PlatformDependent;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
@@ -34,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * <p>Why not RocksDB's blob files: every byte went through the write-ahead log, a memtable and a
  * flush before it reached its blob file (four copies, two of them written to disk), and a read
  * copied the value out of RocksDB's buffer. A file takes one gathering write from the network
- * buffers, and a read maps it ({@link MappedValue}) and replies from the page cache.
+ * buffers, and a read maps it ({@link MappedValue}) and replies from the page cache, or, for a
+ * whole unit that is not cached, reads it past the cache (see {@link #read}).
  *
  * <p>Units a streaming writer replaced whole (no partial write will read them back soon) are
  * written with direct I/O where the file system allows it: the value is gathered
@@ -67,17 +69,20 @@ final class ValueFiles {
   private final Set<Path> unsyncedDirectories = ConcurrentHashMap.newKeySet();
   /** Whether files are written with direct I/O (false once the file system refused it). */
   private volatile boolean direct;
+  /** Whether uncached whole units are read with direct I/O (false once the file system refused it). */
+  private volatile boolean directReads;
   /** The open option that asks for direct I/O. */
   private final OpenOption directOption;
 
-  ValueFiles(Path root, boolean directWrites) throws IOException {
-    this(root, directWrites, ExtendedOpenOption.DIRECT);
+  ValueFiles(Path root, DirectIo directIo) throws IOException {
+    this(root, directIo, ExtendedOpenOption.DIRECT);
   }
 
   /** For tests: {@code directOption} in place of O_DIRECT (one the file system refuses). */
-  ValueFiles(Path root, boolean directWrites, OpenOption directOption) throws IOException {
+  ValueFiles(Path root, DirectIo directIo, OpenOption directOption) throws IOException {
     this.root = Files.createDirectories(root);
-    this.direct = directWrites;
+    this.direct = directIo.writes();
+    this.directReads = directIo.reads();
     this.directOption = directOption;
     for (int b = 0; b < BUCKETS; b++) {
       Files.createDirectories(bucket(b));
@@ -182,24 +187,81 @@ final class ValueFiles {
   }
 
   /**
-   * The file as a buffer of up to {@code length} bytes (mapped; the caller releases it, which
-   * unmaps it). A file shorter than the index says (torn by a power loss) gives fewer bytes,
-   * and its checksum tells.
+   * The file as a buffer of up to {@code length} bytes; the caller releases it. A file shorter
+   * than the index says (torn by a power loss) gives fewer bytes, and its checksum tells.
+   *
+   * <p>A file in the page cache, or any file unless {@code pastCache}, is mapped ({@link
+   * MappedValue}) and replied from the cache. One that is not cached, read whole with {@code
+   * pastCache} (a streaming reader, a rebuild, the scrubber), is read with direct I/O into a
+   * buffer and stays out of the cache: filling cache pages and mapping them cost the server more
+   * than the device's transfer into the buffer (measured: see the data server's direct-reads
+   * setting).
    *
    * @throws NoSuchFileException when the file is gone (replaced meanwhile, or lost)
    */
-  ByteBuf read(Ref ref, int length, ByteBufAllocator alloc) throws IOException {
+  ByteBuf read(Ref ref, int length, ByteBufAllocator alloc, boolean pastCache) throws IOException {
+    Path path = path(ref);
     // read and write: a private mapping needs both, though nothing is ever written to the file
-    try (FileChannel ch = FileChannel.open(path(ref), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       int n = (int) Math.min(length, ch.size());
       if (n == 0) {
         return alloc.directBuffer(0);
       }
       MappedByteBuffer mapping = ch.map(FileChannel.MapMode.PRIVATE, 0, n);
+      if (pastCache && directReads && !mapping.isLoaded()) {   // isLoaded asks the kernel (mincore), touching nothing
+        ByteBuf read;
+        try {
+          read = readDirect(path, n, alloc);
+        } catch (IOException gone) {
+          PlatformDependent.freeDirectBuffer(mapping);
+          throw gone;
+        }
+        if (read != null) {
+          PlatformDependent.freeDirectBuffer(mapping);
+          return read;
+        }
+      }
       // every byte is about to be read (the checksum covers the whole unit): ask for all of it at
       // once (madvise WILLNEED), instead of one read-around per page fault when it is not cached
       mapping.load();
       return new MappedValue(alloc, mapping);
+    }
+  }
+
+  /**
+   * The first {@code n} bytes of the file, read with direct I/O into a block-aligned buffer; null
+   * where the file system refuses direct I/O (then this and every later read maps its file).
+   *
+   * @throws NoSuchFileException when the file is gone (replaced meanwhile)
+   */
+  private ByteBuf readDirect(Path path, int n, ByteBufAllocator alloc) throws IOException {
+    int padded = (n + BLOCK - 1) / BLOCK * BLOCK;
+    ByteBuf block = alloc.directBuffer(padded + BLOCK);
+    try {
+      ByteBuffer whole = block.nioBuffer(0, padded + BLOCK);
+      int start = (BLOCK - whole.alignmentOffset(0, BLOCK)) % BLOCK;
+      ByteBuffer aligned = whole.slice(start, padded);
+      try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, directOption)) {
+        while (aligned.position() < n) {
+          int want = aligned.remaining();
+          int got = ch.read(aligned, aligned.position());
+          if (got < want) {
+            break;   // the end of the file: a short read ends the blocks it has
+          }
+        }
+      }
+      return block.retainedSlice(start, Math.min(aligned.position(), n));
+    } catch (NoSuchFileException gone) {
+      throw gone;
+    } catch (IOException | UnsupportedOperationException refused) {
+      if (directReads) {
+        directReads = false;
+        LOG.info("Value files in {} are read through the page cache: direct I/O refused ({})", root,
+            refused.getMessage());
+      }
+      return null;
+    } finally {
+      block.release();
     }
   }
 

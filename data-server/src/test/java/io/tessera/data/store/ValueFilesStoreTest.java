@@ -73,7 +73,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   @Test
   void directWritesPadToABlockAndAFileSystemThatRefusesThemGetsThePageCache() throws Exception {
     byte[] value = bytes(UNIT + 4, 9);   // as stored: a checksum, then the unit
-    ValueFiles direct = new ValueFiles(dir.resolve("direct"), true);
+    ValueFiles direct = new ValueFiles(dir.resolve("direct"), DirectIo.BOTH);
     ValueFiles.Ref a = direct.write(new ShardId(60, 0, 0), 0, new java.nio.ByteBuffer[] {
         java.nio.ByteBuffer.wrap(value, 0, 4), java.nio.ByteBuffer.wrap(value, 4, UNIT)}, false, true);
     assertThat(Files.size(direct.pathForTesting(a))).as("a direct write's file: a whole block (unpadded only where "
@@ -85,7 +85,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
         + "page cache").isEqualTo(value.length);
 
     java.nio.file.OpenOption refused = new java.nio.file.OpenOption() {};
-    ValueFiles buffered = new ValueFiles(dir.resolve("refused"), true, refused);
+    ValueFiles buffered = new ValueFiles(dir.resolve("refused"), DirectIo.BOTH, refused);
     for (int i = 0; i < 2; i++) {
       ValueFiles.Ref b = buffered.write(new ShardId(61, i, 0), 0, new java.nio.ByteBuffer[] {
           java.nio.ByteBuffer.wrap(value)}, i == 1, true);
@@ -95,12 +95,74 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     }
   }
 
-  private static byte[] readAll(ValueFiles files, ValueFiles.Ref ref, int length) throws Exception {
-    ByteBuf got = files.read(ref, length, io.netty.buffer.ByteBufAllocator.DEFAULT);
+  /**
+   * A streaming reader of a cold unit must not leave it in the data server's page cache (filling
+   * cache pages cost the server more CPU than the read itself), but a unit a partial write keeps
+   * cached, or one a small read just brought in, is served from the cache rather than the device.
+   */
+  @Test
+  void aWholeUnitReadOfAColdFileStaysOutOfThePageCacheAndACachedOneIsServedFromIt() throws Exception {
+    byte[] value = bytes(UNIT + 4, 3);
+    ValueFiles files = new ValueFiles(dir.resolve("reads"), DirectIo.BOTH);
+    ValueFiles.Ref cold = files.write(new ShardId(62, 0, 0), 0, new java.nio.ByteBuffer[] {
+        java.nio.ByteBuffer.wrap(value)}, false, true);
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.size(files.pathForTesting(cold)) % 4096 == 0,
+        "this file system refuses direct I/O");
+    assertThat(cached(files.pathForTesting(cold), value.length)).as("a unit written past the cache").isFalse();
+
+    assertThat(wholeReadIsMapped(files, cold, value)).as("a cold unit is read into a buffer, not mapped").isFalse();
+    assertThat(cached(files.pathForTesting(cold), value.length)).as("after a whole-unit read").isFalse();
+
+    ByteBuf part = files.read(cold, value.length, io.netty.buffer.ByteBufAllocator.DEFAULT, false);
+    part.release();
+    assertThat(cached(files.pathForTesting(cold), value.length)).as("after a read of part of the unit").isTrue();
+    assertThat(wholeReadIsMapped(files, cold, value)).as("a cached unit is replied from the cache").isTrue();
+  }
+
+  /** Reads a whole unit as a streaming reader does, checks its bytes; whether it came mapped. */
+  private static boolean wholeReadIsMapped(ValueFiles files, ValueFiles.Ref ref, byte[] expected) throws Exception {
+    ByteBuf got = files.read(ref, expected.length, io.netty.buffer.ByteBufAllocator.DEFAULT, true);
     try {
-      byte[] b = new byte[got.readableBytes()];
-      got.getBytes(got.readerIndex(), b);
-      return b;
+      assertThat(copy(got)).isEqualTo(expected);
+      return got instanceof MappedValue;
+    } finally {
+      got.release();
+    }
+  }
+
+  /** Where the file system refuses direct reads, a whole-unit read still gets its bytes (mapped). */
+  @Test
+  void aFileSystemThatRefusesDirectReadsGetsWholeUnitsThroughThePageCache() throws Exception {
+    byte[] value = bytes(UNIT + 4, 4);
+    ValueFiles.Ref ref = new ValueFiles(dir.resolve("refusing"), DirectIo.BOTH)
+        .write(new ShardId(63, 0, 0), 0, new java.nio.ByteBuffer[] {java.nio.ByteBuffer.wrap(value)}, false, true);
+    ValueFiles refusing = new ValueFiles(dir.resolve("refusing"), DirectIo.BOTH, new java.nio.file.OpenOption() {});
+    for (int i = 0; i < 2; i++) {
+      assertThat(wholeReadIsMapped(refusing, ref, value)).as("read %d: mapped", i).isTrue();
+    }
+  }
+
+  /** Whether every page of the file's first {@code length} bytes is in the page cache (mincore). */
+  private static boolean cached(Path file, int length) throws Exception {
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+        java.nio.file.StandardOpenOption.READ)) {
+      java.nio.MappedByteBuffer m = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, length);
+      boolean loaded = m.isLoaded();
+      io.netty.util.internal.PlatformDependent.freeDirectBuffer(m);
+      return loaded;
+    }
+  }
+
+  private static byte[] copy(ByteBuf buf) {
+    byte[] b = new byte[buf.readableBytes()];
+    buf.getBytes(buf.readerIndex(), b);
+    return b;
+  }
+
+  private static byte[] readAll(ValueFiles files, ValueFiles.Ref ref, int length) throws Exception {
+    ByteBuf got = files.read(ref, length, io.netty.buffer.ByteBufAllocator.DEFAULT, true);
+    try {
+      return copy(got);
     } finally {
       got.release();
     }
