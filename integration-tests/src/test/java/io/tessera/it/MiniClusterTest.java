@@ -175,6 +175,29 @@ class MiniClusterTest {
   }
 
   /**
+   * A program still writing a file that someone removed must not leave shards behind that no
+   * reclaim would ever delete: once the data servers dropped the file, its next write fails
+   * with a message naming the removal, and nothing of it stays on disk.
+   */
+  @Test
+  void aWriterStillHoldingARemovedFileIsRefusedOnceItIsReclaimedAndLeavesNoShards() throws Exception {
+    byte[] data = new byte[4 * 32 * 1024];   // one 32 KiB unit per server: each is a value file
+    new Random(12).nextBytes(data);
+    try (TesseraFile f = fs.createFile("/removed-while-open.bin", CreateOptions.striped(4).stripeUnit(32 * 1024))) {
+      f.write(0, data, 0, data.length);
+      java.util.Set<String> id = java.util.Set.of(Long.toString(fs.stat("/removed-while-open.bin").fileId()));
+      assertThat(valueFilesOf(id)).as("written").isEqualTo(4);
+
+      fs.delete("/removed-while-open.bin", false);
+      await().atMost(Duration.ofSeconds(30)).until(() -> valueFilesOf(id) == 0);
+
+      assertThatThrownBy(() -> f.write(0, data, 0, data.length)).as("a write after the file was reclaimed")
+          .hasMessageContaining("was removed");
+      assertThat(valueFilesOf(id)).as("value files of the removed file after the late write").isZero();
+    }
+  }
+
+  /**
    * An operator who removed files while a data server was away sees them counted in `cluster
    * status` until that server is back and has deleted their shards too.
    */

@@ -118,7 +118,13 @@ final class DataRequestHandler implements RpcService {
     if (!req.getRecovery()) {
       load.record(clientBytes(req, call.payload().readableBytes()));
     }
-    String stale = staleLayout(req);
+    String stale;
+    try {
+      stale = staleLayout(req);
+    } catch (IOException e) {
+      call.payload().release();
+      return CompletableFuture.completedFuture(error(StatusProto.INTERNAL, e.getMessage()));
+    }
     if (stale != null) {
       call.payload().release();
       return CompletableFuture.completedFuture(error(StatusProto.STALE_LAYOUT, stale));
@@ -189,10 +195,11 @@ final class DataRequestHandler implements RpcService {
 
   /**
    * Why the request must be planned again with the file's current layout (its shards moved
-   * between servers since the caller read it), or null. Reads at a snapshot keep the layout
-   * the snapshot recorded and are never refused.
+   * between servers since the caller read it, or the file was deleted here), or null. Reads at
+   * a snapshot keep the layout the snapshot recorded and are never refused, nor is recovery
+   * refused for a deleted file (it may rebuild what a snapshot still sees).
    */
-  private String staleLayout(DataRequestProto req) {
+  private String staleLayout(DataRequestProto req) throws IOException {
     List<ShardRangeProto> ranges;
     long fileId;
     switch (req.getOpCase()) {
@@ -216,12 +223,13 @@ final class DataRequestHandler implements RpcService {
         return null;
       }
     }
-    String refusal = fileId < 0 ? null : staleLayout(fileId, req.getLayoutGeneration());
+    boolean recovery = req.getRecovery();
+    String refusal = fileId < 0 ? null : staleLayout(fileId, req.getLayoutGeneration(), recovery);
     long checked = fileId;
     for (int i = 0; i < ranges.size() && refusal == null; i++) {
       long id = ranges.get(i).getFileId();
       if (id != checked) {
-        refusal = staleLayout(id, req.getLayoutGeneration());
+        refusal = staleLayout(id, req.getLayoutGeneration(), recovery);
         checked = id;
       }
     }
@@ -242,8 +250,11 @@ final class DataRequestHandler implements RpcService {
     return bytes;
   }
 
-  private String staleLayout(long fileId, long generation) {
+  private String staleLayout(long fileId, long generation, boolean recovery) throws IOException {
     long floor = store.layoutFloor(fileId);
+    if (floor == ShardStore.FILE_DELETED) {
+      return recovery ? null : "file " + fileId + " was deleted: this server holds none of its shards any more";
+    }
     if (generation >= floor) {
       return null;
     }
@@ -393,9 +404,15 @@ final class DataRequestHandler implements RpcService {
           throw new IllegalArgumentException("a delete names " + (d.getMoreFileIdsCount() + 1)
               + " files; at most " + MAX_FILES_PER_DELETE + " in one request");
         }
-        store.deleteFile(d.getFileId());
-        for (long more : d.getMoreFileIdsList()) {
-          store.deleteFile(more);
+        List<Long> files = new ArrayList<>(d.getMoreFileIdsCount() + 1);
+        files.add(d.getFileId());
+        files.addAll(d.getMoreFileIdsList());
+        for (long fileId : files) {
+          if (d.getMovedAway()) {
+            store.dropCopy(fileId);
+          } else {
+            store.deleteFile(fileId);
+          }
         }
         return ok();
       }

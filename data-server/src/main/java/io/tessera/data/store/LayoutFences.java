@@ -13,10 +13,16 @@ import org.rocksdb.WriteOptions;
  * Per file, the oldest layout generation this server still accepts requests for. Recovery
  * raises it after moving a file's shards from one server to another, so a client that planned
  * with the old layout (it would write to the server the shards left) is refused and re-reads
- * the layout. Only moved files have an entry; all of them are kept in memory. Column family
- * {@code fences}: key fileId, value the generation (8 bytes each).
+ * the layout. A deleted file's floor is {@link #DELETED}: nothing planned for it is accepted
+ * any more, so a writer that still holds its layout cannot store shards nobody would reclaim.
+ * Moved files are kept in memory; deleted ones only on disk (there is one per file ever
+ * deleted here), looked up per request. Column family {@code fences}: key fileId, value the
+ * generation (8 bytes each).
  */
 final class LayoutFences {
+  /** The floor of a file whose shards were deleted here: above every generation. */
+  static final long DELETED = ShardStore.FILE_DELETED;
+
   private final RocksDB db;
   private final ColumnFamilyHandle family;
   private final Map<Long, Long> floors = new ConcurrentHashMap<>();
@@ -27,15 +33,28 @@ final class LayoutFences {
     try (RocksIterator it = db.newIterator(family)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         if (it.key().length == 8 && it.value().length == 8) {
-          floors.put(ByteBuffer.wrap(it.key()).getLong(), ByteBuffer.wrap(it.value()).getLong());
+          long floor = ByteBuffer.wrap(it.value()).getLong();
+          if (floor != DELETED) {
+            floors.put(ByteBuffer.wrap(it.key()).getLong(), floor);
+          }
         }
       }
     }
   }
 
-  /** The oldest generation accepted for the file (0: never moved, everything accepted). */
-  long floor(long fileId) {
-    return floors.getOrDefault(fileId, 0L);
+  /** The oldest generation accepted for the file (0: never moved, everything accepted; {@link #DELETED}). */
+  long floor(long fileId) throws RocksDBException {
+    Long moved = floors.get(fileId);
+    if (moved != null) {
+      return moved;
+    }
+    return deleted(fileId) ? DELETED : 0L;
+  }
+
+  /** Whether the file's shards were deleted here. */
+  boolean deleted(long fileId) throws RocksDBException {
+    byte[] v = db.get(family, key(fileId));
+    return v != null && v.length == 8 && ByteBuffer.wrap(v).getLong() == DELETED;
   }
 
   /** Raises the file's floor to {@code generation} (a lower one is ignored), durably. */
@@ -43,8 +62,15 @@ final class LayoutFences {
     if (generation <= floor(fileId)) {
       return;
     }
-    db.put(family, options, ByteBuffer.allocate(8).putLong(fileId).array(),
-        ByteBuffer.allocate(8).putLong(generation).array());
-    floors.put(fileId, generation);
+    db.put(family, options, key(fileId), ByteBuffer.allocate(8).putLong(generation).array());
+    if (generation == DELETED) {
+      floors.remove(fileId);
+    } else {
+      floors.put(fileId, generation);
+    }
+  }
+
+  private static byte[] key(long fileId) {
+    return ByteBuffer.allocate(8).putLong(fileId).array();
   }
 }

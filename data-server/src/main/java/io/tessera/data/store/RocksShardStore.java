@@ -26,6 +26,8 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Shards in one RocksDB: key {@link ShardKey}, value {@code crc32c(4) | bytes}; an empty
@@ -50,6 +52,7 @@ import org.rocksdb.WriteOptions;
  * mapping. Every value carries our CRC32C, verified on every read.
  */
 public final class RocksShardStore implements ShardStore {
+  private static final Logger LOG = LoggerFactory.getLogger(RocksShardStore.class);
   static {
     RocksDB.loadLibrary();
     UnpackedLibraries.removeRocksDbCopy();
@@ -270,6 +273,33 @@ public final class RocksShardStore implements ShardStore {
         locks[stripes[i]].unlock();
       }
     }
+    removeIfDeletedMeanwhile(writes);
+  }
+
+  /**
+   * A write admitted before its file was deleted here that committed after the delete looked
+   * for the file's shards: nobody would reclaim what it stored, so it goes now. (The write is
+   * still answered as done: its file is gone either way.)
+   */
+  private void removeIfDeletedMeanwhile(List<ShardWrite> writes) throws IOException {
+    long checked = -1;
+    for (ShardWrite w : writes) {
+      long fileId = w.shard().fileId();
+      if (fileId == checked) {
+        continue;
+      }
+      checked = fileId;
+      boolean deleted;
+      try {
+        deleted = fences.deleted(fileId);
+      } catch (RocksDBException e) {
+        throw storeError("write", e);
+      }
+      if (deleted) {
+        LOG.info("A write to file {} arrived as the file was deleted here; its shards were removed again", fileId);
+        removeShards(fileId);
+      }
+    }
   }
 
   /**
@@ -450,6 +480,22 @@ public final class RocksShardStore implements ShardStore {
 
   @Override
   public void deleteFile(long fileId) throws IOException {
+    try {
+      // first: a write that commits after the look below finds the mark and removes itself
+      fences.raise(fileId, LayoutFences.DELETED, asyncWrite);
+    } catch (RocksDBException e) {
+      throw storeError("delete", e);
+    }
+    removeShards(fileId);
+  }
+
+  @Override
+  public void dropCopy(long fileId) throws IOException {
+    removeShards(fileId);
+  }
+
+  /** Removes every shard of a file (live ones only, where snapshots may still see it). */
+  private void removeShards(long fileId) throws IOException {
     EpochState now = state;
     FileChanges changes = new FileChanges();
     if (!now.hasSnapshots()) {
@@ -492,8 +538,7 @@ public final class RocksShardStore implements ShardStore {
 
   /**
    * The versions of a file, from the version index. A write that commits between this look and
-   * the delete leaves its version behind (the file is being removed; a value file is swept at
-   * the next start).
+   * the delete removes its version itself ({@link #write}).
    */
   private FileVersions versionsOf(long fileId) {
     List<byte[]> keys = new ArrayList<>();
@@ -874,8 +919,12 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public long layoutFloor(long fileId) {
-    return fences.floor(fileId);
+  public long layoutFloor(long fileId) throws IOException {
+    try {
+      return fences.floor(fileId);
+    } catch (RocksDBException e) {
+      throw storeError("layout fence", e);
+    }
   }
 
   @Override

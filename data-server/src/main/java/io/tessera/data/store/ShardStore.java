@@ -80,11 +80,26 @@ public interface ShardStore extends Closeable {
    */
   long versionAt(ShardId shard, long atEpoch) throws IOException;
 
-  /** Removes every shard of a file. */
+  /**
+   * Removes every shard of a file removed from the namespace (where snapshots may see it: ends
+   * its live ones), and refuses requests for it from then on, across restarts ({@link #layoutFloor}).
+   */
   void deleteFile(long fileId) throws IOException;
 
-  /** The oldest layout generation of the file requests may be planned with (0: any). */
-  long layoutFloor(long fileId);
+  /**
+   * Removes this server's shards of a file that lives on elsewhere (recovery moved them to other
+   * servers; the file's layout fence refuses requests planned with the old layout).
+   */
+  void dropCopy(long fileId) throws IOException;
+
+  /**
+   * The oldest layout generation of the file requests may be planned with (0: any; {@link
+   * #FILE_DELETED}: none, {@link #deleteFile} removed it here).
+   */
+  long layoutFloor(long fileId) throws IOException;
+
+  /** {@link #layoutFloor} of a deleted file. */
+  long FILE_DELETED = Long.MAX_VALUE;
 
   /** Refuses, from now on and across restarts, requests for the file planned with a layout older than this. */
   void fenceLayout(long fileId, long generation) throws IOException;

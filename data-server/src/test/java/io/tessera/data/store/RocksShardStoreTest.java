@@ -304,4 +304,51 @@ class RocksShardStoreTest {
     store = openStore();
     assertThat(store.layoutFloor(12)).as("a restarted server still refuses the old layout").isEqualTo(3);
   }
+
+  /**
+   * A writer that still holds a removed file's layout must not store shards after the file was
+   * deleted here: nobody would ever reclaim them. Every later request for it is refused (across
+   * restarts), and a write the server admitted just before the delete removes itself.
+   */
+  @Test
+  void aDeletedFileRefusesLaterRequestsAndAWriteThatRacedTheDeleteLeavesNothing() throws Exception {
+    ShardId id = new ShardId(14, 0, 0);
+    store.write(List.of(put(id, 0, bytes(4096, 1), true)), false);
+    store.fenceLayout(14, 2);
+    store.deleteFile(14);
+    assertThat(store.layoutFloor(14)).as("every layout of a deleted file is refused").isEqualTo(ShardStore.FILE_DELETED);
+    store.fenceLayout(14, 3);   // a late move of it changes nothing
+    assertThat(store.layoutFloor(15)).as("other files").isZero();
+
+    // admitted before the delete, committed after it: stores, then finds the file deleted
+    store.write(List.of(put(id, 0, bytes(4096, 2), true), put(new ShardId(14, 1, 0), 0, bytes(4096, 3), true)),
+        false);
+    for (ShardId late : List.of(id, new ShardId(14, 1, 0))) {
+      assertThat(read(late, 0, 4096)).as("the late write's %s", late).isNull();
+      assertThat(store.versionAt(late, Long.MAX_VALUE)).as("versions of %s kept", late).isEqualTo(ShardStore.NO_VERSION);
+    }
+
+    store.close();
+    store = openStore();
+    assertThat(store.layoutFloor(14)).as("after a restart").isEqualTo(ShardStore.FILE_DELETED);
+  }
+
+  /**
+   * Recovery moves a file's units off a server and drops the copy left there; the file lives on
+   * and may be placed on this server again (a decommissioned server taken back): its requests
+   * must then be served, not refused as those of a removed file.
+   */
+  @Test
+  void aCopyDroppedAfterAMoveLeavesTheFileWelcomeBack() throws Exception {
+    ShardId id = new ShardId(16, 0, 0);
+    store.write(List.of(put(id, 0, bytes(4096, 1), true)), false);
+    store.fenceLayout(16, 1);
+    store.dropCopy(16);
+    assertThat(read(id, 0, 4096)).as("the dropped copy").isNull();
+    assertThat(store.layoutFloor(16)).as("only the old layout is refused").isEqualTo(1);
+
+    store.fenceLayout(16, 2);   // moved back here
+    store.write(List.of(put(id, 0, bytes(4096, 2), true)), false);
+    assertThat(read(id, 0, 4096)).as("written after it came back").isEqualTo(bytes(4096, 2));
+  }
 }

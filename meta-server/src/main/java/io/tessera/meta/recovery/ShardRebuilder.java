@@ -316,7 +316,7 @@ final class ShardRebuilder {
       fence(List.of(server), fileId, in.getLayout().getGeneration());
     }
     calls.callHeader(server, DataRequestProto.newBuilder().setDeleteFile(
-        io.tessera.common.proto.DeleteFileRequestProto.newBuilder().setFileId(fileId)), null);
+        io.tessera.common.proto.DeleteFileRequestProto.newBuilder().setFileId(fileId).setMovedAway(true)), null);
   }
 
   /** A request for a file planned with {@code layout}. */
