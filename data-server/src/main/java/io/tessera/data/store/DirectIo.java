@@ -9,6 +9,4 @@ package io.tessera.data.store;
 public record DirectIo(boolean writes, boolean reads) {
   /** Both: the data server's default. */
   public static final DirectIo BOTH = new DirectIo(true, true);
-  /** Neither: every byte goes through the page cache. */
-  public static final DirectIo NONE = new DirectIo(false, false);
 }
