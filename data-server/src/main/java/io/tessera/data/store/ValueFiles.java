@@ -151,10 +151,10 @@ final class ValueFiles {
    */
   private long writeDirect(Path path, ByteBuffer[] parts, boolean sync) throws IOException {
     long length = lengthOf(parts);
-    int padded = (int) ((length + BLOCK - 1) / BLOCK * BLOCK);
+    int padded = wholeBlocks(length);
     ByteBuf block = PooledByteBufAllocator.DEFAULT.directBuffer(padded + BLOCK);
     try {
-      ByteBuffer aligned = block.nioBuffer(0, padded + BLOCK).alignedSlice(BLOCK);
+      ByteBuffer aligned = block.nioBuffer(blockStart(block), padded);
       for (ByteBuffer p : parts) {
         aligned.put(p.duplicate());
       }
@@ -235,12 +235,11 @@ final class ValueFiles {
    * @throws NoSuchFileException when the file is gone (replaced meanwhile)
    */
   private ByteBuf readDirect(Path path, int n, ByteBufAllocator alloc) throws IOException {
-    int padded = (n + BLOCK - 1) / BLOCK * BLOCK;
+    int padded = wholeBlocks(n);
     ByteBuf block = alloc.directBuffer(padded + BLOCK);
     try {
-      ByteBuffer whole = block.nioBuffer(0, padded + BLOCK);
-      int start = (BLOCK - whole.alignmentOffset(0, BLOCK)) % BLOCK;
-      ByteBuffer aligned = whole.slice(start, padded);
+      int start = blockStart(block);
+      ByteBuffer aligned = block.nioBuffer(start, padded);
       try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, directOption)) {
         while (aligned.position() < n) {
           int want = aligned.remaining();
@@ -263,6 +262,16 @@ final class ValueFiles {
     } finally {
       block.release();
     }
+  }
+
+  /** Bytes of the whole blocks that hold {@code length} bytes (a direct transfer's length). */
+  private static int wholeBlocks(long length) {
+    return (int) ((length + BLOCK - 1) / BLOCK * BLOCK);
+  }
+
+  /** The first index of a direct buffer (of at least a block) whose address is block-aligned. */
+  private static int blockStart(ByteBuf buffer) {
+    return (BLOCK - buffer.nioBuffer(0, BLOCK).alignmentOffset(0, BLOCK)) % BLOCK;
   }
 
   /** Removes a file no version names any more; one already gone is fine. */
