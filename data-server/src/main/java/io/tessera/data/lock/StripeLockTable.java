@@ -49,8 +49,9 @@ public final class StripeLockTable {
   /** Another owner holds an overlapping lock; {@code holder} describes it for the writer's log. */
   public record Refused(String holder) implements Outcome {}
 
+  /** {@code beforeRestart}: granted before this server last started (reloaded from disk). */
   private record Held(byte[] key, long fileId, long first, long end, ByteString client, long operation,
-      long expiresAtNanos, long grantedAtMillis, long epoch, boolean copyOnly) {
+      long expiresAtNanos, long grantedAtMillis, long epoch, boolean copyOnly, boolean beforeRestart) {
     boolean overlaps(long a, long b) {
       return first < b && a < end;
     }
@@ -92,8 +93,19 @@ public final class StripeLockTable {
    * Grants the lock unless another owner's lock overlaps it (an orphan: unless {@code recovery});
    * {@code epoch} is this server's epoch now.
    */
-  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery, long epoch)
-      throws IOException {
+  public Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery, long epoch) throws IOException {
+    return tryLock(lock, client, recovery, false, epoch);
+  }
+
+  /**
+   * Like {@link #tryLock(StripeLockProto, ByteString, boolean, long)}; {@code rebuildsHere}: the
+   * recovery coordinator's copy-only lock for rebuilding this server's units of the file. It takes
+   * over writers' locks held since before this server's restart: their writers went around this
+   * server when it went down (they will not write here under them), and the units they guard are
+   * about to be replaced. Without this a rebuild waited out the writer's whole lease.
+   */
+  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery, boolean rebuildsHere,
+      long epoch) throws IOException {
     validate(lock);
     long first = lock.getFirstStripe();
     long end = first + lock.getStripeCount();
@@ -102,6 +114,12 @@ public final class StripeLockTable {
     for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
       Held h = it.next();
       if (!h.overlaps(first, end) || h.ownedBy(client, lock.getOperation())) {
+        continue;
+      }
+      if (recovery && rebuildsHere && lock.getCopyOnly() && h.beforeRestart && !h.recovery() && !writing.contains(h)) {
+        LOG.info("{}, held since before this server's restart, taken over by the rebuild of its units here", h);
+        store.removeLock(h.key);
+        it.remove();
         continue;
       }
       // a coordinator runs one repair at a time: an overlapping recovery lock is one left by a failed step
@@ -122,7 +140,7 @@ public final class StripeLockTable {
     long lease = Math.min(maxLeaseNanos, Duration.ofMillis(Math.max(1, lock.getLeaseMs())).toNanos());
     long grantedAt = System.currentTimeMillis();
     held.add(new Held(key, lock.getFileId(), first, end, client, lock.getOperation(), now + lease, grantedAt, epoch,
-        recovery && lock.getCopyOnly()));
+        recovery && lock.getCopyOnly(), false));
     store.putLock(key, ByteBuffer.allocate(8 + 8 + 8).putLong(grantedAt).putLong(lease).putLong(epoch).array());
     wakeWaiters();
     return new Granted(key, epoch);
@@ -317,7 +335,7 @@ public final class StripeLockTable {
         } else if (now - h.expiresAtNanos < 0) {
           LOG.info("{} is an orphan now: its recovery coordinator is gone", h);
           it.set(new Held(h.key, h.fileId, h.first, h.end, h.client, h.operation, now, h.grantedAtMillis, h.epoch,
-              false));
+              false, h.beforeRestart));
         }
       }
     }
@@ -363,7 +381,7 @@ public final class StripeLockTable {
       // a lock persisted before grant epochs were kept: its writer stamps no epoch, so the current one
       long epoch = v.remaining() >= 8 ? v.getLong() : store.epoch();
       byFile.computeIfAbsent(fileId, f -> new ArrayList<>()).add(new Held(entry[0], fileId, first, first + count,
-          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false));   // not kept: repaired, to be safe
+          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false, true));   // not kept: repaired, to be safe
     }
     if (!byFile.isEmpty()) {
       LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out", size());

@@ -374,7 +374,8 @@ final class DataRequestHandler implements RpcService {
         StringBuilder closed = new StringBuilder();
         StripeLockTable.Outcome got = gate.grantLock(() -> {
           try {
-            return locks.tryLock(req.getLockRead().getLock(), client, req.getRecovery(), store.epoch());
+            return locks.tryLock(req.getLockRead().getLock(), client, req.getRecovery(),
+                req.getLockRead().getRebuildTarget(), store.epoch());
           } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
           }

@@ -149,6 +149,41 @@ class StripeLockTableTest {
   }
 
   @Test
+  void theRebuildOfARestartedServerTakesOverTheLocksItsWritersLeftWhenItWentDownInsteadOfWaitingOutTheirLease()
+      throws Exception {
+    ByteString coordinator = RecoveryIdentity.newClientId();
+    StripeLockProto rebuild = lock(0, 1 << 20, 9).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      // Alice's phase 1 was granted here; the server was SIGKILLed before her phase 2, so she wrote around it
+      table(store).tryLock(lock(3, 2, 1), ALICE, false, 0);
+    }
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      assertThat(table.tryLock(rebuild, coordinator, true, false, 0)).as("locking a server it only reads from")
+          .isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(rebuild.toBuilder().setCopyOnly(false).build(), coordinator, true, true, 0))
+          .as("a parity repair's lock (not copy only)").isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(rebuild, coordinator, true, true, 0)).as("the server whose units it rebuilds")
+          .isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.orphansTakenOver()).as("not an orphan: nothing to repair here").isZero();
+      table.release(rebuild, coordinator);
+      assertThat(table.size()).isZero();
+    }
+  }
+
+  @Test
+  void aRebuildStillWaitsForALockAWriterTookSinceTheRestart() throws Exception {
+    ByteString coordinator = RecoveryIdentity.newClientId();
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      table.tryLock(lock(3, 2, 1), ALICE, false, 0);
+      StripeLockProto rebuild = lock(0, 1 << 20, 9).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
+      assertThat(table.tryLock(rebuild, coordinator, true, true, 0)).as("a live writer's: it writes here")
+          .isInstanceOf(StripeLockTable.Refused.class);
+    }
+  }
+
+  @Test
   void aPhaseTwoWriteReleasesItsLockAndLogsMissingServersInTheSameBatch() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);

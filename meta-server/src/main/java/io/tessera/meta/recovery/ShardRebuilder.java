@@ -71,6 +71,7 @@ final class ShardRebuilder {
   private final Predicate<String> serving;
   private final RateLimiter limiter;
   private final long leaseMillis;
+  private final PatientLocking locking = PatientLocking.real();
   private final AtomicLong operations = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
   private final Map<String, ErasureCodec> codecs = new ConcurrentHashMap<>();
 
@@ -192,7 +193,7 @@ final class ShardRebuilder {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
       if (underFileLock) {
-        lockAll(everyone, fileLock, layout.generation());
+        lockAll(everyone, fileLock, layout.generation(), target);
         before = sequences(lockSet, dirtyKey, fileId);
       }
       boolean fileLocked = underFileLock;
@@ -207,7 +208,7 @@ final class ShardRebuilder {
         written += copy(fileId, layout, size, target, readable, everyone, underFileLock ? fileLock : null,
             copyOnly);
         if (!underFileLock) {
-          lockAll(everyone, fileLock, layout.generation());
+          lockAll(everyone, fileLock, layout.generation(), target);
           fileLocked = true;
         }
         Map<String, Long> after = sequences(lockSet, dirtyKey, fileId);
@@ -246,7 +247,7 @@ final class ShardRebuilder {
     everyone.add(from);
     everyone.add(to);
     StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
-    lockAll(everyone, fileLock, next.generation());
+    lockAll(everyone, fileLock, next.generation(), null);
     boolean locked = true;
     try {
       InodeProto now = namespace.inode(fileId);
@@ -261,7 +262,7 @@ final class ShardRebuilder {
       for (long first = 0; first < stripes; first += perChunk) {
         long last = Math.min(stripes, first + perChunk);
         Stripes got = read(fileId, old, first, last, Set.of(from),
-            (stripe, unit) -> old.serverOf(stripe, unit).equals(from), List.of(), null);
+            (stripe, unit) -> old.serverOf(stripe, unit).equals(from), List.of(), null, null);
         CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (last - first)));
         WriteShardsRequestProto.Builder w = rebuiltUnits();
         long bytes = 0;
@@ -362,13 +363,13 @@ final class ShardRebuilder {
       }
       return before < layout.dataUnits();
     };
-    Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock);
+    Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, target);
     boolean chunkLocked = chunkLock != null;
     long bytes = 0;
     try {
       // a unit that came back corrupt or unavailable: read every readable unit instead (locks held)
       Stripes stripes = first.complete() ? first : read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
-          null);
+          null, target);
       CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (to - from)));
       WriteShardsRequestProto.Builder w = rebuiltUnits();
       for (long s = from; s < to; s++) {
@@ -434,7 +435,7 @@ final class ShardRebuilder {
               in.getLayout().getGeneration());
         }
         // a removed file has no layout to plan with: no fence applies
-        lockAll(List.of(reportedBy), orphan, in == null ? Long.MAX_VALUE : in.getLayout().getGeneration());
+        lockAll(List.of(reportedBy), orphan, in == null ? Long.MAX_VALUE : in.getLayout().getGeneration(), null);
         unlockAll(List.of(reportedBy), orphan);
       }
       return 0;
@@ -449,7 +450,7 @@ final class ShardRebuilder {
     current.removeAll(in.getStaleServersList());
     int k = layout.dataUnits();
     // parity units too: their versions count for the epoch the new parity is stamped with
-    Stripes stripes = read(fileId, layout, first, first + count, current, (stripe, u) -> true, lockSet, lock);
+    Stripes stripes = read(fileId, layout, first, first + count, current, (stripe, u) -> true, lockSet, lock, null);
     long stamp = stripes.newestVersion();
     boolean release = true;
     try {
@@ -590,7 +591,7 @@ final class ShardRebuilder {
    * lock, takes it on every server of {@code lockOn} in the same requests (and keeps it).
    */
   private Stripes read(long fileId, StripeLayout layout, long from, long to, Set<String> sources,
-      java.util.function.BiPredicate<Long, Integer> wanted, List<String> lockOn, StripeLockProto lock)
+      java.util.function.BiPredicate<Long, Integer> wanted, List<String> lockOn, StripeLockProto lock, String replacing)
       throws InterruptedException {
     int unit = layout.stripeUnit();
     int width = layout.width();
@@ -616,7 +617,7 @@ final class ShardRebuilder {
           payloads.put(server, r.payload());
         });
       } else {
-        lockAll(lockOn, lock, reads, answers, payloads, layout.generation());
+        lockAll(lockOn, lock, reads, answers, payloads, layout.generation(), replacing);
       }
       int n = (int) (to - from);
       byte[][][] shards = new byte[n][width][];
@@ -677,29 +678,32 @@ final class ShardRebuilder {
   }
 
   /** Takes the lock on every server at once, reading nothing (the empty replies are released). */
-  private void lockAll(List<String> servers, StripeLockProto lock, long generation) throws InterruptedException {
+  private void lockAll(List<String> servers, StripeLockProto lock, long generation, String replacing)
+      throws InterruptedException {
     Map<String, ByteBuf> payloads = new HashMap<>();
-    lockAll(servers, lock, Map.of(), new HashMap<>(), payloads, generation);
+    lockAll(servers, lock, Map.of(), new HashMap<>(), payloads, generation, replacing);
     payloads.values().forEach(ByteBuf::release);
   }
 
   /**
-   * Takes the lock on every server at once (reading what {@code reads} names on the way), backing
-   * off and retrying while writers hold overlapping locks; gives up after twice the lease.
+   * Takes the lock on every server (reading what {@code reads} names on the way), keeping what it
+   * was granted while writers finish with the rest (see {@link PatientLocking}); gives up after
+   * twice the lease. {@code replacing}: the server whose units a copy-only lock rebuilds, or null.
    */
   private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
-      Map<String, ReadShardsResponseProto> answers, Map<String, ByteBuf> payloads, long generation)
+      Map<String, ReadShardsResponseProto> answers, Map<String, ByteBuf> payloads, long generation, String replacing)
       throws InterruptedException {
-    long deadline = System.nanoTime() + 2 * leaseMillis * 1_000_000;
-    for (int attempt = 0; ; attempt++) {
+    PatientLocking.Ask ask = asked -> {
       Map<String, CompletableFuture<DataServerCalls.Reply>> sent = new LinkedHashMap<>();
-      for (String server : servers) {
+      for (String server : asked) {
         sent.put(server, calls.callAsync(server, DataRequestProto.newBuilder().setLayoutGeneration(generation)
             .setLockRead(LockReadRequestProto.newBuilder().setLock(lock).setWithVersions(true)
+            .setRebuildTarget(lock.getCopyOnly() && server.equals(replacing))
             .addAllReads(reads.getOrDefault(server, List.of()))), null));
       }
-      RecoveryException failure = null;
       List<String> granted = new ArrayList<>();
+      List<String> busy = new ArrayList<>();
+      RecoveryException failure = null;
       for (Map.Entry<String, CompletableFuture<DataServerCalls.Reply>> e : sent.entrySet()) {
         try {
           DataServerCalls.Reply r = calls.await(e.getValue());
@@ -707,24 +711,27 @@ final class ShardRebuilder {
           answers.put(e.getKey(), r.header().getRead());
           payloads.put(e.getKey(), r.payload());
         } catch (RecoveryException x) {
-          // BUSY is worth a retry only when nothing worse happened
+          if (x.status() == StatusProto.BUSY) {
+            busy.add(e.getKey());
+          }
           if (failure == null || failure.status() == StatusProto.BUSY) {
             failure = x;
           }
         }
       }
-      if (failure == null) {
-        return;
+      return new PatientLocking.Round(granted, busy, failure);
+    };
+    java.util.function.Consumer<List<String>> release = held -> {
+      unlockAll(held, lock);
+      for (String server : held) {
+        answers.remove(server);
+        ByteBuf p = payloads.remove(server);
+        if (p != null) {
+          p.release();
+        }
       }
-      unlockAll(granted, lock);
-      payloads.values().forEach(ByteBuf::release);
-      payloads.clear();
-      answers.clear();
-      if (failure.status() != StatusProto.BUSY || System.nanoTime() - deadline > 0) {
-        throw failure;
-      }
-      Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L << Math.min(attempt, 7)));
-    }
+    };
+    locking.lockAll(servers, ask, release, System.nanoTime() + 2 * leaseMillis * 1_000_000);
   }
 
   /** Releases the lock on every server at once; one that cannot be reached frees it when its lease runs out. */
