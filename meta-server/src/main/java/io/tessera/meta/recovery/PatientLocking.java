@@ -42,11 +42,6 @@ final class PatientLocking {
     Round ask(List<String> servers) throws InterruptedException;
   }
 
-  /** Waits a number of nanoseconds (the real one sleeps). */
-  interface Sleeper {
-    void sleep(long nanos) throws InterruptedException;
-  }
-
   static final long HOLD_NANOS = 100_000_000L;
   static final long RETRY_NANOS = 1_000_000L;
 
@@ -63,8 +58,7 @@ final class PatientLocking {
   }
 
   static PatientLocking real() {
-    return new PatientLocking(System::nanoTime,
-        nanos -> Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)), HOLD_NANOS, RETRY_NANOS);
+    return new PatientLocking(System::nanoTime, Sleeper.REAL, HOLD_NANOS, RETRY_NANOS);
   }
 
   /**

@@ -8,11 +8,6 @@ import java.util.function.LongSupplier;
  * most one second's worth goes out at once. A rate of 0 means no limit.
  */
 final class RateLimiter {
-  /** Waits a number of nanoseconds (the real one sleeps). */
-  interface Sleeper {
-    void sleep(long nanos) throws InterruptedException;
-  }
-
   private static final long BURST_NANOS = 1_000_000_000L;
   /** The rate now (it may change from call to call: recovery slows down while clients are busy). */
   private final LongSupplier bytesPerSecond;
@@ -22,8 +17,7 @@ final class RateLimiter {
   private long dueNanos;
 
   RateLimiter(LongSupplier bytesPerSecond) {
-    this(bytesPerSecond, System::nanoTime,
-        nanos -> Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000)));
+    this(bytesPerSecond, System::nanoTime, Sleeper.REAL);
   }
 
   RateLimiter(LongSupplier bytesPerSecond, LongSupplier clock, Sleeper sleeper) {
