@@ -384,7 +384,8 @@ public final class StripeLockTable {
           ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false, true));   // not kept: repaired, to be safe
     }
     if (!byFile.isEmpty()) {
-      LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out", size());
+      LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out or a rebuild of this "
+          + "server's units takes them over", size());
     }
   }
 

@@ -369,7 +369,7 @@ final class ShardRebuilder {
     try {
       // a unit that came back corrupt or unavailable: read every readable unit instead (locks held)
       Stripes stripes = first.complete() ? first : read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
-          null, target);
+          null, null);
       CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (to - from)));
       WriteShardsRequestProto.Builder w = rebuiltUnits();
       for (long s = from; s < to; s++) {
