@@ -27,6 +27,24 @@ public record ConfigKey<T>(String key, T defaultValue, String doc, Function<Stri
     });
   }
 
+  /** A share in percent, 1 to 100 ({@code 30} or {@code 30%}). */
+  public static ConfigKey<Integer> percent(String key, int def, String doc) {
+    return new ConfigKey<>(key, def, doc, s -> {
+      String t = s.trim();
+      t = t.endsWith("%") ? t.substring(0, t.length() - 1).trim() : t;
+      int p;
+      try {
+        p = Integer.parseInt(t);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'" + s + "' is not a percentage (write e.g. 30 or 30%)");
+      }
+      if (p < 1 || p > 100) {
+        throw new IllegalArgumentException("'" + s + "' is not between 1% and 100%");
+      }
+      return p;
+    });
+  }
+
   public static ConfigKey<String> string(String key, String def, String doc) {
     return new ConfigKey<>(key, def, doc, String::trim);
   }

@@ -39,6 +39,16 @@ class ConfigTest {
   }
 
   @Test
+  void aShareIsReadAsAPercentageAndOneOutsideOneToAHundredIsRefused() {
+    ConfigKey<Integer> share = ConfigKey.percent("tessera.test.share", 30, "a share");
+    assertThat(share.parser().apply("25")).isEqualTo(25);
+    assertThat(share.parser().apply(" 100% ")).isEqualTo(100);
+    assertThatThrownBy(() -> share.parser().apply("0")).hasMessageContaining("between 1% and 100%");
+    assertThatThrownBy(() -> share.parser().apply("150%")).hasMessageContaining("between 1% and 100%");
+    assertThatThrownBy(() -> share.parser().apply("half")).hasMessageContaining("30%");
+  }
+
+  @Test
   void defaultsApplyWhenNothingIsSet() {
     assertThat(Config.defaults().get(RpcConfigKeys.MAX_FRAME_SIZE)).isEqualTo(72L << 20);
   }

@@ -55,8 +55,8 @@ public final class RecoveryCoordinator implements Closeable {
   private static final int FILES_PER_ROUND = 256;
 
   /** Settings of the coordinator. */
-  public record Settings(Duration downAfter, long rateBytesPerSecond, long rateUnderLoad, Duration lockLease,
-      Duration replaceAfter, long minFreeBytes) {}
+  public record Settings(Duration downAfter, long rateBytesPerSecond, long rateUnderLoad, int lockShareUnderLoad,
+      Duration lockLease, Duration replaceAfter, long minFreeBytes) {}
 
   /** Client traffic (bytes/s over all data servers) above which recovery runs at the under-load rate. */
   static final long BUSY_CLIENT_BYTES_PER_S = 1L << 20;
@@ -105,7 +105,8 @@ public final class RecoveryCoordinator implements Closeable {
             .setFileId(fileId).setFrom(from).setTo(to).setGeneration(generation)))
             .getClient().getStatus() == io.tessera.common.proto.StatusProto.OK;
       }
-    }, this::serving, limiter, settings.lockLease().toMillis());
+    }, this::serving, limiter, new LockShare(() -> clientsBusy() ? settings.lockShareUnderLoad() : 100),
+        settings.lockLease().toMillis());
   }
 
   /** The rebuild rate now: lower while clients are busy on the data servers (their heartbeats say). */
@@ -115,11 +116,16 @@ public final class RecoveryCoordinator implements Closeable {
     if (underLoad <= 0 || (full > 0 && underLoad >= full)) {
       return full;
     }
+    return clientsBusy() ? underLoad : full;
+  }
+
+  /** Whether clients read or write more than {@link #BUSY_CLIENT_BYTES_PER_S} on the data servers (heartbeats say). */
+  private boolean clientsBusy() {
     long clients = 0;
     for (HeartbeatRequestProto hb : registry.live()) {
       clients += hb.getClientBytesPerS();
     }
-    return clients > BUSY_CLIENT_BYTES_PER_S ? underLoad : full;
+    return clients > BUSY_CLIENT_BYTES_PER_S;
   }
 
   public void start() {

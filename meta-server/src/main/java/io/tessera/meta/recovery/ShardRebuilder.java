@@ -48,6 +48,10 @@ import java.util.function.Predicate;
  * the start: its one chunk lock covers the whole file anyway, and a write in flight when the
  * sequences are first taken would void an unlocked copy, so a file being written was copied
  * twice.
+ *
+ * <p>Two paces bound what a rebuild takes from foreground I/O: the bytes it writes keep to the
+ * {@link RateLimiter}'s rate, and the time it holds stripe locks (writers of those stripes wait)
+ * keeps to the {@link LockShare} while clients are busy.
  */
 final class ShardRebuilder {
   /** Bytes of the target's units copied per chunk. */
@@ -70,6 +74,7 @@ final class ShardRebuilder {
   private final Namespace namespace;
   private final Predicate<String> serving;
   private final RateLimiter limiter;
+  private final LockShare lockShare;
   private final long leaseMillis;
   private final PatientLocking locking = PatientLocking.real();
   private final AtomicLong operations = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
@@ -79,11 +84,12 @@ final class ShardRebuilder {
    * @param serving whether a server can be read from and locked now (up, heard from)
    */
   ShardRebuilder(DataServerCalls calls, Namespace namespace, Predicate<String> serving, RateLimiter limiter,
-      long leaseMillis) {
+      LockShare lockShare, long leaseMillis) {
     this.calls = calls;
     this.namespace = namespace;
     this.serving = serving;
     this.limiter = limiter;
+    this.lockShare = lockShare;
     this.leaseMillis = leaseMillis;
   }
 
@@ -192,6 +198,7 @@ final class ShardRebuilder {
     for (int attempt = oneChunk ? ATTEMPTS : 1; attempt <= ATTEMPTS; attempt++) {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
+      long lockedSince = System.nanoTime();
       if (underFileLock) {
         lockAll(everyone, fileLock, layout.generation(), target);
         before = sequences(lockSet, dirtyKey, fileId);
@@ -208,6 +215,7 @@ final class ShardRebuilder {
         written += copy(fileId, layout, size, target, readable, everyone, underFileLock ? fileLock : null,
             copyOnly);
         if (!underFileLock) {
+          lockedSince = System.nanoTime();
           lockAll(everyone, fileLock, layout.generation(), target);
           fileLocked = true;
         }
@@ -228,6 +236,7 @@ final class ShardRebuilder {
       } finally {
         if (fileLocked) {
           unlockAll(everyone, fileLock);
+          lockShare.released(System.nanoTime() - lockedSince);
         }
       }
     }
@@ -247,6 +256,7 @@ final class ShardRebuilder {
     everyone.add(from);
     everyone.add(to);
     StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
+    long lockedSince = System.nanoTime();
     lockAll(everyone, fileLock, next.generation(), null);
     boolean locked = true;
     try {
@@ -293,6 +303,7 @@ final class ShardRebuilder {
     } finally {
       if (locked) {
         unlockAll(everyone, fileLock);
+        lockShare.released(System.nanoTime() - lockedSince);
       }
     }
   }
@@ -363,6 +374,7 @@ final class ShardRebuilder {
       }
       return before < layout.dataUnits();
     };
+    long lockedSince = System.nanoTime();
     Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, target);
     boolean chunkLocked = chunkLock != null;
     long bytes = 0;
@@ -406,6 +418,9 @@ final class ShardRebuilder {
       if (chunkLocked) {
         unlockAll(everyone, chunkLock);
       }
+    }
+    if (chunkLock != null) {
+      lockShare.released(System.nanoTime() - lockedSince);
     }
     // paced once the chunk's lock is released: a writer of these stripes never waits out the rate
     // (under the file-wide lock every writer of the file waits: see acquireHoldingLock)

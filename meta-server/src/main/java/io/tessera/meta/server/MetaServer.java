@@ -124,6 +124,7 @@ public final class MetaServer implements Closeable {
     RecoveryCoordinator recovery = new RecoveryCoordinator(batcher::submit, sm::store, registry, dataPool,
         raft::isLeader, new RecoveryCoordinator.Settings(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT),
             config.get(MetaServerConfigKeys.REBUILD_RATE), config.get(MetaServerConfigKeys.REBUILD_RATE_UNDER_LOAD),
+            config.get(MetaServerConfigKeys.REBUILD_LOCK_SHARE_UNDER_LOAD),
             config.get(MetaServerConfigKeys.REBUILD_LOCK_LEASE),
             config.get(MetaServerConfigKeys.REPLACE_AFTER), config.get(MetaServerConfigKeys.MIN_FREE_SPACE)));
     RpcServer rpc;

@@ -61,6 +61,10 @@ public final class MetaServerConfigKeys {
       "tessera.meta.rebuild-rate-under-load", 16L << 20, "bytes per second rebuilds and drains write while clients"
           + " read or write more than 1 MiB/s on the data servers (their heartbeats report it): recovery gives way to"
           + " foreground I/O, and speeds up to tessera.meta.rebuild-rate when the clients are quiet");
+  public static final ConfigKey<Integer> REBUILD_LOCK_SHARE_UNDER_LOAD = ConfigKey.percent(
+      "tessera.meta.rebuild-lock-share-under-load", 30, "most of the time rebuilds and drains hold stripe locks while"
+          + " clients are busy (as for tessera.meta.rebuild-rate-under-load): writers of locked stripes wait, so"
+          + " after each lock the rebuild pauses until its locks fill no more than this share (100: no pause)");
   public static final ConfigKey<Duration> REBUILD_LOCK_LEASE = ConfigKey.duration("tessera.meta.rebuild-lock-lease",
       Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
           + " must be copied within it). When a meta leader dies mid-rebuild, data servers drop its rebuild locks at "
@@ -74,6 +78,6 @@ public final class MetaServerConfigKeys {
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
       SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, LOG_SEGMENT_SIZE, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC,
-      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT, REBUILD_RATE, REBUILD_RATE_UNDER_LOAD,
-      REBUILD_LOCK_LEASE, REPLACE_AFTER);
+      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT, REBUILD_RATE,
+      REBUILD_RATE_UNDER_LOAD, REBUILD_LOCK_SHARE_UNDER_LOAD, REBUILD_LOCK_LEASE, REPLACE_AFTER);
 }
