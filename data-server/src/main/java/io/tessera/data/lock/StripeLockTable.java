@@ -98,14 +98,15 @@ public final class StripeLockTable {
   }
 
   /**
-   * Like {@link #tryLock(StripeLockProto, ByteString, boolean, long)}; {@code rebuildsHere}: the
-   * recovery coordinator's copy-only lock for rebuilding this server's units of the file. It takes
+   * Like {@link #tryLock(StripeLockProto, ByteString, boolean, long)}; {@code unitsStaleHere}: the
+   * recovery coordinator's copy-only lock of a rebuild, sent because this server's units of the
+   * file are stale (it rebuilds them, or another server's while these wait their turn). It takes
    * over writers' locks held since before this server's restart: their writers went around this
    * server when it went down (they will not write here under them), and the units they guard are
-   * about to be replaced. Without this a rebuild waited out the writer's whole lease.
+   * stale. Without this a rebuild waited out the writer's whole lease.
    */
-  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery, boolean rebuildsHere,
-      long epoch) throws IOException {
+  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery,
+      boolean unitsStaleHere, long epoch) throws IOException {
     validate(lock);
     long first = lock.getFirstStripe();
     long end = first + lock.getStripeCount();
@@ -116,8 +117,8 @@ public final class StripeLockTable {
       if (!h.overlaps(first, end) || h.ownedBy(client, lock.getOperation())) {
         continue;
       }
-      if (recovery && rebuildsHere && lock.getCopyOnly() && h.beforeRestart && !h.recovery() && !writing.contains(h)) {
-        LOG.info("{}, held since before this server's restart, taken over by the rebuild of its units here", h);
+      if (recovery && unitsStaleHere && lock.getCopyOnly() && h.beforeRestart && !h.recovery() && !writing.contains(h)) {
+        LOG.info("{}, held since before this server's restart, taken over by a rebuild (its units here are stale)", h);
         store.removeLock(h.key);
         it.remove();
         continue;
@@ -384,8 +385,8 @@ public final class StripeLockTable {
           ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false, true));   // not kept: repaired, to be safe
     }
     if (!byFile.isEmpty()) {
-      LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out or a rebuild of this "
-          + "server's units takes them over", size());
+      LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out or a rebuild of a "
+          + "file whose units here are stale takes them over", size());
     }
   }
 

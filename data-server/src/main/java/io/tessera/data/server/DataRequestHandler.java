@@ -375,7 +375,7 @@ final class DataRequestHandler implements RpcService {
         StripeLockTable.Outcome got = gate.grantLock(() -> {
           try {
             return locks.tryLock(req.getLockRead().getLock(), client, req.getRecovery(),
-                req.getLockRead().getRebuildTarget(), store.epoch());
+                req.getLockRead().getUnitsStaleHere(), store.epoch());
           } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
           }

@@ -149,7 +149,7 @@ class StripeLockTableTest {
   }
 
   @Test
-  void theRebuildOfARestartedServerTakesOverTheLocksItsWritersLeftWhenItWentDownInsteadOfWaitingOutTheirLease()
+  void aRebuildTakesOverTheLocksWritersLeftOnARestartedServerWhoseUnitsAreStaleInsteadOfWaitingOutTheirLease()
       throws Exception {
     ByteString coordinator = RecoveryIdentity.newClientId();
     StripeLockProto rebuild = lock(0, 1 << 20, 9).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
@@ -159,11 +159,11 @@ class StripeLockTableTest {
     }
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
-      assertThat(table.tryLock(rebuild, coordinator, true, false, 0)).as("locking a server it only reads from")
+      assertThat(table.tryLock(rebuild, coordinator, true, false, 0)).as("locking a server whose units of the file are current")
           .isInstanceOf(StripeLockTable.Refused.class);
       assertThat(table.tryLock(rebuild.toBuilder().setCopyOnly(false).build(), coordinator, true, true, 0))
           .as("a parity repair's lock (not copy only)").isInstanceOf(StripeLockTable.Refused.class);
-      assertThat(table.tryLock(rebuild, coordinator, true, true, 0)).as("the server whose units it rebuilds")
+      assertThat(table.tryLock(rebuild, coordinator, true, true, 0)).as("a server whose units are stale: the one it rebuilds, or another")
           .isInstanceOf(StripeLockTable.Granted.class);
       assertThat(table.orphansTakenOver()).as("not an orphan: nothing to repair here").isZero();
       table.release(rebuild, coordinator);

@@ -22,6 +22,7 @@ import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -190,6 +191,9 @@ final class ShardRebuilder {
     }
     List<String> everyone = new ArrayList<>(lockSet);
     everyone.add(target);
+    // servers whose units of the file are stale: writers' locks they kept from before a restart guard nothing
+    Set<String> staleHere = new HashSet<>(staleServers);
+    staleHere.add(target);
     InodeProto start = namespace.inode(fileId);
     boolean oneChunk = start != null && stripes(layout, start.getSize()) <= stripesPerChunk(layout);
     // taken again under the file-wide lock
@@ -200,7 +204,7 @@ final class ShardRebuilder {
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
       long lockedSince = System.nanoTime();
       if (underFileLock) {
-        lockAll(everyone, fileLock, layout.generation(), target);
+        lockAll(everyone, fileLock, layout.generation(), staleHere);
         before = sequences(lockSet, dirtyKey, fileId);
       }
       boolean fileLocked = underFileLock;
@@ -212,11 +216,11 @@ final class ShardRebuilder {
         }
         long size = now.getSize();
         truncate(target, fileId, layout, size);
-        written += copy(fileId, layout, size, target, readable, everyone, underFileLock ? fileLock : null,
-            copyOnly);
+        written += copy(fileId, layout, size, target, readable, everyone, staleHere,
+            underFileLock ? fileLock : null, copyOnly);
         if (!underFileLock) {
           lockedSince = System.nanoTime();
-          lockAll(everyone, fileLock, layout.generation(), target);
+          lockAll(everyone, fileLock, layout.generation(), staleHere);
           fileLocked = true;
         }
         Map<String, Long> after = sequences(lockSet, dirtyKey, fileId);
@@ -257,7 +261,7 @@ final class ShardRebuilder {
     everyone.add(to);
     StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
     long lockedSince = System.nanoTime();
-    lockAll(everyone, fileLock, next.generation(), null);
+    lockAll(everyone, fileLock, next.generation(), Set.of());
     boolean locked = true;
     try {
       InodeProto now = namespace.inode(fileId);
@@ -272,7 +276,7 @@ final class ShardRebuilder {
       for (long first = 0; first < stripes; first += perChunk) {
         long last = Math.min(stripes, first + perChunk);
         Stripes got = read(fileId, old, first, last, Set.of(from),
-            (stripe, unit) -> old.serverOf(stripe, unit).equals(from), List.of(), null, null);
+            (stripe, unit) -> old.serverOf(stripe, unit).equals(from), List.of(), null, Set.of());
         CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (last - first)));
         WriteShardsRequestProto.Builder w = rebuiltUnits();
         long bytes = 0;
@@ -341,13 +345,15 @@ final class ShardRebuilder {
    * {@code fileLock}: the file-wide lock held on every server, or null (each chunk locks its stripes).
    */
   private long copy(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
-      List<String> everyone, StripeLockProto fileLock, boolean copyOnly) throws InterruptedException {
+      List<String> everyone, Set<String> staleHere, StripeLockProto fileLock, boolean copyOnly)
+      throws InterruptedException {
     long stripes = stripes(layout, size);
     int perChunk = stripesPerChunk(layout);
     long written = 0;
     for (long from = 0; from < stripes; from += perChunk) {
       long to = Math.min(stripes, from + perChunk);
-      written += copyChunk(fileId, layout, size, target, readable, everyone, from, to, fileLock, copyOnly);
+      written += copyChunk(fileId, layout, size, target, readable, everyone, staleHere, from, to, fileLock,
+          copyOnly);
     }
     return written;
   }
@@ -362,7 +368,7 @@ final class ShardRebuilder {
   }
 
   private long copyChunk(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
-      List<String> everyone, long from, long to, StripeLockProto fileLock, boolean copyOnly)
+      List<String> everyone, Set<String> staleHere, long from, long to, StripeLockProto fileLock, boolean copyOnly)
       throws InterruptedException {
     boolean locked = fileLock != null;
     StripeLockProto chunkLock = locked ? null : lock(fileId, from, (int) (to - from), copyOnly);
@@ -375,13 +381,13 @@ final class ShardRebuilder {
       return before < layout.dataUnits();
     };
     long lockedSince = System.nanoTime();
-    Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, target);
+    Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, staleHere);
     boolean chunkLocked = chunkLock != null;
     long bytes = 0;
     try {
       // a unit that came back corrupt or unavailable: read every readable unit instead (locks held)
       Stripes stripes = first.complete() ? first : read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
-          null, null);
+          null, Set.of());
       CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (to - from)));
       WriteShardsRequestProto.Builder w = rebuiltUnits();
       for (long s = from; s < to; s++) {
@@ -450,7 +456,8 @@ final class ShardRebuilder {
               in.getLayout().getGeneration());
         }
         // a removed file has no layout to plan with: no fence applies
-        lockAll(List.of(reportedBy), orphan, in == null ? Long.MAX_VALUE : in.getLayout().getGeneration(), null);
+        lockAll(List.of(reportedBy), orphan, in == null ? Long.MAX_VALUE : in.getLayout().getGeneration(),
+            Set.of());
         unlockAll(List.of(reportedBy), orphan);
       }
       return 0;
@@ -465,7 +472,8 @@ final class ShardRebuilder {
     current.removeAll(in.getStaleServersList());
     int k = layout.dataUnits();
     // parity units too: their versions count for the epoch the new parity is stamped with
-    Stripes stripes = read(fileId, layout, first, first + count, current, (stripe, u) -> true, lockSet, lock, null);
+    Stripes stripes = read(fileId, layout, first, first + count, current, (stripe, u) -> true, lockSet, lock,
+        Set.of());
     long stamp = stripes.newestVersion();
     boolean release = true;
     try {
@@ -606,8 +614,8 @@ final class ShardRebuilder {
    * lock, takes it on every server of {@code lockOn} in the same requests (and keeps it).
    */
   private Stripes read(long fileId, StripeLayout layout, long from, long to, Set<String> sources,
-      java.util.function.BiPredicate<Long, Integer> wanted, List<String> lockOn, StripeLockProto lock, String replacing)
-      throws InterruptedException {
+      java.util.function.BiPredicate<Long, Integer> wanted, List<String> lockOn, StripeLockProto lock,
+      Set<String> staleHere) throws InterruptedException {
     int unit = layout.stripeUnit();
     int width = layout.width();
     Map<String, List<ShardRangeProto>> reads = new LinkedHashMap<>();
@@ -632,7 +640,7 @@ final class ShardRebuilder {
           payloads.put(server, r.payload());
         });
       } else {
-        lockAll(lockOn, lock, reads, answers, payloads, layout.generation(), replacing);
+        lockAll(lockOn, lock, reads, answers, payloads, layout.generation(), staleHere);
       }
       int n = (int) (to - from);
       byte[][][] shards = new byte[n][width][];
@@ -693,27 +701,29 @@ final class ShardRebuilder {
   }
 
   /** Takes the lock on every server at once, reading nothing (the empty replies are released). */
-  private void lockAll(List<String> servers, StripeLockProto lock, long generation, String replacing)
+  private void lockAll(List<String> servers, StripeLockProto lock, long generation, Set<String> staleHere)
       throws InterruptedException {
     Map<String, ByteBuf> payloads = new HashMap<>();
-    lockAll(servers, lock, Map.of(), new HashMap<>(), payloads, generation, replacing);
+    lockAll(servers, lock, Map.of(), new HashMap<>(), payloads, generation, staleHere);
     payloads.values().forEach(ByteBuf::release);
   }
 
   /**
    * Takes the lock on every server (reading what {@code reads} names on the way), keeping what it
    * was granted while writers finish with the rest (see {@link PatientLocking}); gives up after
-   * twice the lease. {@code replacing}: the server whose units a copy-only lock rebuilds, or null.
+   * twice the lease. {@code staleHere}: servers whose units of the file are stale (the one a
+   * copy-only lock rebuilds, and any other recorded stale): they hand over writers' locks kept
+   * from before their restart.
    */
   private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
-      Map<String, ReadShardsResponseProto> answers, Map<String, ByteBuf> payloads, long generation, String replacing)
-      throws InterruptedException {
+      Map<String, ReadShardsResponseProto> answers, Map<String, ByteBuf> payloads, long generation,
+      Set<String> staleHere) throws InterruptedException {
     PatientLocking.Ask ask = asked -> {
       Map<String, CompletableFuture<DataServerCalls.Reply>> sent = new LinkedHashMap<>();
       for (String server : asked) {
         sent.put(server, calls.callAsync(server, DataRequestProto.newBuilder().setLayoutGeneration(generation)
             .setLockRead(LockReadRequestProto.newBuilder().setLock(lock).setWithVersions(true)
-            .setRebuildTarget(lock.getCopyOnly() && server.equals(replacing))
+            .setUnitsStaleHere(lock.getCopyOnly() && staleHere.contains(server))
             .addAllReads(reads.getOrDefault(server, List.of()))), null));
       }
       List<String> granted = new ArrayList<>();
