@@ -184,6 +184,9 @@ class DegradedIoProcessTest {
         stop.set(true);
       }
       writer.join();
+      // the coordinator counts the pass once its commit (which cleared the stale mark) is answered
+      await("recovery counts its pass over " + path).atMost(Duration.ofSeconds(10))
+          .until(() -> rebuilt(fs, victim)[0] > doneBefore[0]);
       // a write waits for a rebuild's copy of the stripes it touches, never for the whole rebuild
       // or a lock's lease
       assertThat(Duration.ofNanos(longestWriteNanos.get())).as("longest of %d writes", writes.get())

@@ -1,42 +1,51 @@
 package io.tessera.meta.recovery;
 
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Keeps the time rebuilds hold stripe locks to a share of the clock while clients are busy.
- * Writers of locked stripes wait, so after each lock it releases the rebuilder pauses long enough
- * for its locks to fill no more than the share. The byte rate alone does not bound this: a small
+ * Writers of locked stripes wait, so before taking its next lock the rebuilder waits until the
+ * locks it held fill no more than the share. The byte rate alone does not bound this: a small
  * file copied under its file-wide lock may hold it far longer than its bytes are due at the rate
- * (a target just restarted and cold, survivors busy with the writers).
+ * (a target just restarted and cold, survivors busy with the writers). The wait comes before the
+ * next lock, not after the last: a finished rebuild is counted and reported at once.
  */
 final class LockShare {
   /** The share now, in percent (100: no pause; it changes with the clients' load). */
   private final IntSupplier percent;
+  private final LongSupplier clock;
   private final Sleeper sleeper;
+  /** The pause the locks released so far call for, counted from {@link #releasedAt}. */
+  private long owedNanos;
+  private long releasedAt;
 
   LockShare(IntSupplier percent) {
-    this(percent, Sleeper.REAL);
+    this(percent, System::nanoTime, Sleeper.REAL);
   }
 
-  LockShare(IntSupplier percent, Sleeper sleeper) {
+  LockShare(IntSupplier percent, LongSupplier clock, Sleeper sleeper) {
     this.percent = percent;
+    this.clock = clock;
     this.sleeper = sleeper;
   }
 
-  /** Called after a lock held for {@code heldNanos} is released: pauses for the share's complement. */
-  void released(long heldNanos) throws InterruptedException {
-    long pause = pauseAfter(heldNanos);
-    if (pause > 0) {
-      sleeper.sleep(pause);
-    }
+  /** A lock held for {@code heldNanos} was released: the next one waits for the share's complement. */
+  synchronized void released(long heldNanos) {
+    int p = percent.getAsInt();
+    owedNanos = p >= 100 || heldNanos <= 0 ? 0 : heldNanos * (100 - p) / p;
+    releasedAt = clock.getAsLong();
   }
 
-  /** The pause after a lock held {@code heldNanos}: held / (held + pause) = the share. */
-  long pauseAfter(long heldNanos) {
-    int p = percent.getAsInt();
-    if (p >= 100 || heldNanos <= 0) {
-      return 0;
+  /** Waits, before a lock is taken, for what is left of the pause the last lock called for. */
+  void beforeLocking() throws InterruptedException {
+    long wait;
+    synchronized (this) {
+      wait = owedNanos - (clock.getAsLong() - releasedAt);   // time since the release counts
+      owedNanos = 0;
     }
-    return heldNanos * (100 - p) / p;
+    if (wait > 0) {
+      sleeper.sleep(wait);
+    }
   }
 }

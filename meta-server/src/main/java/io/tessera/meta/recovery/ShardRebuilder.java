@@ -202,8 +202,10 @@ final class ShardRebuilder {
     for (int attempt = oneChunk ? ATTEMPTS : 1; attempt <= ATTEMPTS; attempt++) {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
-      long lockedSince = System.nanoTime();
+      long lockedSince = 0;
       if (underFileLock) {
+        lockShare.beforeLocking();
+        lockedSince = System.nanoTime();
         lockAll(everyone, fileLock, layout.generation(), staleHere);
         before = sequences(lockSet, dirtyKey, fileId);
       }
@@ -219,6 +221,7 @@ final class ShardRebuilder {
         written += copy(fileId, layout, size, target, readable, everyone, staleHere,
             underFileLock ? fileLock : null, copyOnly);
         if (!underFileLock) {
+          lockShare.beforeLocking();
           lockedSince = System.nanoTime();
           lockAll(everyone, fileLock, layout.generation(), staleHere);
           fileLocked = true;
@@ -260,6 +263,7 @@ final class ShardRebuilder {
     everyone.add(from);
     everyone.add(to);
     StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
+    lockShare.beforeLocking();
     long lockedSince = System.nanoTime();
     lockAll(everyone, fileLock, next.generation(), Set.of());
     boolean locked = true;
@@ -380,6 +384,9 @@ final class ShardRebuilder {
       }
       return before < layout.dataUnits();
     };
+    if (chunkLock != null) {
+      lockShare.beforeLocking();
+    }
     long lockedSince = System.nanoTime();
     Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, staleHere);
     boolean chunkLocked = chunkLock != null;

@@ -64,7 +64,7 @@ public final class MetaServerConfigKeys {
   public static final ConfigKey<Integer> REBUILD_LOCK_SHARE_UNDER_LOAD = ConfigKey.percent(
       "tessera.meta.rebuild-lock-share-under-load", 30, "most of the time rebuilds and drains hold stripe locks while"
           + " clients are busy (as for tessera.meta.rebuild-rate-under-load): writers of locked stripes wait, so"
-          + " after each lock the rebuild pauses until its locks fill no more than this share (100: no pause)");
+          + " before each lock the rebuild waits until its locks fill no more than this share (100: no pause)");
   public static final ConfigKey<Duration> REBUILD_LOCK_LEASE = ConfigKey.duration("tessera.meta.rebuild-lock-lease",
       Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
           + " must be copied within it). When a meta leader dies mid-rebuild, data servers drop its rebuild locks at "
