@@ -39,7 +39,9 @@ import picocli.CommandLine.Spec;
         "(or, with --decommission, the rate at which a decommissioned server's units move to other servers).",
         "Needs the cluster.json of a `tessera local` cluster (run from the repository root): the victim is",
         "SIGKILLed, files it misses are written, then it is started again with its recorded command.",
-        "Rebuilds run at up to tessera.meta.rebuild-rate (set on the meta servers)."})
+        "Rebuilds run at up to tessera.meta.rebuild-rate (set on the meta servers); while clients are busy, at up",
+        "to tessera.meta.rebuild-rate-under-load, holding stripe locks at most",
+        "tessera.meta.rebuild-lock-share-under-load of the time."})
 public final class RebuildCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

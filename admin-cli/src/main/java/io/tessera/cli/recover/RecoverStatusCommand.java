@@ -15,8 +15,10 @@ import picocli.CommandLine.Option;
     description = {"Show, per data server with stale shards, how many files and bytes are left to rebuild, the "
         + "rebuild rate and the time left; per draining server (decommissioned, or down past "
         + "tessera.meta.replace-after), the files and bytes left to move to other servers.",
-        "Rebuilds run on the meta leader at up to tessera.meta.rebuild-rate; counts of files done restart when the "
-        + "leader changes."})
+        "Rebuilds run on the meta leader at up to tessera.meta.rebuild-rate (while clients are busy: "
+        + "tessera.meta.rebuild-rate-under-load, with stripe locks held at most "
+        + "tessera.meta.rebuild-lock-share-under-load of the time); counts of files done restart when the leader "
+        + "changes."})
 public final class RecoverStatusCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
