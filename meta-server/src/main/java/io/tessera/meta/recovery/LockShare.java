@@ -30,15 +30,11 @@ final class LockShare {
     this.sleeper = sleeper;
   }
 
-  /** A lock held for {@code heldNanos} was released: the next one waits for the share's complement. */
-  synchronized void released(long heldNanos) {
-    int p = percent.getAsInt();
-    owedNanos = p >= 100 || heldNanos <= 0 ? 0 : heldNanos * (100 - p) / p;
-    releasedAt = clock.getAsLong();
-  }
-
-  /** Waits, before a lock is taken, for what is left of the pause the last lock called for. */
-  void beforeLocking() throws InterruptedException {
+  /**
+   * Waits, before a lock is taken, for what is left of the pause the last lock called for;
+   * returns when the lock is being taken (for {@link #released}).
+   */
+  long beforeLocking() throws InterruptedException {
     long wait;
     synchronized (this) {
       wait = owedNanos - (clock.getAsLong() - releasedAt);   // time since the release counts
@@ -47,5 +43,15 @@ final class LockShare {
     if (wait > 0) {
       sleeper.sleep(wait);
     }
+    return clock.getAsLong();
+  }
+
+  /** The lock taken at {@code lockedSince} was released: the next one waits for the share's complement. */
+  synchronized void released(long lockedSince) {
+    long now = clock.getAsLong();
+    long held = now - lockedSince;
+    int p = percent.getAsInt();
+    owedNanos = p >= 100 || held <= 0 ? 0 : held * (100 - p) / p;
+    releasedAt = now;
   }
 }

@@ -204,8 +204,7 @@ final class ShardRebuilder {
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
       long lockedSince = 0;
       if (underFileLock) {
-        lockShare.beforeLocking();
-        lockedSince = System.nanoTime();
+        lockedSince = lockShare.beforeLocking();
         lockAll(everyone, fileLock, layout.generation(), staleHere);
         before = sequences(lockSet, dirtyKey, fileId);
       }
@@ -221,8 +220,7 @@ final class ShardRebuilder {
         written += copy(fileId, layout, size, target, readable, everyone, staleHere,
             underFileLock ? fileLock : null, copyOnly);
         if (!underFileLock) {
-          lockShare.beforeLocking();
-          lockedSince = System.nanoTime();
+          lockedSince = lockShare.beforeLocking();
           lockAll(everyone, fileLock, layout.generation(), staleHere);
           fileLocked = true;
         }
@@ -243,7 +241,7 @@ final class ShardRebuilder {
       } finally {
         if (fileLocked) {
           unlockAll(everyone, fileLock);
-          lockShare.released(System.nanoTime() - lockedSince);
+          lockShare.released(lockedSince);
         }
       }
     }
@@ -263,8 +261,7 @@ final class ShardRebuilder {
     everyone.add(from);
     everyone.add(to);
     StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
-    lockShare.beforeLocking();
-    long lockedSince = System.nanoTime();
+    long lockedSince = lockShare.beforeLocking();
     lockAll(everyone, fileLock, next.generation(), Set.of());
     boolean locked = true;
     try {
@@ -311,7 +308,7 @@ final class ShardRebuilder {
     } finally {
       if (locked) {
         unlockAll(everyone, fileLock);
-        lockShare.released(System.nanoTime() - lockedSince);
+        lockShare.released(lockedSince);
       }
     }
   }
@@ -384,10 +381,7 @@ final class ShardRebuilder {
       }
       return before < layout.dataUnits();
     };
-    if (chunkLock != null) {
-      lockShare.beforeLocking();
-    }
-    long lockedSince = System.nanoTime();
+    long lockedSince = chunkLock != null ? lockShare.beforeLocking() : 0;
     Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, staleHere);
     boolean chunkLocked = chunkLock != null;
     long bytes = 0;
@@ -433,7 +427,7 @@ final class ShardRebuilder {
       }
     }
     if (chunkLock != null) {
-      lockShare.released(System.nanoTime() - lockedSince);
+      lockShare.released(lockedSince);
     }
     // paced once the chunk's lock is released: a writer of these stripes never waits out the rate
     // (under the file-wide lock every writer of the file waits: see acquireHoldingLock)

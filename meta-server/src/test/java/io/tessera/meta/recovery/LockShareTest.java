@@ -19,11 +19,11 @@ class LockShareTest {
   void smallFilesCopiedBackToBackUnderTheirLocksLeaveWritersTheRestOfTheClock() throws Exception {
     long locked = 0;
     for (int file = 0; file < 50; file++) {
-      share.beforeLocking();
+      long lockedSince = share.beforeLocking();
       long held = (100 + 7 * file) * 1_000_000L;   // each copy holds its file's lock 100 ms or more
       now += held;
       locked += held;
-      share.released(held);
+      share.released(lockedSince);
     }
     share.beforeLocking();                         // the 51st lock
     assertThat((double) locked / now).isCloseTo(0.30, Offset.offset(0.001));
@@ -31,9 +31,9 @@ class LockShareTest {
 
   @Test
   void theLastRebuildIsNotFollowedByAPauseAndIdleTimeCountsTowardTheNext() throws Exception {
-    share.beforeLocking();
+    long lockedSince = share.beforeLocking();
     now += 300_000_000L;
-    share.released(300_000_000L);
+    share.released(lockedSince);
     assertThat(now).as("released: counted and reported at once").isEqualTo(300_000_000L);
     now += 500_000_000L;                           // nothing to rebuild for a while
     share.beforeLocking();
@@ -43,8 +43,9 @@ class LockShareTest {
   @Test
   void whenClientsAreQuietTheRebuildDoesNotPause() throws Exception {
     percent.set(100);
+    long lockedSince = share.beforeLocking();
     now += 250_000_000L;
-    share.released(250_000_000L);
+    share.released(lockedSince);
     share.beforeLocking();
     assertThat(now).isEqualTo(250_000_000L);
   }
