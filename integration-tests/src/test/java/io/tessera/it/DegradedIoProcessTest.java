@@ -49,7 +49,7 @@ class DegradedIoProcessTest {
   static void start() throws Exception {
     Path dir = TestDirs.fresh("degraded-io");
     plan = new ClusterPlan(dir, 1, 9, TestPorts.freeBase(40));
-    cluster = ProcessCluster.start(plan, ProcessCluster.javaLauncher(ProcessCluster.defaultJvmOptions()), List.of());
+    cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of());
     cluster.awaitReady(Duration.ofSeconds(120));
   }
 

@@ -30,8 +30,8 @@ class ElectionReadsProcessTest {
   void lookupsAndListingsGoOnWhileANewLeaderIsElectedAndNeverHideTheClientsOwnFiles() throws Exception {
     Path dir = TestDirs.fresh("election-reads");
     ClusterPlan plan = new ClusterPlan(dir, 3, 1, TestPorts.freeBase(10));
-    try (ProcessCluster cluster = ProcessCluster.start(plan, ProcessCluster.javaLauncher(
-        ProcessCluster.defaultJvmOptions()), List.of("-Dtessera.meta.election-timeout-min=" + ELECTION_MIN.toMillis()
+    try (ProcessCluster cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(),
+        List.of("-Dtessera.meta.election-timeout-min=" + ELECTION_MIN.toMillis()
         + "ms", "-Dtessera.meta.election-timeout-max=" + ELECTION_MIN.multipliedBy(2).toMillis() + "ms"));
          TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses());
          TesseraFileSystem other = TesseraFileSystem.connect(plan.metaAddresses())) {

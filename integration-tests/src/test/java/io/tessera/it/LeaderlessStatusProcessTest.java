@@ -27,8 +27,8 @@ class LeaderlessStatusProcessTest {
   void withoutAMajorityClusterStatusShowsTheDataServersAsLastRecordedNotAllDown() throws Exception {
     Path dir = TestDirs.fresh("leaderless-status");
     ClusterPlan plan = new ClusterPlan(dir, 3, 2, TestPorts.freeBase(10));
-    try (ProcessCluster cluster = ProcessCluster.start(plan, ProcessCluster.javaLauncher(
-        ProcessCluster.defaultJvmOptions()), List.of("-Dtessera.meta.data-server-timeout=2000ms"));
+    try (ProcessCluster cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(),
+        List.of("-Dtessera.meta.data-server-timeout=2000ms"));
          TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
       cluster.awaitReady(Duration.ofSeconds(120));
       fs.createFile("/before", CreateOptions.defaults()).close();

@@ -35,7 +35,7 @@ class MetaFailoverProcessTest {
   void acknowledgedWritesSurviveKillingAFollowerThenTheLeaderThenAFullRestart() throws Exception {
     Path dir = TestDirs.fresh("meta-failover");
     ClusterPlan plan = new ClusterPlan(dir, 3, 4, TestPorts.freeBase(30));
-    List<String> launcher = ProcessCluster.javaLauncher(ProcessCluster.defaultJvmOptions());
+    List<String> launcher = ServerLaunchers.defaults();
     long[][] crcs = new long[WRITERS][CHUNKS_PER_WRITER];
     try (ProcessCluster cluster = ProcessCluster.start(plan, launcher, List.of())) {
       cluster.awaitReady(Duration.ofSeconds(120));

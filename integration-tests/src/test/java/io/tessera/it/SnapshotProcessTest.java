@@ -37,7 +37,7 @@ class SnapshotProcessTest {
       throws Exception {
     Path dir = TestDirs.fresh("snapshot-process");
     ClusterPlan plan = new ClusterPlan(dir, 3, 6, TestPorts.freeBase(30));
-    List<String> launcher = ProcessCluster.javaLauncher(ProcessCluster.defaultJvmOptions());
+    List<String> launcher = ServerLaunchers.defaults();
     List<String> faults = List.of("-Dtessera.meta.test.fs-snapshot-pause-before-commit=3s");
     byte[] before = bytes(3 << 20, 1);
     List<String> snapshots = new ArrayList<>();

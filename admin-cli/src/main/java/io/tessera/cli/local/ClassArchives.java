@@ -5,9 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +93,7 @@ final class ClassArchives {
         if (Files.isRegularFile(pending) && Files.size(pending) > 0 && accepted(kind, pending)) {
           Path archive = archive(kind);
           Files.move(pending, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-          dropOlder(kind, archive);
+          dropOlder(dir, kind, archive);
           LOG.info("Class archive for {} servers written ({}): they start faster from now on", kind, archive);
         } else {
           Files.deleteIfExists(pending);
@@ -111,14 +113,31 @@ final class ClassArchives {
     written.clear();
   }
 
-  /** Archives of the kind for jars or a JVM since replaced: nothing names them any more. */
-  private void dropOlder(String kind, Path current) throws IOException {
+  /**
+   * Archives of the kind for jars or a JVM since replaced. The newest other one stays: one build's
+   * servers may run from two class paths (the distribution's jars, and a test run's), each with
+   * its archive, and neither should cost the other its own.
+   */
+  static void dropOlder(Path dir, String kind, Path current) throws IOException {
+    List<Path> others = new ArrayList<>();
     try (var all = Files.newDirectoryStream(dir, kind + "-*.jsa")) {
-      for (Path old : all) {
-        if (!old.equals(current)) {
-          Files.deleteIfExists(old);
+      for (Path p : all) {
+        if (!p.equals(current)) {
+          others.add(p);
         }
       }
+    }
+    others.sort(Comparator.comparing(ClassArchives::modified).reversed());
+    for (Path old : others.subList(Math.min(1, others.size()), others.size())) {
+      Files.deleteIfExists(old);
+    }
+  }
+
+  private static FileTime modified(Path p) {
+    try {
+      return Files.getLastModifiedTime(p);
+    } catch (IOException gone) {
+      return FileTime.fromMillis(0);
     }
   }
 

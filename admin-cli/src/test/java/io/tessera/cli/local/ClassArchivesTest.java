@@ -64,4 +64,24 @@ class ClassArchivesTest {
       assertThat(left).as("no archive to use").isEmpty();
     }
   }
+
+  @Test
+  void aNewArchiveReplacesAllButTheNewestOtherOneOfItsKind() throws Exception {
+    Path cds = Files.createDirectories(dir.resolve("cds"));
+    Path oldest = archiveAt(cds, "meta-0001", 1_000);
+    Path testRuns = archiveAt(cds, "meta-0002", 2_000);
+    Path dataKind = archiveAt(cds, "data-0003", 500);
+    Path current = archiveAt(cds, "meta-0004", 3_000);
+    ClassArchives.dropOlder(cds, "meta", current);
+    assertThat(current).exists();
+    assertThat(testRuns).as("another class path's archive of the same build stays").exists();
+    assertThat(oldest).as("an archive of replaced jars goes").doesNotExist();
+    assertThat(dataKind).as("other kinds are not touched").exists();
+  }
+
+  private static Path archiveAt(Path cds, String name, long modifiedMillis) throws Exception {
+    Path p = Files.write(cds.resolve(name + ".jsa"), new byte[] {7});
+    Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(modifiedMillis));
+    return p;
+  }
 }

@@ -7,6 +7,7 @@ import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
+import io.tessera.it.ServerLaunchers;
 import io.tessera.it.TestDirs;
 import io.tessera.it.TestPorts;
 import java.nio.file.Files;
@@ -42,8 +43,7 @@ class PartitionProcessTest {
     ids.addAll(probe.dataIds());
     try (NamespaceNetwork net = new NamespaceNetwork(ids)) {
       ClusterPlan plan = new ClusterPlan(probe.dir(), 3, 9, probe.portBase(), net.hosts());
-      try (ProcessCluster cluster = ProcessCluster.start(plan, ProcessCluster.javaLauncher(
-          ProcessCluster.defaultJvmOptions()), List.of(
+      try (ProcessCluster cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of(
               "-Dtessera.meta.data-server-timeout=" + TIMEOUT.toMillis() + "ms",
               "-Dtessera.data.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms",
               "-Dtessera.meta.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms"), net::wrapper)) {

@@ -9,6 +9,7 @@ import io.tessera.client.FileCheck;
 import io.tessera.client.SnapshotInfo;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
+import io.tessera.it.ServerLaunchers;
 import io.tessera.it.TestDirs;
 import io.tessera.it.TestPorts;
 import java.io.BufferedReader;
@@ -200,7 +201,7 @@ class RecoveryScenariosTest {
     Path dir = TestDirs.fresh("recovery-scenarios");
     // ten data servers: each 6+3 file leaves one out, where a replaced server's units can go
     plan = new ClusterPlan(dir, 3, 10, TestPorts.freeBase(50));
-    cluster = ProcessCluster.start(plan, ProcessCluster.javaLauncher(ProcessCluster.defaultJvmOptions()), List.of(
+    cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of(
         "-Dtessera.meta.data-server-timeout=" + TIMEOUT.toMillis() + "ms",
         "-Dtessera.data.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms",
         "-Dtessera.meta.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms",
