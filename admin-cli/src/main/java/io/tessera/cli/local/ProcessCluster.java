@@ -63,15 +63,8 @@ public final class ProcessCluster implements LocalCluster {
    */
   public static final List<String> DATA_SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
 
-  /**
-   * Extra JVM options of meta replicas: none. They decode stripes only to rebuild shards, at most
-   * tessera.meta.rebuild-rate, which Backblaze's table loop (about 1 GB/s a core) serves with a
-   * few percent of a core; the Vector API loop would first have the JIT compile it, and a replica
-   * does that on its first rebuild, i.e. right after a takeover, on top of compiling its new
-   * leader's paths (measured here: a new leader's compile threads took 4.4 s of CPU in its first
-   * 6 s, a third of its samples the coding loop's warm-up, while clients wrote).
-   */
-  public static final List<String> META_SERVER_JVM_OPTIONS = List.of();
+  /** Meta replicas decode stripes when recovery rebuilds shards: the Vector API coding loop where the JVM has it. */
+  public static final List<String> META_SERVER_JVM_OPTIONS = List.of("--add-modules", "jdk.incubator.vector");
 
   /**
    * CPU niceness data servers start with. On one machine every metadata change and every
