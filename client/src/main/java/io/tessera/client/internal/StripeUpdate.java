@@ -106,6 +106,11 @@ final class StripeUpdate {
    * @throws TesseraException when fewer than {@code k} units of the stripe can be used
    */
   List<Read> plan(IntPredicate usable) throws TesseraException {
+    return plan(usable, null);
+  }
+
+  /** As {@link #plan(IntPredicate)}; a whole-stripe write takes its parity units from {@code buffers}. */
+  List<Read> plan(IntPredicate usable, ParityBuffers buffers) throws TesseraException {
     int cols = c1 - c0;
     int usableUnits = 0;
     boolean allData = true;
@@ -126,7 +131,7 @@ final class StripeUpdate {
       mode = Mode.FULL;   // the data units are encoded where they lie in the writer's buffer
       shards = new byte[n][];
       for (int p = k; p < n; p++) {
-        shards[p] = new byte[cols];
+        shards[p] = buffers == null ? new byte[cols] : buffers.take(cols);
       }
       return reads;
     }
@@ -218,6 +223,21 @@ final class StripeUpdate {
           for (int i = 0; i < cols; i++) {
             s[i] ^= old[i];
           }
+        }
+      }
+    }
+  }
+
+  /**
+   * Hands a whole-stripe write's parity units back to {@code buffers}: only once no request
+   * holds them any more (every server stored them, or none was sent).
+   */
+  void recycle(ParityBuffers buffers) {
+    if (mode == Mode.FULL) {
+      for (int p = k; p < n; p++) {
+        if (shards[p] != null) {
+          buffers.give(shards[p]);
+          shards[p] = null;
         }
       }
     }
