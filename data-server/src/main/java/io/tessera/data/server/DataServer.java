@@ -8,7 +8,7 @@ import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
 import io.tessera.data.lock.StripeLockTable;
-import io.tessera.data.store.DirectIo;
+import io.tessera.data.store.ValueFileOptions;
 import io.tessera.data.store.RocksShardStore;
 import io.tessera.data.store.ShardStore;
 import java.io.Closeable;
@@ -64,7 +64,8 @@ public final class DataServer implements Closeable {
     ServerIdentity.claim(dir, id);
     ShardStore store = new RocksShardStore(dir.resolve("shards"),
         config.get(DataServerConfigKeys.VALUE_FILES) ? RocksShardStore.MIN_FILE_VALUE : RocksShardStore.NO_VALUE_FILES,
-        new DirectIo(config.get(DataServerConfigKeys.DIRECT_WRITES), config.get(DataServerConfigKeys.DIRECT_READS)));
+        new ValueFileOptions(config.get(DataServerConfigKeys.DIRECT_WRITES), config.get(DataServerConfigKeys.DIRECT_READS),
+            config.get(DataServerConfigKeys.SPARE_VALUE_FILES)));
     int threads = config.get(DataServerConfigKeys.WORKER_THREADS);
     AtomicInteger n = new AtomicInteger();
     ExecutorService workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,

@@ -15,10 +15,13 @@ import java.nio.MappedByteBuffer;
  */
 final class MappedValue extends UnpooledDirectByteBuf {
   private final MappedByteBuffer mapping;
+  private final Runnable released;
 
-  MappedValue(ByteBufAllocator alloc, MappedByteBuffer mapping) {
+  /** {@code released} runs once the mapping is gone. */
+  MappedValue(ByteBufAllocator alloc, MappedByteBuffer mapping, Runnable released) {
     super(alloc, mapping, mapping.capacity());
     this.mapping = mapping;
+    this.released = released;
     writerIndex(mapping.capacity());
   }
 
@@ -26,5 +29,6 @@ final class MappedValue extends UnpooledDirectByteBuf {
   protected void deallocate() {
     super.deallocate();
     PlatformDependent.freeDirectBuffer(mapping);   // unmaps now rather than at some later GC
+    released.run();
   }
 }

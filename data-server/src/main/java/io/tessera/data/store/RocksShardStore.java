@@ -116,14 +116,15 @@ public final class RocksShardStore implements ShardStore {
    * value files ({@link #NO_VALUE_FILES}: none); values already stored are read wherever they are.
    */
   public RocksShardStore(Path dir, int minFileValue) throws IOException {
-    this(dir, minFileValue, DirectIo.BOTH);
+    this(dir, minFileValue, ValueFileOptions.DEFAULTS);
   }
 
   /**
-   * Like {@link #RocksShardStore(Path, int)}; {@code directIo}: which value file writes and reads
-   * bypass the page cache where the file system allows it (see {@link ValueFiles}).
+   * Like {@link #RocksShardStore(Path, int)}; {@code options}: which value file writes and reads
+   * bypass the page cache where the file system allows it, and how many bytes of removed value
+   * files are kept for reuse (see {@link ValueFiles}).
    */
-  public RocksShardStore(Path dir, int minFileValue, DirectIo directIo) throws IOException {
+  public RocksShardStore(Path dir, int minFileValue, ValueFileOptions options) throws IOException {
     Files.createDirectories(dir);
     this.minFileValue = minFileValue;
     for (int i = 0; i < LOCK_STRIPES; i++) {
@@ -189,7 +190,7 @@ public final class RocksShardStore implements ShardStore {
     if (indexMissing) {
       rebuildVersionIndex();
     }
-    files = new ValueFiles(dir.resolve("values"), directIo);
+    files = new ValueFiles(dir.resolve("values"), options);
     files.sweep(this::names);
   }
 

@@ -1,12 +1,15 @@
 package io.tessera.data.store;
 
 /**
- * Where a store's value files bypass the page cache (O_DIRECT), where the file system allows it.
+ * How a store's value files meet the file system.
  *
- * @param writes units a streaming writer replaced whole are written past the cache
- * @param reads a read of a whole unit that is not in the cache is read past it (and stays out)
+ * @param directWrites units a streaming writer replaced whole are written past the page cache
+ *     (O_DIRECT, where the file system allows it)
+ * @param directReads a read of a whole unit that is not in the cache is read past it (and stays out)
+ * @param spareBytes files of removed values kept, up to this many bytes, to hold new values
+ *     (see {@link SpareFiles}); 0 unlinks them
  */
-public record DirectIo(boolean writes, boolean reads) {
-  /** Both: the data server's default. */
-  public static final DirectIo BOTH = new DirectIo(true, true);
+public record ValueFileOptions(boolean directWrites, boolean directReads, long spareBytes) {
+  /** The data server's defaults. */
+  public static final ValueFileOptions DEFAULTS = new ValueFileOptions(true, true, 256L << 20);
 }

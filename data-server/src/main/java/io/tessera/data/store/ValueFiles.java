@@ -16,7 +16,9 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,6 +33,9 @@ import org.slf4j.LoggerFactory;
  * current, so a value is replaced by writing a new file and committing the index, never by
  * writing over the file a reader may hold: a crash at any point leaves either the old value or
  * the new one, plus perhaps a file nobody names, which {@link #sweep} removes at the next start.
+ * A removed value's file is kept among the {@link SpareFiles} and renamed to hold a later new
+ * value (written over, then cut to length), unless a read still holds it: readers are counted
+ * per file from before they open it until their reply is released.
  *
  * <p>Why not RocksDB's blob files: every byte went through the write-ahead log, a memtable and a
  * flush before it reached its blob file (four copies, two of them written to disk), and a read
@@ -67,6 +72,10 @@ final class ValueFiles {
   private final AtomicLong storedBytes = new AtomicLong();
   private final Set<Path> unsynced = ConcurrentHashMap.newKeySet();
   private final Set<Path> unsyncedDirectories = ConcurrentHashMap.newKeySet();
+  /** Files of removed values, reused for new ones. */
+  private final SpareFiles spares;
+  /** Files being read, with how many reads hold each: never reused while held. */
+  private final Map<Path, Integer> readers = new ConcurrentHashMap<>();
   /** Whether files are written with direct I/O (false once the file system refused it). */
   private volatile boolean direct;
   /** Whether uncached whole units are read with direct I/O (false once the file system refused it). */
@@ -74,16 +83,17 @@ final class ValueFiles {
   /** The open option that asks for direct I/O. */
   private final OpenOption directOption;
 
-  ValueFiles(Path root, DirectIo directIo) throws IOException {
-    this(root, directIo, ExtendedOpenOption.DIRECT);
+  ValueFiles(Path root, ValueFileOptions options) throws IOException {
+    this(root, options, ExtendedOpenOption.DIRECT);
   }
 
   /** For tests: {@code directOption} in place of O_DIRECT (one the file system refuses). */
-  ValueFiles(Path root, DirectIo directIo, OpenOption directOption) throws IOException {
+  ValueFiles(Path root, ValueFileOptions options, OpenOption directOption) throws IOException {
     this.root = Files.createDirectories(root);
-    this.direct = directIo.writes();
-    this.directReads = directIo.reads();
+    this.direct = options.directWrites();
+    this.directReads = options.directReads();
     this.directOption = directOption;
+    this.spares = new SpareFiles(root.resolve("spare"), options.spareBytes());
     for (int b = 0; b < BUCKETS; b++) {
       Files.createDirectories(bucket(b));
     }
@@ -130,13 +140,14 @@ final class ValueFiles {
   }
 
   /** Writes the parts through the page cache; returns the file's length. */
-  private static long writeBuffered(Path path, ByteBuffer[] parts, boolean sync) throws IOException {
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+  private long writeBuffered(Path path, ByteBuffer[] parts, boolean sync) throws IOException {
+    try (FileChannel ch = openNew(path)) {
       long length = lengthOf(parts);
       long remaining = length;
       while (remaining > 0) {
         remaining -= ch.write(parts);
       }
+      cutTo(ch, length);
       if (sync) {
         ch.force(false);
       }
@@ -161,7 +172,7 @@ final class ValueFiles {
       aligned.put(ZEROS, 0, padded - (int) length).flip();
       FileChannel ch;
       try {
-        ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, directOption);
+        ch = openNew(path, directOption);
       } catch (IOException | UnsupportedOperationException refused) {
         Files.deleteIfExists(path);
         long written = writeBuffered(path, parts, sync);
@@ -176,6 +187,7 @@ final class ValueFiles {
         while (aligned.hasRemaining()) {
           ch.write(aligned);
         }
+        cutTo(ch, padded);
         if (sync) {
           ch.force(false);
         }
@@ -183,6 +195,27 @@ final class ValueFiles {
       return padded;
     } finally {
       block.release();
+    }
+  }
+
+  /**
+   * Opens a new value file for writing: a spare renamed to {@code path} when there is one (its
+   * old bytes are written over, then cut with {@link #cutTo}), else a file created.
+   */
+  private FileChannel openNew(Path path, OpenOption... extra) throws IOException {
+    boolean reused = spares.reuseAs(path);
+    Set<OpenOption> options = new HashSet<>(List.of(extra));
+    options.add(StandardOpenOption.WRITE);
+    if (!reused) {
+      options.add(StandardOpenOption.CREATE_NEW);
+    }
+    return FileChannel.open(path, options);
+  }
+
+  /** Cuts a reused file's old bytes past {@code length}. */
+  private static void cutTo(FileChannel ch, long length) throws IOException {
+    if (ch.size() > length) {
+      ch.truncate(length);
     }
   }
 
@@ -201,6 +234,25 @@ final class ValueFiles {
    */
   ByteBuf read(Ref ref, int length, ByteBufAllocator alloc, boolean pastCache) throws IOException {
     Path path = path(ref);
+    readers.merge(path, 1, Integer::sum);   // before the open: a file retired after this is not reused
+    boolean heldByBuffer = false;
+    try {
+      ByteBuf value = readHeld(path, length, alloc, pastCache);
+      heldByBuffer = value instanceof MappedValue;
+      return value;
+    } finally {
+      if (!heldByBuffer) {
+        doneReading(path);
+      }
+    }
+  }
+
+  private void doneReading(Path path) {
+    readers.computeIfPresent(path, (p, n) -> n == 1 ? null : n - 1);
+  }
+
+  /** {@link #read}, for a reader counted in {@link #readers}; a mapping it returns uncounts it when released. */
+  private ByteBuf readHeld(Path path, int length, ByteBufAllocator alloc, boolean pastCache) throws IOException {
     // read and write: a private mapping needs both, though nothing is ever written to the file
     try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       int n = (int) Math.min(length, ch.size());
@@ -224,7 +276,7 @@ final class ValueFiles {
       // every byte is about to be read (the checksum covers the whole unit): ask for all of it at
       // once (madvise WILLNEED), instead of one read-around per page fault when it is not cached
       mapping.load();
-      return new MappedValue(alloc, mapping);
+      return new MappedValue(alloc, mapping, () -> doneReading(path));
     }
   }
 
@@ -274,14 +326,17 @@ final class ValueFiles {
     return (BLOCK - buffer.nioBuffer(0, BLOCK).alignmentOffset(0, BLOCK)) % BLOCK;
   }
 
-  /** Removes a file no version names any more; one already gone is fine. */
+  /**
+   * Removes a file no version names any more (keeping it as a spare for a new value when no
+   * read holds it); one already gone is fine.
+   */
   void delete(Ref ref) {
     Path path = path(ref);
     try {
       long size = Files.size(path);
-      Files.delete(path);
-      storedBytes.addAndGet(-size);
       unsynced.remove(path);
+      spares.retire(path, size, () -> !readers.containsKey(path));
+      storedBytes.addAndGet(-size);
     } catch (IOException gone) {
       // removed already (a crash between a commit and this delete is swept at the next start)
     }

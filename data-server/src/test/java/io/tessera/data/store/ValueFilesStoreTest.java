@@ -28,9 +28,17 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     return new RocksShardStore(dir, 5);    // a checksum and one byte
   }
 
+  /** The files that hold values (not the spares kept for reuse). */
   private List<Path> valueFiles() throws Exception {
+    Path spare = dir.resolve("values").resolve("spare");
     try (Stream<Path> all = Files.walk(dir.resolve("values"))) {
-      return all.filter(Files::isRegularFile).toList();
+      return all.filter(Files::isRegularFile).filter(f -> !f.startsWith(spare)).toList();
+    }
+  }
+
+  private List<Path> spareFiles() throws Exception {
+    try (Stream<Path> all = Files.list(dir.resolve("values").resolve("spare"))) {
+      return all.toList();
     }
   }
 
@@ -61,6 +69,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
 
     store.deleteFile(40);
     assertThat(valueFiles()).isEmpty();
+    // three files written, the third into the first one's; the other two are kept for new units
+    assertThat(spareFiles()).as("the removed files, kept to hold new units").hasSize(2);
     assertThat(read(id, 0, 10)).isNull();
   }
 
@@ -73,7 +83,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   @Test
   void directWritesPadToABlockAndAFileSystemThatRefusesThemGetsThePageCache() throws Exception {
     byte[] value = bytes(UNIT + 4, 9);   // as stored: a checksum, then the unit
-    ValueFiles direct = new ValueFiles(dir.resolve("direct"), DirectIo.BOTH);
+    ValueFiles direct = new ValueFiles(dir.resolve("direct"), ValueFileOptions.DEFAULTS);
     ValueFiles.Ref a = direct.write(new ShardId(60, 0, 0), 0, new java.nio.ByteBuffer[] {
         java.nio.ByteBuffer.wrap(value, 0, 4), java.nio.ByteBuffer.wrap(value, 4, UNIT)}, false, true);
     assertThat(Files.size(direct.pathForTesting(a))).as("a direct write's file: a whole block (unpadded only where "
@@ -85,7 +95,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
         + "page cache").isEqualTo(value.length);
 
     java.nio.file.OpenOption refused = new java.nio.file.OpenOption() {};
-    ValueFiles buffered = new ValueFiles(dir.resolve("refused"), DirectIo.BOTH, refused);
+    ValueFiles buffered = new ValueFiles(dir.resolve("refused"), ValueFileOptions.DEFAULTS, refused);
     for (int i = 0; i < 2; i++) {
       ValueFiles.Ref b = buffered.write(new ShardId(61, i, 0), 0, new java.nio.ByteBuffer[] {
           java.nio.ByteBuffer.wrap(value)}, i == 1, true);
@@ -103,7 +113,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   @Test
   void aWholeUnitReadOfAColdFileStaysOutOfThePageCacheAndACachedOneIsServedFromIt() throws Exception {
     byte[] value = bytes(UNIT + 4, 3);
-    ValueFiles files = new ValueFiles(dir.resolve("reads"), DirectIo.BOTH);
+    ValueFiles files = new ValueFiles(dir.resolve("reads"), ValueFileOptions.DEFAULTS);
     ValueFiles.Ref cold = files.write(new ShardId(62, 0, 0), 0, new java.nio.ByteBuffer[] {
         java.nio.ByteBuffer.wrap(value)}, false, true);
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.size(files.pathForTesting(cold)) % 4096 == 0,
@@ -134,9 +144,9 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   @Test
   void aFileSystemThatRefusesDirectReadsGetsWholeUnitsThroughThePageCache() throws Exception {
     byte[] value = bytes(UNIT + 4, 4);
-    ValueFiles.Ref ref = new ValueFiles(dir.resolve("refusing"), DirectIo.BOTH)
+    ValueFiles.Ref ref = new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS)
         .write(new ShardId(63, 0, 0), 0, new java.nio.ByteBuffer[] {java.nio.ByteBuffer.wrap(value)}, false, true);
-    ValueFiles refusing = new ValueFiles(dir.resolve("refusing"), DirectIo.BOTH, new java.nio.file.OpenOption() {});
+    ValueFiles refusing = new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS, new java.nio.file.OpenOption() {});
     for (int i = 0; i < 2; i++) {
       assertThat(wholeReadIsMapped(refusing, ref, value)).as("read %d: mapped", i).isTrue();
     }
@@ -176,10 +186,52 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
         store.write(List.of(put(new ShardId(41, 0, u), 0, unit, true)), false);
       }
     }
-    // 256 MiB written; 8 MiB live. What stays beside them is RocksDB's small bookkeeping.
+    // 256 MiB written; 8 MiB live. What stays beside them is RocksDB's small bookkeeping, and
+    // the file of the last unit replaced, kept to hold the next one.
     assertThat(valueFiles()).hasSize(8);
+    assertThat(spareFiles()).as("each replaced file held the next unit").hasSize(1);
     assertThat(bytesOnDisk()).as("bytes under the store after 256 MiB of overwrites").isLessThan(24L << 20);
     assertThat(store.usedBytes()).as("the live units and a little bookkeeping").isBetween(8L << 20, 10L << 20);
+  }
+
+  /**
+   * A removed unit's file is reused for a new one, but never while a read still maps it: the
+   * reply being sent from that mapping would change under it.
+   */
+  @Test
+  void aFileAReadStillHoldsIsNeverWrittenOverByTheUnitsThatReplaceIt() throws Exception {
+    ShardId id = new ShardId(46, 0, 0);
+    store.write(List.of(put(id, 0, bytes(UNIT, 1), true)), false);
+    ByteBuf held = store.read(id, 10, 100);   // part of a unit: served from a mapping of its file
+    try {
+      for (int v = 2; v < 20; v++) {
+        store.write(List.of(put(id, 0, bytes(UNIT, v), true)), false);
+        store.write(List.of(put(new ShardId(46, v, 0), 0, bytes(UNIT, -v), true)), false);
+      }
+      assertThat(copy(held)).as("the held reply, after its file was replaced 18 times")
+          .isEqualTo(java.util.Arrays.copyOfRange(bytes(UNIT, 1), 10, 110));
+    } finally {
+      held.release();
+    }
+    assertThat(read(id, 0, UNIT)).isEqualTo(bytes(UNIT, 19));
+    for (int v = 2; v < 20; v++) {
+      assertThat(read(new ShardId(46, v, 0), 0, UNIT)).isEqualTo(bytes(UNIT, -v));
+    }
+  }
+
+  @Test
+  void aShortUnitWrittenIntoALongerSpareFileReadsBackExactlyAndTheFileShrinksToIt() throws Exception {
+    ShardId big = new ShardId(47, 0, 0);
+    store.write(List.of(put(big, 0, bytes(1 << 20, 1), true)), false);
+    store.deleteFile(47);
+    assertThat(spareFiles()).hasSize(1);
+    ShardId small = new ShardId(48, 0, 0);
+    store.write(List.of(put(small, 0, bytes(UNIT, 2), true)), false);
+    assertThat(spareFiles()).as("the spare now holds the new unit").isEmpty();
+    assertThat(read(small, 0, UNIT)).isEqualTo(bytes(UNIT, 2));
+    assertThat(Files.size(valueFiles().get(0))).as("checksum and bytes, perhaps padded to a block: no old tail")
+        .isLessThan(UNIT + 4096L + 4);
+    assertThat(store.usedBytes()).isLessThan(UNIT + (1L << 20) / 2);
   }
 
   @Test
