@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
  * overwrites. Renaming a spare into place costs about what a create costs with nothing freed,
  * and its blocks are written over instead of allocated again.
  *
- * <p>Spares live in one directory, named by a counter; at most {@code maxBytes} of them are
+ * <p>Spares live in one directory, named {@code spare-<counter>}; at most {@code maxBytes} of them are
  * kept (the rest are unlinked), and those a previous run left are removed at start.
  */
 final class SpareFiles {
@@ -51,7 +51,7 @@ final class SpareFiles {
       Files.delete(file);
       return;
     }
-    Path spare = dir.resolve(Long.toString(nextName.incrementAndGet()));
+    Path spare = dir.resolve("spare-" + nextName.incrementAndGet());   // no value file's name
     try {
       Files.move(file, spare, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
