@@ -64,8 +64,8 @@ public final class DataServer implements Closeable {
     ServerIdentity.claim(dir, id);
     ShardStore store = new RocksShardStore(dir.resolve("shards"),
         config.get(DataServerConfigKeys.VALUE_FILES) ? RocksShardStore.MIN_FILE_VALUE : RocksShardStore.NO_VALUE_FILES,
-        new ValueFileOptions(config.get(DataServerConfigKeys.DIRECT_WRITES), config.get(DataServerConfigKeys.DIRECT_READS),
-            config.get(DataServerConfigKeys.SPARE_VALUE_FILES)));
+        new ValueFileOptions(config.get(DataServerConfigKeys.DIRECT_WRITES),
+            config.get(DataServerConfigKeys.DIRECT_READS), config.get(DataServerConfigKeys.SPARE_VALUE_FILES)));
     int threads = config.get(DataServerConfigKeys.WORKER_THREADS);
     AtomicInteger n = new AtomicInteger();
     ExecutorService workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
