@@ -175,9 +175,7 @@ public final class ProcessCluster implements LocalCluster {
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(Redirect.appendTo(log.toFile())).start();
     processes.put(id, p);
-    synchronized (ProcessCluster.class) {
-      ClusterFile.read(plan.clusterFile()).withPid(id, p.pid()).write(plan.clusterFile());
-    }
+    ClusterFile.update(plan.clusterFile(), f -> f.withPid(id, p.pid()));
   }
 
   @Override

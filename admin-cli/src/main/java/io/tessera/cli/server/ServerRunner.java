@@ -3,8 +3,6 @@ package io.tessera.cli.server;
 import io.tessera.common.cluster.ClusterFile;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -22,9 +20,8 @@ final class ServerRunner {
     if (clusterFile == null || !Files.exists(clusterFile)) {
       return;
     }
-    Path lock = clusterFile.resolveSibling(clusterFile.getFileName() + ".lock");
-    try (RandomAccessFile raf = new RandomAccessFile(lock.toFile(), "rw"); FileLock l = raf.getChannel().lock()) {
-      ClusterFile.read(clusterFile).withPid(id, ProcessHandle.current().pid()).write(clusterFile);
+    try {
+      ClusterFile.update(clusterFile, f -> f.withPid(id, ProcessHandle.current().pid()));
     } catch (IOException e) {
       LOG.warn("Could not record this server's PID in {}: {}", clusterFile, e.getMessage());
     }

@@ -4,11 +4,15 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -41,7 +45,21 @@ public record ClusterFile(List<Node> meta, List<Node> data) {
     }
   }
 
-  /** Writes atomically: readers never see half a file. */
+  /**
+   * Reads the file, changes it and writes it back, holding an exclusive lock on {@code
+   * <file>.lock} that every process updating it takes: a launcher recording a new server's PID and
+   * a server recording its own both write {@code <file>.tmp}, and without the lock one renamed
+   * the other's away (a test's restart failed with NoSuchFileException on cluster.json.tmp).
+   */
+  public static synchronized void update(Path file, UnaryOperator<ClusterFile> change) throws IOException {
+    Path lock = file.resolveSibling(file.getFileName() + ".lock");
+    try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock held = ch.lock()) {
+      change.apply(read(file)).write(file);
+    }
+  }
+
+  /** Writes atomically: readers never see half a file (one writer at a time: see {@link #update}). */
   public void write(Path file) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     JSON.writeValue(tmp.toFile(), this);
