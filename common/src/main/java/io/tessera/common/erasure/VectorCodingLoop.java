@@ -22,6 +22,11 @@ final class VectorCodingLoop implements CodingLoop {
   /** {@code LOW[c]}: c * x for x = 0..15, repeated across the lanes; {@code HIGH[c]}: c * (x << 4). */
   private static final byte[][] LOW = new byte[256][LANES];
   private static final byte[][] HIGH = new byte[256][LANES];
+  /** {@code LOW} and {@code HIGH} end to end: coefficient c's table starts at {@code c * LANES}. */
+  private static final byte[] LOW_FLAT = new byte[256 * LANES];
+  private static final byte[] HIGH_FLAT = new byte[256 * LANES];
+  /** Outputs computed in one pass over the inputs (one accumulator each). */
+  private static final int OUTPUTS_PER_PASS = 4;
   /** Bytes checked per step of {@link #checkSomeShards}. */
   private static final int CHECK_CHUNK = 64 << 10;
 
@@ -31,6 +36,8 @@ final class VectorCodingLoop implements CodingLoop {
         LOW[c][i] = (byte) Gf256.multiply(c, i & 15);
         HIGH[c][i] = (byte) Gf256.multiply(c, (i & 15) << 4);
       }
+      System.arraycopy(LOW[c], 0, LOW_FLAT, c * LANES, LANES);
+      System.arraycopy(HIGH[c], 0, HIGH_FLAT, c * LANES, LANES);
     }
   }
 
@@ -67,34 +74,22 @@ final class VectorCodingLoop implements CodingLoop {
 
   /**
    * outputs[o][outOffsets[o] + x] = XOR over i of matrixRows[o][i] * inputs[i][inOffsets[i] + x], for x < byteCount:
-   * every shard at its own offset, so shards can be slices of one larger buffer.
+   * every shard at its own offset, so shards can be slices of one larger buffer. Outputs are
+   * computed up to {@link #OUTPUTS_PER_PASS} at a time, so each input vector is loaded and
+   * split into its nibbles once for all of them.
    */
   static void code(byte[][] matrixRows, byte[][] inputs, int[] inOffsets, int inputCount, byte[][] outputs,
       int[] outOffsets, int outputCount, int byteCount) {
-    ByteVector[][] low = new ByteVector[outputCount][inputCount];
-    ByteVector[][] high = new ByteVector[outputCount][inputCount];
-    for (int o = 0; o < outputCount; o++) {
-      for (int i = 0; i < inputCount; i++) {
-        int c = matrixRows[o][i] & 0xFF;
-        low[o][i] = ByteVector.fromArray(SPECIES, LOW[c], 0);
-        high[o][i] = ByteVector.fromArray(SPECIES, HIGH[c], 0);
-      }
-    }
     int vectorEnd = byteCount - byteCount % LANES;
-    for (int x = 0; x < vectorEnd; x += LANES) {
-      for (int o = 0; o < outputCount; o++) {
-        ByteVector acc = ByteVector.zero(SPECIES);
-        ByteVector[] lo = low[o];
-        ByteVector[] hi = high[o];
+    for (int first = 0; first < outputCount; first += OUTPUTS_PER_PASS) {
+      int count = Math.min(OUTPUTS_PER_PASS, outputCount - first);
+      int[][] tables = new int[OUTPUTS_PER_PASS][inputCount];
+      for (int o = 0; o < count; o++) {
         for (int i = 0; i < inputCount; i++) {
-          ByteVector v = ByteVector.fromArray(SPECIES, inputs[i], inOffsets[i] + x);
-          ByteVector l = v.and((byte) 0x0F);
-          ByteVector h = v.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0F);
-          acc = acc.lanewise(VectorOperators.XOR, l.selectFrom(lo[i]))
-              .lanewise(VectorOperators.XOR, h.selectFrom(hi[i]));
+          tables[o][i] = (matrixRows[first + o][i] & 0xFF) * LANES;
         }
-        acc.intoArray(outputs[o], outOffsets[o] + x);
       }
+      codeVectors(inputs, inOffsets, inputCount, outputs, outOffsets, first, count, tables, vectorEnd);
     }
     for (int x = vectorEnd; x < byteCount; x++) {
       for (int o = 0; o < outputCount; o++) {
@@ -107,5 +102,56 @@ final class VectorCodingLoop implements CodingLoop {
         outputs[o][outOffsets[o] + x] = (byte) acc;
       }
     }
+  }
+
+  /**
+   * The vector part of {@link #code} for outputs {@code first .. first + count - 1} (count at most
+   * {@link #OUTPUTS_PER_PASS}); {@code tables[o][i]} is where coefficient row o, column i starts in
+   * {@link #LOW_FLAT} and {@link #HIGH_FLAT}; the accumulators past {@code count} stay unused
+   * (the tests on {@code count} do not change within the loop, so they are predicted).
+   */
+  private static void codeVectors(byte[][] inputs, int[] inOffsets, int inputCount, byte[][] outputs,
+      int[] outOffsets, int first, int count, int[][] tables, int vectorEnd) {
+    int[] t0 = tables[0];
+    int[] t1 = tables[1];
+    int[] t2 = tables[2];
+    int[] t3 = tables[3];
+    for (int x = 0; x < vectorEnd; x += LANES) {
+      ByteVector a0 = ByteVector.zero(SPECIES);
+      ByteVector a1 = a0;
+      ByteVector a2 = a0;
+      ByteVector a3 = a0;
+      for (int i = 0; i < inputCount; i++) {
+        ByteVector v = ByteVector.fromArray(SPECIES, inputs[i], inOffsets[i] + x);
+        ByteVector l = v.and((byte) 0x0F);
+        ByteVector h = v.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0F);
+        a0 = a0.lanewise(VectorOperators.XOR, product(l, h, t0[i]));
+        if (count > 1) {
+          a1 = a1.lanewise(VectorOperators.XOR, product(l, h, t1[i]));
+        }
+        if (count > 2) {
+          a2 = a2.lanewise(VectorOperators.XOR, product(l, h, t2[i]));
+        }
+        if (count > 3) {
+          a3 = a3.lanewise(VectorOperators.XOR, product(l, h, t3[i]));
+        }
+      }
+      a0.intoArray(outputs[first], outOffsets[first] + x);
+      if (count > 1) {
+        a1.intoArray(outputs[first + 1], outOffsets[first + 1] + x);
+      }
+      if (count > 2) {
+        a2.intoArray(outputs[first + 2], outOffsets[first + 2] + x);
+      }
+      if (count > 3) {
+        a3.intoArray(outputs[first + 3], outOffsets[first + 3] + x);
+      }
+    }
+  }
+
+  /** c * v for the vector v split into its low nibbles l and high nibbles h; c's tables start at {@code table}. */
+  private static ByteVector product(ByteVector l, ByteVector h, int table) {
+    return l.selectFrom(ByteVector.fromArray(SPECIES, LOW_FLAT, table))
+        .lanewise(VectorOperators.XOR, h.selectFrom(ByteVector.fromArray(SPECIES, HIGH_FLAT, table)));
   }
 }
