@@ -13,7 +13,7 @@ class CodingLoopsTest {
     Random rnd = new Random(11);
     for (int trial = 0; trial < 200; trial++) {
       int k = 1 + rnd.nextInt(12);
-      int m = 1 + rnd.nextInt(5);
+      int m = 1 + rnd.nextInt(9);   // the vector loop codes four outputs per pass: one, two and three passes
       int offset = rnd.nextInt(100);
       int length = rnd.nextInt(trial % 10 == 0 ? 200_000 : 3000);
       byte[][] a = new byte[k + m][offset + length + rnd.nextInt(10)];
