@@ -75,6 +75,11 @@ public final class IorCommand implements Callable<Integer> {
       + "stripe then take the two-phase partial-stripe path"})
   boolean unbuffered;
 
+  @Option(names = "--rewrite", description = {"every write pass writes the same file(s) again, in place "
+      + "(default: each pass writes new files, replacing the last pass's, as IOR does between repetitions and as "
+      + "the HDFS peer does)", "a rewrite records no new size and stores each unit in a removed unit's file"})
+  boolean rewrite;
+
   @Option(names = "--keep", description = "leave the test files (named <dir>/ior-kept-N) for a later --read-only run")
   boolean keep;
 
@@ -118,18 +123,25 @@ public final class IorCommand implements Callable<Integer> {
       CreateOptions opts = (o == null ? CreateOptions.defaults() : o).overwrite(true);
       String prefix = dir + (keep || readOnly ? "/ior-kept" : "/ior-" + ProcessHandle.current().pid());
       List<String> files = readOnly ? existing(fs, prefix) : create(fs, prefix, opts);
-      out.printf(Locale.ROOT, "ior: %d client(s), block %s, transfer %s, %s, layout %s, %d run(s)%n", clients,
+      out.printf(Locale.ROOT, "ior: %d client(s), block %s, transfer %s, %s, layout %s, %d run(s), %s%n", clients,
           DataSize.format(blockBytes), DataSize.format(transferBytes), filePerClient ? "file per client"
-              : "shared file", fs.stat(files.get(0)).layout(), runs);
+              : "shared file", fs.stat(files.get(0)).layout(), runs,
+          readOnly ? "reads only" : rewrite ? "every pass rewrites the same files" : "new files every pass");
+      Runnable fresh = () -> {
+        if (!rewrite && !readOnly) {
+          recreate(fs, files, opts);
+        }
+      };
       out.flush();
       if (warmBytes > 0) {
-        warmUp(out, pool, fss, files, warmBytes, steady);
+        warmUp(out, pool, fss, files, warmBytes, steady, fresh);
       }
       long total = blockBytes * clients;
       double[] writes = new double[runs];
       double[] reads = new double[runs];
       for (int r = 0; r < runs; r++) {
         long refusedBefore = lockRefusals(fss);
+        fresh.run();
         double seconds = readOnly ? Double.NaN
             : phase(pool, i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i));
         writes[r] = total / 1e6 / seconds;
@@ -167,9 +179,10 @@ public final class IorCommand implements Callable<Integer> {
 
   /** Untimed write and read passes until the rates settle (or as many as asked); prints their rates. */
   private void warmUp(PrintWriter out, ExecutorService pool, List<TesseraFileSystem> fss, List<String> files,
-      long warmBytes, SteadyState steady) throws Exception {
+      long warmBytes, SteadyState steady, Runnable fresh) throws Exception {
     double total = warmBytes * (double) fss.size() / 1e6;
     steady.warmUp(() -> {
+      fresh.run();
       double written = readOnly ? Double.NaN
           : total / phase(pool, i -> write(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
       double read = total / phase(pool, i -> read(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i,
@@ -202,6 +215,17 @@ public final class IorCommand implements Callable<Integer> {
       files.add(prefix + "-" + i);
     }
     return files;
+  }
+
+  /** Replaces each test file with a new empty one (untimed): the next pass grows it as a new file. */
+  private static void recreate(TesseraFileSystem fs, List<String> files, CreateOptions opts) {
+    for (String f : files) {
+      try {
+        fs.createFile(f, opts).close();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("could not replace " + f + " for the next pass: " + e.getMessage(), e);
+      }
+    }
   }
 
   /** "median [min-max]" of the runs. */
