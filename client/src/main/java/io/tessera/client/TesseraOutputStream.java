@@ -103,6 +103,9 @@ final class TesseraOutputStream extends OutputStream {
   @Override
   public void close() throws IOException {
     if (closed) {
+      if (failure != null) {
+        throw failure;   // closed by a close that reported the loss: every later close reports it too
+      }
       return;
     }
     try {
