@@ -127,10 +127,11 @@ public final class IorCommand implements Callable<Integer> {
           DataSize.format(blockBytes), DataSize.format(transferBytes), filePerClient ? "file per client"
               : "shared file", fs.stat(files.get(0)).layout(), runs,
           readOnly ? "reads only" : rewrite ? "every pass rewrites the same files" : "new files every pass");
-      Runnable fresh = () -> {
+      Callable<Void> fresh = () -> {
         if (!rewrite && !readOnly) {
           recreate(fs, files, opts);
         }
+        return null;
       };
       out.flush();
       if (warmBytes > 0) {
@@ -141,7 +142,7 @@ public final class IorCommand implements Callable<Integer> {
       double[] reads = new double[runs];
       for (int r = 0; r < runs; r++) {
         long refusedBefore = lockRefusals(fss);
-        fresh.run();
+        fresh.call();
         double seconds = readOnly ? Double.NaN
             : phase(pool, i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i));
         writes[r] = total / 1e6 / seconds;
@@ -179,10 +180,10 @@ public final class IorCommand implements Callable<Integer> {
 
   /** Untimed write and read passes until the rates settle (or as many as asked); prints their rates. */
   private void warmUp(PrintWriter out, ExecutorService pool, List<TesseraFileSystem> fss, List<String> files,
-      long warmBytes, SteadyState steady, Runnable fresh) throws Exception {
+      long warmBytes, SteadyState steady, Callable<Void> fresh) throws Exception {
     double total = warmBytes * (double) fss.size() / 1e6;
     steady.warmUp(() -> {
-      fresh.run();
+      fresh.call();
       double written = readOnly ? Double.NaN
           : total / phase(pool, i -> write(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
       double read = total / phase(pool, i -> read(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i,
@@ -211,20 +212,16 @@ public final class IorCommand implements Callable<Integer> {
   private List<String> create(TesseraFileSystem fs, String prefix, CreateOptions opts) throws IOException {
     List<String> files = new ArrayList<>();
     for (int i = 0; i < (filePerClient ? clients : 1); i++) {
-      fs.createFile(prefix + "-" + i, opts).close();
       files.add(prefix + "-" + i);
     }
+    recreate(fs, files, opts);
     return files;
   }
 
-  /** Replaces each test file with a new empty one (untimed): the next pass grows it as a new file. */
-  private static void recreate(TesseraFileSystem fs, List<String> files, CreateOptions opts) {
+  /** Creates each test file anew, empty (untimed; a file already there is replaced): the next pass grows it. */
+  private static void recreate(TesseraFileSystem fs, List<String> files, CreateOptions opts) throws IOException {
     for (String f : files) {
-      try {
-        fs.createFile(f, opts).close();
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException("could not replace " + f + " for the next pass: " + e.getMessage(), e);
-      }
+      fs.createFile(f, opts).close();
     }
   }
 
