@@ -19,10 +19,10 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorCodingLoop implements CodingLoop {
   static final VectorSpecies<Byte> SPECIES = ByteVector.SPECIES_PREFERRED;
   private static final int LANES = SPECIES.length();
-  /** {@code LOW[c]}: c * x for x = 0..15, repeated across the lanes; {@code HIGH[c]}: c * (x << 4). */
-  private static final byte[][] LOW = new byte[256][LANES];
-  private static final byte[][] HIGH = new byte[256][LANES];
-  /** {@code LOW} and {@code HIGH} end to end: coefficient c's table starts at {@code c * LANES}. */
+  /**
+   * Coefficient c's tables start at {@code c * LANES}: in {@code LOW_FLAT}, c * x for x = 0..15,
+   * in {@code HIGH_FLAT}, c * (x << 4); each repeated across the lanes.
+   */
   private static final byte[] LOW_FLAT = new byte[256 * LANES];
   private static final byte[] HIGH_FLAT = new byte[256 * LANES];
   /** Outputs computed in one pass over the inputs (one accumulator each). */
@@ -33,11 +33,9 @@ final class VectorCodingLoop implements CodingLoop {
   static {
     for (int c = 0; c < 256; c++) {
       for (int i = 0; i < LANES; i++) {
-        LOW[c][i] = (byte) Gf256.multiply(c, i & 15);
-        HIGH[c][i] = (byte) Gf256.multiply(c, (i & 15) << 4);
+        LOW_FLAT[c * LANES + i] = (byte) Gf256.multiply(c, i & 15);
+        HIGH_FLAT[c * LANES + i] = (byte) Gf256.multiply(c, (i & 15) << 4);
       }
-      System.arraycopy(LOW[c], 0, LOW_FLAT, c * LANES, LANES);
-      System.arraycopy(HIGH[c], 0, HIGH_FLAT, c * LANES, LANES);
     }
   }
 
@@ -95,9 +93,9 @@ final class VectorCodingLoop implements CodingLoop {
       for (int o = 0; o < outputCount; o++) {
         int acc = 0;
         for (int i = 0; i < inputCount; i++) {
-          int c = matrixRows[o][i] & 0xFF;
+          int table = (matrixRows[o][i] & 0xFF) * LANES;
           int v = inputs[i][inOffsets[i] + x] & 0xFF;
-          acc ^= LOW[c][v & 15] ^ HIGH[c][v >>> 4];
+          acc ^= LOW_FLAT[table + (v & 15)] ^ HIGH_FLAT[table + (v >>> 4)];
         }
         outputs[o][outOffsets[o] + x] = (byte) acc;
       }
