@@ -8,6 +8,7 @@ import io.tessera.cli.fs.FsCommand;
 import io.tessera.cli.local.LocalCommand;
 import io.tessera.cli.server.ServerCommand;
 import io.tessera.cli.snapshot.SnapshotCommand;
+import io.tessera.common.platform.CommonPool;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -30,6 +31,7 @@ public final class Tessera {
   private Tessera() {}
 
   public static void main(String[] args) {
+    CommonPool.ensureThreads(); // before anything starts the pool
     System.exit(run(args));
   }
 

@@ -2,6 +2,7 @@ package io.tessera.meta.server;
 
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.platform.CommonPool;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
@@ -146,6 +147,10 @@ public final class MetaServer implements Closeable {
     recovery.start();
     LOG.info("Meta server {} serving clients on {} (raft {}), state in {}", self.id(), self.clientAddress(),
         self.raftAddress(), dir);
+    if (!CommonPool.pooled()) {
+      LOG.warn("Meta server {}: this JVM's common thread pool has fewer than two threads, so Ratis starts a thread"
+          + " for every log entry a follower appends; start the JVM with -D{}=2", self.id(), CommonPool.PARALLELISM);
+    }
     return new MetaServer(self, server, sm, raft, rpc, dataPool, reclaimer, snapshots, recovery);
   }
 
