@@ -271,7 +271,9 @@ class RecoveryScenariosTest {
 
   static String render() {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "Heartbeat %d ms, timeout %d ms: DePFS detection bound %d ms. "
+    b.append(String.format(Locale.ROOT, "Heartbeat %d ms, timeout %d ms: DePFS detection bound %d ms (for a meta leader that stays "
+        + "leader; where the leader itself is cut off, a new one is elected first and the bound counts from its "
+        + "election). "
         + "Replacement after %d s down. Workload: 2 writers, random 16-512 KiB writes to six 6 MiB RS 6+3 files "
         + "(unit 64 KiB), 3 meta + %d data servers on one 2-core machine. Before the first run the workload "
         + "warmed up untimed for %d s (MB/s every 3 s: %s).%n%n", HEARTBEAT.toMillis(),
