@@ -35,7 +35,11 @@ class CommonPoolTest {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-XX:ActiveProcessorCount=2", "-cp", System.getProperty("java.class.path"), Probe.class.getName()));
     cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    // options picked up from the environment would print a line of their own, or size the pool
+    pb.environment().remove("JAVA_TOOL_OPTIONS");
+    pb.environment().remove("_JAVA_OPTIONS");
+    Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     return out;
