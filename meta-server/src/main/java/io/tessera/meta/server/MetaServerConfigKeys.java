@@ -62,9 +62,10 @@ public final class MetaServerConfigKeys {
           + " read or write more than 1 MiB/s on the data servers (their heartbeats report it): recovery gives way to"
           + " foreground I/O, and speeds up to tessera.meta.rebuild-rate when the clients are quiet");
   public static final ConfigKey<Integer> REBUILD_LOCK_SHARE_UNDER_LOAD = ConfigKey.percent(
-      "tessera.meta.rebuild-lock-share-under-load", 30, "percent of the time rebuilds and drains may hold stripe locks"
+      "tessera.meta.rebuild-lock-share-under-load", 15, "percent of the time rebuilds and drains may hold stripe locks"
           + " while clients are busy (as for tessera.meta.rebuild-rate-under-load): writers of locked stripes wait, so"
-          + " before each lock the rebuild waits until its locks fill no more than this share (100: no pause)");
+          + " before each lock the rebuild waits until its locks fill no more than this share (100: no pause). Writers"
+          + " spread over a few busy files soon all wait on whichever is locked, so the share is about what they lose");
   public static final ConfigKey<Duration> REBUILD_LOCK_LEASE = ConfigKey.duration("tessera.meta.rebuild-lock-lease",
       Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
           + " must be copied within it). When a meta leader dies mid-rebuild, data servers drop its rebuild locks at "
