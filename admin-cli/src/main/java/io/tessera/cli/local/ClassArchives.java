@@ -49,25 +49,8 @@ final class ClassArchives {
 
   /** Archives for servers run by {@code launcher} (a java command line with {@code -cp}). */
   static ClassArchives forLauncher(List<String> launcher) {
-    int cp = launcher.indexOf("-cp");
-    String classPath = cp >= 0 && cp + 1 < launcher.size() ? launcher.get(cp + 1) : "";
-    List<Path> jars = new ArrayList<>();
-    for (String entry : classPath.split(java.io.File.pathSeparator)) {
-      Path p = Path.of(entry);
-      if (entry.isEmpty() || !entry.endsWith(".jar") || !Files.isRegularFile(p)) {
-        return new ClassArchives(null, launcher, classPath);
-      }
-      jars.add(p);
-    }
-    Path dir = jars.isEmpty() ? null : jars.get(0).toAbsolutePath().getParent().resolve("cds");
-    try {
-      if (dir != null) {
-        Files.createDirectories(dir);
-      }
-    } catch (IOException e) {
-      dir = null;
-    }
-    return new ClassArchives(dir != null && Files.isWritable(dir) ? dir : null, launcher, classPath);
+    String classPath = StartupCaches.classPath(launcher);
+    return new ClassArchives(StartupCaches.dir(StartupCaches.jars(classPath), "cds"), launcher, classPath);
   }
 
   /** The JVM options that give a server of {@code kind} (started with {@code options}) its archive. */

@@ -21,12 +21,15 @@ public final class ProcessCluster implements LocalCluster {
   private final Map<String, Process> processes = new LinkedHashMap<>();
   private final Map<String, List<String>> commands = new LinkedHashMap<>();
   private final ClassArchives archives;
+  /** JVM options every server gets so that it loads RocksDB's library without unpacking it. */
+  private final List<String> nativeOptions;
   private volatile boolean stopping;
 
   private ProcessCluster(ClusterPlan plan, List<String> launcher) {
     this.plan = plan;
     this.launcher = launcher;
     this.archives = ClassArchives.forLauncher(launcher);
+    this.nativeOptions = NativeLibraries.options(StartupCaches.classPath(launcher));
   }
 
   /** The command that runs the Tessera CLI in a fresh JVM with this JVM's classpath. */
@@ -146,9 +149,10 @@ public final class ProcessCluster implements LocalCluster {
     return out;
   }
 
-  /** A kind of server's JVM options with those of its class archive. */
+  /** A kind of server's JVM options with those of its class archive and of RocksDB's unpacked library. */
   private List<String> withArchive(String kind, List<String> jvmOptions) {
     List<String> out = new ArrayList<>(jvmOptions);
+    out.addAll(nativeOptions);
     out.addAll(archives.options(kind, jvmOptions));
     return out;
   }
