@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +52,8 @@ public final class StripeLockTable {
 
   /** {@code beforeRestart}: granted before this server last started (reloaded from disk). */
   private record Held(byte[] key, long fileId, long first, long end, ByteString client, long operation,
-      long expiresAtNanos, long grantedAtMillis, long epoch, boolean copyOnly, boolean beforeRestart) {
+      long expiresAtNanos, long grantedAtMillis, long epoch, boolean copyOnly, boolean beforeRestart,
+      AtomicBoolean writerRefused) {
     boolean overlaps(long a, long b) {
       return first < b && a < end;
     }
@@ -126,6 +128,9 @@ public final class StripeLockTable {
       // a coordinator runs one repair at a time: an overlapping recovery lock is one left by a failed step
       boolean deadCoordinator = recovery && RecoveryIdentity.isRecovery(h.client);
       if ((now - h.expiresAtNanos < 0 && !deadCoordinator) || writing.contains(h)) {
+        if (!recovery) {
+          h.writerRefused.set(true);
+        }
         return new Refused(h.toString());
       }
       if (!recovery) {
@@ -141,7 +146,7 @@ public final class StripeLockTable {
     long lease = Math.min(maxLeaseNanos, Duration.ofMillis(Math.max(1, lock.getLeaseMs())).toNanos());
     long grantedAt = System.currentTimeMillis();
     held.add(new Held(key, lock.getFileId(), first, end, client, lock.getOperation(), now + lease, grantedAt, epoch,
-        recovery && lock.getCopyOnly(), false));
+        recovery && lock.getCopyOnly(), false, new AtomicBoolean()));
     store.putLock(key, ByteBuffer.allocate(8 + 8 + 8).putLong(grantedAt).putLong(lease).putLong(epoch).array());
     wakeWaiters();
     return new Granted(key, epoch);
@@ -175,6 +180,16 @@ public final class StripeLockTable {
   public synchronized void endWrite(StripeLockProto lock, ByteString client) {
     writing.removeIf(h -> h.fileId == lock.getFileId() && h.ownedBy(client, lock.getOperation())
         && h.first == lock.getFirstStripe());
+  }
+
+  /**
+   * Whether a writer asked for stripes overlapping {@code lock} while the client held it and was
+   * refused (false once the lock is gone). Asked before the lock is released.
+   */
+  public synchronized boolean writersRefused(StripeLockProto lock, ByteString client) {
+    List<Held> held = byFile.get(lock.getFileId());
+    return held != null && held.stream().anyMatch(h -> h.ownedBy(client, lock.getOperation())
+        && h.first == lock.getFirstStripe() && h.writerRefused.get());
   }
 
   /** Forgets a lock and removes it from the store: the writer released it without writing. */
@@ -336,7 +351,7 @@ public final class StripeLockTable {
         } else if (now - h.expiresAtNanos < 0) {
           LOG.info("{} is an orphan now: its recovery coordinator is gone", h);
           it.set(new Held(h.key, h.fileId, h.first, h.end, h.client, h.operation, now, h.grantedAtMillis, h.epoch,
-              false, h.beforeRestart));
+              false, h.beforeRestart, h.writerRefused));
         }
       }
     }
@@ -382,7 +397,7 @@ public final class StripeLockTable {
       // a lock persisted before grant epochs were kept: its writer stamps no epoch, so the current one
       long epoch = v.remaining() >= 8 ? v.getLong() : store.epoch();
       byFile.computeIfAbsent(fileId, f -> new ArrayList<>()).add(new Held(entry[0], fileId, first, first + count,
-          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false, true));   // not kept: repaired, to be safe
+          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false, true, new AtomicBoolean()));   // not kept: repaired, to be safe
     }
     if (!byFile.isEmpty()) {
       LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out or a rebuild of a "

@@ -396,8 +396,9 @@ final class DataRequestHandler implements RpcService {
         }
       }
       case UNLOCK -> {
+        boolean waited = locks.writersRefused(req.getUnlock().getLock(), client);
         locks.release(req.getUnlock().getLock(), client);
-        return ok();
+        return released(waited);
       }
       case DELETE_FILE -> {
         DeleteFileRequestProto d = req.getDeleteFile();
@@ -495,7 +496,9 @@ final class DataRequestHandler implements RpcService {
       throw e;
     }
     if (w.hasUnlock()) {
+      boolean waited = locks.writersRefused(w.getUnlock(), client);
       locks.forget(w.getUnlock(), client);
+      return released(waited);
     } else if (guarded) {
       locks.endWrite(lock, client);
     }
@@ -599,6 +602,12 @@ final class DataRequestHandler implements RpcService {
 
   private static RpcReply ok() {
     return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).build());
+  }
+
+  /** OK to a request that released a lock, saying whether writers waited on it. */
+  private static RpcReply released(boolean writersWaited) {
+    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setWritersWaited(writersWaited)
+        .build());
   }
 
   private static RpcReply error(StatusProto status, String message) {

@@ -53,6 +53,29 @@ class StripeLockTableTest {
   }
 
   @Test
+  void aRebuildLearnsWhetherAWriterWaitedOnItsLockSoThatItPausesOnlyForLocksThatCostWritersTime() throws Exception {
+    ByteString coordinator = RecoveryIdentity.newClientId();
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      StripeLockProto quietChunk = lock(0, 4, 1);
+      StripeLockProto busyChunk = lock(4, 4, 2);
+      table.tryLock(quietChunk, coordinator, true, 0);
+      table.tryLock(busyChunk, coordinator, true, 0);
+      assertThat(table.tryLock(lock(8, 2, 3), ALICE, false, 0)).as("next to both, overlapping neither")
+          .isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.tryLock(lock(5, 1, 4), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
+
+      assertThat(table.writersRefused(quietChunk, coordinator)).isFalse();
+      assertThat(table.writersRefused(busyChunk, coordinator)).isTrue();
+      table.release(busyChunk, coordinator);
+      assertThat(table.writersRefused(busyChunk, coordinator)).as("released: nothing to report").isFalse();
+      assertThat(table.tryLock(lock(0, 8, 5), coordinator, true, 0)).as("the coordinator's own overlapping lock")
+          .isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.writersRefused(quietChunk, coordinator)).as("recovery is no writer").isFalse();
+    }
+  }
+
+  @Test
   void aLockWhoseWriterDiedWaitsForRecoveryToRepairItsStripesThenRecoveryTakesItOver() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);

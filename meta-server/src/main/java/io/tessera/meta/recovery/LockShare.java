@@ -4,9 +4,11 @@ import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 /**
- * Keeps the time rebuilds hold stripe locks to a share of the clock while clients are busy.
- * Writers of locked stripes wait, so before taking its next lock the rebuilder waits until the
- * locks it held fill no more than the share. The byte rate alone does not bound this: a small
+ * Keeps the time rebuilds hold stripe locks writers wait on to a share of the clock while clients
+ * are busy. Writers of locked stripes wait, so before taking its next lock the rebuilder waits
+ * until the locks it held fill no more than the share. A lock no writer asked for while it was
+ * held (the data servers say so when it is released: a file nobody is writing) cost nobody
+ * time and calls for no pause. The byte rate alone does not bound this: a small
  * file copied under its file-wide lock may hold it far longer than its bytes are due at the rate
  * (a target just restarted and cold, survivors busy with the writers). The wait comes before the
  * next lock, not after the last: a finished rebuild is counted and reported at once.
@@ -46,12 +48,15 @@ final class LockShare {
     return clock.getAsLong();
   }
 
-  /** The lock taken at {@code lockedSince} was released: the next one waits for the share's complement. */
-  synchronized void released(long lockedSince) {
+  /**
+   * The lock taken at {@code lockedSince} was released: if {@code writersWaited} on it, the next
+   * one waits for the share's complement.
+   */
+  synchronized void released(long lockedSince, boolean writersWaited) {
     long now = clock.getAsLong();
     long held = now - lockedSince;
     int p = percent.getAsInt();
-    owedNanos = p >= 100 || held <= 0 ? 0 : held * (100 - p) / p;
+    owedNanos = !writersWaited || p >= 100 || held <= 0 ? 0 : held * (100 - p) / p;
     releasedAt = now;
   }
 }

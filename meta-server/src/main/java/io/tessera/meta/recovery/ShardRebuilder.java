@@ -6,6 +6,7 @@ import io.netty.buffer.Unpooled;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.DirtyClearRequestProto;
 import io.tessera.common.proto.DirtyScanRequestProto;
 import io.tessera.common.proto.DirtyScanResponseProto;
@@ -240,8 +241,7 @@ final class ShardRebuilder {
         throw e;
       } finally {
         if (fileLocked) {
-          unlockAll(everyone, fileLock);
-          lockShare.released(lockedSince);
+          lockShare.released(lockedSince, unlockAll(everyone, fileLock));
         }
       }
     }
@@ -307,8 +307,7 @@ final class ShardRebuilder {
       throw e;
     } finally {
       if (locked) {
-        unlockAll(everyone, fileLock);
-        lockShare.released(lockedSince);
+        lockShare.released(lockedSince, unlockAll(everyone, fileLock));
       }
     }
   }
@@ -384,6 +383,7 @@ final class ShardRebuilder {
     long lockedSince = chunkLock != null ? lockShare.beforeLocking() : 0;
     Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, staleHere);
     boolean chunkLocked = chunkLock != null;
+    boolean writersWaited = true;   // unless every server of the chunk says none did
     long bytes = 0;
     try {
       // a unit that came back corrupt or unavailable: read every readable unit instead (locks held)
@@ -416,9 +416,10 @@ final class ShardRebuilder {
       } else {
         w.setGuard(fileLock);   // lands only while the file-wide lock is still this coordinator's
       }
-      calls.callHeader(target, request(layout).setWrite(w), out);
+      DataResponseProto stored = calls.callHeader(target, request(layout).setWrite(w), out);
       if (chunkLocked) {
-        unlockAll(everyone.stream().filter(x -> !x.equals(target)).toList(), chunkLock);
+        boolean othersWaited = unlockAll(everyone.stream().filter(x -> !x.equals(target)).toList(), chunkLock);
+        writersWaited = stored.getWritersWaited() || othersWaited;
         chunkLocked = false;
       }
     } finally {
@@ -427,7 +428,7 @@ final class ShardRebuilder {
       }
     }
     if (chunkLock != null) {
-      lockShare.released(lockedSince);
+      lockShare.released(lockedSince, writersWaited);
     }
     // paced once the chunk's lock is released: a writer of these stripes never waits out the rate
     // (under the file-wide lock every writer of the file waits: see acquireHoldingLock)
@@ -761,15 +762,17 @@ final class ShardRebuilder {
   }
 
   /** Releases the lock on every server at once; one that cannot be reached frees it when its lease runs out. */
-  private void unlockAll(java.util.Collection<String> servers, StripeLockProto lock) {
+  /** Releases the lock on every server; returns whether a writer waited on it (on any server, or unknown). */
+  private boolean unlockAll(java.util.Collection<String> servers, StripeLockProto lock) {
     Map<String, DataRequestProto.Builder> unlocks = new LinkedHashMap<>();
     for (String server : servers) {
       unlocks.put(server, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)));
     }
     try {
-      calls.callAllHeaders(unlocks);
+      return calls.callAllHeaders(unlocks).values().stream().anyMatch(DataResponseProto::getWritersWaited);
     } catch (RecoveryException e) {
       // every server was asked; one that did not answer frees the lock at lease expiry
+      return true;
     }
   }
 

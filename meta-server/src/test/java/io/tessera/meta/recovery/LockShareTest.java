@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Writers of a file wait while a rebuild holds its lock: while clients are busy, the rebuild's
- * locks fill no more than their share of the clock (a clock of its own: no real waiting).
+ * locks that writers waited on fill no more than their share of the clock (a clock of its own: no
+ * real waiting).
  */
 class LockShareTest {
   private long now;
@@ -23,7 +24,7 @@ class LockShareTest {
       long held = (100 + 7 * file) * 1_000_000L;   // each copy holds its file's lock 100 ms or more
       now += held;
       locked += held;
-      share.released(lockedSince);
+      share.released(lockedSince, true);
     }
     share.beforeLocking();                         // the 51st lock
     assertThat((double) locked / now).isCloseTo(0.30, Offset.offset(0.001));
@@ -33,7 +34,7 @@ class LockShareTest {
   void theLastRebuildIsNotFollowedByAPauseAndIdleTimeCountsTowardTheNext() throws Exception {
     long lockedSince = share.beforeLocking();
     now += 300_000_000L;
-    share.released(lockedSince);
+    share.released(lockedSince, true);
     assertThat(now).as("released: counted and reported at once").isEqualTo(300_000_000L);
     now += 500_000_000L;                           // nothing to rebuild for a while
     share.beforeLocking();
@@ -45,8 +46,17 @@ class LockShareTest {
     percent.set(100);
     long lockedSince = share.beforeLocking();
     now += 250_000_000L;
-    share.released(lockedSince);
+    share.released(lockedSince, true);
     share.beforeLocking();
     assertThat(now).isEqualTo(250_000_000L);
+  }
+
+  @Test
+  void aLockNoWriterWaitedOnCallsForNoPause() throws Exception {
+    long lockedSince = share.beforeLocking();
+    now += 400_000_000L;                           // a chunk of a file nobody writes
+    share.released(lockedSince, false);
+    share.beforeLocking();
+    assertThat(now).as("the next chunk goes at once (the byte rate still paces it)").isEqualTo(400_000_000L);
   }
 }
