@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
         "Needs the cluster.json of a `tessera local` cluster (run from the repository root): the victim is",
         "SIGKILLed, files it misses are written, then it is started again with its recorded command.",
         "Rebuilds run at up to tessera.meta.rebuild-rate (set on the meta servers); while clients are busy, at up",
-        "to tessera.meta.rebuild-rate-under-load, holding stripe locks at most",
+        "to tessera.meta.rebuild-rate-under-load, holding stripe locks that writers wait on at most",
         "tessera.meta.rebuild-lock-share-under-load of the time."})
 public final class RebuildCommand implements Callable<Integer> {
   @Spec
