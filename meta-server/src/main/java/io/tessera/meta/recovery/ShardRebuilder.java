@@ -61,6 +61,15 @@ final class ShardRebuilder {
   /** The file-wide lock: as many stripes as one lock may cover. */
   private static final int ALL_STRIPES = 1 << 20;
   private static final int ATTEMPTS = 2;
+  /*
+   * FILE_LOCK_PAUSES: a file-wide lock is always followed by the lock share's pause, whether or
+   * not a writer asked for the file while it was held. Such locks are taken for small or busy
+   * files, whose writers, refused by the last lock, are often backing off and not asking when the
+   * next one is held: pausing only for locks someone asked for let the recovery scenarios' writers
+   * fall below 0.7 of their rate more often (15 and 16 of 20 runs at or above it against 18 and 19).
+   * A chunk lock pauses only when the data servers say a writer waited on it: a large file copied
+   * chunk by chunk is one nobody is writing (a written one is copied again under the file-wide lock).
+   */
 
   /** Where the rebuilder reads the namespace and logs its outcome. */
   interface Namespace {
@@ -241,7 +250,8 @@ final class ShardRebuilder {
         throw e;
       } finally {
         if (fileLocked) {
-          lockShare.released(lockedSince, unlockAll(everyone, fileLock));
+          unlockAll(everyone, fileLock);
+          lockShare.released(lockedSince, true);   // see FILE_LOCK_PAUSES
         }
       }
     }
@@ -307,7 +317,8 @@ final class ShardRebuilder {
       throw e;
     } finally {
       if (locked) {
-        lockShare.released(lockedSince, unlockAll(everyone, fileLock));
+        unlockAll(everyone, fileLock);
+        lockShare.released(lockedSince, true);   // see FILE_LOCK_PAUSES
       }
     }
   }
