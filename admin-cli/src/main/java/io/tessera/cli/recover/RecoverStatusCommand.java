@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
         + "rebuild rate and the time left; per draining server (decommissioned, or down past "
         + "tessera.meta.replace-after), the files and bytes left to move to other servers.",
         "Rebuilds run on the meta leader at up to tessera.meta.rebuild-rate (while clients are busy: "
-        + "tessera.meta.rebuild-rate-under-load, with stripe locks that writers wait on held at most "
+        + "tessera.meta.rebuild-rate-under-load, with stripe locks writers wait on held at most "
         + "tessera.meta.rebuild-lock-share-under-load of the time); counts of files done restart when the leader "
         + "changes."})
 public final class RecoverStatusCommand extends ConnectedCommand {

@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
     description = {"Drain a data server: it takes no new files, and recovery on the meta leader moves every unit it "
         + "holds to another server (one outside that file's servers, with the most free space), at up to "
         + "tessera.meta.rebuild-rate. It keeps serving meanwhile; writers of a file wait while that file's units move "
-        + "(while clients are busy, locks writers wait on fill at most tessera.meta.rebuild-lock-share-under-load of the time).",
+        + "(while clients are busy, files are locked at most tessera.meta.rebuild-lock-share-under-load of the time).",
         "When it is 'retired' (tessera cluster status) no file needs it and it may be stopped.",
         "A data server DOWN for longer than tessera.meta.replace-after is drained the same way without asking."})
 public final class DecommissionCommand extends ConnectedCommand {
