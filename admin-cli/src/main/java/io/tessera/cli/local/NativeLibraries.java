@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
  * start before it opens a store: every meta replica and data server, and every restart of a
  * killed one, on a machine whose cores the survivors' foreground I/O needs (measured here, the
  * CPU of a restart's first 4 s, alternating: a data server 0.53-0.57 s with RocksDB unpacking,
- * 0.45-0.50 with the library unpacked once; a meta replica 0.95-1.14 and 0.89-0.95). The copy lives in {@code native/<jar name>/} next to the
- * distribution's jars; where it cannot be written, servers load the library RocksDB's own way
- * (and remove their temporary copy once loaded: {@code UnpackedLibraries}).
+ * 0.45-0.50 with the library unpacked once; a meta replica 0.95-1.14 and 0.89-0.95). The copy
+ * lives in {@code native/<jar name>/} next to the distribution's jars; where it cannot be
+ * written, servers load the library RocksDB's own way (and remove their temporary copy once
+ * loaded: {@code UnpackedLibraries}).
  */
 final class NativeLibraries {
   private static final Logger LOG = LoggerFactory.getLogger(NativeLibraries.class);

@@ -50,7 +50,10 @@ public final class StripeLockTable {
   /** Another owner holds an overlapping lock; {@code holder} describes it for the writer's log. */
   public record Refused(String holder) implements Outcome {}
 
-  /** {@code beforeRestart}: granted before this server last started (reloaded from disk). */
+  /**
+   * {@code beforeRestart}: granted before this server last started (reloaded from disk).
+   * {@code writerRefused}: a writer was refused because of this lock (the holder learns it on release).
+   */
   private record Held(byte[] key, long fileId, long first, long end, ByteString client, long operation,
       long expiresAtNanos, long grantedAtMillis, long epoch, boolean copyOnly, boolean beforeRestart,
       AtomicBoolean writerRefused) {
@@ -397,7 +400,8 @@ public final class StripeLockTable {
       // a lock persisted before grant epochs were kept: its writer stamps no epoch, so the current one
       long epoch = v.remaining() >= 8 ? v.getLong() : store.epoch();
       byFile.computeIfAbsent(fileId, f -> new ArrayList<>()).add(new Held(entry[0], fileId, first, first + count,
-          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false, true, new AtomicBoolean()));   // not kept: repaired, to be safe
+          // not kept: repaired, to be safe
+          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false, true, new AtomicBoolean()));
     }
     if (!byFile.isEmpty()) {
       LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out or a rebuild of a "

@@ -8,7 +8,8 @@ import java.util.function.LongSupplier;
  * are busy. Writers of locked stripes wait, so before taking its next lock the rebuilder waits
  * until the locks it held fill no more than the share. A lock no writer waited on cost nobody
  * time and calls for no pause; which those are the rebuilder decides (a large file's chunk lock
- * the data servers say no writer asked for while it was held; never a file-wide lock). The byte rate alone does not bound this: a small
+ * the data servers say no writer asked for while it was held; never a file-wide lock). The byte
+ * rate alone does not bound this: a small
  * file copied under its file-wide lock may hold it far longer than its bytes are due at the rate
  * (a target just restarted and cold, survivors busy with the writers). The wait comes before the
  * next lock, not after the last: a finished rebuild is counted and reported at once.
