@@ -27,11 +27,13 @@ public final class MetaServerConfigKeys {
   public static final ConfigKey<Duration> ELECTION_TIMEOUT_MAX = ConfigKey.duration(
       "tessera.meta.election-timeout-max", Duration.ofMillis(2000), "longest Raft election timeout");
   public static final ConfigKey<Integer> SNAPSHOT_THRESHOLD = ConfigKey.integer("tessera.meta.snapshot-every",
-      100_000, "log entries between namespace checkpoints (older log is then purged)");
+      100_000, "log entries between namespace checkpoints (older log is then purged); a replica started again"
+          + " goes through the entries since its last checkpoint");
   public static final ConfigKey<Integer> LOG_PURGE_GAP = ConfigKey.integer("tessera.meta.log-purge-gap",
       1024, "log entries kept below the newest checkpoint (a follower further behind gets the checkpoint)");
   public static final ConfigKey<Long> LOG_SEGMENT_SIZE = ConfigKey.size("tessera.meta.log-segment-size",
-      32L << 20, "Raft log segment size; only whole closed segments are purged after a checkpoint");
+      32L << 20, "Raft log segment size; only whole closed segments are purged after a checkpoint, and a replica"
+          + " started again reads every segment not purged (smaller segments start it faster; README)");
   public static final ConfigKey<Integer> MAX_BATCH = ConfigKey.integer("tessera.meta.max-batch",
       512, "most changes group-committed in one log entry");
   public static final ConfigKey<Integer> MAX_ENTRIES_IN_FLIGHT = ConfigKey.integer(
