@@ -67,6 +67,8 @@ final class ShardRebuilder {
   /** The file-wide lock: as many stripes as one lock may cover. */
   private static final int ALL_STRIPES = 1 << 20;
   private static final int ATTEMPTS = 2;
+  /** Unit arrays kept for the next chunk: a chunk of a 9-wide layout takes 9 x {@link #CHUNK_BYTES}. */
+  private static final long KEPT_BUFFER_BYTES = 10L * CHUNK_BYTES;
 
   /** Where the rebuilder reads the namespace and logs its outcome. */
   interface Namespace {
@@ -87,6 +89,7 @@ final class ShardRebuilder {
   private final PatientLocking locking = PatientLocking.real();
   private final AtomicLong operations = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
   private final Map<String, ErasureCodec> codecs = new ConcurrentHashMap<>();
+  private final UnitBuffers buffers = new UnitBuffers(KEPT_BUFFER_BYTES);
 
   /**
    * @param serving whether a server can be read from and locked now (up, heard from)
@@ -305,6 +308,7 @@ final class ShardRebuilder {
         }
         limiter.acquireHoldingLock(bytes);   // the whole file is locked: its writers wait
         calls.callHeader(to, request(next).setWrite(w.setGuard(fileLock)), out);
+        buffers.giveBack(got.shards(), List.of(out));
         written += bytes;
       }
       commit.run(lockSet, sequences(lockSet, from, fileId));
@@ -425,6 +429,10 @@ final class ShardRebuilder {
         w.setGuard(fileLock);   // lands only while the file-wide lock is still this coordinator's
       }
       DataResponseProto stored = calls.callHeader(target, request(layout).setWrite(w), out);
+      buffers.giveBack(stripes.shards(), List.of(out));
+      if (stripes != first) {
+        buffers.giveBack(first.shards(), List.of());
+      }
       if (chunkLocked) {
         boolean othersWaited = unlockAll(everyone.stream().filter(x -> !x.equals(target)).toList(), chunkLock);
         writersWaited = stored.getWritersWaited() || othersWaited;
@@ -529,6 +537,7 @@ final class ShardRebuilder {
       for (Map.Entry<String, WriteShardsRequestProto.Builder> e : writes.entrySet()) {
         calls.callHeader(e.getKey(), request(layout).setWrite(e.getValue()), payloads.get(e.getKey()));
       }
+      buffers.giveBack(stripes.shards(), List.copyOf(payloads.values()));
       return bytes;
     } finally {
       if (release) {
@@ -659,7 +668,7 @@ final class ShardRebuilder {
       for (int i = 0; i < n; i++) {
         java.util.Arrays.fill(versions[i], -1);
         for (int u = 0; u < width; u++) {
-          shards[i][u] = new byte[unit];
+          shards[i][u] = buffers.take(unit);
         }
       }
       for (Map.Entry<String, List<ShardRangeProto>> e : reads.entrySet()) {
@@ -675,9 +684,17 @@ final class ShardRebuilder {
           }
           if (a.getStates(i) == ShardStateProto.SHARD_STORED || a.getStates(i) == ShardStateProto.SHARD_ABSENT) {
             p.getBytes(p.readerIndex() + offset, shards[at][r.getUnit()], 0, stored);
+            java.util.Arrays.fill(shards[at][r.getUnit()], stored, unit, (byte) 0);
             present[at][r.getUnit()] = true;
           }
           offset += stored;
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        for (int u = 0; u < width; u++) {
+          if (!present[i][u]) {
+            java.util.Arrays.fill(shards[i][u], (byte) 0);   // a reused array: decoded into, or padding
+          }
         }
       }
       return new Stripes(from, layout.dataUnits(), shards, present, versions);
