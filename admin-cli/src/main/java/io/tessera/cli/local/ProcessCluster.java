@@ -74,8 +74,8 @@ public final class ProcessCluster implements LocalCluster {
    * leader into a full collection every 2 s or so), and metaspace starts at 64 MiB, so loading
    * the recovery classes does not force full collections of its own. Measured here
    * ({@code tessera bench rebuild --shard-bytes 128M} on 9 data servers, the leader's CPU over
-   * the whole run): 15.0 and 14.8 CPU-s before, 13.1 and 13.8 after; its GC thread's kernel
-   * time 2.2 s to 0.8 s.
+   * the whole run): 15.0 and 14.8 CPU-s before, 13.1 and 13.8 after; its GC thread's CPU
+   * 2.2 s to 0.8 s.
    */
   public static final List<String> META_SERVER_JVM_OPTIONS = List.of("--add-modules", "jdk.incubator.vector",
       "-Xms512m", "-XX:MetaspaceSize=64m");
