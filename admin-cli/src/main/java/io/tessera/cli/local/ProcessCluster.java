@@ -67,8 +67,15 @@ public final class ProcessCluster implements LocalCluster {
   public static final List<String> DATA_SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
 
   /**
-   * Extra JVM options of meta replicas. They decode stripes when recovery rebuilds shards: the
-   * Vector API coding loop where the JVM has it. Their heap starts at its full size (the -Xmx of
+   * Extra JVM options of meta replicas. They decode stripes when recovery rebuilds shards, on
+   * Backblaze's table loop: without {@code jdk.incubator.vector}, as the Vector API loop would
+   * first need its warm-up thread and a C2 compile, and a replica that becomes leader mid-rebuild
+   * paid those in the seconds after it took over, while the cluster was degraded (in the recovery
+   * scenarios, the new leader's first 3.5 s: its warm-up thread 0.3 CPU-s, its compiler threads
+   * 0.8 CPU-s, against 0.3 on the tables; the restarted replica's own start, about 1.5 CPU-s,
+   * remains). Over a whole rebuild both loops cost the leader about the same
+   * ({@code tessera bench rebuild --shard-bytes 128M}: 13.3 CPU-s with the Vector API, 13.7
+   * without, one run each). Their heap starts at its full size (the -Xmx of
    * {@link #defaultJvmOptions()}), so the serial collector never gives pages back to the kernel
    * after a full collection only to fault them in again (a rebuild's stripe buffers drive the
    * leader into a full collection every 2 s or so), and metaspace starts at 64 MiB, so loading
@@ -77,8 +84,7 @@ public final class ProcessCluster implements LocalCluster {
    * the whole run): 15.0 and 14.8 CPU-s before, 13.1 and 13.8 after; its GC thread's CPU
    * 2.2 s to 0.8 s.
    */
-  public static final List<String> META_SERVER_JVM_OPTIONS = List.of("--add-modules", "jdk.incubator.vector",
-      "-Xms512m", "-XX:MetaspaceSize=64m");
+  public static final List<String> META_SERVER_JVM_OPTIONS = List.of("-Xms512m", "-XX:MetaspaceSize=64m");
 
   /**
    * CPU niceness data servers start with. On one machine every metadata change and every
