@@ -75,7 +75,9 @@ public final class ProcessCluster implements LocalCluster {
    * 0.8 CPU-s, against 0.3 on the tables; the restarted replica's own start, about 1.5 CPU-s,
    * remains). Over a whole rebuild both loops cost the leader about the same
    * ({@code tessera bench rebuild --shard-bytes 128M}: 13.3 CPU-s with the Vector API, 13.7
-   * without, one run each). Their heap starts at its full size (the -Xmx of
+   * without, one run each).
+   *
+   * <p>Their heap starts at its full size (the -Xmx of
    * {@link #defaultJvmOptions()}), so the serial collector never gives pages back to the kernel
    * after a full collection only to fault them in again (a rebuild's stripe buffers drive the
    * leader into a full collection every 2 s or so), and metaspace starts at 64 MiB, so loading
