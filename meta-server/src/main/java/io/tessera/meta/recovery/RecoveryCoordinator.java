@@ -119,13 +119,15 @@ public final class RecoveryCoordinator implements Closeable {
     return clientsBusy() ? underLoad : full;
   }
 
-  /** Whether clients read or write more than {@link #BUSY_CLIENT_BYTES_PER_S} on the data servers (heartbeats say). */
+  /**
+   * Whether clients read or write more than {@link #BUSY_CLIENT_BYTES_PER_S} on the data servers
+   * (heartbeats say). Not knowing counts as busy: a replica that has just taken over holds old
+   * load figures until the servers' heartbeats find it, and would otherwise rebuild at the full
+   * rate, holding every stripe lock it wants, in the seconds when the cluster is most strained.
+   */
   private boolean clientsBusy() {
-    long clients = 0;
-    for (HeartbeatRequestProto hb : registry.live()) {
-      clients += hb.getClientBytesPerS();
-    }
-    return clients > BUSY_CLIENT_BYTES_PER_S;
+    java.util.OptionalLong clients = registry.clientBytesPerS();
+    return clients.isEmpty() || clients.getAsLong() > BUSY_CLIENT_BYTES_PER_S;
   }
 
   public void start() {

@@ -23,9 +23,15 @@ public final class DataServerRegistry {
   private final Map<String, Entry> servers = new ConcurrentHashMap<>();
   /** When another replica became leader as far as this one knows (0: none, or this one leads). */
   private long otherLeaderSinceNanos;
+  /** When this replica became leader (0: it does not lead). */
+  private volatile long leadingSinceNanos;
   private String lastLeader;
 
-  private record Entry(HeartbeatRequestProto last, long seenNanos) {}
+  /**
+   * {@code seenNanos}: when the server last counted as heard (a takeover credits every server);
+   * {@code heardNanos}: when this replica last received its report, so {@code last} is that old.
+   */
+  private record Entry(HeartbeatRequestProto last, long seenNanos, long heardNanos) {}
 
   public DataServerRegistry(Duration downAfter) {
     this.downAfter = downAfter;
@@ -34,12 +40,13 @@ public final class DataServerRegistry {
   /** Loads registrations persisted in the namespace store; they count as down until heard from. */
   public void load(Map<String, HeartbeatRequestProto> registered) {
     long longAgo = System.nanoTime() - downAfter.toNanos() - 1;
-    registered.forEach((id, hb) -> servers.putIfAbsent(id, new Entry(hb, longAgo)));
+    registered.forEach((id, hb) -> servers.putIfAbsent(id, new Entry(hb, longAgo, longAgo)));
   }
 
   /** Records a heartbeat; returns true when the registration (id to address) is new or changed. */
   public boolean heartbeat(HeartbeatRequestProto hb) {
-    Entry old = servers.put(hb.getServerId(), new Entry(hb, System.nanoTime()));
+    long now = System.nanoTime();
+    Entry old = servers.put(hb.getServerId(), new Entry(hb, now, now));
     return old == null || !old.last.getAddress().equals(hb.getAddress());
   }
 
@@ -54,12 +61,18 @@ public final class DataServerRegistry {
     if (self) {
       if (otherLeaderSinceNanos != 0 && now - otherLeaderSinceNanos >= downAfter.toNanos()) {
         for (String id : notDown.get()) {
-          servers.computeIfPresent(id, (k, e) -> e.seenNanos - now < 0 ? new Entry(e.last, now) : e);
+          servers.computeIfPresent(id, (k, e) -> e.seenNanos - now < 0 ? new Entry(e.last, now, e.heardNanos) : e);
         }
       }
       otherLeaderSinceNanos = 0;
-    } else if (leader != null && !leader.equals(lastLeader)) {
-      otherLeaderSinceNanos = now;
+      if (leadingSinceNanos == 0) {
+        leadingSinceNanos = now;
+      }
+    } else {
+      leadingSinceNanos = 0;
+      if (leader != null && !leader.equals(lastLeader)) {
+        otherLeaderSinceNanos = now;
+      }
     }
     if (leader != null) {
       lastLeader = leader;
@@ -97,6 +110,29 @@ public final class DataServerRegistry {
     });
     out.sort((a, b) -> a.getServerId().compareTo(b.getServerId()));
     return out;
+  }
+
+  /**
+   * What clients read and write on the live servers together, bytes per second, as their
+   * heartbeats report it; empty while this replica leads and some live server has not reported
+   * since it took over. A replica holds only the reports that went through the log
+   * (registrations, returns from DOWN), often from before any client wrote, so until the first
+   * heartbeats reach a new leader it does not know the load.
+   */
+  public java.util.OptionalLong clientBytesPerS() {
+    long since = leadingSinceNanos;
+    long sum = 0;
+    for (Map.Entry<String, Entry> s : servers.entrySet()) {
+      Entry e = s.getValue();
+      if (!isUp(s.getKey())) {
+        continue;
+      }
+      if (since != 0 && e.heardNanos - since < 0) {
+        return java.util.OptionalLong.empty();
+      }
+      sum += e.last.getClientBytesPerS();
+    }
+    return java.util.OptionalLong.of(sum);
   }
 
   /** Every known server, for status displays. */
