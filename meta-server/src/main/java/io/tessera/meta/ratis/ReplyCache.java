@@ -1,6 +1,7 @@
 package io.tessera.meta.ratis;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.proto.MetaResponseProto;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -10,28 +11,46 @@ import java.util.Map;
  * client that retries after a leader change gets the first outcome instead of applying the
  * change twice (a retried create would otherwise fail with EXISTS). Bounded; the oldest
  * entries go first. Entries are lost on restart, as are the clients' retries.
+ *
+ * <p>Replies are kept serialized: every entry outlives many young collections, and a create's
+ * reply as objects (response, inode, layout, lists) is several times its bytes and as many
+ * objects for the collector to copy and trace. Only a retry, which is rare, parses one back.
  */
 final class ReplyCache {
   private record Key(ByteString client, long call) {}
 
-  private final Map<Key, MetaResponseProto> entries;
+  private final Map<Key, byte[]> entries;
 
   ReplyCache(int capacity) {
     entries = new LinkedHashMap<>(1024, 0.75f, false) {
       @Override
-      protected boolean removeEldestEntry(Map.Entry<Key, MetaResponseProto> eldest) {
+      protected boolean removeEldestEntry(Map.Entry<Key, byte[]> eldest) {
         return size() > capacity;
       }
     };
   }
 
-  synchronized MetaResponseProto get(ByteString client, long call) {
-    return client.isEmpty() || call == 0 ? null : entries.get(new Key(client, call));
+  MetaResponseProto get(ByteString client, long call) {
+    if (client.isEmpty() || call == 0) {
+      return null;
+    }
+    byte[] reply;
+    synchronized (this) {
+      reply = entries.get(new Key(client, call));
+    }
+    try {
+      return reply == null ? null : MetaResponseProto.parseFrom(reply);
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("a cached reply no longer parses", e);
+    }
   }
 
-  synchronized void put(ByteString client, long call, MetaResponseProto reply) {
+  void put(ByteString client, long call, MetaResponseProto reply) {
     if (!client.isEmpty() && call != 0) {
-      entries.put(new Key(client, call), reply);
+      byte[] bytes = reply.toByteArray();
+      synchronized (this) {
+        entries.put(new Key(client, call), bytes);
+      }
     }
   }
 }
