@@ -9,6 +9,8 @@ import io.tessera.cli.local.LocalCommand;
 import io.tessera.cli.server.ServerCommand;
 import io.tessera.cli.snapshot.SnapshotCommand;
 import io.tessera.common.platform.CommonPool;
+import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,11 +18,13 @@ import picocli.CommandLine.Command;
 @Command(name = "tessera", mixinStandardHelpOptions = true, version = "tessera 0.1.0",
     description = {"Tessera: a parallel file system for clusters.", "",
         "Start a whole cluster on this machine with 'tessera local', then use 'tessera fs ...'.",
-        "Commands find the cluster from --meta host:port,..., $TESSERA_META, or ./tessera-data/cluster.json."},
-    subcommands = {LocalCommand.class, ServerCommand.class, FsCommand.class, FsckCommand.class,
-        SnapshotCommand.class, ClusterCommand.class, RecoverCommand.class, BenchCommand.class, SettingsCommand.class,
-        CommandLine.HelpCommand.class})
+        "Commands find the cluster from --meta host:port,..., $TESSERA_META, or ./tessera-data/cluster.json."})
 public final class Tessera {
+  /** The top-level commands, in the order help lists them. */
+  private static final List<Class<?>> COMMANDS = List.of(LocalCommand.class, ServerCommand.class, FsCommand.class,
+      FsckCommand.class, SnapshotCommand.class, ClusterCommand.class, RecoverCommand.class, BenchCommand.class,
+      SettingsCommand.class, CommandLine.HelpCommand.class);
+
   /** Exit code when the cluster refused or failed the request. */
   public static final int EXIT_FAILED = 1;
   /** Exit code for bad command-line usage (picocli's own). */
@@ -42,12 +46,37 @@ public final class Tessera {
 
   /** Every command, as the command line parses them. */
   static CommandLine commandLine() {
-    return new CommandLine(new Tessera());
+    return withCommands(COMMANDS);
+  }
+
+  /**
+   * The parser for {@code args}: only the top-level command they name, when they name one (other
+   * than help). Picocli reads every option of every command it is given, by reflection and
+   * mostly interpreted: the whole tree cost about 150 ms of CPU at the start of each server
+   * and each CLI command, one command's branch (a server's) about 90.
+   */
+  static CommandLine commandLine(String... args) {
+    if (args.length > 0) {
+      for (Class<?> c : COMMANDS) {
+        Command command = c.getAnnotation(Command.class);
+        if (c != CommandLine.HelpCommand.class && (command.name().equals(args[0])
+            || Arrays.asList(command.aliases()).contains(args[0]))) {
+          return withCommands(List.of(c));
+        }
+      }
+    }
+    return commandLine();
+  }
+
+  private static CommandLine withCommands(List<Class<?>> commands) {
+    CommandLine cl = new CommandLine(new Tessera());
+    commands.forEach(cl::addSubcommand);
+    return cl;
   }
 
   /** Runs a command line writing to the given streams (null: standard ones); returns the exit code. */
   public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
-    CommandLine cl = commandLine();
+    CommandLine cl = commandLine(args);
     cl.setExecutionExceptionHandler(new ErrorReporter());
     if (out != null) {
       cl.setOut(out);
