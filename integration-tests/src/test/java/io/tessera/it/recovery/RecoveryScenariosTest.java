@@ -75,6 +75,11 @@ class RecoveryScenariosTest {
 
   static List<Scenario> table() {
     return List.of(
+        // what the fraction reads with nothing wrong: how far this machine's noise moves it
+        new Scenario("no fault: the writers alone for 10 s (control)", r -> {
+          r.rebuildStarts();
+          r.sleep(10_000);
+        }),
         new Scenario("data server SIGKILLed during writes", r -> {
           String v = r.victim();
           r.signal(v, "KILL");
