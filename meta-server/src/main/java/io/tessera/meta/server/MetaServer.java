@@ -185,6 +185,10 @@ public final class MetaServer implements Closeable {
     RaftServerConfigKeys.Log.setPurgeGap(p, config.get(MetaServerConfigKeys.LOG_PURGE_GAP));
     RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(config.get(MetaServerConfigKeys.LOG_SEGMENT_SIZE)));
     RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, !config.get(MetaServerConfigKeys.LOG_SYNC));
+    // Ratis keeps each write's reply to answer a client that resends the same call; ours never
+    // does (RaftSubmitter numbers every write anew, and MetaStateMachine's own reply cache answers
+    // clients' retries), so a minute of them (Ratis's default) would only fill the heap
+    RaftServerConfigKeys.RetryCache.setExpiryTime(p, TimeDuration.valueOf(5, java.util.concurrent.TimeUnit.SECONDS));
     return p;
   }
 
