@@ -207,6 +207,56 @@ class DegradedIoProcessTest {
     }
   }
 
+  /**
+   * Two servers of a large file come back after missing a write to every part of it. Recovery
+   * rebuilds the file on both, in one pass when both are back by then (the survivors are read and
+   * decoded once for the two): each server is credited with its own units' bytes, every stripe is
+   * decodable with matching parity, and the file reads back as written. The file spans several
+   * rebuild chunks, so the chunk locks taken on both returned servers are released by both.
+   */
+  @Test
+  void aLargeFileMissedByTwoServersIsRebuiltOnBothAndEachIsCreditedItsOwnUnits() throws Exception {
+    int stripes = 1200;   // each server's units span more than two rebuild chunks (8 MiB)
+    int size = stripes * 4 * UNIT;
+    String path = "/missed-by-two";
+    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+      List<String> killed;
+      try (TesseraFile f = fs.createFile(path, CreateOptions.erasure(4, 2).stripeUnit(UNIT))) {
+        f.write(0, bytes(size, 1), 0, size);
+        killed = List.of(f.layout().servers().get(1), f.layout().servers().get(4));
+      }
+      Map<String, long[]> before = Map.of(killed.get(0), rebuilt(fs, killed.get(0)), killed.get(1),
+          rebuilt(fs, killed.get(1)));
+      byte[] fresh = bytes(size, 2);
+      try {
+        for (String id : killed) {
+          cluster.signal(id, "KILL");
+        }
+        try (TesseraFile f = fs.openFile(path)) {
+          f.write(0, fresh, 0, size);
+        }
+        assertThat(fs.stat(path).staleServers()).containsExactlyInAnyOrderElementsOf(killed);
+      } finally {
+        for (String id : killed) {
+          cluster.restart(id);
+        }
+      }
+      await("recovery rebuilds " + killed + "' shards of " + path).atMost(Duration.ofSeconds(90))
+          .until(() -> fs.stat(path).staleServers().isEmpty());
+      long unitsOnEach = (long) stripes * UNIT;
+      for (String id : killed) {
+        await("recovery counts its bytes rebuilt on " + id).atMost(Duration.ofSeconds(10))
+            .until(() -> rebuilt(fs, id)[1] - before.get(id)[1] >= unitsOnEach);
+        assertThat(rebuilt(fs, id)[1] - before.get(id)[1]).as("bytes credited to %s for %s", id, path)
+            .isEqualTo(unitsOnEach);
+      }
+      FileCheck healed = await("every shard of " + path + " served again").atMost(Duration.ofSeconds(10))
+          .until(() -> fs.check(path, true), now -> now.verdict().equals("HEALTHY"));
+      assertThat(healed.parityMismatches()).as(healed.toString()).isZero();
+      assertThat(read(fs, path, size)).as("the file after the rebuild on %s", killed).isEqualTo(fresh);
+    }
+  }
+
   /** {files, bytes} recovery has rebuilt on the server so far, as the meta leader reports them. */
   private static long[] rebuilt(TesseraFileSystem fs, String server) throws Exception {
     return fs.clusterStatus().recovery().rebuilds().stream().filter(r -> r.server().equals(server))

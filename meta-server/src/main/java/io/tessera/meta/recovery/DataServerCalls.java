@@ -103,8 +103,13 @@ final class DataServerCalls {
    * fails, the payloads of the others are released and the first failure is thrown.
    */
   Map<String, Reply> callAll(Map<String, DataRequestProto.Builder> requests) {
+    return callAll(requests, Map.of());
+  }
+
+  /** Like {@link #callAll(Map)}, each request with its payload from {@code payloads} (absent: none); they are released. */
+  Map<String, Reply> callAll(Map<String, DataRequestProto.Builder> requests, Map<String, ByteBuf> payloads) {
     Map<String, java.util.concurrent.CompletableFuture<Reply>> sent = new LinkedHashMap<>();
-    requests.forEach((server, request) -> sent.put(server, callAsync(server, request, null)));
+    requests.forEach((server, request) -> sent.put(server, callAsync(server, request, payloads.get(server))));
     Map<String, Reply> replies = new LinkedHashMap<>();
     RecoveryException failure = null;
     for (Map.Entry<String, java.util.concurrent.CompletableFuture<Reply>> e : sent.entrySet()) {
@@ -123,8 +128,14 @@ final class DataServerCalls {
 
   /** Like {@link #callAll} for requests whose payloads are not needed: the headers. */
   Map<String, DataResponseProto> callAllHeaders(Map<String, DataRequestProto.Builder> requests) {
+    return callAllHeaders(requests, Map.of());
+  }
+
+  /** Like {@link #callAll(Map, Map)} for requests whose reply payloads are not needed: the headers. */
+  Map<String, DataResponseProto> callAllHeaders(Map<String, DataRequestProto.Builder> requests,
+      Map<String, ByteBuf> payloads) {
     Map<String, DataResponseProto> headers = new LinkedHashMap<>();
-    callAll(requests).forEach((server, r) -> {
+    callAll(requests, payloads).forEach((server, r) -> {
       r.payload().release();
       headers.put(server, r.header());
     });

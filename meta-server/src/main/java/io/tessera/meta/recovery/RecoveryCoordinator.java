@@ -44,8 +44,9 @@ import org.slf4j.LoggerFactory;
  *       within {@code heartbeat interval + timeout + timeout / 4} of its last heartbeat (inside
  *       the DePFS bound {@code t_heartbeat + 2 * t_timeout});
  *   <li>rebuild: for every live server, the files stale on it (index in the namespace) are
- *       rebuilt one at a time at a bounded rate ({@link ShardRebuilder}); a RECOVERING server
- *       first has its own dirty-file log reconciled, and is logged UP once nothing is stale on it;
+ *       rebuilt one at a time at a bounded rate ({@link ShardRebuilder}), each on every live server
+ *       it is stale on at once (the survivors are read once); a RECOVERING server first has its own
+ *       dirty-file log reconciled, and is logged UP once nothing is stale on it;
  *   <li>orphan locks: stripes whose writer died between or during its phases (data servers report
  *       expired locks in heartbeats) get their parity recomputed from the data units.
  * </ul>
@@ -105,7 +106,7 @@ public final class RecoveryCoordinator implements Closeable {
             .setFileId(fileId).setFrom(from).setTo(to).setGeneration(generation)))
             .getClient().getStatus() == io.tessera.common.proto.StatusProto.OK;
       }
-    }, this::serving, limiter, new LockShare(() -> clientsBusy() ? settings.lockShareUnderLoad() : 100),
+    }, this::serving, this::rebuildable, limiter, new LockShare(() -> clientsBusy() ? settings.lockShareUnderLoad() : 100),
         settings.lockLease().toMillis());
   }
 
@@ -139,6 +140,34 @@ public final class RecoveryCoordinator implements Closeable {
   /** Whether the server answers and serves: heard from lately and not DOWN in the replicated state. */
   private boolean serving(String server) {
     return registry.isUp(server) && state(server) != DataServerStateProto.DOWN;
+  }
+
+  /**
+   * Whether a recovery round would rebuild the server's stale units now: it is heard from and
+   * neither DOWN nor leaving. A RECOVERING server has its own dirty-file log reconciled first (here,
+   * when a rebuild for another server finds it back before the round gets to it).
+   */
+  private boolean rebuildable(String server) {
+    DataServerStateProto state = state(server);
+    if (!registry.isUp(server) || state != DataServerStateProto.UP && state != DataServerStateProto.RECOVERING) {
+      return false;
+    }
+    if (state == DataServerStateProto.RECOVERING) {
+      try {
+        ensureReconciled(server);
+      } catch (RecoveryException e) {
+        return false;   // said by reconcile; the round tries again
+      }
+    }
+    return true;
+  }
+
+  /** A RECOVERING server's own dirty-file log is reconciled once per leadership before its rebuilds. */
+  private void ensureReconciled(String server) {
+    if (!reconciled.contains(server)) {
+      reconcile(server);
+      reconciled.add(server);
+    }
   }
 
   private DataServerStateProto state(String server) {
@@ -210,9 +239,8 @@ public final class RecoveryCoordinator implements Closeable {
         if (leftovers.getOrDefault(server, 0L) > 0) {
           dropLeftovers(server);
         }
-        if (state == DataServerStateProto.RECOVERING && !reconciled.contains(server)) {
-          reconcile(server);
-          reconciled.add(server);
+        if (state == DataServerStateProto.RECOVERING) {
+          ensureReconciled(server);
         }
         if (stale.getOrDefault(server, 0L) > 0) {
           rebuildStaleFiles(server);
@@ -258,6 +286,9 @@ public final class RecoveryCoordinator implements Closeable {
   private void rebuildStaleFiles(String server) throws InterruptedException {
     Progress p = progress.computeIfAbsent(server, s -> new Progress());
     List<Long> files = store.get().staleFiles(server, FILES_PER_ROUND);
+    if (files.isEmpty()) {
+      return;   // rebuilt since the round began, with another server's files
+    }
     long started = System.nanoTime();
     long bytesBefore = p.bytesDone();
     for (long fileId : files) {
@@ -265,9 +296,18 @@ public final class RecoveryCoordinator implements Closeable {
         return;
       }
       try {
-        p.starting();
-        long bytes = rebuilder.rebuild(fileId, server);
-        p.done(bytes);
+        long fileStarted = System.nanoTime();
+        p.starting(fileStarted);
+        Map<String, Long> written = rebuilder.rebuild(fileId, server);
+        p.done(written.getOrDefault(server, 0L));
+        // servers rebuilt in the same pass (the file was stale there too) count their own bytes
+        written.forEach((other, bytes) -> {
+          if (!other.equals(server)) {
+            Progress q = progress.computeIfAbsent(other, x -> new Progress());
+            q.starting(fileStarted);
+            q.done(bytes);
+          }
+        });
       } catch (RecoveryException e) {
         if (p.failed(e.getMessage())) {
           LOG.warn("Rebuild of file {} on {} failed, will retry: {}", fileId, server, e.getMessage());
@@ -295,7 +335,7 @@ public final class RecoveryCoordinator implements Closeable {
         return;
       }
       try {
-        p.starting();
+        p.starting(System.nanoTime());
         InodeProto in = store.get().inode(fileId);
         String to = in == null ? null : destination(in);
         long bytes = to == null ? 0 : rebuilder.move(fileId, server, to);
@@ -512,9 +552,8 @@ public final class RecoveryCoordinator implements Closeable {
       return bytesDone;
     }
 
-    /** A rebuild begins: after an idle stretch the rate restarts from here. */
-    synchronized void starting() {
-      long now = System.nanoTime();
+    /** A rebuild began at {@code now} (System.nanoTime): after an idle stretch the rate restarts from there. */
+    synchronized void starting(long now) {
       if (samples.isEmpty() || now - samples.peekLast()[0] > 10_000_000_000L) {
         samples.clear();
         samples.addLast(new long[] {now, bytesDone});

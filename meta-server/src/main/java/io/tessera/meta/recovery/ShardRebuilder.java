@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
- * Rebuilds one server's shards of one file from the file's other servers, while writers go on.
+ * Rebuilds the shards of one file on the servers it is stale on (one, or each that is back) from
+ * the file's other servers, while writers go on.
  *
  * <p>Stripes are copied a chunk at a time, each chunk under the same stripe locks writers take
  * (on every server of the file), so a chunk never mixes a writer's old and new units. Writes
@@ -83,6 +84,7 @@ final class ShardRebuilder {
   private final DataServerCalls calls;
   private final Namespace namespace;
   private final Predicate<String> serving;
+  private final Predicate<String> rebuildable;
   private final RateLimiter limiter;
   private final LockShare lockShare;
   private final long leaseMillis;
@@ -93,11 +95,14 @@ final class ShardRebuilder {
 
   /**
    * @param serving whether a server can be read from and locked now (up, heard from)
+   * @param rebuildable whether recovery would rebuild a server's stale units now: a file rebuilt for
+   *     one server is rebuilt in the same pass on the others of its stale servers that are
    */
-  ShardRebuilder(DataServerCalls calls, Namespace namespace, Predicate<String> serving, RateLimiter limiter,
-      LockShare lockShare, long leaseMillis) {
+  ShardRebuilder(DataServerCalls calls, Namespace namespace, Predicate<String> serving,
+      Predicate<String> rebuildable, RateLimiter limiter, LockShare lockShare, long leaseMillis) {
     this.calls = calls;
     this.namespace = namespace;
+    this.rebuildable = rebuildable;
     this.serving = serving;
     this.limiter = limiter;
     this.lockShare = lockShare;
@@ -105,22 +110,31 @@ final class ShardRebuilder {
   }
 
   /**
-   * Rebuilds {@code target}'s shards of the file and records it; returns the bytes written.
+   * Rebuilds {@code target}'s shards of the file and records it; returns the bytes written to each
+   * server rebuilt (none when there was nothing to do). The other servers the file is stale on that
+   * may be rebuilt now ({@code rebuildable}) are rebuilt in the same pass: the survivors' units are
+   * read and decoded once for all of them, not once each.
    *
    * @throws RecoveryException when it cannot be done now (too few servers, a server failed); the
    *     file stays stale on the target and is tried again later
    */
-  long rebuild(long fileId, String target) throws InterruptedException {
+  Map<String, Long> rebuild(long fileId, String target) throws InterruptedException {
     InodeProto in = namespace.inode(fileId);
     if (in == null || !in.getStaleServersList().contains(target)) {
       namespace.rebuilt(fileId, target);   // removed or already rebuilt: only the index entry is left
-      return 0;
+      return Map.of();
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());
-    return restore(fileId, layout, target, target, in.getStaleServersList(), true, (lockSet, after) -> {
+    List<Target> targets = new ArrayList<>(List.of(new Target(target, target)));
+    for (String other : in.getStaleServersList()) {
+      if (!other.equals(target) && layout.servers().contains(other) && rebuildable.test(other)) {
+        targets.add(new Target(other, other));
+      }
+    }
+    return restore(fileId, layout, targets, in.getStaleServersList(), true, (t, others, after) -> {
       // order matters: survivors forget first, so a failure between leaves the file stale (safe)
-      clear(lockSet, target, fileId, after);
-      namespace.rebuilt(fileId, target);
+      clear(others, t.dirtyKey(), fileId, after);
+      namespace.rebuilt(fileId, t.server());
     });
   }
 
@@ -142,7 +156,7 @@ final class ShardRebuilder {
     StripeLayout next = old.replacing(from, to);
     List<String> stale = new ArrayList<>(in.getStaleServersList());
     stale.remove(from);
-    Commit commit = (lockSet, after) -> {
+    Commit commit = (target, lockSet, after) -> {
       if (!namespace.moved(fileId, from, to, next.generation())) {
         throw new RecoveryException(StatusProto.BUSY, "file " + fileId + ": its layout changed during the move");
       }
@@ -163,7 +177,8 @@ final class ShardRebuilder {
     if (old.parityUnits() == 0 || (serving.test(from) && !in.getStaleServersList().contains(from))) {
       return copyFrom(fileId, old, next, from, to, commit);
     }
-    return restore(fileId, next, from, to, stale, false, commit);
+    return restore(fileId, next, List.of(new Target(to, from)), stale, false, commit).values().stream()
+        .mapToLong(Long::longValue).sum();
   }
 
   /** A move was logged but not every server could be fenced: the file's lock stays held. */
@@ -174,41 +189,51 @@ final class ShardRebuilder {
     }
   }
 
-  /** What a finished restore records, under the file-wide lock; {@code after}: the survivors' dirty sequences. */
+  /**
+   * A server a restore writes units to, and the server whose dirty-file log entries record the
+   * writes that went around them (the same server for a rebuild; for a move, the one leaving).
+   */
+  private record Target(String server, String dirtyKey) {}
+
+  /**
+   * What a finished restore records for one target, under the file-wide lock; {@code others}: the
+   * other serving servers of the file, {@code after}: their dirty sequences for the target.
+   */
   private interface Commit {
-    void run(List<String> lockSet, Map<String, Long> after) throws InterruptedException;
+    void run(Target target, List<String> others, Map<String, Long> after) throws InterruptedException;
   }
 
   /**
-   * Writes {@code target}'s units of {@code layout} (decoded from the file's other current servers)
-   * while writers go on; {@code dirtyKey} is the server writes around it are logged for. Then
-   * checks, under the file-wide lock, that no write went around it meanwhile, and commits.
+   * Writes the targets' units of {@code layout} (decoded from the file's other current servers)
+   * while writers go on. Then checks, under the file-wide lock, that no write went around a target
+   * meanwhile, and commits each. Returns the bytes written to each target.
    */
-  private long restore(long fileId, StripeLayout layout, String dirtyKey, String target, List<String> staleServers,
+  private Map<String, Long> restore(long fileId, StripeLayout layout, List<Target> targets, List<String> staleServers,
       boolean copyOnly, Commit commit) throws InterruptedException {
     if (layout.parityUnits() == 0) {
       throw new RecoveryException(StatusProto.UNAVAILABLE, "file " + fileId + " has no parity to rebuild from");
     }
+    List<String> targetServers = targets.stream().map(Target::server).toList();
     Set<String> others = new LinkedHashSet<>(layout.servers());
-    others.remove(target);
+    others.removeAll(targetServers);
     List<String> lockSet = others.stream().filter(serving).toList();
     Set<String> readable = new LinkedHashSet<>(lockSet);
     readable.removeAll(staleServers);
     if (readable.size() < layout.dataUnits()) {
       throw new RecoveryException(StatusProto.UNAVAILABLE, "file " + fileId + ": only " + readable.size()
           + " of its servers hold current shards (" + String.join(",", readable) + "); " + layout.dataUnits()
-          + " are needed to rebuild " + target);
+          + " are needed to rebuild " + String.join(",", targetServers));
     }
     List<String> everyone = new ArrayList<>(lockSet);
-    everyone.add(target);
+    everyone.addAll(targetServers);
     // servers whose units of the file are stale: writers' locks they kept from before a restart guard nothing
     Set<String> staleHere = new HashSet<>(staleServers);
-    staleHere.add(target);
+    staleHere.addAll(targetServers);
     InodeProto start = namespace.inode(fileId);
     boolean oneChunk = start != null && stripes(layout, start.getSize()) <= stripesPerChunk(layout);
     // taken again under the file-wide lock
-    Map<String, Long> before = oneChunk ? Map.of() : sequences(lockSet, dirtyKey, fileId);
-    long written = 0;
+    Map<Target, Map<String, Long>> before = oneChunk ? Map.of() : sequences(everyone, targets, fileId);
+    Map<String, Long> written = new LinkedHashMap<>();
     for (int attempt = oneChunk ? ATTEMPTS : 1; attempt <= ATTEMPTS; attempt++) {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
@@ -216,32 +241,36 @@ final class ShardRebuilder {
       if (underFileLock) {
         lockedSince = lockShare.beforeLocking();
         lockAll(everyone, fileLock, layout.generation(), staleHere);
-        before = sequences(lockSet, dirtyKey, fileId);
+        before = sequences(everyone, targets, fileId);
       }
       boolean fileLocked = underFileLock;
       try {
         InodeProto now = namespace.inode(fileId);
         if (now == null) {
-          namespace.rebuilt(fileId, target);
+          targetServers.forEach(t -> namespace.rebuilt(fileId, t));
           return written;
         }
         long size = now.getSize();
-        truncate(target, fileId, layout, size);
-        written += copy(fileId, layout, size, target, readable, everyone, staleHere,
-            underFileLock ? fileLock : null, copyOnly);
+        for (String t : targetServers) {
+          truncate(t, fileId, layout, size);
+        }
+        copy(fileId, layout, size, targetServers, readable, everyone, staleHere, underFileLock ? fileLock : null,
+            copyOnly, written);
         if (!underFileLock) {
           lockedSince = lockShare.beforeLocking();
           lockAll(everyone, fileLock, layout.generation(), staleHere);
           fileLocked = true;
         }
-        Map<String, Long> after = sequences(lockSet, dirtyKey, fileId);
+        Map<Target, Map<String, Long>> after = sequences(everyone, targets, fileId);
         InodeProto end = namespace.inode(fileId);
         if (end == null) {
-          namespace.rebuilt(fileId, target);
+          targetServers.forEach(t -> namespace.rebuilt(fileId, t));
           return written;
         }
         if (after.equals(before) && end.getSize() == size) {
-          commit.run(lockSet, after);
+          for (Target t : targets) {
+            commit.run(t, othersThan(everyone, t.server()), after.get(t));
+          }
           return written;
         }
         before = after;
@@ -256,6 +285,10 @@ final class ShardRebuilder {
       }
     }
     throw new IllegalStateException("unreachable: the last attempt runs under the file-wide lock");
+  }
+
+  private static List<String> othersThan(List<String> servers, String server) {
+    return servers.stream().filter(s -> !s.equals(server)).toList();
   }
 
   /**
@@ -311,7 +344,7 @@ final class ShardRebuilder {
         buffers.giveBack(got.shards(), List.of(out));
         written += bytes;
       }
-      commit.run(lockSet, sequences(lockSet, from, fileId));
+      commit.run(new Target(to, from), lockSet, sequences(lockSet, from, fileId));
       return written;
     } catch (FenceIncomplete e) {
       locked = false;
@@ -353,21 +386,19 @@ final class ShardRebuilder {
   }
 
   /**
-   * Copies stripes [0, stripes of size) of the file onto the target; returns the bytes written.
-   * {@code fileLock}: the file-wide lock held on every server, or null (each chunk locks its stripes).
+   * Copies stripes [0, stripes of size) of the file onto the targets, adding the bytes written to
+   * each to {@code written}. {@code fileLock}: the file-wide lock held on every server, or null
+   * (each chunk locks its stripes).
    */
-  private long copy(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
-      List<String> everyone, Set<String> staleHere, StripeLockProto fileLock, boolean copyOnly)
-      throws InterruptedException {
+  private void copy(long fileId, StripeLayout layout, long size, List<String> targets, Set<String> readable,
+      List<String> everyone, Set<String> staleHere, StripeLockProto fileLock, boolean copyOnly,
+      Map<String, Long> written) throws InterruptedException {
     long stripes = stripes(layout, size);
     int perChunk = stripesPerChunk(layout);
-    long written = 0;
     for (long from = 0; from < stripes; from += perChunk) {
       long to = Math.min(stripes, from + perChunk);
-      written += copyChunk(fileId, layout, size, target, readable, everyone, staleHere, from, to, fileLock,
-          copyOnly);
+      copyChunk(fileId, layout, size, targets, readable, everyone, staleHere, from, to, fileLock, copyOnly, written);
     }
-    return written;
   }
 
   private static long stripes(StripeLayout layout, long size) {
@@ -379,12 +410,12 @@ final class ShardRebuilder {
     return Math.max(1, CHUNK_BYTES / layout.stripeUnit());
   }
 
-  private long copyChunk(long fileId, StripeLayout layout, long size, String target, Set<String> readable,
-      List<String> everyone, Set<String> staleHere, long from, long to, StripeLockProto fileLock, boolean copyOnly)
-      throws InterruptedException {
+  private void copyChunk(long fileId, StripeLayout layout, long size, List<String> targets, Set<String> readable,
+      List<String> everyone, Set<String> staleHere, long from, long to, StripeLockProto fileLock, boolean copyOnly,
+      Map<String, Long> written) throws InterruptedException {
     boolean locked = fileLock != null;
     StripeLockProto chunkLock = locked ? null : lock(fileId, from, (int) (to - from), copyOnly);
-    // k units decode the target's: the first k readable ones of each stripe (data units first)
+    // k units decode the targets': the first k readable ones of each stripe (data units first)
     java.util.function.BiPredicate<Long, Integer> firstK = (stripe, unit) -> {
       int before = 0;
       for (int u = 0; u < unit; u++) {
@@ -401,41 +432,53 @@ final class ShardRebuilder {
       // a unit that came back corrupt or unavailable: read every readable unit instead (locks held)
       Stripes stripes = first.complete() ? first : read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
           null, Set.of());
-      CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (to - from)));
-      WriteShardsRequestProto.Builder w = rebuiltUnits();
+      Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
+      Map<String, ByteBuf> payloads = new LinkedHashMap<>();
+      for (String target : targets) {
+        writes.put(target, rebuiltUnits());
+        payloads.put(target, Unpooled.compositeBuffer(Math.max(2, (int) (to - from))));
+      }
       for (long s = from; s < to; s++) {
-        int targetUnit = unitOn(layout, s, target);
         byte[][] shards = stripes.shards(s);
         boolean[] present = stripes.present(s);
-        present[targetUnit] = false;
+        boolean onlyDataUnits = true;
+        for (String target : targets) {
+          int unit = unitOn(layout, s, target);
+          present[unit] = false;
+          onlyDataUnits &= unit < layout.dataUnits();
+        }
         requireData(stripes, s, fileId);
-        if (targetUnit < layout.dataUnits()) {
-          // a data unit: decode only the missing data units (the unread parity is not needed)
+        if (onlyDataUnits) {
+          // decode only the missing data units (the unread parity is not needed)
           codec(layout).reconstructData(shards, present, 0, layout.stripeUnit());
         } else {
           codec(layout).reconstruct(shards, present, 0, layout.stripeUnit());
         }
-        int length = layout.storedLength(size, s, targetUnit);
-        if (length > 0) {
-          w.addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(targetUnit).setOffset(0)
-              .setLength(length).setCoversUnit(true));
-          out.addComponent(true, Unpooled.wrappedBuffer(shards[targetUnit], 0, length));
-          bytes += length;
+        for (String target : targets) {
+          int unit = unitOn(layout, s, target);
+          int length = layout.storedLength(size, s, unit);
+          if (length > 0) {
+            writes.get(target).addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(unit)
+                .setOffset(0).setLength(length).setCoversUnit(true));
+            ((CompositeByteBuf) payloads.get(target)).addComponent(true, Unpooled.wrappedBuffer(shards[unit], 0,
+                length));
+            written.merge(target, (long) length, Long::sum);
+            bytes += length;
+          }
         }
       }
-      if (chunkLock != null) {
-        w.setUnlock(chunkLock);
-      } else {
-        w.setGuard(fileLock);   // lands only while the file-wide lock is still this coordinator's
-      }
-      DataResponseProto stored = calls.callHeader(target, request(layout).setWrite(w), out);
-      buffers.giveBack(stripes.shards(), List.of(out));
+      Map<String, DataRequestProto.Builder> requests = new LinkedHashMap<>();
+      writes.forEach((target, w) -> requests.put(target, request(layout).setWrite(chunkLock != null
+          ? w.setUnlock(chunkLock) : w.setGuard(fileLock))));   // guard: lands only while the file-wide lock is ours
+      List<ByteBuf> sent = List.copyOf(payloads.values());
+      Map<String, DataResponseProto> stored = calls.callAllHeaders(requests, payloads);
+      buffers.giveBack(stripes.shards(), sent);
       if (stripes != first) {
         buffers.giveBack(first.shards(), List.of());
       }
       if (chunkLocked) {
-        boolean othersWaited = unlockAll(everyone.stream().filter(x -> !x.equals(target)).toList(), chunkLock);
-        writersWaited = stored.getWritersWaited() || othersWaited;
+        boolean othersWaited = unlockAll(everyone.stream().filter(x -> !targets.contains(x)).toList(), chunkLock);
+        writersWaited = othersWaited || stored.values().stream().anyMatch(DataResponseProto::getWritersWaited);
         chunkLocked = false;
       }
     } finally {
@@ -453,7 +496,6 @@ final class ShardRebuilder {
     } else {
       limiter.acquire(bytes);
     }
-    return bytes;
   }
 
   /**
@@ -801,6 +843,15 @@ final class ShardRebuilder {
       // every server was asked; one that did not answer frees the lock at lease expiry
       return true;
     }
+  }
+
+  /** For each target, the dirty-file sequences of the file for it on every other server of {@code everyone}. */
+  private Map<Target, Map<String, Long>> sequences(List<String> everyone, List<Target> targets, long fileId) {
+    Map<Target, Map<String, Long>> out = new HashMap<>();
+    for (Target t : targets) {
+      out.put(t, sequences(othersThan(everyone, t.server()), t.dirtyKey(), fileId));
+    }
+    return out;
   }
 
   /** The survivors' dirty-file sequences of the file for the target (absent: 0). */
