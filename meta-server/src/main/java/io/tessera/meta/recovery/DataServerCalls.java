@@ -106,8 +106,12 @@ final class DataServerCalls {
     return callAll(requests, Map.of());
   }
 
-  /** Like {@link #callAll(Map)}, each request with its payload from {@code payloads} (absent: none); they are released. */
-  Map<String, Reply> callAll(Map<String, DataRequestProto.Builder> requests, Map<String, ByteBuf> payloads) {
+  /**
+   * Like {@link #callAll(Map)}, each request with its payload from {@code payloads} (absent: none),
+   * which the calls release.
+   */
+  Map<String, Reply> callAll(Map<String, DataRequestProto.Builder> requests,
+      Map<String, ? extends ByteBuf> payloads) {
     Map<String, java.util.concurrent.CompletableFuture<Reply>> sent = new LinkedHashMap<>();
     requests.forEach((server, request) -> sent.put(server, callAsync(server, request, payloads.get(server))));
     Map<String, Reply> replies = new LinkedHashMap<>();
@@ -133,7 +137,7 @@ final class DataServerCalls {
 
   /** Like {@link #callAll(Map, Map)} for requests whose reply payloads are not needed: the headers. */
   Map<String, DataResponseProto> callAllHeaders(Map<String, DataRequestProto.Builder> requests,
-      Map<String, ByteBuf> payloads) {
+      Map<String, ? extends ByteBuf> payloads) {
     Map<String, DataResponseProto> headers = new LinkedHashMap<>();
     callAll(requests, payloads).forEach((server, r) -> {
       r.payload().release();

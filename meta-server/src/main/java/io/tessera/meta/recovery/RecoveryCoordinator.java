@@ -106,7 +106,8 @@ public final class RecoveryCoordinator implements Closeable {
             .setFileId(fileId).setFrom(from).setTo(to).setGeneration(generation)))
             .getClient().getStatus() == io.tessera.common.proto.StatusProto.OK;
       }
-    }, this::serving, this::rebuildable, limiter, new LockShare(() -> clientsBusy() ? settings.lockShareUnderLoad() : 100),
+    }, this::serving, this::rebuildable, limiter,
+        new LockShare(() -> clientsBusy() ? settings.lockShareUnderLoad() : 100),
         settings.lockLease().toMillis());
   }
 

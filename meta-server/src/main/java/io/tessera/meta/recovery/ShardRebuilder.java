@@ -433,7 +433,7 @@ final class ShardRebuilder {
       Stripes stripes = first.complete() ? first : read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
           null, Set.of());
       Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
-      Map<String, ByteBuf> payloads = new LinkedHashMap<>();
+      Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
       for (String target : targets) {
         writes.put(target, rebuiltUnits());
         payloads.put(target, Unpooled.compositeBuffer(Math.max(2, (int) (to - from))));
@@ -460,8 +460,7 @@ final class ShardRebuilder {
           if (length > 0) {
             writes.get(target).addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(unit)
                 .setOffset(0).setLength(length).setCoversUnit(true));
-            ((CompositeByteBuf) payloads.get(target)).addComponent(true, Unpooled.wrappedBuffer(shards[unit], 0,
-                length));
+            payloads.get(target).addComponent(true, Unpooled.wrappedBuffer(shards[unit], 0, length));
             written.merge(target, (long) length, Long::sum);
             bytes += length;
           }
