@@ -73,6 +73,8 @@ public final class RecoveryCoordinator implements Closeable {
   private final Map<String, Progress> progress = new ConcurrentHashMap<>();
   private final Map<String, Progress> drains = new ConcurrentHashMap<>();
   private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
+  /** Servers whose reconcile failed this round: not taken along by other servers' rebuilds until the next. */
+  private final Set<String> reconcileFailed = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService detector = daemon("failure-detector");
   private final ScheduledExecutorService worker = daemon("recovery");
   private volatile long leaderSinceNanos;
@@ -154,10 +156,14 @@ public final class RecoveryCoordinator implements Closeable {
       return false;
     }
     if (state == DataServerStateProto.RECOVERING) {
+      if (reconcileFailed.contains(server)) {
+        return false;   // one attempt a round: each file of another server's would wait for it again
+      }
       try {
         ensureReconciled(server);
       } catch (RecoveryException e) {
-        return false;   // said by reconcile; the round tries again
+        reconcileFailed.add(server);   // said by reconcile; the next round tries again
+        return false;
       }
     }
     return true;
@@ -225,6 +231,7 @@ public final class RecoveryCoordinator implements Closeable {
         return;
       }
       repairOrphanLocks();
+      reconcileFailed.clear();
       NamespaceStore ns = store.get();
       Map<String, Long> stale = ns.staleCounts();
       Map<String, Long> leftovers = ns.leftoverCounts();
