@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -306,15 +307,14 @@ public final class RecoveryCoordinator implements Closeable {
       try {
         long fileStarted = System.nanoTime();
         p.starting(fileStarted);
-        Map<String, Long> written = rebuilder.rebuild(fileId, server);
-        p.done(written.getOrDefault(server, 0L));
-        // servers rebuilt in the same pass (the file was stale there too) count their own bytes
-        written.forEach((other, bytes) -> {
-          if (!other.equals(server)) {
-            Progress q = progress.computeIfAbsent(other, x -> new Progress());
-            q.starting(fileStarted);
-            q.done(bytes);
-          }
+        // the server's pass counts even when it wrote nothing; servers rebuilt in the same pass
+        // (the file was stale there too) count their own bytes
+        Map<String, Long> written = new LinkedHashMap<>(Map.of(server, 0L));
+        written.putAll(rebuilder.rebuild(fileId, server));
+        written.forEach((rebuilt, bytes) -> {
+          Progress q = progress.computeIfAbsent(rebuilt, x -> new Progress());
+          q.starting(fileStarted);
+          q.done(bytes);
         });
       } catch (RecoveryException e) {
         if (p.failed(e.getMessage())) {
