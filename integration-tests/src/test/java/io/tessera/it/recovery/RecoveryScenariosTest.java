@@ -314,6 +314,8 @@ class RecoveryScenariosTest {
     private final List<String> notes = new ArrayList<>();
     /** What happened when (System.nanoTime), for the run's profile. */
     private final List<Map.Entry<String, Long>> events = new ArrayList<>();
+    /** This run's fault targets, best first (looked up once, before the first fault). */
+    private List<String> victims;
 
     Run(Scenario scenario, int run, int seq) {
       this.scenario = scenario;
@@ -373,13 +375,38 @@ class RecoveryScenariosTest {
       return b.toString().trim();
     }
 
-    /** A data server holding units of most workload files (each file uses nine of the ten), chosen per run. */
+    /**
+     * A data server holding units of as many workload files as any other, chosen per run. Where
+     * the files are is looked up, not assumed: a server decommissioned or replaced in an earlier
+     * scenario comes back holding none of them, and a fault on it would test nothing.
+     */
     String victim() {
-      return plan.dataIds().get((seq * 2) % plan.dataIds().size());
+      return victims().get(0);
     }
 
+    /** Another such server, holding units of as many of the same files as any other. */
     String victim2() {
-      return plan.dataIds().get((seq * 2 + 5) % plan.dataIds().size());
+      return victims().get(1);
+    }
+
+    private List<String> victims() {
+      if (victims == null) {
+        victims = VictimChoice.rank(plan.dataIds(), holders(), seq * 2);
+      }
+      return victims;
+    }
+
+    /** The data servers of each workload file. */
+    private List<List<String>> holders() {
+      List<List<String>> holders = new ArrayList<>();
+      for (String path : workload.paths()) {
+        try {
+          holders.add(fs.stat(path).layout().servers());
+        } catch (Exception e) {
+          throw new IllegalStateException("cannot look up where " + path + " is", e);
+        }
+      }
+      return holders;
     }
 
     void signal(String id, String sig) throws Exception {
