@@ -64,7 +64,7 @@ public final class MetaServerConfigKeys {
           + " read or write more than 1 MiB/s on the data servers (their heartbeats report it): recovery gives way to"
           + " foreground I/O, and speeds up to tessera.meta.rebuild-rate when the clients are quiet");
   public static final ConfigKey<Integer> REBUILD_LOCK_SHARE_UNDER_LOAD = ConfigKey.percent(
-      "tessera.meta.rebuild-lock-share-under-load", 10, "percent of the time rebuilds and drains may hold stripe locks"
+      "tessera.meta.rebuild-lock-share-under-load", 5, "percent of the time rebuilds and drains may hold stripe locks"
           + " while clients are busy (as for tessera.meta.rebuild-rate-under-load): writers of locked stripes wait, so"
           + " before each lock the rebuild waits until its locks fill no more than this share (100: no pause; a"
           + " chunk lock of a large file counts only when a writer asked for its stripes while it was held). Writers"
