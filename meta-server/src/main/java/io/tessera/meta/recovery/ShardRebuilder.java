@@ -96,7 +96,7 @@ final class ShardRebuilder {
   /**
    * @param serving whether a server can be read from and locked now (up, heard from)
    * @param rebuildable whether recovery would rebuild a server's stale units now: a file rebuilt for
-   *     one server is rebuilt in the same pass on each other server it is stale on that passes it
+   *     one server is rebuilt in the same pass on every other server it is stale on for which this is true
    */
   ShardRebuilder(DataServerCalls calls, Namespace namespace, Predicate<String> serving,
       Predicate<String> rebuildable, RateLimiter limiter, LockShare lockShare, long leaseMillis) {
