@@ -5,14 +5,17 @@ import java.util.function.LongSupplier;
 
 /**
  * Keeps the time rebuilds hold stripe locks writers wait on to a share of the clock while clients
- * are busy. Writers of locked stripes wait, so before taking its next lock the rebuilder waits
- * until the locks it held fill no more than the share. A lock no writer waited on cost nobody
- * time and calls for no pause; which those are the rebuilder decides (a large file's chunk lock
- * the data servers say no writer asked for while it was held; never a file-wide lock). The byte
- * rate alone does not bound this: a small
- * file copied under its file-wide lock may hold it far longer than its bytes are due at the rate
- * (a target just restarted and cold, survivors busy with the writers). The wait comes before the
- * next lock, not after the last: a finished rebuild is counted and reported at once.
+ * are busy. Writers of locked stripes wait, so before taking its next such lock the rebuilder
+ * waits until the locks it held fill no more than the share. A lock no writer waited on cost
+ * nobody time and calls for no pause; which those are the rebuilder decides (a large file's chunk
+ * lock the data servers say no writer asked for while it was held; never a file-wide lock). The
+ * byte rate alone does not bound this: a small file copied under its file-wide lock may hold it
+ * far longer than its bytes are due at the rate (a target just restarted and cold, survivors busy
+ * with the writers). The wait comes before the next lock, not after the last: a finished rebuild
+ * is counted and reported at once. A lock no writer is expected to wait for (the next chunk of a
+ * file whose writers did not wait on the last) need not wait: it is taken at once and what is owed
+ * stays owed, the time passing meanwhile paying it off unless writers waited on that lock after
+ * all, which then owes its own pause on top.
  */
 final class LockShare {
   /** The share now, in percent (100: no pause; it changes with the clients' load). */
@@ -34,30 +37,49 @@ final class LockShare {
   }
 
   /**
-   * Waits, before a lock is taken, for what is left of the pause the last lock called for;
-   * returns when the lock is being taken (for {@link #released}).
+   * Waits, before a lock writers may wait for is taken, for what is left of the pause the locks
+   * released so far call for; returns when the lock is being taken (for {@link #released}).
    */
   long beforeLocking() throws InterruptedException {
     long wait;
     synchronized (this) {
       wait = owedNanos - (clock.getAsLong() - releasedAt);   // time since the release counts
-      owedNanos = 0;
     }
     if (wait > 0) {
       sleeper.sleep(wait);
     }
+    synchronized (this) {
+      owedNanos = 0;
+      releasedAt = clock.getAsLong();
+      return releasedAt;
+    }
+  }
+
+  /**
+   * Before a lock no writer is expected to wait for: taken at once, the pause still owed is left
+   * for the next {@link #beforeLocking}; returns when the lock is being taken.
+   */
+  long beforeUnwaitedLock() {
     return clock.getAsLong();
   }
 
   /**
    * The lock taken at {@code lockedSince} was released: if {@code writersWaited} on it, the next
-   * one waits for the share's complement.
+   * {@link #beforeLocking} also waits for the share's complement of the time it was held.
    */
   synchronized void released(long lockedSince, boolean writersWaited) {
-    long now = clock.getAsLong();
-    long held = now - lockedSince;
     int p = percent.getAsInt();
-    owedNanos = !writersWaited || p >= 100 || held <= 0 ? 0 : held * (100 - p) / p;
+    if (p >= 100) {
+      owedNanos = 0;
+      return;
+    }
+    if (!writersWaited) {
+      return;   // the time it was held paid off what is owed, as idle time does
+    }
+    long now = clock.getAsLong();
+    long held = Math.max(0, now - lockedSince);
+    long paid = Math.max(0, lockedSince - releasedAt);   // before this lock, not while writers waited on it
+    owedNanos = Math.max(0, owedNanos - paid) + held * (100 - p) / p;
     releasedAt = now;
   }
 }

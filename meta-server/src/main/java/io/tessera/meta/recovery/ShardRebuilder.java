@@ -54,13 +54,16 @@ import java.util.function.Predicate;
  *
  * <p>Two paces bound what a rebuild takes from foreground I/O: the bytes it writes keep to the
  * {@link RateLimiter}'s rate, and the time it holds stripe locks (writers of those stripes wait)
- * keeps to the {@link LockShare} while clients are busy. Every file-wide lock counts toward the
- * share: it is taken for a small or busy file, whose writers, refused by the last lock, are often
- * backing off rather than asking while the next one is held (counting only the locks a writer
- * asked for let the recovery scenarios' writers fall below 0.7 of their rate in 4-5 of 20 runs,
- * against 1-2). A large file's chunk lock counts only when a data server says a writer asked for
- * its stripes meanwhile: a file copied chunk by chunk is one nobody was writing (a written one is
- * copied again under the file-wide lock), so it rebuilds at the byte rate.
+ * keeps to the {@link LockShare} while clients are busy. A file-wide lock counts toward the
+ * share (but for the one below): it is taken for a small or busy file, whose writers, refused by
+ * the last lock, are often backing off rather than asking while the next one is held (counting
+ * only the locks a writer asked for let the recovery scenarios' writers fall below 0.7 of their
+ * rate in 4-5 of 20 runs, against 1-2). A large file's chunk lock counts only when a data server
+ * says a writer asked for its stripes meanwhile: a file copied chunk by chunk is one nobody was
+ * writing (a written one is copied again under the file-wide lock), so it rebuilds at the byte
+ * rate. Nor does such a file wait out the pause busy files' locks called for: not before its
+ * chunks (only the chunk after one writers waited on does), nor before the brief file-wide lock
+ * under which its copy is checked, which counts only when a writer asked for its stripes meanwhile.
  */
 final class ShardRebuilder {
   /** Bytes of the target's units copied per chunk. */
@@ -238,6 +241,7 @@ final class ShardRebuilder {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
       long lockedSince = 0;
+      boolean quiet = false;   // copied chunk by chunk with no writer waiting on any chunk
       if (underFileLock) {
         lockedSince = lockShare.beforeLocking();
         lockAll(everyone, fileLock, layout.generation(), staleHere);
@@ -254,10 +258,11 @@ final class ShardRebuilder {
         for (String t : targetServers) {
           truncate(t, fileId, layout, size);
         }
-        copy(fileId, layout, size, targetServers, readable, everyone, staleHere, underFileLock ? fileLock : null,
-            copyOnly, written);
+        quiet = !copy(fileId, layout, size, targetServers, readable, everyone, staleHere,
+            underFileLock ? fileLock : null, copyOnly, written) && !underFileLock;
         if (!underFileLock) {
-          lockedSince = lockShare.beforeLocking();
+          // a file nobody was writing is only checked under this lock: it waits out no other file's pause
+          lockedSince = quiet ? lockShare.beforeUnwaitedLock() : lockShare.beforeLocking();
           lockAll(everyone, fileLock, layout.generation(), staleHere);
           fileLocked = true;
         }
@@ -279,8 +284,9 @@ final class ShardRebuilder {
         throw e;
       } finally {
         if (fileLocked) {
-          unlockAll(everyone, fileLock);
-          lockShare.released(lockedSince, true);   // a file-wide lock always counts (class doc)
+          boolean writersAsked = unlockAll(everyone, fileLock);
+          // a file-wide lock counts (class doc), the check of a quiet file's copy when a writer asked
+          lockShare.released(lockedSince, !quiet || writersAsked);
         }
       }
     }
@@ -388,17 +394,22 @@ final class ShardRebuilder {
   /**
    * Copies stripes [0, stripes of size) of the file onto the targets, adding the bytes written to
    * each to {@code written}. {@code fileLock}: the file-wide lock held on every server, or null
-   * (each chunk locks its stripes).
+   * (each chunk locks its stripes). Returns whether writers waited on any chunk's lock.
    */
-  private void copy(long fileId, StripeLayout layout, long size, List<String> targets, Set<String> readable,
+  private boolean copy(long fileId, StripeLayout layout, long size, List<String> targets, Set<String> readable,
       List<String> everyone, Set<String> staleHere, StripeLockProto fileLock, boolean copyOnly,
       Map<String, Long> written) throws InterruptedException {
     long stripes = stripes(layout, size);
     int perChunk = stripesPerChunk(layout);
+    boolean writersWaited = false;   // a file's first chunk is not held up by what other files' locks owe
+    boolean anyWaited = false;
     for (long from = 0; from < stripes; from += perChunk) {
       long to = Math.min(stripes, from + perChunk);
-      copyChunk(fileId, layout, size, targets, readable, everyone, staleHere, from, to, fileLock, copyOnly, written);
+      writersWaited = copyChunk(fileId, layout, size, targets, readable, everyone, staleHere, from, to, fileLock,
+          copyOnly, writersWaited, written);
+      anyWaited |= writersWaited;
     }
+    return anyWaited;
   }
 
   private static long stripes(StripeLayout layout, long size) {
@@ -410,9 +421,14 @@ final class ShardRebuilder {
     return Math.max(1, CHUNK_BYTES / layout.stripeUnit());
   }
 
-  private void copyChunk(long fileId, StripeLayout layout, long size, List<String> targets, Set<String> readable,
+  /**
+   * Copies stripes [from, to) under {@code fileLock}, or else under a chunk lock of their own,
+   * taken after the {@link LockShare}'s pause only when writers waited on the file's last chunk
+   * ({@code writersWaitedOnLast}). Returns whether writers waited on this chunk's lock.
+   */
+  private boolean copyChunk(long fileId, StripeLayout layout, long size, List<String> targets, Set<String> readable,
       List<String> everyone, Set<String> staleHere, long from, long to, StripeLockProto fileLock, boolean copyOnly,
-      Map<String, Long> written) throws InterruptedException {
+      boolean writersWaitedOnLast, Map<String, Long> written) throws InterruptedException {
     boolean locked = fileLock != null;
     StripeLockProto chunkLock = locked ? null : lock(fileId, from, (int) (to - from), copyOnly);
     // k units decode the targets': the first k readable ones of each stripe (data units first)
@@ -423,7 +439,8 @@ final class ShardRebuilder {
       }
       return before < layout.dataUnits();
     };
-    long lockedSince = chunkLock != null ? lockShare.beforeLocking() : 0;
+    long lockedSince = chunkLock == null ? 0
+        : writersWaitedOnLast ? lockShare.beforeLocking() : lockShare.beforeUnwaitedLock();
     Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, staleHere);
     boolean chunkLocked = chunkLock != null;
     boolean writersWaited = true;   // unless every server of the chunk says none did
@@ -495,6 +512,7 @@ final class ShardRebuilder {
     } else {
       limiter.acquire(bytes);
     }
+    return chunkLock != null && writersWaited;
   }
 
   /**

@@ -59,4 +59,30 @@ class LockShareTest {
     share.beforeLocking();
     assertThat(now).as("the next chunk goes at once (the byte rate still paces it)").isEqualTo(400_000_000L);
   }
+
+  @Test
+  void aFileNobodyWritesIsCopiedWhileTheBusyFilesPauseRunsOut() throws Exception {
+    long lockedSince = share.beforeLocking();
+    now += 100_000_000L;                           // a busy file's copy: 100 ms under its file-wide lock
+    share.released(lockedSince, true);             // owes 100 x 70 / 30 = 233 ms
+    long chunkSince = share.beforeUnwaitedLock();
+    assertThat(now).as("the idle file's chunk is not held up").isEqualTo(100_000_000L);
+    now += 50_000_000L;
+    share.released(chunkSince, false);
+    share.beforeLocking();                         // the next file-wide lock
+    assertThat(now).as("waits only what the 50 ms did not pay off").isEqualTo(333_333_333L);
+  }
+
+  @Test
+  void aChunkWritersWaitedOnAfterAllOwesItsPauseOnTopOfWhatWasOwed() throws Exception {
+    long lockedSince = share.beforeLocking();
+    now += 100_000_000L;
+    share.released(lockedSince, true);             // owes 233 ms
+    long chunkSince = share.beforeUnwaitedLock();
+    now += 60_000_000L;                            // a writer asked for the chunk's stripes meanwhile
+    share.released(chunkSince, true);
+    share.beforeLocking();
+    assertThat((double) 160_000_000L / now).as("160 ms locked in all: still 30 % of the clock")
+        .isCloseTo(0.30, Offset.offset(0.001));
+  }
 }
