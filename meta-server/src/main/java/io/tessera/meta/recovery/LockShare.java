@@ -8,14 +8,15 @@ import java.util.function.LongSupplier;
  * are busy. Writers of locked stripes wait, so before taking its next such lock the rebuilder
  * waits until the locks it held fill no more than the share. A lock no writer waited on cost
  * nobody time and calls for no pause; which those are the rebuilder decides (a large file's chunk
- * lock the data servers say no writer asked for while it was held; never a file-wide lock). The
- * byte rate alone does not bound this: a small file copied under its file-wide lock may hold it
- * far longer than its bytes are due at the rate (a target just restarted and cold, survivors busy
- * with the writers). The wait comes before the next lock, not after the last: a finished rebuild
- * is counted and reported at once. A lock no writer is expected to wait for (the next chunk of a
- * file whose writers did not wait on the last) need not wait: it is taken at once and what is owed
- * stays owed, the time passing meanwhile paying it off unless writers waited on that lock after
- * all, which then owes its own pause on top.
+ * lock, or the file-wide lock checking a quiet file's copy, that the data servers say no writer
+ * asked for while it was held; no other file-wide lock). The byte rate alone does not bound this:
+ * a small file copied under its file-wide lock may hold it far longer than its bytes are due at
+ * the rate (a target just restarted and cold, survivors busy with the writers). The wait comes
+ * before the next lock, not after the last: a finished rebuild is counted and reported at once. A
+ * lock no writer is expected to wait for (the next chunk of a file no writer waited on so far,
+ * that file's check) need not wait: it is taken at once and what is owed stays owed, the time
+ * passing meanwhile paying it off unless writers waited on that lock after all, which then owes
+ * its own pause on top.
  */
 final class LockShare {
   /** The share now, in percent (100: no pause; it changes with the clients' load). */
