@@ -66,8 +66,9 @@ public final class MetaServerConfigKeys {
   public static final ConfigKey<Integer> REBUILD_LOCK_SHARE_UNDER_LOAD = ConfigKey.percent(
       "tessera.meta.rebuild-lock-share-under-load", 5, "percent of the time rebuilds and drains may hold stripe locks"
           + " while clients are busy (as for tessera.meta.rebuild-rate-under-load): writers of locked stripes wait, so"
-          + " before each lock the rebuild waits until its locks fill no more than this share (100: no pause; a"
-          + " chunk lock of a large file counts only when a writer asked for its stripes while it was held). Writers"
+          + " before each lock writers may wait for the rebuild waits until its locks fill no more than this share"
+          + " (100: no pause; a large file nobody writes is copied chunk by chunk without waiting, its locks counting"
+          + " only when a writer asked for its stripes while one was held). Writers"
           + " spread over a few busy files soon all wait on whichever is locked, so the share is about what they lose");
   public static final ConfigKey<Duration> REBUILD_LOCK_LEASE = ConfigKey.duration("tessera.meta.rebuild-lock-lease",
       Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
