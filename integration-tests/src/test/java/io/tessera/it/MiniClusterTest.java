@@ -415,6 +415,9 @@ class MiniClusterTest {
     assertThat(Cli.run("fs", "put", "-q", "--sync", src.toString(), "/cli/deep/in.bin", "--meta", meta).code).isZero();
     Cli ls = Cli.run("fs", "ls", "--json", "/cli/deep", "--meta", meta);
     assertThat(ls.out).contains("\"size\" : 3000000");
+    Cli longLs = Cli.run("fs", "ls", "-l", "/cli/deep", "--meta", meta);
+    assertThat(longLs.out.strip().lines()).as("ls -l shows the mode as ls does").singleElement().asString()
+        .startsWith("-rw-r--r-- ").contains(" 3000000 ").endsWith(" in.bin");
     Path dst = local.resolve("out.bin");
     assertThat(Cli.run("fs", "get", "-q", "-Dtessera.client.read-chunk=64K", "-Dtessera.client.reads-ahead=2",
         "/cli/deep/in.bin", dst.toString(), "--meta", meta).code).isZero();

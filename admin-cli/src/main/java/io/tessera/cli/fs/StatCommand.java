@@ -32,9 +32,9 @@ public final class StatCommand extends ConnectedCommand {
       out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(toMap(s)));
       return 0;
     }
-    out().printf("  Path: %s%n  Type: %s%n  Size: %d%n  Mode: %04o%n  Inode: %d%nModify: %s%nChange: %s%n",
-        s.path(), s.directory() ? "directory" : "regular file", s.size(), s.mode(), s.fileId(), s.modified(),
-        s.changed());
+    out().printf("  Path: %s%n  Type: %s%n  Size: %d%n  Mode: %04o (%s)%n  Inode: %d%nModify: %s%nChange: %s%n",
+        s.path(), s.directory() ? "directory" : "regular file", s.size(), s.mode(),
+        Permissions.symbolic(s.directory(), s.mode()), s.fileId(), s.modified(), s.changed());
     StripeLayout l = s.layout();
     if (l != null) {
       out().printf("Layout: %s%n", l);
@@ -74,7 +74,7 @@ public final class StatCommand extends ConnectedCommand {
   static String longLine(FileStatus s) {
     String layout = s.layout() == null ? "-" : s.layout().dataUnits() + "+" + s.layout().parityUnits() + "/"
         + io.tessera.common.config.DataSize.format(s.layout().stripeUnit()).replace(" ", "");
-    return String.format(Locale.ROOT, "%s%04o %14d %s %-12s %s", s.directory() ? "d" : "-", s.mode(), s.size(),
+    return String.format(Locale.ROOT, "%s %14d %s %-12s %s", Permissions.symbolic(s.directory(), s.mode()), s.size(),
         s.modified().toString().substring(0, 19).replace('T', ' '), layout, s.directory() ? s.name() + "/" : s.name());
   }
 }
