@@ -424,10 +424,12 @@ final class DataRequestHandler implements RpcService {
       }
       case TRUNCATE -> {
         TruncateFileRequestProto t = req.getTruncate();
-        if (t.getKeepLengthsCount() > 255) {
-          throw new IllegalArgumentException("truncate names " + t.getKeepLengthsCount() + " units; at most 255");
+        if (t.getKeepLengthsCount() > 255 || t.getMissingServersCount() > 255) {
+          throw new IllegalArgumentException("truncate names " + t.getKeepLengthsCount() + " units and "
+              + t.getMissingServersCount() + " missing servers; at most 255 of each");
         }
-        store.truncateFile(t.getFileId(), t.getStripe(), t.getKeepLengthsList().stream().mapToInt(i -> i).toArray());
+        store.truncateFile(t.getFileId(), t.getStripe(), t.getKeepLengthsList().stream().mapToInt(i -> i).toArray(),
+            new WriteBookkeeping(null, t.getFileId(), t.getMissingServersList(), t.getStaleMarked()));
         return ok();
       }
       case SYNC -> {
@@ -534,9 +536,19 @@ final class DataRequestHandler implements RpcService {
     List<ShardWrite> out = new ArrayList<>(w.getRangesCount());
     int pos = payload.readerIndex();
     for (ShardRangeProto r : w.getRangesList()) {
+      ShardId shard = new ShardId(r.getFileId(), r.getStripe(), r.getUnit());
+      if (r.getHole()) {
+        if (r.getOffset() != 0 || r.getLength() != 0) {
+          throw new IllegalArgumentException("a hole range of shard " + shard + " names bytes ("
+              + Integer.toUnsignedString(r.getOffset()) + "+" + Integer.toUnsignedString(r.getLength())
+              + "); a hole has none");
+        }
+        out.add(ShardWrite.hole(shard));
+        continue;
+      }
       boolean covers = r.getCoversUnit() && r.getOffset() == 0;
-      out.add(new ShardWrite(new ShardId(r.getFileId(), r.getStripe(), r.getUnit()), r.getOffset(),
-          payload.slice(pos, r.getLength()), covers, covers && w.getWholeStripes()));
+      out.add(new ShardWrite(shard, r.getOffset(), payload.slice(pos, r.getLength()), covers,
+          covers && w.getWholeStripes()));
       pos += r.getLength();
     }
     return out;

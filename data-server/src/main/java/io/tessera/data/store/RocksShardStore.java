@@ -247,6 +247,10 @@ public final class RocksShardStore implements ShardStore {
           }
           current = older;   // a writer stamped it past this server's epoch: a snapshot was committed
         }
+        if (w.hole()) {
+          supersede(batch, w.shard(), current, now, null, changes);
+          continue;
+        }
         // stamped past this server's epoch: a snapshot at its epoch was committed that the
         // retained list here does not name yet, and it sees every older version
         boolean keepOlder = current > now.epoch();
@@ -525,7 +529,7 @@ public final class RocksShardStore implements ShardStore {
     // snapshots may still see the file: its shards end in tombstones, older versions stay
     try (WriteBatch batch = new WriteBatch()) {
       for (ShardId id : shardsOf(fileId, 0)) {
-        withShardLock(id, () -> supersede(batch, id, now, null, changes));
+        withShardLock(id, () -> supersede(batch, id, now.epoch(), now, null, changes));
       }
       db.write(asyncWrite, batch);
       changes.committed();
@@ -562,7 +566,7 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public void truncateFile(long fileId, long stripe, int[] keepLengths) throws IOException {
+  public void truncateFile(long fileId, long stripe, int[] keepLengths, WriteBookkeeping book) throws IOException {
     EpochState now = state;
     List<ByteBuf> held = new ArrayList<>();
     FileChanges changes = new FileChanges();
@@ -571,7 +575,7 @@ public final class RocksShardStore implements ShardStore {
         int keep = id.stripe() > stripe || id.unit() >= keepLengths.length ? 0 : keepLengths[id.unit()];
         withShardLock(id, () -> {
           if (keep == 0) {
-            supersede(batch, id, now, null, changes);
+            supersede(batch, id, now.epoch(), now, null, changes);
             return;
           }
           ByteBuf value = readValue(id);
@@ -582,12 +586,17 @@ public final class RocksShardStore implements ShardStore {
           if (value.readableBytes() - CRC_BYTES > keep) {
             value.writerIndex(CRC_BYTES + keep);
             value.setInt(0, crc(value, CRC_BYTES, keep));
-            supersede(batch, id, now, value.nioBuffer(), changes);
+            supersede(batch, id, now.epoch(), now, value.nioBuffer(), changes);
           }
         });
       }
+      Runnable remember = book.missingServers().isEmpty() ? null
+          : dirty.record(batch, fileId, book.missingServers(), book.staleMarked());
       db.write(asyncWrite, batch);
       changes.committed();
+      if (remember != null) {
+        remember.run();
+      }
     } catch (RocksDBException e) {
       throw storeError("truncate", e);
     } finally {
@@ -597,27 +606,28 @@ public final class RocksShardStore implements ShardStore {
   }
 
   /**
-   * Replaces a shard's live version with {@code value} (null: a tombstone) at the current epoch,
-   * keeping the old version if a snapshot sees it; a tombstone is only written when an older
-   * version remains to be hidden.
+   * Replaces a shard's live version with {@code value} (null: a tombstone) at {@code epoch},
+   * keeping the old version if a snapshot sees it (or may: an epoch past this server's is a
+   * snapshot it has not heard of); a tombstone is only written when an older version remains to
+   * be hidden.
    */
-  private void supersede(WriteBatch batch, ShardId id, EpochState now, ByteBuffer value, FileChanges changes)
-      throws IOException, RocksDBException {
+  private void supersede(WriteBatch batch, ShardId id, long epoch, EpochState now, ByteBuffer value,
+      FileChanges changes) throws IOException, RocksDBException {
     List<long[]> versions = versionsOf(id);
     if (versions.isEmpty()) {
       if (value != null) {
-        putVersion(batch, id, now.epoch(), new ByteBuffer[] {value}, false, false, changes);
+        putVersion(batch, id, epoch, new ByteBuffer[] {value}, false, false, changes);
       }
       return;
     }
     long newest = versions.get(versions.size() - 1)[0];
     boolean olderRemain = true;
-    if (newest == now.epoch() || !now.keeps(newest, now.epoch())) {
+    if (newest == epoch || (epoch <= now.epoch() && !now.keeps(newest, epoch))) {
       deleteVersion(batch, id, newest, changes);
       olderRemain = versions.size() > 1;
     }
     if (value != null || olderRemain) {
-      putVersion(batch, id, now.epoch(), new ByteBuffer[] {value == null ? ByteBuffer.allocate(0) : value},
+      putVersion(batch, id, epoch, new ByteBuffer[] {value == null ? ByteBuffer.allocate(0) : value},
           false, false, changes);
     }
   }

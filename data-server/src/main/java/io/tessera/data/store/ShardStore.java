@@ -108,7 +108,17 @@ public interface ShardStore extends Closeable {
    * Keeps stripes below {@code stripe}; of stripe {@code stripe} keeps {@code keepLengths[unit]}
    * bytes of each unit; removes later stripes.
    */
-  void truncateFile(long fileId, long stripe, int[] keepLengths) throws IOException;
+  default void truncateFile(long fileId, long stripe, int[] keepLengths) throws IOException {
+    truncateFile(fileId, stripe, keepLengths, WriteBookkeeping.NONE);
+  }
+
+  /**
+   * Like {@link #truncateFile(long, long, int[])}, logging the servers the truncate skipped in the
+   * dirty-file log in the same atomic step ({@code bookkeeping}'s lock is not used).
+   *
+   * @throws UnrecordedSkipException as {@link #write(List, WriteBookkeeping, long, boolean)} does
+   */
+  void truncateFile(long fileId, long stripe, int[] keepLengths, WriteBookkeeping bookkeeping) throws IOException;
 
   /** Makes every acknowledged write durable against power loss. */
   void sync() throws IOException;

@@ -174,6 +174,29 @@ class RocksShardStoreTest {
         .as("a version newer than the write's epoch: its lock cannot have been held").hasMessageContaining("newer");
   }
 
+  /**
+   * A server that missed a truncate keeps the unit it held; recovery makes it the hole the other
+   * servers have. Left stored (as zeros or old bytes), it stood beside parity the others never
+   * wrote, and fsck counted that parity missing for good.
+   */
+  @Test
+  void aHoleWriteLeavesTheUnitAbsentWhileASnapshotKeepsWhatItSaw() throws Exception {
+    ShardId plain = new ShardId(30, 0, 0);
+    ShardId kept = new ShardId(30, 1, 0);
+    ShardId never = new ShardId(30, 2, 0);
+    store.write(List.of(put(plain, 0, bytes(4096, 1), true), put(kept, 0, bytes(4096, 2), true)), false);
+    store.write(List.of(ShardWrite.hole(plain), ShardWrite.hole(never)), false);
+    assertThat(read(plain, 0, 4096)).as("a unit made a hole").isNull();
+    assertThat(store.versionAt(plain, Long.MAX_VALUE)).as("nothing left, not even a tombstone")
+        .isEqualTo(ShardStore.NO_VERSION);
+    assertThat(store.versionAt(never, Long.MAX_VALUE)).as("a hole where nothing was").isEqualTo(ShardStore.NO_VERSION);
+
+    store.setEpochState(new EpochState(1, new long[] {0}));     // snapshot at epoch 0
+    store.write(List.of(ShardWrite.hole(kept)), false);
+    assertThat(read(kept, 0, 4096)).as("live: a hole").isNull();
+    assertThat(readAt(kept, 0, 4096, 0)).as("what the snapshot saw").isEqualTo(bytes(4096, 2));
+  }
+
   @Test
   void theVersionAtAnEpochIsTheNewestAtOrBelowItAndATruncationCounts() throws Exception {
     ShardId id = new ShardId(6, 0, 0);

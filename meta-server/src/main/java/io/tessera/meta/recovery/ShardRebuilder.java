@@ -338,7 +338,9 @@ final class ShardRebuilder {
                 + ": the unit on " + from + " cannot be read; it will be decoded from the other servers instead");
           }
           int length = old.storedLength(size, s, unit);
-          if (length > 0) {
+          if (length > 0 && !got.stored(s)[unit]) {
+            w.addRanges(hole(fileId, s, unit));
+          } else if (length > 0) {
             w.addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(unit).setOffset(0)
                 .setLength(length).setCoversUnit(true));
             out.addComponent(true, Unpooled.wrappedBuffer(got.shards(s)[unit], 0, length));
@@ -465,6 +467,17 @@ final class ShardRebuilder {
           onlyDataUnits &= unit < layout.dataUnits();
         }
         requireData(stripes, s, fileId);
+        // a stripe that is a hole on every server read is one on the targets too: zeros stored
+        // there would be data beside parity the other servers never wrote
+        if (!stripes.anyStored(s)) {
+          for (String target : targets) {
+            int unit = unitOn(layout, s, target);
+            if (layout.storedLength(size, s, unit) > 0) {
+              writes.get(target).addRanges(hole(fileId, s, unit));
+            }
+          }
+          continue;
+        }
         if (onlyDataUnits) {
           // decode only the missing data units (the unread parity is not needed)
           codec(layout).reconstructData(shards, present, 0, layout.stripeUnit());
@@ -625,6 +638,11 @@ final class ShardRebuilder {
     return newestVersion < 0 ? write : write.setEpoch(newestVersion);
   }
 
+  /** A write range that makes the unit a hole on its server (whatever version it kept). */
+  private static ShardRangeProto hole(long fileId, long stripe, int unit) {
+    return ShardRangeProto.newBuilder().setFileId(fileId).setStripe(stripe).setUnit(unit).setHole(true).build();
+  }
+
   /** The unit of stripe s that lives on the server. */
   private static int unitOn(StripeLayout layout, long stripe, String server) {
     for (int u = 0; u < layout.width(); u++) {
@@ -644,10 +662,22 @@ final class ShardRebuilder {
   }
 
   /**
-   * Units of stripes [from, to) as read: zero-padded to the unit, with which ones were readable
-   * and the epoch of each one's version (-1: none, or not read).
+   * Units of stripes [from, to) as read: zero-padded to the unit, with which ones were readable,
+   * which of those hold bytes (the others are holes) and the epoch of each one's version (-1: none,
+   * or not read).
    */
-  private record Stripes(long from, int dataUnits, byte[][][] shards, boolean[][] present, long[][] versions) {
+  private record Stripes(long from, int dataUnits, byte[][][] shards, boolean[][] present, boolean[][] stored,
+      long[][] versions) {
+    /** Whether any unit read of the stripe holds bytes (else it is a hole wherever it was read). */
+    boolean anyStored(long stripe) {
+      for (boolean b : stored[(int) (stripe - from)]) {
+        if (b) {
+          return true;
+        }
+      }
+      return false;
+    }
+
     /** The newest version among all units read, or -1. */
     long newestVersion() {
       long newest = -1;
@@ -665,6 +695,10 @@ final class ShardRebuilder {
 
     boolean[] present(long stripe) {
       return present[(int) (stripe - from)];
+    }
+
+    boolean[] stored(long stripe) {
+      return stored[(int) (stripe - from)];
     }
 
     /** How many units of the stripe were read intact. */
@@ -723,6 +757,7 @@ final class ShardRebuilder {
       int n = (int) (to - from);
       byte[][][] shards = new byte[n][width][];
       boolean[][] present = new boolean[n][width];
+      boolean[][] stored = new boolean[n][width];
       long[][] versions = new long[n][width];
       for (int i = 0; i < n; i++) {
         java.util.Arrays.fill(versions[i], -1);
@@ -736,17 +771,18 @@ final class ShardRebuilder {
         int offset = 0;
         for (int i = 0; i < e.getValue().size(); i++) {
           ShardRangeProto r = e.getValue().get(i);
-          int stored = a.getStoredLengths(i);
+          int length = a.getStoredLengths(i);
           int at = (int) (r.getStripe() - from);
           if (i < a.getVersionsCount()) {
             versions[at][r.getUnit()] = a.getVersions(i);
           }
           if (a.getStates(i) == ShardStateProto.SHARD_STORED || a.getStates(i) == ShardStateProto.SHARD_ABSENT) {
-            p.getBytes(p.readerIndex() + offset, shards[at][r.getUnit()], 0, stored);
-            java.util.Arrays.fill(shards[at][r.getUnit()], stored, unit, (byte) 0);
+            p.getBytes(p.readerIndex() + offset, shards[at][r.getUnit()], 0, length);
+            java.util.Arrays.fill(shards[at][r.getUnit()], length, unit, (byte) 0);
             present[at][r.getUnit()] = true;
+            stored[at][r.getUnit()] = a.getStates(i) == ShardStateProto.SHARD_STORED;
           }
-          offset += stored;
+          offset += length;
         }
       }
       for (int i = 0; i < n; i++) {
@@ -756,7 +792,7 @@ final class ShardRebuilder {
           }
         }
       }
-      return new Stripes(from, layout.dataUnits(), shards, present, versions);
+      return new Stripes(from, layout.dataUnits(), shards, present, stored, versions);
     } catch (RuntimeException | InterruptedException e) {
       if (lock != null) {
         unlockAll(lockOn, lock);
