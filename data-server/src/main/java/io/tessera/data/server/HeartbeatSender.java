@@ -84,7 +84,7 @@ final class HeartbeatSender implements Closeable {
         .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(Math.max(0, dataDir.getUsableSpace() - reserveBytes))
         .setUsedBytes(store.usedBytes()).setEpoch(store.epoch()).setGateAttempt(overdue)
         .addAllOrphanLocks(locks.orphans(64)).addAllCorruptFiles(corruption.pending(64))
-        .setClientBytesPerS(load.perSecondSinceLast()).build();
+        .setClientBytesPerS(load.perSecondSinceLast()).setServingState(serving.state()).build();
     meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom,
         r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).whenComplete((r, err) -> {
       inFlight = false;

@@ -135,13 +135,18 @@ public final class DataServerRegistry {
     return java.util.OptionalLong.of(sum);
   }
 
-  /** Every known server, for status displays. */
+  /**
+   * Every known server, for status displays: DOWN when silent past the timeout, RECOVERING while
+   * its last report says it still reads around itself (it has not heard it is up again), else UP.
+   */
   public List<DataServerProto> describe() {
     long now = System.nanoTime();
     List<DataServerProto> out = new ArrayList<>();
     servers.forEach((id, e) -> out.add(DataServerProto.newBuilder()
         .setId(id).setAddress(e.last.getAddress())
-        .setState(isUp(id) ? DataServerStateProto.UP : DataServerStateProto.DOWN)
+        .setState(!isUp(id) ? DataServerStateProto.DOWN
+            : e.last.getServingState() == DataServerStateProto.RECOVERING ? DataServerStateProto.RECOVERING
+            : DataServerStateProto.UP)
         .setCapacityBytes(e.last.getCapacityBytes()).setFreeBytes(e.last.getFreeBytes())
         .setUsedBytes(e.last.getUsedBytes())
         .setLastHeartbeatMsAgo((now - e.seenNanos) / 1_000_000).build()));

@@ -311,7 +311,7 @@ final class MetaRequestHandler implements RpcService {
       if (rec != null && rec.getState() != io.tessera.common.proto.DataServerStateProto.UP) {
         db.setDownSinceMs(rec.getDownSinceMs() != 0 ? rec.getDownSinceMs() : rec.getSinceMs())
             .setDecommissioned(rec.getDecommissioned());
-        if (d.getState() == io.tessera.common.proto.DataServerStateProto.UP
+        if (d.getState() != io.tessera.common.proto.DataServerStateProto.DOWN
             || rec.getState() == io.tessera.common.proto.DataServerStateProto.DRAINING
             || rec.getState() == io.tessera.common.proto.DataServerStateProto.RETIRED) {
           db.setState(rec.getState());   // heard from, but DOWN not yet moved on, RECOVERING, DRAINING or RETIRED
