@@ -50,6 +50,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * blocking facade over it. Thread-safe; share one per process.
  */
 public final class AsyncTesseraFileSystem implements Closeable {
+  /** Most stripes one repair request names (meta.proto RepairStripesRequestProto). */
+  private static final int MAX_REPAIR_STRIPES = 4096;
+
   private final RpcClientPool pool;
   private final RpcClientPool metaPool;
   private final MetaClient meta;
@@ -392,22 +395,28 @@ public final class AsyncTesseraFileSystem implements Closeable {
     ShardChecker.Result r = new ShardChecker(data).check(target, in.getSize(), verifyParity);
     return new FileCheck(p, layout.toString(), r.stripes(), r.parityVerified(), r.parityMismatches(),
         r.missingShards(), r.unreadableStripes(), List.copyOf(in.getStaleServersList()),
-        List.copyOf(r.damagedServers()), List.copyOf(r.mismatchedStripes()), in.getId());
+        List.copyOf(r.damagedServers()), List.copyOf(r.mismatchedStripes()), List.copyOf(r.unprotectedStripes()),
+        in.getId());
   }
 
   /**
    * Asks recovery to repair what a check found: the damaged servers' shards of the file are
-   * marked stale (recovery rewrites them in the background), and the mismatched stripes get
-   * their parity recomputed from their data units (done when this completes).
+   * marked stale (recovery rewrites them in the background), and the mismatched or unprotected
+   * stripes get their parity recomputed from their data units (done when this completes).
    */
   public CompletableFuture<Void> repair(FileCheck check) {
-    CompletableFuture<?> stale = check.damagedServers().isEmpty() ? CompletableFuture.completedFuture(null)
-        : meta.call(MetaRequestProto.newBuilder().setSetAttr(io.tessera.common.proto.SetAttrRequestProto.newBuilder()
-            .setFileId(check.fileId()).addAllAddStaleServers(check.damagedServers())));
-    CompletableFuture<?> parity = check.mismatchedStripes().isEmpty() ? CompletableFuture.completedFuture(null)
-        : meta.call(MetaRequestProto.newBuilder().setRepairStripes(io.tessera.common.proto.RepairStripesRequestProto.newBuilder()
-            .setFileId(check.fileId()).addAllStripes(check.mismatchedStripes())));
-    return CompletableFuture.allOf(stale, parity);
+    List<CompletableFuture<?>> calls = new java.util.ArrayList<>();
+    if (!check.damagedServers().isEmpty()) {
+      calls.add(meta.call(MetaRequestProto.newBuilder().setSetAttr(io.tessera.common.proto.SetAttrRequestProto
+          .newBuilder().setFileId(check.fileId()).addAllAddStaleServers(check.damagedServers()))));
+    }
+    List<Long> stripes = check.stripesToRecompute();
+    for (int i = 0; i < stripes.size(); i += MAX_REPAIR_STRIPES) {
+      calls.add(meta.call(MetaRequestProto.newBuilder().setRepairStripes(io.tessera.common.proto
+          .RepairStripesRequestProto.newBuilder().setFileId(check.fileId())
+          .addAllStripes(stripes.subList(i, Math.min(stripes.size(), i + MAX_REPAIR_STRIPES))))));
+    }
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
   /** Counters of this client's I/O: lock refusals, degraded writes and reads. */

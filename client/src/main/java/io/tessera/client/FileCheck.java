@@ -16,19 +16,28 @@ import java.util.List;
  * @param unreadableStripes stripes with fewer than k usable units: their data is lost until a
  *     server returns
  * @param staleServers servers recorded as having missed writes to this file
- * @param damagedServers reachable servers holding a corrupt shard of it, or lacking parity beside
- *     stored data (repair: recovery rewrites their shards of the file)
+ * @param damagedServers reachable servers holding a corrupt shard of it (repair: recovery rewrites
+ *     their shards of the file)
  * @param mismatchedStripes stripes whose parity does not match their data (the first 4096; repair:
  *     their parity is recomputed from the data units)
+ * @param unprotectedStripes stripes whose data is stored beside a parity unit that is a hole (the
+ *     first 4096; repair: their parity is recomputed from the data units)
  * @param fileId the file's inode number
  */
 public record FileCheck(String path, String layout, long stripes, long parityVerified, long parityMismatches,
     long missingShards, long unreadableStripes, List<String> staleServers, List<String> damagedServers,
-    List<Long> mismatchedStripes, long fileId) {
+    List<Long> mismatchedStripes, List<Long> unprotectedStripes, long fileId) {
 
   /** Whether {@code fsck --repair} has something to do: shards to rewrite or parity to recompute. */
   public boolean repairable() {
-    return !damagedServers.isEmpty() || !mismatchedStripes.isEmpty();
+    return !damagedServers.isEmpty() || !mismatchedStripes.isEmpty() || !unprotectedStripes.isEmpty();
+  }
+
+  /** Stripes whose parity a repair recomputes: mismatched or unprotected, in order, each once. */
+  public List<Long> stripesToRecompute() {
+    java.util.TreeSet<Long> all = new java.util.TreeSet<>(mismatchedStripes);
+    all.addAll(unprotectedStripes);
+    return List.copyOf(all);
   }
 
   /** Whether nothing is wrong. */

@@ -251,16 +251,7 @@ class ErasureCodingTest {
     // a data unit changed behind the parity's back (no lock, no parity update): stripe 1 is torn
     byte[] stomp = new byte[100];
     new Random(9).nextBytes(stomp);
-    String server = layout.serverOf(1, 0);
-    try (io.tessera.common.rpc.RpcClientPool pool = new io.tessera.common.rpc.RpcClientPool("stomp", 1, 1 << 20,
-        5000, 2000)) {
-      byte[] header = io.tessera.common.proto.DataRequestProto.newBuilder().setWrite(
-          io.tessera.common.proto.WriteShardsRequestProto.newBuilder().addRanges(
-              io.tessera.common.proto.ShardRangeProto.newBuilder().setFileId(fileId).setStripe(1).setUnit(0)
-                  .setOffset(0).setLength(stomp.length))).build().toByteArray();
-      pool.call("127.0.0.1:" + plan.dataPort(server), io.tessera.common.rpc.Service.DATA, header,
-          io.netty.buffer.Unpooled.wrappedBuffer(stomp)).get(10, java.util.concurrent.TimeUnit.SECONDS).release();
-    }
+    writeBehindParity(layout.serverOf(1, 0), fileId, 1, 0, stomp);
     FileCheck torn = fs.check("/torn", true);
     assertThat(torn.parityMismatches()).as(torn.toString()).isEqualTo(1);
     assertThat(torn.mismatchedStripes()).containsExactly(1L);
@@ -275,6 +266,94 @@ class ErasureCodingTest {
       f.readFully(0, got, 0, got.length);
     }
     assertThat(got).isEqualTo(content);
+  }
+
+  /**
+   * Data stored in a stripe whose parity units are holes (what recovery once wrote into holes):
+   * fsck counts that parity missing and names the stripe, not its parity servers (rebuilding every
+   * server named would leave too few current units to read the file); repair recomputes the
+   * stripe's parity, and the file stays readable with a server gone.
+   */
+  @Test
+  void fsckRepairRecomputesParityMissingBesideStoredDataAndNamesNoServer() throws Exception {
+    int unit = 16 << 10;
+    byte[] content = new byte[4 * unit];
+    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/unprotected", unit, content, 12);
+    content = Arrays.copyOf(content, 3 * 4 * unit);
+    try (TesseraFile f = fs.openFile("/unprotected")) {
+      f.truncate(content.length);   // stripes 1 and 2 are holes on every server
+    }
+    long fileId = fs.check("/unprotected", true).fileId();
+    byte[] data = new byte[unit];
+    new Random(13).nextBytes(data);
+    writeBehindParity(layout.serverOf(2, 1), fileId, 2, 1, data);
+    System.arraycopy(data, 0, content, 2 * 4 * unit + unit, unit);
+
+    FileCheck found = fs.check("/unprotected", false);
+    assertThat(found.verdict()).as(found.toString()).isEqualTo("DEGRADED");
+    assertThat(found.missingShards()).as("the two parity holes beside the data").isEqualTo(2);
+    assertThat(found.unprotectedStripes()).containsExactly(2L);
+    assertThat(found.damagedServers()).as("no server's shards are damaged").isEmpty();
+
+    fs.repair(found);
+
+    FileCheck repaired = fs.check("/unprotected", true);
+    assertThat(repaired.verdict()).as(repaired.toString()).isEqualTo("HEALTHY");
+    assertThat(fs.stat("/unprotected").staleServers()).isEmpty();
+    assertThat(readAll("/unprotected", content.length)).isEqualTo(content);
+  }
+
+  /**
+   * Recovery checks a file it rebuilt as fsck would: data beside parity holes gets its parity
+   * recomputed, so the file is HEALTHY once recovery calls it rebuilt, with no fsck --repair.
+   */
+  @Test
+  void aRebuiltFileWithDataBesideParityHolesGetsItsParityRecomputedByRecovery() throws Exception {
+    int unit = 16 << 10;
+    byte[] content = new byte[4 * unit];
+    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/checked-after-rebuild", unit, content, 14);
+    content = Arrays.copyOf(content, 2 * 4 * unit);
+    try (TesseraFile f = fs.openFile("/checked-after-rebuild")) {
+      f.truncate(content.length);
+    }
+    FileCheck before = fs.check("/checked-after-rebuild", false);
+    byte[] data = new byte[unit];
+    new Random(15).nextBytes(data);
+    writeBehindParity(layout.serverOf(1, 0), before.fileId(), 1, 0, data);
+    System.arraycopy(data, 0, content, 4 * unit, unit);
+    // recovery rewrites the shards of the server holding the stripe's first parity unit (as after a
+    // corrupt shard there); the second stays a hole beside the data until the check after the rebuild
+    String other = layout.serverOf(1, 4);
+    fs.repair(new FileCheck(before.path(), before.layout(), 0, 0, 0, 0, 0, List.of(), List.of(other), List.of(),
+        List.of(), before.fileId()));
+
+    FileCheck after = org.awaitility.Awaitility.await("recovery rebuilds " + other + " and checks the file")
+        .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+        .until(() -> fs.check("/checked-after-rebuild", true), c -> c.verdict().equals("HEALTHY"));
+    assertThat(after.stripes()).isEqualTo(2);
+    assertThat(readAll("/checked-after-rebuild", content.length)).isEqualTo(content);
+  }
+
+  private static byte[] readAll(String path, int size) throws IOException {
+    byte[] got = new byte[size];
+    try (TesseraFile f = fs.openFile(path)) {
+      f.readFully(0, got, 0, got.length);
+    }
+    return got;
+  }
+
+  /** Stores {@code bytes} at the start of one unit straight on its data server: no lock, no parity update. */
+  private static void writeBehindParity(String server, long fileId, long stripe, int unit, byte[] bytes)
+      throws Exception {
+    try (io.tessera.common.rpc.RpcClientPool pool = new io.tessera.common.rpc.RpcClientPool("behind-parity", 1,
+        1 << 20, 5000, 2000)) {
+      byte[] header = io.tessera.common.proto.DataRequestProto.newBuilder().setWrite(
+          io.tessera.common.proto.WriteShardsRequestProto.newBuilder().addRanges(
+              io.tessera.common.proto.ShardRangeProto.newBuilder().setFileId(fileId).setStripe(stripe).setUnit(unit)
+                  .setOffset(0).setLength(bytes.length))).build().toByteArray();
+      pool.call("127.0.0.1:" + plan.dataPort(server), io.tessera.common.rpc.Service.DATA, header,
+          io.netty.buffer.Unpooled.wrappedBuffer(bytes)).get(10, java.util.concurrent.TimeUnit.SECONDS).release();
+    }
   }
 
   @Test

@@ -30,8 +30,8 @@ import picocli.CommandLine.Spec;
             + "unreadable stripes.",
         "Without --verify-parity only the shards' presence is checked (cheap); with it every stripe is read and "
             + "its parity recomputed.",
-        "With --repair, what can be repaired is: corrupt shards and parity missing beside data are rewritten by "
-            + "recovery (the command waits for it), mismatched parity is recomputed from the data units; then the "
+        "With --repair, what can be repaired is: corrupt shards are rewritten by recovery (the command waits for "
+            + "it), mismatched parity and parity missing beside data are recomputed from the data units; then the "
             + "files are checked again.",
         "Exit code 0 when every file is HEALTHY (after repair, with --repair), 1 otherwise."})
 public final class FsckCommand implements Callable<Integer> {

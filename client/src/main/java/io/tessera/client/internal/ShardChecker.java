@@ -2,6 +2,7 @@ package io.tessera.client.internal;
 
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.layout.StripeRedundancy;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.ReadShardsRequestProto;
 import io.tessera.common.proto.ReadShardsResponseProto;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -21,11 +24,15 @@ import java.util.concurrent.CompletionException;
  * what cannot be used and what does not add up.
  */
 public final class ShardChecker {
-  /** Counts for one file. */
+  /**
+   * Counts for one file; {@code unprotectedStripes}: stripes whose data is stored beside a parity
+   * hole (their parity is to be recomputed).
+   */
   public record Result(long stripes, long parityVerified, long parityMismatches, long missingShards,
-      long unreadableStripes, java.util.Set<String> damagedServers, List<Long> mismatchedStripes) {}
+      long unreadableStripes, Set<String> damagedServers, List<Long> mismatchedStripes,
+      List<Long> unprotectedStripes) {}
 
-  /** Most mismatched stripe numbers one check reports. */
+  /** Most mismatched (and most unprotected) stripe numbers one check reports. */
   private static final int MAX_REPORTED = 4096;
 
   private static final int MAX_GROUP_BYTES = 16 << 20;
@@ -47,8 +54,9 @@ public final class ShardChecker {
     long mismatches = 0;
     long missing = 0;
     long unreadable = 0;
-    java.util.Set<String> damaged = new java.util.TreeSet<>();
+    Set<String> damaged = new TreeSet<>();
     List<Long> mismatched = new ArrayList<>();
+    List<Long> unprotected = new ArrayList<>();
     for (long from = 0; from < stripes; from += perGroup) {
       long to = Math.min(stripes, from + perGroup);
       int count = (int) (to - from);
@@ -78,27 +86,19 @@ public final class ShardChecker {
             io.tessera.common.proto.StatusProto.INTERNAL, String.valueOf(cause.getMessage()));
       }
       for (int i = 0; i < count; i++) {
-        ShardStateProto[] st = states[i];
-        int usable = 0;
-        boolean dataStored = false;
+        StripeRedundancy r = StripeRedundancy.of(states[i], k);
+        missing += r.missing();
         for (int u = 0; u < n; u++) {
-          boolean ok = st[u] == ShardStateProto.SHARD_STORED || st[u] == ShardStateProto.SHARD_ABSENT;
-          usable += ok ? 1 : 0;
-          missing += ok ? 0 : 1;
-          if (st[u] == ShardStateProto.SHARD_CORRUPT) {
-            damaged.add(layout.serverOf(from + i, u));
-          }
-          dataStored |= u < k && st[u] == ShardStateProto.SHARD_STORED;
-        }
-        for (int u = k; u < n; u++) {
-          if (dataStored && st[u] == ShardStateProto.SHARD_ABSENT) {
-            missing++;   // data without its parity
+          if ((r.corruptUnits() & (1L << u)) != 0) {
             damaged.add(layout.serverOf(from + i, u));
           }
         }
-        if (usable < k) {
+        if (r.lacksParity() && unprotected.size() < MAX_REPORTED) {
+          unprotected.add(from + i);
+        }
+        if (r.usable() < k) {
           unreadable++;
-        } else if (verifyParity && codec != null && usable == n) {
+        } else if (verifyParity && codec != null && r.usable() == n) {
           verified++;
           if (!codec.isParityCorrect(bytes[i], 0, layout.stripeUnit())) {
             mismatches++;
@@ -109,7 +109,7 @@ public final class ShardChecker {
         }
       }
     }
-    return new Result(stripes, verified, mismatches, missing, unreadable, damaged, mismatched);
+    return new Result(stripes, verified, mismatches, missing, unreadable, damaged, mismatched, unprotected);
   }
 
   /** Fills the states of one server's units; a server that cannot be reached leaves them null (missing). */

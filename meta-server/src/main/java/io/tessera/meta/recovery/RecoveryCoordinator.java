@@ -70,6 +70,7 @@ public final class RecoveryCoordinator implements Closeable {
   private final Settings settings;
   private final ShardRebuilder rebuilder;
   private final DataServerCalls calls;
+  private final RedundancyCheck redundancy;
   private final RateLimiter limiter;
   private final Map<String, Progress> progress = new ConcurrentHashMap<>();
   private final Map<String, Progress> drains = new ConcurrentHashMap<>();
@@ -90,6 +91,7 @@ public final class RecoveryCoordinator implements Closeable {
     this.isLeader = isLeader;
     this.settings = settings;
     this.calls = new DataServerCalls(dataPool, registry, 30_000);
+    this.redundancy = new RedundancyCheck(calls);
     this.limiter = new RateLimiter(this::rebuildRate);
     this.rebuilder = new ShardRebuilder(calls, new ShardRebuilder.Namespace() {
       @Override
@@ -310,12 +312,16 @@ public final class RecoveryCoordinator implements Closeable {
         // the server's pass counts even when it wrote nothing; servers rebuilt in the same pass
         // (the file was stale there too) count their own bytes
         Map<String, Long> written = new LinkedHashMap<>(Map.of(server, 0L));
-        written.putAll(rebuilder.rebuild(fileId, server));
+        Map<String, Long> copied = rebuilder.rebuild(fileId, server);
+        written.putAll(copied);
         written.forEach((rebuilt, bytes) -> {
           Progress q = progress.computeIfAbsent(rebuilt, x -> new Progress());
           q.starting(fileStarted);
           q.done(bytes);
         });
+        if (!copied.isEmpty()) {
+          checkRebuilt(fileId);
+        }
       } catch (RecoveryException e) {
         if (p.failed(e.getMessage())) {
           LOG.warn("Rebuild of file {} on {} failed, will retry: {}", fileId, server, e.getMessage());
@@ -329,6 +335,42 @@ public final class RecoveryCoordinator implements Closeable {
           String.format(java.util.Locale.ROOT, "%.1f", bytes / 1048576.0), String.format(java.util.Locale.ROOT, "%.2f",
               secs), String.format(java.util.Locale.ROOT, "%.1f", secs > 0 ? bytes / 1048576.0 / secs : 0));
     }
+  }
+
+  /**
+   * Checks a rebuilt file as fsck would ({@link RedundancyCheck}): stripes whose data stands beside
+   * a parity hole get their parity recomputed, so recovery never calls a file redundant that fsck
+   * finds degraded. A check that cannot be made now is left to fsck and the scrubber.
+   */
+  private void checkRebuilt(long fileId) throws InterruptedException {
+    InodeProto in = store.get().inode(fileId);
+    if (in == null || !in.getStaleServersList().isEmpty()) {
+      return;   // removed, or still stale somewhere: checked once rebuilt everywhere
+    }
+    try {
+      List<Long> lacking = redundancy.stripesLackingParity(in, this::serving);
+      if (!lacking.isEmpty()) {
+        long bytes = repairParity(fileId, lacking);
+        LOG.warn("File {}: {} stripe(s) held data beside parity holes after its rebuild; their parity was"
+            + " recomputed ({} bytes)", fileId, lacking.size(), bytes);
+      }
+    } catch (RecoveryException e) {
+      LOG.info("File {} was rebuilt but could not be checked yet: {}", fileId, e.getMessage());
+    }
+  }
+
+  /** Recomputes the parity of these stripes (sorted, distinct), runs of adjacent ones together. */
+  private long repairParity(long fileId, List<Long> sorted) throws InterruptedException {
+    long bytes = 0;
+    for (int i = 0; i < sorted.size(); ) {
+      int j = i;
+      while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1 && j - i < 63) {
+        j++;
+      }
+      bytes += rebuilder.repairParity(fileId, sorted.get(i), j - i + 1, null);
+      i = j + 1;
+    }
+    return bytes;
   }
 
   /**
@@ -461,15 +503,7 @@ public final class RecoveryCoordinator implements Closeable {
     worker.execute(() -> {
       try {
         List<Long> sorted = stripes.stream().distinct().sorted().toList();
-        long bytes = 0;
-        for (int i = 0; i < sorted.size(); ) {
-          int j = i;
-          while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1 && j - i < 63) {
-            j++;
-          }
-          bytes += rebuilder.repairParity(fileId, sorted.get(i), j - i + 1, null);
-          i = j + 1;
-        }
+        long bytes = repairParity(fileId, sorted);
         LOG.info("Repaired the parity of {} stripe(s) of file {} for fsck ({} bytes rewritten)", sorted.size(),
             fileId, bytes);
         out.complete(reply(io.tessera.common.proto.StatusProto.OK, ""));
