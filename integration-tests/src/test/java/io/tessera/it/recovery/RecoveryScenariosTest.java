@@ -52,6 +52,7 @@ class RecoveryScenariosTest {
   static ClusterPlan plan;
   static TesseraFileSystem fs;
   static Workload workload;
+  static RandomIoRunner randomIo;
   static final List<Row> rows = new ArrayList<>();
   /** MB/s of each 3 s window the workload ran before the first scenario. */
   static List<Double> warmUp = List.of();
@@ -71,7 +72,12 @@ class RecoveryScenariosTest {
     void run(Run r) throws Exception;
   }
 
-  record Scenario(String name, Action action) {}
+  /** {@code randomIo}: random small writes and truncates ({@link RandomIoRunner}) run beside the writers. */
+  record Scenario(String name, boolean randomIo, Action action) {
+    Scenario(String name, Action action) {
+      this(name, false, action);
+    }
+  }
 
   static List<Scenario> table() {
     return List.of(
@@ -80,7 +86,7 @@ class RecoveryScenariosTest {
           r.rebuildStarts();
           r.sleep(10_000);
         }),
-        new Scenario("data server SIGKILLed during writes", r -> {
+        new Scenario("data server SIGKILLed during writes", true, r -> {
           String v = r.victim();
           r.signal(v, "KILL");
           r.awaitDown(v);
@@ -94,7 +100,7 @@ class RecoveryScenariosTest {
           r.awaitUntil(v + " down again", () -> r.state(v).equals("down"));
           r.restartData(v);
         }),
-        new Scenario("two data servers SIGKILLed (6+3 files)", r -> {
+        new Scenario("two data servers SIGKILLed (6+3 files)", true, r -> {
           String v = r.victim();
           String w = r.victim2();
           r.signal(v, "KILL");
@@ -216,6 +222,8 @@ class RecoveryScenariosTest {
     fs = TesseraFileSystem.connect(Config.of(Map.of("tessera.client.meta", plan.metaAddresses(),
         "tessera.client.down-server-retry-after", "1s", "tessera.client.lock-lease", "5s")));
     workload = new Workload(fs, "/scenarios", 6, 42);
+    randomIo = new RandomIoRunner(fs, "/scenarios-random-io", Long.getLong("tessera.it.model-seed",
+        java.util.concurrent.ThreadLocalRandom.current().nextLong()));
     warmUp = workload.warmUp();
   }
 
@@ -250,6 +258,11 @@ class RecoveryScenariosTest {
           rows.add(new Row(s.name(), run, -1, -1, -1, Double.NaN, Double.NaN, "FAILED: " + e.getMessage(), ""));
           workload.stopWriters();
           workload.verify();
+          try {
+            randomIo.stopAndCountLost();
+          } catch (AssertionError ignored) {
+            // reported with the row above; the next run starts the model's operations again
+          }
         }
       }
     }
@@ -280,10 +293,12 @@ class RecoveryScenariosTest {
         + "leader; where the leader itself is cut off, a new one is elected first and the bound counts from its "
         + "election). "
         + "Replacement after %d s down. Workload: 2 writers, random 16-512 KiB writes to six 6 MiB RS 6+3 files "
-        + "(unit 64 KiB), 3 meta + %d data servers on one 2-core machine. Before the first run the workload "
+        + "(unit 64 KiB), 3 meta + %d data servers on one 2-core machine; rows that say so also run random "
+        + "1 B-300 KB writes, shrinking and growing truncates and reads on RS 6+3/4 KiB, 4+2/64 KiB and 2+1/16 KiB "
+        + "files, checked against a model (seed %d). Before the first run the workload "
         + "warmed up untimed for %d s (MB/s every 3 s: %s).%n%n", HEARTBEAT.toMillis(),
-        TIMEOUT.toMillis(), DETECT_BOUND_MS, REPLACE_AFTER.toSeconds(), plan.dataIds().size(), 3 * warmUp.size(),
-        String.join(" ", warmUp.stream().map(r -> String.format(Locale.ROOT, "%.0f", r)).toList())));
+        TIMEOUT.toMillis(), DETECT_BOUND_MS, REPLACE_AFTER.toSeconds(), plan.dataIds().size(), randomIo.seed(),
+        3 * warmUp.size(), String.join(" ", warmUp.stream().map(r -> String.format(Locale.ROOT, "%.0f", r)).toList())));
     b.append("| scenario | run | acked bytes lost | detect (ms) | until full redundancy (ms) | writes before (MB/s) "
         + "| writes while rebuilding (MB/s) | fraction | note |\n|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
@@ -326,6 +341,10 @@ class RecoveryScenariosTest {
     Row execute() throws Exception {
       awaitUntil("full redundancy before '" + scenario.name() + "'", this::healed);
       workload.start(seq);
+      if (scenario.randomIo()) {
+        randomIo.start();
+        notes.add("with random small writes and truncates beside the writers");
+      }
       sleep(3000);
       long baselineFrom = System.nanoTime() - 3_000_000_000L;
       faultNanos = System.nanoTime();
@@ -348,8 +367,11 @@ class RecoveryScenariosTest {
             + workload.longestStallMillis(rebuildStartNanos, healed) + " ms");
       }
       workload.stopWriters();
-      long lost = workload.verify();
+      long lost = workload.verify() + randomIo.stopAndCountLost();
       ClusterWatch.awaitHealthy(fs, workload.paths(), HEAL_LIMIT);
+      if (scenario.randomIo()) {
+        ClusterWatch.awaitHealthy(fs, randomIo.paths(), HEAL_LIMIT);
+      }
       return new Row(scenario.name(), run, lost, detectNanos < 0 ? -1 : (detectNanos - faultNanos) / 1_000_000,
           (healed - faultNanos) / 1_000_000, before, during, String.join("; ", notes), profile);
     }
