@@ -277,6 +277,22 @@ class RocksShardStoreTest {
         .containsExactly(kept + " at epoch 0");
   }
 
+  /**
+   * A rebuild first truncates the server it rebuilds to the file's size; a corrupt unit in the
+   * stripe the size cuts failed that truncate, and so every rebuild meant to rewrite it.
+   */
+  @Test
+  void aTruncateCuttingACorruptUnitLeavesItCorruptAndCutsTheRest() throws Exception {
+    ShardId corrupt = new ShardId(23, 0, 0);
+    ShardId sound = new ShardId(23, 0, 1);
+    store.write(List.of(put(corrupt, 0, bytes(4096, 1), true), put(sound, 0, bytes(4096, 2), true)), false);
+    store.damageForTesting(corrupt, 0);
+    store.truncateFile(23, 0, new int[] {100, 100});
+    assertThat(read(sound, 0, 4096)).isEqualTo(Arrays.copyOf(Arrays.copyOf(bytes(4096, 2), 100), 4096));
+    assertThatThrownBy(() -> read(corrupt, 0, 4096)).as("still corrupt, still read around")
+        .isInstanceOf(CorruptShardException.class);
+  }
+
   private void writeAround(long fileId, String skipped, boolean staleMarked) throws Exception {
     ShardWrite w = new ShardWrite(new ShardId(fileId, 0, 0), 0, Unpooled.wrappedBuffer(bytes(64, (int) fileId)), true);
     store.write(List.of(w), new WriteBookkeeping(null, fileId, List.of(skipped), staleMarked), false);
