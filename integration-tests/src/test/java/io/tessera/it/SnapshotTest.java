@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileCheck;
+import io.tessera.client.FileStatus;
 import io.tessera.client.SnapshotChange;
 import io.tessera.client.SnapshotChange.Type;
 import io.tessera.client.SnapshotInfo;
@@ -226,6 +227,57 @@ class SnapshotTest {
     assertThat(fs.snapshots().list().stream().map(SnapshotInfo::name)).doesNotContain("before");
     assertThat(readAll("/.snapshots/after/proj/renamed-now")).isEqualTo(c);
     assertThat(readAll("/.snapshots/after/proj/truncated")).isEqualTo(Arrays.copyOf(b, 1234));
+  }
+
+  /**
+   * A snapshot shows its files read-only (write bits dropped); a restore brought a 0644 file back
+   * as 0444, and left a file whose mode alone changed since as it was.
+   */
+  @Test
+  void aRestoredFileOrTreeHasTheModeAndMtimeItHadInTheSnapshot() throws Exception {
+    fs.mkdirs("/modes/sub");
+    write("/modes/rw", bytes(1000, 1));
+    write("/modes/sub/exec", bytes(1000, 2));
+    write("/modes/chmodded", bytes(1000, 3));
+    fs.setMode("/modes/rw", 0644);
+    fs.setMode("/modes/sub/exec", 0750);
+    fs.setMode("/modes/chmodded", 0640);
+    fs.setMode("/modes/sub", 0711);
+    java.util.Map<String, FileStatus> before = new java.util.HashMap<>();
+    for (String p : List.of("/modes/rw", "/modes/sub/exec", "/modes/chmodded", "/modes/sub")) {
+      before.put(p, fs.stat(p));
+    }
+    SnapshotInfo made = fs.snapshots().create("modes");
+    assertThat(fs.snapshots().list().stream().filter(x -> x.name().equals("modes")).findFirst().orElseThrow()
+        .tookMillis()).as("the time create reports is the one list shows").isEqualTo(made.tookMillis());
+    assertThat(fs.stat("/.snapshots/modes/modes/rw").mode()).as("the snapshot's view is read-only").isEqualTo(0444);
+
+    try (TesseraFile f = fs.createFile("/modes/rw", CreateOptions.defaults().overwrite(true))) {
+      f.write(0, bytes(2000, 4), 0, 2000);        // replaced: a new file
+    }
+    fs.setMode("/modes/rw", 0600);
+    fs.setMode("/modes/chmodded", 0600);        // content unchanged, only the mode
+    fs.delete("/modes/sub", true);
+    fs.snapshots().create("modes-after");
+    // a file replaced at its path (fs put -f) showed as "+ /p" and "- /p"
+    assertThat(fs.snapshots().diff("modes", "modes-after").stream().map(SnapshotChange::toString).toList())
+        .contains("M /modes/rw", "M /modes/chmodded").doesNotContain("+ /modes/rw", "- /modes/rw");
+    fs.snapshots().delete("modes-after");
+
+    fs.snapshots().restore("modes", "/modes/rw", null);
+    assertThat(fs.stat("/modes/rw").mode()).isEqualTo(0644);
+    assertThat(fs.stat("/modes/rw").modified()).isEqualTo(before.get("/modes/rw").modified());
+    fs.snapshots().restore("modes", "/", null);   // the whole file system, as --all does
+    for (var e : before.entrySet()) {
+      FileStatus now = fs.stat(e.getKey());
+      assertThat(Integer.toOctalString(now.mode())).as("mode of %s", e.getKey())
+          .isEqualTo(Integer.toOctalString(e.getValue().mode()));
+      if (!now.directory()) {
+        assertThat(now.modified()).as("mtime of %s", e.getKey()).isEqualTo(e.getValue().modified());
+      }
+    }
+    assertThat(readAll("/modes/rw")).isEqualTo(bytes(1000, 1));
+    fs.snapshots().delete("modes");
   }
 
   @Test

@@ -48,11 +48,12 @@ public final class SnapshotDiffer {
     List<SnapshotChange> changes = new ArrayList<>();
     Map<Long, Entry> gone = new HashMap<>();
     Map<Long, Entry> appeared = new HashMap<>();
+    List<long[]> replaced = new ArrayList<>();
     Deque<Pair> dirs = new ArrayDeque<>();
     dirs.add(new Pair("", ""));
     while (!dirs.isEmpty()) {
       while (!dirs.isEmpty()) {
-        compare(from.path(), to.path(), dirs.poll(), written, changes, gone, appeared, dirs);
+        compare(from.path(), to.path(), dirs.poll(), written, changes, gone, appeared, replaced, dirs);
       }
       // an id that left one place and appeared in another was renamed; a renamed directory's
       // contents are compared in turn
@@ -72,6 +73,17 @@ public final class SnapshotDiffer {
         }
       }
     }
+    // a file replaced by a new one at its path (put --overwrite, restore), neither moved elsewhere:
+    // that path was modified
+    for (long[] r : replaced) {
+      Entry g = gone.get(r[0]);
+      Entry a = appeared.get(r[1]);
+      if (g != null && a != null && !g.status().directory() && !a.status().directory()) {
+        gone.remove(r[0]);
+        appeared.remove(r[1]);
+        changes.add(new SnapshotChange(Type.MODIFIED, a.path(), null, false));
+      }
+    }
     gone.values().forEach(e -> changes.add(new SnapshotChange(Type.DELETED, e.path(), null, e.status().directory())));
     appeared.values().forEach(e -> changes.add(new SnapshotChange(Type.CREATED, e.path(), null,
         e.status().directory())));
@@ -79,8 +91,9 @@ public final class SnapshotDiffer {
     return changes;
   }
 
+  /** {@code replaced}: {old id, new id} of entries whose name stayed while their inode changed. */
   private void compare(String rootA, String rootB, Pair dir, Set<Long> written, List<SnapshotChange> changes,
-      Map<Long, Entry> gone, Map<Long, Entry> appeared, Deque<Pair> dirs) throws IOException {
+      Map<Long, Entry> gone, Map<Long, Entry> appeared, List<long[]> replaced, Deque<Pair> dirs) throws IOException {
     DirectoryCursor a = new DirectoryCursor(fs, rootA + (dir.from().isEmpty() ? "" : dir.from()));
     DirectoryCursor b = new DirectoryCursor(fs, rootB + (dir.to().isEmpty() ? "" : dir.to()));
     while (a.head() != null || b.head() != null) {
@@ -99,6 +112,7 @@ public final class SnapshotDiffer {
         if (x.fileId() != y.fileId() || x.directory() != y.directory()) {
           gone.put(x.fileId(), new Entry(pathA, x));
           appeared.put(y.fileId(), new Entry(pathB, y));
+          replaced.add(new long[] {x.fileId(), y.fileId()});
         } else if (x.directory()) {
           dirs.add(new Pair(pathA, pathB));
         } else if (modified(x, y, written)) {
@@ -111,7 +125,7 @@ public final class SnapshotDiffer {
   }
 
   private static boolean modified(FileStatus x, FileStatus y, Set<Long> written) {
-    return x.size() != y.size() || !x.modified().equals(y.modified()) || x.mode() != y.mode()
+    return x.size() != y.size() || !x.modified().equals(y.modified()) || x.recordedMode() != y.recordedMode()
         || written.contains(y.fileId());
   }
 

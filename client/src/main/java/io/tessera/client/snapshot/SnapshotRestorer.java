@@ -20,7 +20,8 @@ import java.util.function.LongConsumer;
 /**
  * Brings a file or a tree back to what a snapshot holds, as a new version: a file that differs
  * is copied from {@code /.snapshots/<name>/...} into a new file at its path (same layout, mode
- * and mtime); entries the snapshot did not have are removed. A file whose inode, size and mtime
+ * and mtime); entries the snapshot did not have are removed, and every entry gets back the mode
+ * it had. A file whose inode, size and mtime
  * match and that no data server holds a newer version of is unchanged, and left alone, so
  * restoring a mostly unchanged tree costs little.
  */
@@ -81,6 +82,7 @@ public final class SnapshotRestorer {
         fs.mkdirs(target);
       }
       restoreTree(source, target);
+      keepMode(target, from, statOrNull(target));
     } else {
       restoreFile(source, target, from, to);
     }
@@ -121,9 +123,10 @@ public final class SnapshotRestorer {
       }
       if (from.directory()) {
         if (to == null) {
-          fs.mkdir(dst);
+          to = fs.mkdir(dst);
         }
         restoreTree(source + "/" + name, dst);
+        keepMode(dst, from, to);
       } else {
         restoreFile(source + "/" + name, dst, from, to);
       }
@@ -133,13 +136,14 @@ public final class SnapshotRestorer {
   private void restoreFile(String source, String target, FileStatus from, FileStatus to) throws IOException {
     if (to != null && to.fileId() == from.fileId() && to.size() == from.size() && to.modified().equals(from.modified())
         && writtenSince != null && !writtenSince.contains(to.fileId())) {
+      keepMode(target, from, to);
       unchanged++;
       return;
     }
     StripeLayout layout = from.layout();
     CreateOptions options = (layout.parityUnits() > 0 ? CreateOptions.erasure(layout.dataUnits(), layout.parityUnits())
-        : CreateOptions.striped(layout.dataUnits())).stripeUnit(layout.stripeUnit()).mode(from.mode() | 0200)
-        .overwrite(true);
+        : CreateOptions.striped(layout.dataUnits())).stripeUnit(layout.stripeUnit())
+        .mode(from.recordedMode() | 0200).overwrite(true);
     byte[] buf = new byte[(int) Math.min(COPY_BUFFER, Math.max(1, from.size()))];
     try (TesseraFile in = fs.openFile(source); OutputStream out = fs.create(target, options)) {
       for (long pos = 0; pos < from.size(); ) {
@@ -153,9 +157,16 @@ public final class SnapshotRestorer {
         progress.accept(bytes);
       }
     }
-    fs.setMode(target, from.mode());
+    fs.setMode(target, from.recordedMode());
     fs.setModified(target, from.modified());
     copied++;
+  }
+
+  /** Gives the entry at {@code target} the mode it had in the snapshot, where it differs. */
+  private void keepMode(String target, FileStatus from, FileStatus to) throws IOException {
+    if (to == null || to.mode() != from.recordedMode()) {
+      fs.setMode(target, from.recordedMode());
+    }
   }
 
   private FileStatus statOrNull(String path) throws IOException {

@@ -235,11 +235,11 @@ public final class SnapshotCoordinator implements Closeable {
       // a server that misses COMMIT learns the epoch from its next heartbeat
       CompletableFuture<Void> reopened = CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
           .thenRun(() -> LOG.info("Snapshot '{}' taken at epoch {} in {} ms ({} attempt(s){}; last attempt: {})",
-              s.getName(), s.getEpoch(), TimeUnit.NANOSECONDS.toMillis(committed - started), attempts,
+              s.getName(), s.getEpoch(), s.getTookMs(), attempts,
               missing.isEmpty() ? "" : ", without down servers " + missing,
               phases.describe(committed, System.nanoTime())));
-      return new Attempted(reply.toBuilder().setSnapshot(s.toBuilder()
-          .setTookMs(TimeUnit.NANOSECONDS.toMillis(committed - started))).build(), reopened);
+      // the time recorded with the snapshot: what `snapshot list` shows of it too
+      return new Attempted(reply, reopened);
     });
   }
 

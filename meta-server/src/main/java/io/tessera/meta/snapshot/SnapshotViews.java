@@ -257,7 +257,7 @@ public final class SnapshotViews implements Closeable {
   /** An inode as seen in a snapshot: read-only, read at its epoch, decoded around missing servers. */
   private static InodeProto frozen(InodeProto in, SnapshotProto s) {
     InodeProto.Builder b = in.toBuilder().setInSnapshot(true).setSnapshotEpoch(s.getEpoch())
-        .setMode(in.getMode() & ~0222);
+        .setMode(in.getMode() & ~0222).setSnapshotMode(in.getMode());
     for (String missing : s.getMissingServersList()) {
       if (in.getLayout().getServersList().contains(missing) && !in.getStaleServersList().contains(missing)) {
         b.addStaleServers(missing);
