@@ -15,6 +15,9 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
     }
     String msg = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     cmd.getErr().println("tessera: " + msg);
+    if (t instanceof TesseraException te && te.status() == StatusProto.UNREADABLE) {
+      return Tessera.EXIT_UNREADABLE;
+    }
     if (t instanceof TesseraException te && te.status() == StatusProto.UNAVAILABLE) {
       return Tessera.EXIT_UNREACHABLE;
     }

@@ -18,7 +18,11 @@ import picocli.CommandLine.Command;
 @Command(name = "tessera", mixinStandardHelpOptions = true, version = "tessera 0.1.0",
     description = {"Tessera: a parallel file system for clusters.", "",
         "Start a whole cluster on this machine with 'tessera local', then use 'tessera fs ...'.",
-        "Commands find the cluster from --meta host:port,..., $TESSERA_META, or ./tessera-data/cluster.json."})
+        "Commands find the cluster from --meta host:port,..., $TESSERA_META, or ./tessera-data/cluster.json."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:done", "1:refused or failed (the message says why)", "2:bad usage",
+        "3:cluster unreachable (no meta replica answered)",
+        "4:data unreadable now (its servers are down beyond what its parity rebuilds)"})
 public final class Tessera {
   /** The top-level commands, in the order help lists them. */
   private static final List<Class<?>> COMMANDS = List.of(LocalCommand.class, ServerCommand.class, FsCommand.class,
@@ -31,10 +35,13 @@ public final class Tessera {
   public static final int EXIT_USAGE = 2;
   /** Exit code when no meta replica could be reached. */
   public static final int EXIT_UNREACHABLE = 3;
+  /** Exit code when data could not be read: its servers are down beyond what its parity rebuilds. */
+  public static final int EXIT_UNREADABLE = 4;
 
   private Tessera() {}
 
   public static void main(String[] args) {
+    CliLogging.configure(args);  // before any logger exists
     CommonPool.ensureThreads(); // before anything starts the pool
     System.exit(run(args));
   }

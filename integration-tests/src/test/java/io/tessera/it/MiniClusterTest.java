@@ -535,6 +535,133 @@ class MiniClusterTest {
     assertThat(fs.stat("/reports/report.txt.bak").size()).as("the target is kept").isEqualTo(6);
   }
 
+  /**
+   * A user's trial: SIGTERM during `fs get` left 444 MB of NAME.tessera-part behind; get replaced
+   * an existing local file silently; get into a missing directory printed only the temporary path.
+   */
+  @Test
+  void getRefusesToReplaceAFileSaysWhatIsMissingAndLeavesNothingWhenInterrupted(@TempDir Path local)
+      throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    byte[] data = new byte[32 << 20];
+    new Random(11).nextBytes(data);
+    fs.mkdirs("/got");
+    try (TesseraFile f = fs.createFile("/got/big.bin", CreateOptions.defaults())) {
+      f.write(0, data, 0, data.length);
+    }
+    Path existing = local.resolve("big.bin");
+    java.nio.file.Files.writeString(existing, "mine");
+    Cli refused = Cli.run("fs", "get", "-q", "/got/big.bin", existing.toString(), "--meta", meta);
+    assertThat(refused.code).isEqualTo(1);
+    assertThat(refused.err.strip()).contains(existing + " already exists", "--overwrite");
+    assertThat(java.nio.file.Files.readString(existing)).isEqualTo("mine");
+    Cli missing = Cli.run("fs", "get", "-q", "/got/big.bin", local.resolve("no/such/dir/x").toString(), "--meta", meta);
+    assertThat(missing.code).isEqualTo(1);
+    assertThat(missing.err.strip().lines()).singleElement().asString()
+        .contains("no such local directory " + local.resolve("no/such/dir")).doesNotContain(".tessera-part");
+
+    Path target = local.resolve("copy.bin");
+    Path part = local.resolve("copy.bin.tessera-part");
+    Process get = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
+        System.getProperty("java.class.path"), io.tessera.cli.Tessera.class.getName(), "fs", "get", "-q",
+        "/got/big.bin", target.toString(), "--meta", meta)
+        .redirectErrorStream(true).redirectOutput(local.resolve("get.log").toFile()).start();
+    try {
+      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+          .until(() -> java.nio.file.Files.exists(part) || !get.isAlive());
+      // held still mid-copy, then stopped as Ctrl-C would (SIGTERM runs the same shutdown)
+      signal(get, "STOP");
+      boolean midCopy = java.nio.file.Files.exists(part) && !java.nio.file.Files.exists(target);
+      signal(get, "TERM");
+      signal(get, "CONT");
+      assertThat(get.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(midCopy).as("the get was stopped half-way (%s)", java.nio.file.Files.readString(
+          local.resolve("get.log"))).isTrue();
+    } finally {
+      get.destroyForcibly();
+    }
+    assertThat(part).as("the partial copy is removed").doesNotExist();
+    if (java.nio.file.Files.exists(target)) {
+      assertThat(java.nio.file.Files.size(target)).as("a copy that got into place is whole").isEqualTo(data.length);
+    }
+  }
+
+  /**
+   * `fs ls` showed a name with a newline as two files, printed several directories with no
+   * headers, and listed a killed put's hidden partial copy; a 255-byte name could not be put.
+   */
+  @Test
+  void lsShowsEachEntryOnOneLineHeadsEachDirectoryAndHidesDotNamesUnlessAsked(@TempDir Path local)
+      throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    fs.mkdirs("/names/a", CreateOptions.erasure(2, 1).stripeUnit(64 << 10));
+    fs.mkdirs("/names/b");
+    fs.createFile("/names/a/two\nlines", CreateOptions.defaults()).close();
+    fs.createFile("/names/a/.hidden", CreateOptions.defaults()).close();
+    fs.createFile("/names/b/tab\there", CreateOptions.defaults()).close();
+
+    Cli ls = Cli.run("fs", "ls", "/names/a", "/names/b", "--meta", meta);
+    assertThat(ls.code).as(ls.err).isZero();
+    assertThat(ls.out.lines().toList()).containsExactly("/names/a:", "two\\nlines", "", "/names/b:", "tab\\there");
+    Cli all = Cli.run("fs", "ls", "-a", "/names/a", "--meta", meta);
+    assertThat(all.out.lines().toList()).containsExactly(".hidden", "two\\nlines");
+    Cli json = Cli.run("fs", "ls", "--json", "/names/a", "--meta", meta);
+    assertThat(json.out).as("--json keeps names exact").contains("two\\nlines");
+    Cli dir = Cli.run("fs", "ls", "-ld", "/names/a", "--meta", meta);
+    assertThat(dir.out.strip()).as("a directory's default layout").startsWith("drwx").contains(" 2+1/64KiB ")
+        .endsWith("/names/a/");
+
+    String longest = "n".repeat(255);
+    Path file = local.resolve("x");
+    java.nio.file.Files.writeString(file, "fits");
+    Cli put = Cli.run("fs", "put", "-q", file.toString(), "/names/" + longest, "--meta", meta);
+    assertThat(put.code).as(put.err).isZero();
+    assertThat(fs.stat("/names/" + longest).size()).isEqualTo(4);
+  }
+
+  /** Reading a file without parity with one of its servers down exited 3, "cluster unreachable". */
+  @Test
+  void dataThatCannotBeReadWithAServerDownHasAnExitCodeOfItsOwn(@TempDir Path local) throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    byte[] data = new byte[1 << 20];
+    new Random(21).nextBytes(data);
+    String server;
+    try (TesseraFile f = fs.createFile("/unreadable.bin", CreateOptions.striped(2).stripeUnit(64 << 10))) {
+      f.write(0, data, 0, data.length);
+      server = f.layout().servers().get(1);
+    }
+    cluster.stopData(server);
+    try {
+      Cli get = Cli.run("fs", "get", "-q", "/unreadable.bin", local.resolve("out").toString(), "--meta", meta);
+      assertThat(get.code).as(get.err).isEqualTo(io.tessera.cli.Tessera.EXIT_UNREADABLE);
+      assertThat(get.err.strip().lines()).singleElement().asString().contains("no parity", server);
+      Cli ls = Cli.run("fs", "ls", "/", "--meta", meta);
+      assertThat(ls.code).as("the cluster itself answers").isZero();
+    } finally {
+      cluster.startData(server);
+    }
+  }
+
+  /**
+   * `bench meta --files 2000` ran four untimed warm-up passes of 10,000 files; `bench ior` run as
+   * root dropped the whole machine's page cache unasked.
+   */
+  @Test
+  void benchmarksSizeTheirWarmUpByTheRunAndLeaveTheMachinesPageCacheAlone() {
+    String meta = cluster.plan().metaAddresses();
+    Cli metaBench = Cli.run("bench", "meta", "--threads", "2", "--files", "200", "--warmup-passes", "1",
+        "--meta", meta);
+    assertThat(metaBench.code).as(metaBench.err).isZero();
+    assertThat(metaBench.out).contains("1 pass(es) of 200 files");
+    Cli ior = Cli.run("bench", "ior", "--block", "1M", "--transfer", "256K", "--warmup-passes", "1", "--meta", meta);
+    assertThat(ior.code).as(ior.err).isZero();
+    assertThat(ior.out).contains("read").doesNotContain("page cache dropped");
+  }
+
+  private static void signal(Process p, String signal) throws Exception {
+    assertThat(new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start().waitFor()).isZero();
+  }
+
   private List<String> names(String dir) throws java.io.IOException {
     return fs.list(dir).stream().map(FileStatus::name).sorted().toList();
   }

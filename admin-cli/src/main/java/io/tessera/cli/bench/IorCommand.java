@@ -94,8 +94,9 @@ public final class IorCommand implements Callable<Integer> {
       description = "check every byte in an untimed pass after the last run (default ${DEFAULT-VALUE})")
   boolean verify;
 
-  @Option(names = "--drop-caches", defaultValue = "true", negatable = true, fallbackValue = "true",
-      description = "drop the OS page cache before reading, where allowed (default ${DEFAULT-VALUE})")
+  @Option(names = "--drop-caches", defaultValue = "false", negatable = true, fallbackValue = "true",
+      description = {"drop the whole machine's page cache before reading (needs root; it slows every other "
+          + "program on the machine for a while, so only when asked; default ${DEFAULT-VALUE})"})
   boolean dropCaches;
 
   private long blockBytes;

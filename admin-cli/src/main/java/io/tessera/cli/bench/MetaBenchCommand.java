@@ -33,9 +33,9 @@ public final class MetaBenchCommand implements Callable<Integer> {
   @Option(names = "--files", defaultValue = "10000", description = "files in all (default ${DEFAULT-VALUE})")
   int files;
 
-  @Option(names = "--warmup", defaultValue = "10000", description = "files of each untimed warm-up pass of creates "
-      + "and stats (0: none; default ${DEFAULT-VALUE})")
-  int warmup;
+  @Option(names = "--warmup", paramLabel = "FILES", description = "files of each untimed warm-up pass of creates "
+      + "and stats (0: none; default: as many as --files)")
+  Integer warmup;
 
   @Option(names = "--warmup-passes", defaultValue = "auto", description = "warm-up passes: a number, or auto: until "
       + "a pass creates within 10 %% of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})")
@@ -50,6 +50,10 @@ public final class MetaBenchCommand implements Callable<Integer> {
     if (threads < 1 || files < threads) {
       throw new IllegalArgumentException("--threads must be >= 1 and --files >= --threads");
     }
+    int warmupFiles = warmup == null ? files : warmup;
+    if (warmupFiles < 0) {
+      throw new IllegalArgumentException("--warmup " + warmupFiles + " is negative (0: no warm-up)");
+    }
     SteadyState steady = SteadyState.of(warmupPasses);
     String run = dir + "/run-" + ProcessHandle.current().pid();
     List<TesseraFileSystem> fss = new ArrayList<>();
@@ -58,8 +62,8 @@ public final class MetaBenchCommand implements Callable<Integer> {
       for (int i = 0; i < threads; i++) {
         fss.add(cluster.connect());
       }
-      if (warmup > 0) {
-        int warmFiles = Math.max(warmup, threads);
+      if (warmupFiles > 0) {
+        int warmFiles = Math.max(warmupFiles, threads);
         steady.warmUp(() -> {
           String pass = run + "/warmup-" + (steady.rates().size() + 1);
           fss.get(0).mkdirs(pass);

@@ -27,6 +27,9 @@ import picocli.CommandLine.Parameters;
         "The file is written under a hidden name (.NAME.tessera-part-PID) and renamed into place when complete: "
             + "an interrupted put leaves nothing behind, and a file it replaces (--overwrite) stays whole until then."})
 public final class PutCommand extends ConnectedCommand {
+  /** The longest name the namespace takes, in UTF-8 bytes. */
+  static final int MAX_NAME_BYTES = 255;
+
   @Mixin
   LayoutOptions layout;
 
@@ -65,8 +68,8 @@ public final class PutCommand extends ConnectedCommand {
     }
     // written under a hidden name and renamed when complete: an interrupted put leaves no
     // half-written file behind, and the file it would replace stays whole until then
-    String partial = parent.replaceAll("/$", "") + "/." + target.substring(target.lastIndexOf('/') + 1)
-        + ".tessera-part-" + ProcessHandle.current().pid();
+    String partial = parent.replaceAll("/$", "") + "/" + partialName(target.substring(target.lastIndexOf('/') + 1),
+        ProcessHandle.current().pid());
     CreateOptions o = layout.toOptions();
     o = (o == null ? CreateOptions.defaults() : o).overwrite(true);
     Thread onInterrupt = new Thread(() -> removeQuietly(fs, partial), "put-interrupted");
@@ -113,6 +116,33 @@ public final class PutCommand extends ConnectedCommand {
           + (target.equals("/") ? "" : target) + "/NAME)");
     }
     return (target.equals("/") ? "" : target) + "/" + source.getFileName();
+  }
+
+  /**
+   * The hidden name a put writes under: {@code .NAME.tessera-part-PID}, NAME cut short (whole
+   * characters) where the whole would pass the 255-byte limit on names, so any name that fits
+   * can be put.
+   */
+  static String partialName(String name, long pid) {
+    String suffix = ".tessera-part-" + pid;
+    int room = MAX_NAME_BYTES - 1 - suffix.length();
+    byte[] utf8 = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    if (utf8.length <= room) {
+      return "." + name + suffix;
+    }
+    StringBuilder cut = new StringBuilder();
+    int used = 0;
+    for (int i = 0; i < name.length(); ) {
+      int cp = name.codePointAt(i);
+      int bytes = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      if (used + bytes > room) {
+        break;
+      }
+      cut.appendCodePoint(cp);
+      used += bytes;
+      i += Character.charCount(cp);
+    }
+    return "." + cut + suffix;
   }
 
   private static void removeQuietly(TesseraFileSystem fs, String path) {

@@ -33,8 +33,12 @@ public final class StatCommand extends ConnectedCommand {
       return 0;
     }
     out().printf("  Path: %s%n  Type: %s%n  Size: %d%n  Mode: %04o (%s)%n  Inode: %d%nModify: %s%nChange: %s%n",
-        s.path(), s.directory() ? "directory" : "regular file", s.size(), s.mode(),
+        Names.escaped(s.path()), s.directory() ? "directory" : "regular file", s.size(), s.mode(),
         Permissions.symbolic(s.directory(), s.mode()), s.fileId(), s.modified(), s.changed());
+    if (s.directory()) {
+      out().printf("Layout: %s%n", s.defaultLayout() == null ? "inherited from the parent directory (new files)"
+          : s.defaultLayout() + " (default for new files)");
+    }
     StripeLayout l = s.layout();
     if (l != null) {
       out().printf("Layout: %s%n", l);
@@ -68,13 +72,28 @@ public final class StatCommand extends ConnectedCommand {
           l.stripeUnit(), "servers", l.servers()));
       m.put("staleServers", s.staleServers());
     }
+    if (s.defaultLayout() != null) {
+      m.put("defaultLayout", Map.of("dataUnits", s.defaultLayout().dataUnits(), "parityUnits",
+          s.defaultLayout().parityUnits(), "stripeUnit", s.defaultLayout().stripeUnit()));
+    }
     return m;
   }
 
-  static String longLine(FileStatus s) {
-    String layout = s.layout() == null ? "-" : s.layout().dataUnits() + "+" + s.layout().parityUnits() + "/"
-        + io.tessera.common.config.DataSize.format(s.layout().stripeUnit()).replace(" ", "");
+  /**
+   * One line of {@code ls -l}: mode, size, time, layout (a directory's own default, "-" when it
+   * inherits one), then the entry's name ({@code asEntry}) or its path.
+   */
+  static String longLine(FileStatus s, boolean asEntry) {
+    String layout = s.layout() != null ? compact(s.layout().dataUnits(), s.layout().parityUnits(),
+        s.layout().stripeUnit())
+        : s.defaultLayout() != null ? compact(s.defaultLayout().dataUnits(), s.defaultLayout().parityUnits(),
+        s.defaultLayout().stripeUnit()) : "-";
+    String name = Names.escaped(asEntry ? s.name() : s.path());
     return String.format(Locale.ROOT, "%s %14d %s %-12s %s", Permissions.symbolic(s.directory(), s.mode()), s.size(),
-        s.modified().toString().substring(0, 19).replace('T', ' '), layout, s.directory() ? s.name() + "/" : s.name());
+        s.modified().toString().substring(0, 19).replace('T', ' '), layout, s.directory() ? name + "/" : name);
+  }
+
+  private static String compact(int k, int m, int unit) {
+    return k + "+" + m + "/" + io.tessera.common.config.DataSize.format(unit).replace(" ", "");
   }
 }

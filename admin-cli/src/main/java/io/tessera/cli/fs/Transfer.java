@@ -10,7 +10,11 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
-/** Copies a stream with a progress bar on the terminal, then reports the rate. */
+/**
+ * Copies a stream with a progress bar while standard error is a terminal (nothing is redrawn into
+ * a log or a pipe), then reports the size and the rate. Rates are in MB/s (10^6 bytes a second)
+ * wherever Tessera prints one; sizes in binary units (MiB).
+ */
 final class Transfer {
   private static final int CHUNK = 4 << 20;
   /** {@link #copy}'s total for a stream whose length is not known (standard input, a pipe). */
@@ -23,11 +27,10 @@ final class Transfer {
     long start = System.nanoTime();
     long copied = 0;
     byte[] buf = new byte[CHUNK];
-    boolean large = total < 0 || total >= 1 << 20;
-    ProgressBar bar = quiet ? null : new ProgressBarBuilder().setTaskName(task)
+    ProgressBar bar = quiet || !stderrIsTerminal() ? null : new ProgressBarBuilder().setTaskName(task)
         .setInitialMax(total < 0 ? -1 : Math.max(total, 1))   // -1: the bar counts up without an end
-        .setStyle(ProgressBarStyle.ASCII).setUnit(large ? "MiB" : "KiB", large ? 1 << 20 : 1 << 10)
-        .showSpeed().setUpdateIntervalMillis(250)
+        .setStyle(ProgressBarStyle.ASCII).setUnit("MB", 1_000_000)
+        .showSpeed(new java.text.DecimalFormat("0.0")).setUpdateIntervalMillis(250)
         .continuousUpdate().build();
     try {
       int n;
@@ -46,13 +49,22 @@ final class Transfer {
     }
     double secs = (System.nanoTime() - start) / 1e9;
     if (!quiet) {
-      double perSecond = copied / Math.max(secs, 1e-9);
-      // a small file's rate in MB/s would print as 0.0
-      String rate = perSecond >= 1e6 ? String.format(Locale.ROOT, "%.1f MB/s", perSecond / 1e6)
-          : String.format(Locale.ROOT, "%.1f kB/s", perSecond / 1e3);
-      report.printf(Locale.ROOT, "%s %s in %.2f s (%s)%n", task, DataSize.format(copied), secs, rate);
+      double mbPerS = copied / Math.max(secs, 1e-9) / 1e6;
+      // a small file's rate keeps its first figures
+      String rate = String.format(Locale.ROOT, mbPerS >= 10 ? "%.1f" : mbPerS >= 0.1 ? "%.2f" : "%.4f", mbPerS);
+      report.printf(Locale.ROOT, "%s %s in %.2f s (%s MB/s)%n", task, DataSize.format(copied), secs, rate);
       report.flush();
     }
     return copied;
+  }
+
+  /** Whether standard error is a terminal (Linux: what /proc says file descriptor 2 is). */
+  static boolean stderrIsTerminal() {
+    try {
+      String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
+    } catch (IOException | UnsupportedOperationException e) {
+      return System.console() != null;
+    }
   }
 }

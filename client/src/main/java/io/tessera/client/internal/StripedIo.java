@@ -166,7 +166,7 @@ public final class StripedIo {
       if (cause == null || (cause instanceof ServerDownException && file.hasParity())) {
         return null;
       }
-      throw wrap(cause);
+      throw wrap(unreadable(file, cause));
     });
   }
 
@@ -221,9 +221,10 @@ public final class StripedIo {
         }
       }
       if (taken < layout.dataUnits()) {
-        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "stripe " + d.stripe
+        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNREADABLE, "stripe " + d.stripe
             + " of file " + file.fileId() + " has only " + taken + " of its " + n + " units readable; decoding needs "
-            + layout.dataUnits() + " (check tessera cluster status)"));
+            + layout.dataUnits() + " (the others are on data servers that are down or stale: see tessera cluster"
+            + " status; it reads again once they are back)"));
       }
       decoded.add(d);
     }
@@ -237,7 +238,7 @@ public final class StripedIo {
           if (err != null) {
             Throwable cause = Failures.cause(err);
             if (!(cause instanceof ServerDownException) || !file.hasParity()) {
-              throw wrap(cause);
+              throw wrap(unreadable(file, cause));
             }
             batch.targets().forEach(t -> retry.add(t.tag()));
             return null;
@@ -297,6 +298,20 @@ public final class StripedIo {
       }
       return CompletableFuture.allOf(decodedDone, readRound(file, again, buf, off, bad, round + 1));
     });
+  }
+
+  /**
+   * A read's failure as the caller should see it: a down server holding units of a file without
+   * parity makes those bytes unreadable until it is back, which is not the cluster being
+   * unreachable.
+   */
+  private static Throwable unreadable(FileTarget file, Throwable cause) {
+    if (cause instanceof ServerDownException down && !file.hasParity()) {
+      return new TesseraException(StatusProto.UNREADABLE, "file " + file.fileId() + " has no parity (layout "
+          + file.layout() + ") and part of it is on data server " + down.server() + ", which does not answer: those"
+          + " bytes read again once it is back (" + down.getMessage() + ")");
+    }
+    return cause;
   }
 
   private boolean usable(FileTarget file, UnusableUnits bad, long stripe, int unit) {
