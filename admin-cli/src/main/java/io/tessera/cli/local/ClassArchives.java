@@ -47,10 +47,38 @@ final class ClassArchives {
     this.classPath = classPath;
   }
 
-  /** Archives for servers run by {@code launcher} (a java command line with {@code -cp}). */
+  /**
+   * Archives for servers run by {@code launcher} (a java command line with {@code -cp}); none when
+   * its Java runtime has no base class archive, as runtimes built with jlink lack one (a JVM asked
+   * to write an archive there refuses to start).
+   */
   static ClassArchives forLauncher(List<String> launcher) {
     String classPath = StartupCaches.classPath(launcher);
-    return new ClassArchives(StartupCaches.dir(StartupCaches.jars(classPath), "cds"), launcher, classPath);
+    Path dir = StartupCaches.dir(StartupCaches.jars(classPath), "cds");
+    if (dir != null && !hasBaseArchive(Path.of(launcher.get(0)))) {
+      LOG.info("This Java runtime ({}) has no base class archive (jlink builds lack one): servers start without"
+          + " class archives, a little slower", Path.of(launcher.get(0)).toAbsolutePath().getParent().getParent());
+      dir = null;
+    }
+    return new ClassArchives(dir, launcher, classPath);
+  }
+
+  /** Whether the runtime of this {@code java} executable has the JDK's default class archive. */
+  static boolean hasBaseArchive(Path java) {
+    Path home;
+    try {
+      home = java.toRealPath().getParent().getParent();
+    } catch (IOException | NullPointerException e) {
+      return false;
+    }
+    for (String vm : List.of("server", "client")) {
+      for (String name : List.of("classes.jsa", "classes_nocoops.jsa")) {
+        if (Files.isRegularFile(home.resolve("lib").resolve(vm).resolve(name))) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The JVM options that give a server of {@code kind} (started with {@code options}) its archive. */

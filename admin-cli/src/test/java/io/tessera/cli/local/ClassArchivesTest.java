@@ -51,6 +51,21 @@ class ClassArchivesTest {
         .as("other JVM options need an archive of their own").noneMatch(o -> o.startsWith("-XX:SharedArchiveFile"));
   }
 
+  /**
+   * A runtime built with jlink has no base archive: a server asked to write one failed with
+   * "DynamicDumpSharedSpaces is unsupported when base CDS archive is not loaded" and exited.
+   */
+  @Test
+  void aJavaRuntimeWithoutABaseArchiveGetsNoArchiveOptions() throws Exception {
+    Files.createDirectories(dir.resolve("lib"));
+    Path home = Files.createDirectories(dir.resolve("jlinked").resolve("bin")).getParent();
+    Path java = Files.writeString(home.resolve("bin").resolve("java"), "#!/bin/sh\n");
+    ClassArchives archives = ClassArchives.forLauncher(List.of(java.toString(), "-cp", jars(), "io.tessera.cli.Tessera"));
+    assertThat(archives.options("meta", List.of())).isEmpty();
+    assertThat(ClassArchives.hasBaseArchive(java)).isFalse();
+    assertThat(ClassArchives.hasBaseArchive(Path.of(JAVA))).as("this JDK's").isTrue();
+  }
+
   @Test
   void anArchiveTheJvmRejectsIsDroppedNotUsed() throws Exception {
     Files.createDirectories(dir.resolve("lib"));
