@@ -72,10 +72,33 @@ public final class SettingsCommand implements Callable<Integer> {
     requireKnown(source, keys, "server", Group.meta, Group.data);
   }
 
+  @picocli.CommandLine.Option(names = "--json", description = "print JSON for scripts: per group, each key with its "
+      + "default and description")
+  boolean json;
+
   @Override
-  public Integer call() {
+  public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    for (Group g : group == null ? Group.values() : new Group[] {group}) {
+    Group[] groups = group == null ? Group.values() : new Group[] {group};
+    if (json) {
+      java.util.Map<String, List<java.util.Map<String, String>>> doc = new java.util.LinkedHashMap<>();
+      for (Group g : groups) {
+        List<java.util.Map<String, String>> rows = new ArrayList<>();
+        for (ConfigKey<?> k : g.keys()) {
+          java.util.Map<String, String> row = new java.util.LinkedHashMap<>();
+          row.put("key", k.key());
+          row.put("default", k.describeDefault());
+          row.put("description", k.doc());
+          rows.add(row);
+        }
+        doc.put(g.name(), rows);
+      }
+      out.println(new com.fasterxml.jackson.databind.ObjectMapper()
+          .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+      out.flush();
+      return 0;
+    }
+    for (Group g : groups) {
       out.printf("%s settings:%n", g);
       for (ConfigKey<?> k : g.keys()) {
         out.printf("  %s = %s%n      %s%n", k.key(), k.describeDefault(), k.doc());

@@ -41,6 +41,20 @@ class SettingsCommandTest {
   }
 
   @Test
+  void jsonListsEveryKeyOfEachGroupWithItsDefaultForScripts() throws Exception {
+    StringWriter out = new StringWriter();
+    assertThat(Tessera.run(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), "settings",
+        "--json")).isZero();
+    var doc = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    for (SettingsCommand.Group g : SettingsCommand.Group.values()) {
+      assertThat(doc.get(g.name())).as(g.name()).hasSize(g.keys().size());
+      ConfigKey<?> first = g.keys().get(0);
+      assertThat(doc.get(g.name()).get(0).get("key").asText()).isEqualTo(first.key());
+      assertThat(doc.get(g.name()).get(0).get("default").asText()).isEqualTo(first.describeDefault());
+    }
+  }
+
+  @Test
   void aServerGivenASettingNoServerReadsRefusesToStartAndSaysWhichOne(@TempDir Path dir) throws Exception {
     Cli meta = Cli.run("server", "meta", "--id", "m1", "--peers", "m1=127.0.0.1:1:2", "--dir", dir.toString(),
         "-Dtessera.meta.rebuild-rat=8M");

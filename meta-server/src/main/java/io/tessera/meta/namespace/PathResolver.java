@@ -32,10 +32,12 @@ public final class PathResolver {
 
   public static List<String> components(String path) {
     if (path == null || !path.startsWith("/")) {
-      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "path '" + path + "' must be absolute (start with /)");
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "path '" + shown(path)
+          + "' must be absolute (start with /)");
     }
     if (path.getBytes(StandardCharsets.UTF_8).length > MAX_PATH_BYTES) {
-      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "path is longer than " + MAX_PATH_BYTES + " bytes");
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "path '" + shown(path) + "' is longer than "
+          + MAX_PATH_BYTES + " bytes");
     }
     List<String> out = new ArrayList<>();
     for (String c : path.split("/")) {
@@ -43,12 +45,16 @@ public final class PathResolver {
         continue;
       }
       if (c.equals(".") || c.equals("..")) {
-        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "path '" + path + "' has a '" + c
+        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "path '" + shown(path) + "' has a '" + c
             + "' component; give a normalised absolute path");
       }
-      if (c.indexOf('\0') >= 0 || c.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
-        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "name '" + c.replace('\0', '?')
-            + "' is longer than " + MAX_NAME_BYTES + " bytes or contains a NUL byte");
+      int bytes = c.getBytes(StandardCharsets.UTF_8).length;
+      if (bytes > MAX_NAME_BYTES) {
+        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "name '" + shown(c) + "' is " + bytes
+            + " bytes long; at most " + MAX_NAME_BYTES);
+      }
+      if (c.indexOf('\0') >= 0) {
+        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "name '" + shown(c) + "' contains a NUL byte");
       }
       out.add(c);
     }
@@ -81,6 +87,18 @@ public final class PathResolver {
     String name = parts.get(parts.size() - 1);
     long id = ns.child(dir, name);
     return new Resolved(dir, name, id == 0 ? null : ns.inode(id), ancestors);
+  }
+
+  /** Most characters of a bad name or path an error message repeats. */
+  private static final int SHOWN = 60;
+
+  /** A name or path as an error message shows it: cut short when long, NUL bytes as '?'. */
+  static String shown(String text) {
+    if (text == null) {
+      return "null";
+    }
+    String t = text.replace('\0', '?');
+    return t.length() <= SHOWN ? t : t.substring(0, SHOWN) + "... (" + t.length() + " characters)";
   }
 
   /** Whether a path lies under /.snapshots, where nothing may change. */
