@@ -9,7 +9,8 @@ import java.util.List;
  * @param layout e.g. "RS 4+2, unit 1 MiB"
  * @param stripes stripes the file's size covers, all examined
  * @param parityVerified stripes whose parity was recomputed and compared (only with verification,
- *     only where every unit could be read)
+ *     only where more than k units could be read: a degraded stripe's remaining units are checked
+ *     against what k of them decode to)
  * @param parityMismatches stripes whose parity does not match their data
  * @param missingShards units that could not be used: server down or stale, shard corrupt, or
  *     parity absent beside stored data

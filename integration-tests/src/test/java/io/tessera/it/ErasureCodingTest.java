@@ -334,6 +334,29 @@ class ErasureCodingTest {
     assertThat(readAll("/checked-after-rebuild", content.length)).isEqualTo(content);
   }
 
+  /** `fsck --verify-parity` checked nothing in a stripe with a unit missing, though parity was left to check. */
+  @Test
+  void fsckVerifiesTheParityLeftInAStripeWhoseServerIsDown() throws Exception {
+    int unit = 16 << 10;
+    byte[] content = new byte[3 * 4 * unit];
+    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/degraded-verify", unit, content, 16);
+    long fileId = fs.check("/degraded-verify", true).fileId();
+    writeBehindParity(layout.serverOf(1, 5), fileId, 1, 5, new byte[] {1, 2, 3});   // stripe 1's second parity
+    String down = layout.serverOf(1, 0);
+    cluster.cluster.stopData(down);
+    try (TesseraFileSystem other = TesseraFileSystem.connect(plan.metaAddresses())) {
+      FileCheck c = other.check("/degraded-verify", true);
+      assertThat(c.missingShards()).as(c.toString()).isEqualTo(3);
+      assertThat(c.parityVerified()).as("every stripe has 5 of its 6 units").isEqualTo(3);
+      assertThat(c.mismatchedStripes()).as(c.toString()).containsExactly(1L);
+      assertThat(c.verdict()).isEqualTo("DAMAGED");
+    } finally {
+      cluster.cluster.startData(down);
+    }
+    fs.repair(fs.check("/degraded-verify", true));
+    assertThat(readAll("/degraded-verify", content.length)).isEqualTo(content);
+  }
+
   private static byte[] readAll(String path, int size) throws IOException {
     byte[] got = new byte[size];
     try (TesseraFile f = fs.openFile(path)) {

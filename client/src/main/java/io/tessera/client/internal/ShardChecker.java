@@ -98,9 +98,9 @@ public final class ShardChecker {
         }
         if (r.usable() < k) {
           unreadable++;
-        } else if (verifyParity && codec != null && r.usable() == n) {
+        } else if (verifyParity && codec != null && r.usable() > k) {
           verified++;
-          if (!codec.isParityCorrect(bytes[i], 0, layout.stripeUnit())) {
+          if (!consistent(codec, bytes[i], states[i], layout.stripeUnit())) {
             mismatches++;
             if (mismatched.size() < MAX_REPORTED) {
               mismatched.add(from + i);
@@ -110,6 +110,39 @@ public final class ShardChecker {
       }
     }
     return new Result(stripes, verified, mismatches, missing, unreadable, damaged, mismatched, unprotected);
+  }
+
+  /**
+   * Whether the stripe's usable units agree: with every unit, its parity matches its data; with
+   * some missing but more than k usable, the units beyond the first k usable ones match what
+   * those k decode to (a degraded stripe's remaining parity is still checked).
+   */
+  private static boolean consistent(ErasureCodec codec, byte[][] units, ShardStateProto[] states, int length) {
+    int n = units.length;
+    boolean[] usable = new boolean[n];
+    int count = 0;
+    for (int u = 0; u < n; u++) {
+      usable[u] = states[u] == ShardStateProto.SHARD_STORED || states[u] == ShardStateProto.SHARD_ABSENT;
+      count += usable[u] ? 1 : 0;
+    }
+    if (count == n) {
+      return codec.isParityCorrect(units, 0, length);
+    }
+    byte[][] decoded = new byte[n][];
+    boolean[] from = new boolean[n];
+    int taken = 0;
+    for (int u = 0; u < n; u++) {
+      from[u] = usable[u] && taken < codec.dataShards();
+      taken += from[u] ? 1 : 0;
+      decoded[u] = from[u] ? units[u] : new byte[length];
+    }
+    codec.reconstruct(decoded, from, 0, length);
+    for (int u = 0; u < n; u++) {
+      if (usable[u] && !from[u] && !java.util.Arrays.equals(decoded[u], 0, length, units[u], 0, length)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Fills the states of one server's units; a server that cannot be reached leaves them null (missing). */
