@@ -166,7 +166,10 @@ public final class AsyncTesseraFileSystem implements Closeable {
 
   /**
    * Creates a directory; with {@code parents}, also its missing ancestors, and an existing
-   * directory is fine. A {@code defaultLayout} is inherited by files created inside.
+   * directory is fine (given a {@code defaultLayout}, it takes it as its new default). A
+   * {@code defaultLayout} is inherited by files created below, down to a directory with its own.
+   * One wider than the cluster's data servers is refused unless it says
+   * {@link CreateOptions#widerThanCluster}.
    */
   public CompletableFuture<FileStatus> mkdir(String path, boolean parents, CreateOptions defaultLayout) {
     String p = normalize(path);
@@ -175,7 +178,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
       try {
         LayoutPolicyProto policy = defaultLayout.policy(1 << 20);
         if (policy != null) {
-          m.setDefaultLayout(policy).setHasDefaultLayout(true);
+          m.setDefaultLayout(policy).setHasDefaultLayout(true).setForce(defaultLayout.widerThanCluster());
         }
       } catch (IllegalArgumentException e) {
         return CompletableFuture.failedFuture(new TesseraException(StatusProto.INVALID_ARGUMENT, e.getMessage()));
@@ -241,7 +244,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
               .map(x -> new ClusterStatus.Rebuild(x.getServer(), x.getFilesLeft(), x.getBytesLeft(), x.getFilesDone(),
                   x.getBytesDone(), x.getRateBytesPerS(), x.getFailures(), x.getLastError(), x.getDraining())).toList();
           return new ClusterStatus(replicas, servers, c.getEpoch(),
-              new ClusterStatus.Recovery(rebuilds, c.getRecovery().getRateLimitBytesPerS()), c.getFilesToReclaim());
+              new ClusterStatus.Recovery(rebuilds, c.getRecovery().getRateLimitBytesPerS(),
+                  c.getRecovery().getFilesWithoutParity()), c.getFilesToReclaim());
         });
   }
 
@@ -396,7 +400,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
     return new FileCheck(p, layout.toString(), r.stripes(), r.parityVerified(), r.parityMismatches(),
         r.missingShards(), r.unreadableStripes(), List.copyOf(in.getStaleServersList()),
         List.copyOf(r.damagedServers()), List.copyOf(r.mismatchedStripes()), List.copyOf(r.unprotectedStripes()),
-        in.getId());
+        in.getId(), layout.parityUnits() > 0);
   }
 
   /**

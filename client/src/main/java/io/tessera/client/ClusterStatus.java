@@ -58,8 +58,10 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    *
    * @param rebuilds per server with stale shards (or rebuilt since the leader took over)
    * @param rateLimitBytesPerSecond the configured bound of rebuild traffic (0: none)
+   * @param filesWithoutParity files whose layout has no parity: not redundant by layout, whatever
+   *     recovery does (counted up to a million)
    */
-  public record Recovery(List<Rebuild> rebuilds, long rateLimitBytesPerSecond) {}
+  public record Recovery(List<Rebuild> rebuilds, long rateLimitBytesPerSecond, long filesWithoutParity) {}
 
   /**
    * Rebuild progress of one server.

@@ -17,6 +17,7 @@ public final class CreateOptions {
   private Integer parityUnits;
   private Integer stripeUnit;
   private boolean overwrite;
+  private boolean widerThanCluster;
   private int mode;
 
   private CreateOptions() {}
@@ -49,6 +50,20 @@ public final class CreateOptions {
   public CreateOptions overwrite(boolean replace) {
     this.overwrite = replace;
     return this;
+  }
+
+  /**
+   * As a directory's default layout: keep it even when it is wider than the data servers the
+   * cluster has now (files created in the directory are refused until enough servers join).
+   * Without it such a default is refused at once.
+   */
+  public CreateOptions widerThanCluster(boolean keep) {
+    this.widerThanCluster = keep;
+    return this;
+  }
+
+  boolean widerThanCluster() {
+    return widerThanCluster;
   }
 
   /** POSIX permission bits (default 0644). */

@@ -24,10 +24,12 @@ import java.util.List;
  * @param unprotectedStripes stripes whose data is stored beside a parity unit that is a hole (the
  *     first 4096; repair: their parity is recomputed from the data units)
  * @param fileId the file's inode number
+ * @param redundantByLayout whether the layout has parity; a file without is never redundant, however
+ *     healthy its shards
  */
 public record FileCheck(String path, String layout, long stripes, long parityVerified, long parityMismatches,
     long missingShards, long unreadableStripes, List<String> staleServers, List<String> damagedServers,
-    List<Long> mismatchedStripes, List<Long> unprotectedStripes, long fileId) {
+    List<Long> mismatchedStripes, List<Long> unprotectedStripes, long fileId, boolean redundantByLayout) {
 
   /** Whether {@code fsck --repair} has something to do: shards to rewrite or parity to recompute. */
   public boolean repairable() {

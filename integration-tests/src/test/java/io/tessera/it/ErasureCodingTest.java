@@ -224,7 +224,7 @@ class ErasureCodingTest {
   @Test
   void impossibleLayoutsAreRefusedAtCreationWithTheReason() {
     assertThatThrownBy(() -> fs.createFile("/too-wide", CreateOptions.erasure(8, 2)))
-        .isInstanceOf(TesseraException.class).hasMessageContaining("needs 10 live data servers")
+        .isInstanceOf(TesseraException.class).hasMessageContaining("needs 10 data servers; the cluster has 9")
         .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NO_SPACE));
     assertThatThrownBy(() -> fs.createFile("/no-data", CreateOptions.erasure(0, 2)))
         .hasMessageContaining("at least one data unit");
@@ -325,7 +325,7 @@ class ErasureCodingTest {
     // corrupt shard there); the second stays a hole beside the data until the check after the rebuild
     String other = layout.serverOf(1, 4);
     fs.repair(new FileCheck(before.path(), before.layout(), 0, 0, 0, 0, 0, List.of(), List.of(other), List.of(),
-        List.of(), before.fileId()));
+        List.of(), before.fileId(), true));
 
     FileCheck after = org.awaitility.Awaitility.await("recovery rebuilds " + other + " and checks the file")
         .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))

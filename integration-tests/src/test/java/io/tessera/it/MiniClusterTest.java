@@ -103,8 +103,8 @@ class MiniClusterTest {
     assertThat(fs.list("/ns/a")).extracting(FileStatus::name).containsExactly("b");
     FileStatus f = fs.stat("/ns/a/b/f");
     assertThat(f.size()).isEqualTo(3);
-    assertThat(f.layout().dataUnits()).as("default k shrinks to the live servers").isEqualTo(4);
-    assertThat(f.layout().servers()).doesNotHaveDuplicates().hasSize(4);
+    assertThat(f.layout().toString()).as("the default on four servers survives losing one").startsWith("RS 2+1");
+    assertThat(f.layout().servers()).doesNotHaveDuplicates().hasSize(3);
     fs.rename("/ns/a", "/ns/c");
     assertThat(fs.exists("/ns/a/b/f")).isFalse();
     assertThat(fs.stat("/ns/c/b/f").fileId()).isEqualTo(f.fileId());
@@ -116,7 +116,7 @@ class MiniClusterTest {
         .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NOT_EMPTY));
     assertThatThrownBy(() -> fs.createFile("/ns/wide", CreateOptions.striped(9)))
         .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NO_SPACE))
-        .hasMessageContaining("needs 9 live data servers");
+        .hasMessageContaining("needs 9 data servers; the cluster has 4");
     assertThatThrownBy(() -> fs.createFile("/ns/odd", CreateOptions.striped(2).stripeUnit(5000)))
         .hasMessageContaining("power of two");
     assertThat(fs.setMode("/ns/c/b/f", 0600).mode()).isEqualTo(0600);
@@ -656,6 +656,82 @@ class MiniClusterTest {
     Cli ior = Cli.run("bench", "ior", "--block", "1M", "--transfer", "256K", "--warmup-passes", "1", "--meta", meta);
     assertThat(ior.code).as(ior.err).isZero();
     assertThat(ior.out).contains("read").doesNotContain("page cache dropped");
+  }
+
+  /**
+   * `fs mkdir --ec 6+3 /results` on a smaller cluster was accepted, then every put into it
+   * failed; `fs stat DIR` showed no default layout.
+   */
+  @Test
+  void aDirectoryDefaultNoFileCouldHaveIsRefusedUnlessForcedAndStatShowsIt() throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    Cli wide = Cli.run("fs", "mkdir", "--ec", "6+3", "/too-wide", "--meta", meta);
+    assertThat(wide.code).isEqualTo(1);
+    assertThat(wide.err.strip().lines()).singleElement().asString()
+        .contains("layout 6+3 needs 9 data servers and the cluster has 4", "--force");
+    assertThat(fs.exists("/too-wide")).isFalse();
+    Cli forced = Cli.run("fs", "mkdir", "--ec", "6+3", "--force", "/for-later", "--meta", meta);
+    assertThat(forced.code).as(forced.err).isZero();
+    Cli fits = Cli.run("fs", "mkdir", "--ec", "3+1", "--stripe-unit", "64K", "/fits", "--meta", meta);
+    assertThat(fits.code).as(fits.err).isZero();
+    Cli stat = Cli.run("fs", "stat", "/fits", "--meta", meta);
+    assertThat(stat.out).contains("Layout: RS 3+1, unit 64 KiB (default for new files)");
+    fs.mkdirs("/fits/deeper/still");
+    try (TesseraFile f = fs.createFile("/fits/deeper/still/f", CreateOptions.defaults())) {
+      assertThat(f.layout().toString()).as("inherited from the nearest directory with a default")
+          .isEqualTo("RS 3+1, unit 64 KiB");
+    }
+  }
+
+  /**
+   * A new k+m file needed k+m live servers: on four servers with one dead, no 2+2 file could be
+   * created. It is now created on the three live ones and the dead one, stale there from the
+   * start, and rebuilt there when it returns.
+   */
+  @Test
+  void aFileCreatedWhileAServerIsDownIsWrittenAroundItAndRebuiltWhenItReturns() throws Exception {
+    String down = cluster.plan().dataIds().get(3);
+    cluster.stopData(down);
+    byte[] data = new byte[300_000];
+    new Random(31).nextBytes(data);
+    try {
+      await("meta finds " + down + " down").atMost(Duration.ofSeconds(30))
+          .until(() -> fs.clusterStatus().dataServers().stream().anyMatch(d -> d.id().equals(down) && !d.up()));
+      try (TesseraFile f = fs.createFile("/born-degraded", CreateOptions.erasure(2, 2).stripeUnit(16 << 10))) {
+        assertThat(f.layout().servers()).contains(down);
+        assertThat(f.staleServers()).containsExactly(down);
+        f.write(0, data, 0, data.length);
+      }
+      assertThat(readBack("/born-degraded", data.length)).isEqualTo(data);
+    } finally {
+      cluster.startData(down);
+    }
+    await("recovery rebuilds " + down + "'s units").atMost(Duration.ofSeconds(60))
+        .until(() -> fs.stat("/born-degraded").staleServers().isEmpty());
+    await("fsck finds every unit").atMost(Duration.ofSeconds(30))
+        .until(() -> fs.check("/born-degraded", true).verdict().equals("HEALTHY"));
+    assertThat(readBack("/born-degraded", data.length)).isEqualTo(data);
+  }
+
+  /** With 6+0 files, `recover status` said "Every shard is fully redundant" and fsck HEALTHY, nothing more. */
+  @Test
+  void filesWithoutParityAreNeverCountedAsRedundant() throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    fs.createFile("/bare.bin", CreateOptions.striped(2)).close();
+    Cli status = Cli.run("recover", "status", "--meta", meta);
+    assertThat(status.out).contains("file(s) have no parity (layout K+0): not redundant by layout")
+        .doesNotContain("Every shard is fully redundant.");
+    Cli fsck = Cli.run("fsck", "/bare.bin", "--meta", meta);
+    assertThat(fsck.out).contains("not redundant by layout (no parity)", "1 without parity");
+    fs.delete("/bare.bin", false);
+  }
+
+  private static byte[] readBack(String path, int size) throws Exception {
+    byte[] got = new byte[size];
+    try (TesseraFile f = fs.openFile(path)) {
+      f.readFully(0, got, 0, size);
+    }
+    return got;
   }
 
   private static void signal(Process p, String signal) throws Exception {

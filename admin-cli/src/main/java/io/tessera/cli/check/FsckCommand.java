@@ -77,6 +77,7 @@ public final class FsckCommand implements Callable<Integer> {
     }
     long damaged = checks.stream().filter(c -> c.verdict().equals("DAMAGED")).count();
     long degraded = checks.stream().filter(c -> c.verdict().equals("DEGRADED")).count();
+    long bare = checks.stream().filter(c -> !c.redundantByLayout()).count();
     long stripes = checks.stream().mapToLong(FileCheck::stripes).sum();
     long mismatches = checks.stream().mapToLong(FileCheck::parityMismatches).sum();
     if (json) {
@@ -87,11 +88,13 @@ public final class FsckCommand implements Callable<Integer> {
       doc.put("parityMismatches", mismatches);
       doc.put("degradedFiles", degraded);
       doc.put("damagedFiles", damaged);
+      doc.put("filesWithoutParity", bare);
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
     } else {
       out.printf(Locale.ROOT, "%d file(s), %d stripe(s)%s: %d healthy, %d degraded, %d damaged; %d parity "
-              + "mismatch(es)%n", checks.size(), stripes, verifyParity ? " (parity verified)" : "",
-          checks.size() - degraded - damaged, degraded, damaged, mismatches);
+              + "mismatch(es)%s%n", checks.size(), stripes, verifyParity ? " (parity verified)" : "",
+          checks.size() - degraded - damaged, degraded, damaged, mismatches, bare == 0 ? ""
+              : "; " + bare + " without parity (not redundant by layout: one lost server loses their bytes)");
     }
     return damaged + degraded == 0 ? 0 : Tessera.EXIT_FAILED;
   }
@@ -111,7 +114,7 @@ public final class FsckCommand implements Callable<Integer> {
     for (FileCheck c : repaired) {
       while (!fs.stat(c.path()).staleServers().isEmpty()) {
         if (System.nanoTime() - deadline > 0) {
-          throw new IOException("recovery did not rewrite the shards of " + c.path() + " within " + repairTimeout
+          throw new IOException("recovery did not rewrite the shards of " + c.path() + " within " + io.tessera.common.config.Durations.format(repairTimeout)
               + " (see `tessera recover status`)");
         }
         Thread.sleep(250);
@@ -137,7 +140,8 @@ public final class FsckCommand implements Callable<Integer> {
         prefix, c.verdict(), c.path(), c.layout(), c.stripes(),
         verifyParity ? c.parityVerified() + " verified / " + c.parityMismatches() + " mismatched" : "not verified",
         c.missingShards(), c.unreadableStripes(),
-        c.staleServers().isEmpty() ? "" : ", stale on " + String.join(",", c.staleServers()));
+        (c.staleServers().isEmpty() ? "" : ", stale on " + String.join(",", c.staleServers()))
+            + (c.redundantByLayout() ? "" : "; not redundant by layout (no parity)"));
     out.flush();
   }
 

@@ -89,6 +89,7 @@ public final class ClusterStatusCommand extends ConnectedCommand {
     out.printf("Removed files whose shards are still to be deleted: %s%n", s.filesToReclaim() >= 1_000_000
         ? "over 1000000" : String.valueOf(s.filesToReclaim()));
     RecoverStatusCommand.printRebuilds(out, s.recovery());
+    out.println(RecoverStatusCommand.redundancy(s));
     return 0;
   }
 }

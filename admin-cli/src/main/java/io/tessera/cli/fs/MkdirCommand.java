@@ -13,10 +13,17 @@ import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs mkdir}. */
 @Command(name = "mkdir", mixinStandardHelpOptions = true,
-    description = "Create directories. With --ec/--stripe-unit, files created inside default to that layout.")
+    description = {"Create directories. With --ec/--stripe-unit, files created below default to that layout (down "
+        + "to a directory with a default of its own); fs stat DIR shows it.",
+        "With -p, an existing directory takes the layout as its new default: 'fs mkdir -p --ec 6+3 /' sets the "
+            + "cluster's. A layout wider than the cluster's data servers is refused (--force keeps it)."})
 public final class MkdirCommand extends ConnectedCommand {
   @Option(names = "-p", description = "create missing parents; an existing directory is fine")
   boolean parents;
+
+  @Option(names = "--force", description = "keep a layout wider than the data servers the cluster has now (for "
+      + "servers yet to come)")
+  boolean force;
 
   @Mixin
   LayoutOptions layout;
@@ -27,6 +34,9 @@ public final class MkdirCommand extends ConnectedCommand {
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     CreateOptions o = layout.toOptions();
+    if (o != null) {
+      o.widerThanCluster(force);
+    }
     for (String p : paths) {
       fs.mkdir(ClusterPaths.absolute(p), parents, o);
     }

@@ -31,11 +31,31 @@ public final class RecoverStatusCommand extends ConnectedCommand {
       return 0;
     }
     printRebuilds(out(), s.recovery());
-    if (s.recovery().rebuilds().stream().allMatch(r -> r.filesLeft() == 0)) {
-      long notUp = s.dataServers().stream().filter(d -> !d.up() && !d.state().equals("retired")).count();
-      out().println(notUp == 0 ? "Every shard is fully redundant." : notUp + " data server(s) not up; see `tessera cluster status`.");
-    }
+    out().println(redundancy(s));
     return 0;
+  }
+
+  /**
+   * One line on how redundant the cluster's files are: what is left to rebuild, servers not up,
+   * files without parity (never counted as redundant), else every shard fully redundant.
+   */
+  public static String redundancy(ClusterStatus s) {
+    long left = s.recovery().rebuilds().stream().mapToLong(ClusterStatus.Rebuild::filesLeft).sum();
+    long notUp = s.dataServers().stream().filter(d -> !d.up() && !d.state().equals("retired")).count();
+    long bare = s.recovery().filesWithoutParity();
+    String withoutParity = bare == 0 ? "" : bare + " file(s) have no parity (layout K+0): not redundant by layout, "
+        + "one lost server loses their bytes.";
+    if (left > 0 || notUp > 0) {
+      return (left > 0 ? left + " file(s) left to rebuild. " : "") + (notUp > 0 ? notUp + " data server(s) not up; "
+          + "see `tessera cluster status`. " : "") + withoutParity;
+    }
+    return bare == 0 ? "Every shard is fully redundant."
+        : withoutParity + " Every shard of the files with parity is fully redundant.";
+  }
+
+  /** A rate as every Tessera command prints one: MB/s, 10^6 bytes a second. */
+  public static String mbPerS(double bytesPerSecond) {
+    return String.format(java.util.Locale.ROOT, "%.1f MB/s", bytesPerSecond / 1e6);
   }
 
   /** The rebuild table shared with {@code cluster status}. */
@@ -44,16 +64,16 @@ public final class RecoverStatusCommand extends ConnectedCommand {
       out.println("Rebuilds: none");
       return;
     }
-    out.printf("Rebuilds (limit %s/s):%n", recovery.rateLimitBytesPerSecond() == 0 ? "none"
-        : DataSize.format(recovery.rateLimitBytesPerSecond()));
+    out.printf("Rebuilds (limit %s):%n", recovery.rateLimitBytesPerSecond() == 0 ? "none"
+        : mbPerS(recovery.rateLimitBytesPerSecond()));
     out.printf("  %-8s %-8s %10s %12s %10s %12s %12s %8s %s%n", "SERVER", "WORK", "FILES LEFT", "BYTES LEFT",
         "FILES DONE", "BYTES DONE", "RATE", "ETA", "FAILURES");
     for (ClusterStatus.Rebuild r : recovery.rebuilds()) {
       long eta = r.etaSeconds();
-      out.printf("  %-8s %-8s %10d %12s %10d %12s %10s/s %8s %d%s%n", r.server(), r.draining() ? "move off" : "rebuild",
+      out.printf("  %-8s %-8s %10d %12s %10d %12s %12s %8s %d%s%n", r.server(), r.draining() ? "move off" : "rebuild",
           r.filesLeft(),
           DataSize.format(r.bytesLeft()), r.filesDone(), DataSize.format(r.bytesDone()),
-          DataSize.format((long) r.bytesPerSecond()), eta < 0 ? "?" : eta + "s", r.failures(),
+          mbPerS(r.bytesPerSecond()), eta < 0 ? "?" : eta + "s", r.failures(),
           r.lastError().isEmpty() ? "" : " (last: " + r.lastError() + ")");
     }
   }

@@ -55,8 +55,8 @@ public final class DecommissionCommand extends ConnectedCommand {
       }
       Optional<ClusterStatus.Rebuild> r = s.recovery().rebuilds().stream()
           .filter(x -> x.draining() && x.server().equals(server)).findFirst();
-      String line = r.map(x -> String.format(java.util.Locale.ROOT, "%s: %d files (%s) left to move, %s/s%s",
-          server, x.filesLeft(), DataSize.format(x.bytesLeft()), DataSize.format((long) x.bytesPerSecond()),
+      String line = r.map(x -> String.format(java.util.Locale.ROOT, "%s: %d files (%s) left to move, %s%s",
+          server, x.filesLeft(), DataSize.format(x.bytesLeft()), io.tessera.cli.recover.RecoverStatusCommand.mbPerS(x.bytesPerSecond()),
           x.lastError().isEmpty() ? "" : "; last failure: " + x.lastError()))
           .orElse(server + ": " + d.map(ClusterStatus.DataServer::state).orElse("unknown"));
       if (!line.equals(last)) {

@@ -35,7 +35,7 @@ final class CreateOp {
         .setParityUnits(p.getParityUnits()).addAllServers(req.getPlacementList()).build();
     InodeProto inode = InodeProto.newBuilder().setId(tx.allocateInodeId()).setType(FileTypeProto.REGULAR)
         .setMode(req.getMode() == 0 ? 0644 : req.getMode() & 07777).setMtimeMs(now).setCtimeMs(now)
-        .setLayout(layout).build();
+        .setLayout(layout).addAllStaleServers(req.getStaleFromStartList()).build();
     tx.putInode(inode);
     tx.link(r.parentId(), r.name(), inode.getId());
     Inodes.touch(tx, r.parentId(), now);

@@ -19,6 +19,11 @@ final class Inodes {
     return in.getType() == FileTypeProto.DIRECTORY;
   }
 
+  /** A regular file whose layout has no parity: losing one of its servers loses bytes. */
+  static boolean withoutParity(InodeProto in) {
+    return in.getType() == FileTypeProto.REGULAR && in.hasLayout() && in.getLayout().getParityUnits() == 0;
+  }
+
   /** Removes a regular file's inode and schedules its shards for deletion. */
   static void dropFile(NamespaceTxn tx, InodeProto file) {
     tx.deleteInode(file.getId());

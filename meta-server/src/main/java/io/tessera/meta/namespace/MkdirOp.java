@@ -3,6 +3,7 @@ package io.tessera.meta.namespace;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.MkdirRequestProto;
 import io.tessera.common.proto.StatusProto;
@@ -14,12 +15,7 @@ final class MkdirOp {
 
   static MetaResponseProto apply(NamespaceTxn tx, MkdirRequestProto req, long now) {
     if (req.getHasDefaultLayout()) {
-      var p = req.getDefaultLayout();
-      try {
-        StripeLayout.validate(p.getStripeUnit(), p.getDataUnits(), p.getParityUnits());
-      } catch (IllegalArgumentException e) {
-        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, e.getMessage());
-      }
+      validate(req.getDefaultLayout());
     }
     if (!req.getParents()) {
       PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
@@ -48,7 +44,22 @@ final class MkdirOp {
       }
       dir = last.getId();
     }
+    if (req.getHasDefaultLayout() && !last.getDefaultLayout().equals(req.getDefaultLayout())) {
+      // mkdir -p with a layout on a directory that exists (the root among them) sets its default
+      last = last.toBuilder().setDefaultLayout(req.getDefaultLayout()).setHasDefaultLayout(true).setCtimeMs(now)
+          .build();
+      tx.putInode(last);
+    }
     return Replies.inode(last);
+  }
+
+  /** Refuses a default layout no file could have. */
+  static void validate(LayoutPolicyProto p) {
+    try {
+      StripeLayout.validate(p.getStripeUnit(), p.getDataUnits(), p.getParityUnits());
+    } catch (IllegalArgumentException e) {
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, e.getMessage());
+    }
   }
 
   private static InodeProto create(NamespaceTxn tx, long parent, String name, MkdirRequestProto req, long now) {

@@ -59,7 +59,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   static final byte[] ABORTED_ATTEMPTS = Keys.utf8("aborted-attempts");
   static final byte[] CAPTURE_PENDING = Keys.utf8("capture-pending");
   private static final List<String> FAMILIES = List.of("inodes", "dentries", "system", "servers", "reclaim",
-      "snapshots", "stale", "server-states", "placed", "leftover");
+      "snapshots", "stale", "server-states", "placed", "leftover", "without-parity");
 
   private final Path dir;
   private final DBOptions dbOptions;
@@ -83,6 +83,8 @@ public final class NamespaceStore implements Closeable, NamespaceView {
    * while its copy could not be deleted yet.
    */
   final ColumnFamilyHandle leftover;
+  /** Index of regular files whose layout has no parity (m = 0): fileId. Not redundant by layout. */
+  final ColumnFamilyHandle withoutParity;
   private final WriteOptions writeOptions = new WriteOptions();
   /** Readers hold it shared; close takes it exclusively, so no thread touches a closed native handle. */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -141,7 +143,8 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     serverStates = byName.get("server-states");
     placed = byName.get("placed");
     leftover = byName.get("leftover");
-    if (!readOnly && !existing.isEmpty() && !existing.contains("placed")) {
+    withoutParity = byName.get("without-parity");
+    if (!readOnly && !existing.isEmpty() && (!existing.contains("placed") || !existing.contains("without-parity"))) {
       indexPlacement();
     }
     if (!readOnly && inode(ROOT_ID) == null) {
@@ -159,12 +162,16 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   }
 
   /** A namespace written before the placement index existed: index every regular file's servers once. */
+  /** Fills the indexes added since a store was written: placement, and files without parity. */
   private void indexPlacement() throws IOException {
     try (RocksIterator it = db.newIterator(inodes); org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch()) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         InodeProto in = InodeProto.parseFrom(it.value());
         for (String server : in.getLayout().getServersList()) {
           batch.put(placed, Keys.serverFile(server, in.getId()), new byte[0]);
+        }
+        if (Inodes.withoutParity(in)) {
+          batch.put(withoutParity, Keys.id(in.getId()), new byte[0]);
         }
       }
       db.write(writeOptions, batch);
@@ -458,9 +465,18 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   /** How many removed files still wait to be deleted from data servers, counted up to {@code limit}. */
   public long pendingReclaimCount(long limit) {
+    return countUpTo(reclaim, limit);
+  }
+
+  /** How many regular files have no parity (not redundant by their layout), counted up to {@code limit}. */
+  public long withoutParityCount(long limit) {
+    return countUpTo(withoutParity, limit);
+  }
+
+  private long countUpTo(ColumnFamilyHandle family, long limit) {
     return guarded(() -> {
       long n = 0;
-      try (RocksIterator it = db.newIterator(reclaim)) {
+      try (RocksIterator it = db.newIterator(family)) {
         for (it.seekToFirst(); it.isValid() && n < limit; it.next()) {
           n++;
         }

@@ -80,7 +80,8 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
 
   /**
    * Stores an inode; every server in its stale list and in its layout is indexed (recovery finds
-   * the files stale on a server, or placed on a server it drains, from there).
+   * the files stale on a server, or placed on a server it drains, from there), and so is a file
+   * without parity (recovery status counts those as not redundant by layout).
    */
   public void putInode(InodeProto inode) {
     InodeProto.Builder stamped = inode.toBuilder();
@@ -96,6 +97,9 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     for (String server : inode.getLayout().getServersList()) {
       put(store.placed, Keys.serverFile(server, inode.getId()), new byte[0]);
     }
+    if (Inodes.withoutParity(inode)) {
+      put(store.withoutParity, Keys.id(inode.getId()), new byte[0]);
+    }
   }
 
   public void deleteInode(long id) {
@@ -106,6 +110,9 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
       }
       for (String server : old.getLayout().getServersList()) {
         delete(store.placed, Keys.serverFile(server, id));
+      }
+      if (Inodes.withoutParity(old)) {
+        delete(store.withoutParity, Keys.id(id));
       }
     }
     delete(store.inodes, Keys.id(id));

@@ -331,9 +331,9 @@ public final class RecoveryCoordinator implements Closeable {
     if (store.get().staleFiles(server, 1).isEmpty()) {
       double secs = (System.nanoTime() - started) / 1e9;
       long bytes = p.bytesDone() - bytesBefore;
-      LOG.info("Data server {}: every stale file rebuilt ({} files, {} MiB in {} s, {} MiB/s)", server, files.size(),
+      LOG.info("Data server {}: every stale file rebuilt ({} files, {} MiB in {} s, {} MB/s)", server, files.size(),
           String.format(java.util.Locale.ROOT, "%.1f", bytes / 1048576.0), String.format(java.util.Locale.ROOT, "%.2f",
-              secs), String.format(java.util.Locale.ROOT, "%.1f", secs > 0 ? bytes / 1048576.0 / secs : 0));
+              secs), String.format(java.util.Locale.ROOT, "%.1f", secs > 0 ? bytes / 1e6 / secs : 0));
     }
   }
 
@@ -530,6 +530,7 @@ public final class RecoveryCoordinator implements Closeable {
       return b.build();
     }
     NamespaceStore ns = store.get();
+    b.setFilesWithoutParity(ns.withoutParityCount(1_000_000));
     Map<String, Long> stale = ns.staleCounts();
     Set<String> servers = new HashSet<>(stale.keySet());
     servers.addAll(progress.keySet());
@@ -602,9 +603,12 @@ public final class RecoveryCoordinator implements Closeable {
       }
     }
 
+    /** A file rebuilt: earlier failures are history (they are counted since the last success). */
     synchronized void done(long bytes) {
       filesDone++;
       bytesDone += bytes;
+      failures = 0;
+      lastError = "";
       long now = System.nanoTime();
       samples.addLast(new long[] {now, bytesDone});
       while (samples.size() > 2 && now - samples.peekFirst()[0] > 10_000_000_000L) {

@@ -84,6 +84,20 @@ public final class DataServerRegistry {
     servers.remove(id);
   }
 
+  /** Every registered server's id, heard from lately or not. */
+  public List<String> known() {
+    return new ArrayList<>(servers.keySet());
+  }
+
+  /**
+   * Whether data servers may still be reporting to this replica: it leads since less than a
+   * heartbeat timeout, so a server not heard from yet may well be alive.
+   */
+  public boolean reporting() {
+    long since = leadingSinceNanos;
+    return since == 0 || System.nanoTime() - since < downAfter.toNanos();
+  }
+
   public boolean isUp(String id) {
     Entry e = servers.get(id);
     return e != null && System.nanoTime() - e.seenNanos < downAfter.toNanos();

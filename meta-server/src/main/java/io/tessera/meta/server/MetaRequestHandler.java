@@ -27,6 +27,7 @@ import io.tessera.meta.proto.ServerStateRecordProto;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.recovery.RecoveryCoordinator;
 import io.tessera.meta.registry.DataServerRegistry;
+import io.tessera.meta.registry.DefaultLayout;
 import io.tessera.meta.registry.PlacementPolicy;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
 import java.util.List;
@@ -48,13 +49,14 @@ final class MetaRequestHandler implements RpcService {
   private final Supplier<NamespaceStore> store;
   private final DataServerRegistry registry;
   private final PlacementPolicy placement;
-  private final LayoutPolicyProto defaultPolicy;
+  private final DefaultLayout defaultLayout;
+  private final int defaultStripeUnit;
   private final SnapshotCoordinator snapshots;
 
   private final RecoveryCoordinator recovery;
 
   MetaRequestHandler(RaftSubmitter raft, TxnBatcher batcher, Supplier<NamespaceStore> store,
-      DataServerRegistry registry, PlacementPolicy placement, LayoutPolicyProto defaultPolicy,
+      DataServerRegistry registry, PlacementPolicy placement, DefaultLayout defaultLayout, int defaultStripeUnit,
       SnapshotCoordinator snapshots, RecoveryCoordinator recovery) {
     this.snapshots = snapshots;
     this.recovery = recovery;
@@ -63,7 +65,8 @@ final class MetaRequestHandler implements RpcService {
     this.store = store;
     this.registry = registry;
     this.placement = placement;
-    this.defaultPolicy = defaultPolicy;
+    this.defaultLayout = defaultLayout;
+    this.defaultStripeUnit = defaultStripeUnit;
   }
 
   @Override
@@ -114,6 +117,9 @@ final class MetaRequestHandler implements RpcService {
     try {
       if (req.getOpCase() == MetaRequestProto.OpCase.CREATE) {
         req = req.toBuilder().setCreate(placed(req.getCreate())).build();
+      } else if (req.getOpCase() == MetaRequestProto.OpCase.MKDIR && req.getMkdir().getHasDefaultLayout()
+          && !req.getMkdir().getForce()) {
+        checkFits(req.getMkdir().getDefaultLayout());
       }
     } catch (NamespaceException e) {
       return done(Replies.error(e.status(), e.getMessage()));
@@ -232,46 +238,69 @@ final class MetaRequestHandler implements RpcService {
             + reply.getClient().getMessage()));
   }
 
-  /** Resolves the layout policy and chooses the data servers, before the change is logged. */
+  /**
+   * Resolves the layout policy (the request's, else the nearest directory default above the file,
+   * else the cluster's) and chooses the data servers, before the change is logged.
+   */
   private CreateRequestProto placed(CreateRequestProto c) {
-    // draining and retired servers take no new files
-    java.util.Map<String, io.tessera.meta.proto.ServerStateRecordProto> states = store.get().serverStates();
-    List<HeartbeatRequestProto> live = registry.live().stream().filter(hb -> {
-      io.tessera.meta.proto.ServerStateRecordProto r = states.get(hb.getServerId());
-      return r == null || (r.getState() != io.tessera.common.proto.DataServerStateProto.DRAINING
-          && r.getState() != io.tessera.common.proto.DataServerStateProto.RETIRED);
-    }).toList();
-    LayoutPolicyProto policy;
-    boolean explicit = true;
-    if (c.getHasLayout()) {
-      policy = c.getLayout();
-    } else {
-      policy = inheritedPolicy(c.getPath());
-      if (policy == null) {
-        explicit = false;
-        int up = live.size();
-        policy = up > 0 && up < defaultPolicy.getDataUnits() + defaultPolicy.getParityUnits()
-            ? defaultPolicy.toBuilder().setDataUnits(Math.max(1, up - defaultPolicy.getParityUnits())).build()
-            : defaultPolicy;
-      }
+    ServerChoice choice = serverChoice();
+    LayoutPolicyProto policy = c.getHasLayout() ? c.getLayout() : inheritedPolicy(c.getPath());
+    if (policy == null) {
+      policy = defaultLayout.policyFor(choice.live().size() + choice.down().size(), defaultStripeUnit);
     }
     try {
       StripeLayout.validate(policy.getStripeUnit(), policy.getDataUnits(), policy.getParityUnits());
     } catch (IllegalArgumentException e) {
       throw new NamespaceException(StatusProto.INVALID_ARGUMENT, e.getMessage());
     }
-    if (!explicit && policy.getDataUnits() < 1) {
-      throw new NamespaceException(StatusProto.NO_SPACE, "no data server is up");
-    }
-    return c.toBuilder().setLayout(policy).setHasLayout(true).clearPlacement()
-        .addAllPlacement(placement.choose(live, policy)).build();
+    PlacementPolicy.Placement p = placement.choose(choice.live(), choice.down(), policy, registry.reporting());
+    return c.toBuilder().setLayout(policy).setHasLayout(true).clearPlacement().addAllPlacement(p.servers())
+        .clearStaleFromStart().addAllStaleFromStart(p.staleFromStart()).build();
   }
 
+  /**
+   * Refuses a directory default wider than the data servers that take new files: every file
+   * created with it would be refused (a default may name servers yet to come with force).
+   */
+  private void checkFits(LayoutPolicyProto policy) {
+    ServerChoice choice = serverChoice();
+    int servers = choice.live().size() + choice.down().size();
+    int n = policy.getDataUnits() + policy.getParityUnits();
+    if (n > servers) {
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "layout " + policy.getDataUnits() + "+"
+          + policy.getParityUnits() + " needs " + n + " data servers and the cluster has " + servers + ": no file"
+          + " could be created with it (a narrower layout, or --force to keep it for servers yet to come)");
+    }
+  }
+
+  /** The data servers that take new files: those heard from lately, and the registered ones that are down. */
+  private record ServerChoice(List<HeartbeatRequestProto> live, List<String> down) {}
+
+  private ServerChoice serverChoice() {
+    // draining and retired servers take no new files
+    java.util.Map<String, io.tessera.meta.proto.ServerStateRecordProto> states = store.get().serverStates();
+    java.util.function.Predicate<String> takesFiles = id -> {
+      io.tessera.meta.proto.ServerStateRecordProto r = states.get(id);
+      return r == null || (r.getState() != io.tessera.common.proto.DataServerStateProto.DRAINING
+          && r.getState() != io.tessera.common.proto.DataServerStateProto.RETIRED);
+    };
+    List<HeartbeatRequestProto> live = registry.live().stream().filter(hb -> takesFiles.test(hb.getServerId()))
+        .toList();
+    List<String> down = registry.known().stream().filter(id -> takesFiles.test(id) && !registry.isUp(id)).toList();
+    return new ServerChoice(live, down);
+  }
+
+  /** The default layout of the nearest directory above {@code path} that has one, or null. */
   private LayoutPolicyProto inheritedPolicy(String path) {
     try {
       PathResolver.Resolved r = PathResolver.resolve(store.get(), path);
-      InodeProto parent = store.get().inode(r.parentId());
-      return parent != null && parent.getHasDefaultLayout() ? parent.getDefaultLayout() : null;
+      for (int i = r.ancestors().size() - 1; i >= 0; i--) {
+        InodeProto dir = store.get().inode(r.ancestors().get(i));
+        if (dir != null && dir.getHasDefaultLayout()) {
+          return dir.getDefaultLayout();
+        }
+      }
+      return null;
     } catch (NamespaceException e) {
       return null; // the change itself reports the bad path when applied
     }

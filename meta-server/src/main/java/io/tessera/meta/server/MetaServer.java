@@ -110,11 +110,8 @@ public final class MetaServer implements Closeable {
     RaftSubmitter raft = new RaftSubmitter(server, GROUP_ID);
     TxnBatcher batcher = new TxnBatcher(raft, config.get(MetaServerConfigKeys.MAX_BATCH),
         config.get(MetaServerConfigKeys.MAX_ENTRIES_IN_FLIGHT));
-    LayoutPolicyProto defaults = LayoutPolicyProto.newBuilder()
-        .setStripeUnit((int) (long) config.get(MetaServerConfigKeys.DEFAULT_STRIPE_UNIT))
-        .setDataUnits(config.get(MetaServerConfigKeys.DEFAULT_DATA_UNITS))
-        .setParityUnits(config.get(MetaServerConfigKeys.DEFAULT_PARITY_UNITS)).build();
-    PlacementPolicy placement = new PlacementPolicy(config.get(MetaServerConfigKeys.MIN_FREE_SPACE));
+    PlacementPolicy placement = new PlacementPolicy(config.get(MetaServerConfigKeys.MIN_FREE_SPACE),
+        config.get(MetaServerConfigKeys.CREATE_LIVE_BEYOND_K));
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     RpcClientPool dataPool = new RpcClientPool("meta-" + self.id() + "-data", 1, maxFrame, 30_000, 2000,
         RpcConfigKeys.silenceLimitMillis(config));
@@ -131,7 +128,9 @@ public final class MetaServer implements Closeable {
     RpcServer rpc;
     try {
       rpc = RpcServer.start("meta-" + self.id(), new InetSocketAddress(self.host(), self.clientPort()), Map.of(
-          Service.META, new MetaRequestHandler(raft, batcher, sm::store, registry, placement, defaults, snapshots,
+          Service.META, new MetaRequestHandler(raft, batcher, sm::store, registry, placement,
+              config.get(MetaServerConfigKeys.DEFAULT_LAYOUT),
+              (int) (long) config.get(MetaServerConfigKeys.DEFAULT_STRIPE_UNIT), snapshots,
               recovery),
           Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())), maxFrame,
           config.get(RpcConfigKeys.IO_THREADS));

@@ -1,6 +1,7 @@
 package io.tessera.meta.server;
 
 import io.tessera.common.config.ConfigKey;
+import io.tessera.meta.registry.DefaultLayout;
 import java.time.Duration;
 import java.util.List;
 
@@ -16,10 +17,13 @@ public final class MetaServerConfigKeys {
       "tessera.meta.heartbeat-interval", Duration.ofSeconds(1), "heartbeat interval announced to data servers");
   public static final ConfigKey<Long> DEFAULT_STRIPE_UNIT = ConfigKey.size("tessera.meta.default-stripe-unit",
       1L << 20, "stripe unit of files created with no policy of their own or of their directory");
-  public static final ConfigKey<Integer> DEFAULT_DATA_UNITS = ConfigKey.integer("tessera.meta.default-data-units",
-      6, "k of files with no policy (lowered to the number of live servers when fewer)");
-  public static final ConfigKey<Integer> DEFAULT_PARITY_UNITS = ConfigKey.integer(
-      "tessera.meta.default-parity-units", 0, "m of files with no policy");
+  public static final ConfigKey<DefaultLayout> DEFAULT_LAYOUT = new ConfigKey<>("tessera.meta.default-layout",
+      DefaultLayout.AUTO, "layout of files with no policy of their own or of a directory above them: auto (the widest"
+          + " of 6+3, 4+2, 2+1, 1+1 the registered data servers can hold) or K+M", DefaultLayout::parse);
+  public static final ConfigKey<Integer> CREATE_LIVE_BEYOND_K = ConfigKey.integer(
+      "tessera.meta.create-live-beyond-k", 1, "a file with parity is created while k + this many of its servers"
+          + " are live (at most k + m); its other units go to registered servers that are down, stale until they are"
+          + " rebuilt");
   public static final ConfigKey<Long> MIN_FREE_SPACE = ConfigKey.size("tessera.meta.placement-min-free",
       1L << 30, "data servers with less free space than this get no new files");
   public static final ConfigKey<Duration> ELECTION_TIMEOUT_MIN = ConfigKey.duration(
@@ -81,7 +85,7 @@ public final class MetaServerConfigKeys {
           + " reboot, so a planned restart moves nothing");
 
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
-      DEFAULT_DATA_UNITS, DEFAULT_PARITY_UNITS, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
+      DEFAULT_LAYOUT, CREATE_LIVE_BEYOND_K, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
       SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, LOG_SEGMENT_SIZE, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC,
       FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT, REBUILD_RATE,
       REBUILD_RATE_UNDER_LOAD, REBUILD_LOCK_SHARE_UNDER_LOAD, REBUILD_LOCK_LEASE, REPLACE_AFTER);
