@@ -70,6 +70,51 @@ class LocalCommandProcessTest {
     });
   }
 
+  /**
+   * A second `tessera local` on a running cluster's directory printed every server "up" and
+   * "Ready" (the running cluster answered) though all of its own had exited, and overwrote
+   * cluster.json with their dead PIDs.
+   */
+  @Test
+  void aSecondLauncherOnARunningClustersDirectoryRefusesAtOnceNamingTheFirst() throws Exception {
+    Path dir = TestDirs.fresh("local-twice");
+    int base = TestPorts.freeBase(30);
+    runLocal(dir, base, fs -> {
+      Path clusterJson = dir.resolve(ClusterFile.NAME);
+      byte[] before = java.nio.file.Files.readAllBytes(clusterJson);
+      long firstPid = Long.parseLong(java.nio.file.Files.readString(dir.resolve("launcher.pid")).trim());
+      Process second = script("local", "--dir", dir.toString()).start();
+      String out = new String(second.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(second.exitValue()).as(out).isNotZero();
+      assertThat(out.strip().lines()).as(out).singleElement().asString()
+          .contains("already run by tessera local (PID " + firstPid + ")").doesNotContain("Ready");
+      assertThat(java.nio.file.Files.readAllBytes(clusterJson)).as("cluster.json untouched").isEqualTo(before);
+      assertThat(fs.clusterStatus().dataServers()).as("the running cluster serves on").allMatch(d -> d.up());
+
+      // restarting a server needed python or jq to run its JSON cmd, and it then logged to the terminal
+      Process refused = script("server", "restart", "ds-1", "--dir", dir.toString()).start();
+      String refusal = new String(refused.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(refused.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(refused.exitValue()).as(refusal).isNotZero();
+      assertThat(refusal).contains("ds-1 is running");
+      long oldPid = ClusterFile.read(clusterJson).data().get(0).pid();
+      new ProcessBuilder("kill", "-KILL", String.valueOf(oldPid)).start().waitFor();
+      ProcessHandle.of(oldPid).ifPresent(h -> h.onExit().orTimeout(30, TimeUnit.SECONDS).join());
+      Path log = dir.resolve("logs").resolve("ds-1.log");
+      long logBefore = java.nio.file.Files.size(log);
+      Process restart = script("server", "restart", "ds-1", "--dir", dir.toString()).start();
+      String said = new String(restart.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(restart.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(restart.exitValue()).as(said).isZero();
+      long newPid = ClusterFile.read(clusterJson).data().get(0).pid();
+      assertThat(newPid).isNotEqualTo(oldPid);
+      assertThat(said.strip()).isEqualTo("ds-1 restarted (PID " + newPid + "); log: " + log);
+      org.awaitility.Awaitility.await("ds-1 logs to its file").atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> java.nio.file.Files.size(log) > logBefore);
+    });
+  }
+
   /** A process's nice value, field 19 of /proc/PID/stat (after the command name in parentheses). */
   private static long niceness(long pid) throws java.io.IOException {
     String stat = java.nio.file.Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
@@ -83,7 +128,7 @@ class LocalCommandProcessTest {
   /** Runs tessera local until ready, uses it, stops it with SIGTERM; returns the server PIDs it had. */
   private static List<Long> runLocal(Path dir, int base, ClusterUse use) throws Exception {
     // the script execs java, so its process id is the one SIGTERM goes to
-    Process local = script("local", "--dir", dir.toString(), "--meta", "3", "--data-servers", "2", "--port-base",
+    Process local = script("local", "--dir", dir.toString(), "--meta-replicas", "3", "--data-servers", "2", "--port-base",
         String.valueOf(base)).start();
     List<Long> pids = new ArrayList<>();
     try {
@@ -94,6 +139,9 @@ class LocalCommandProcessTest {
         seen.append(line).append('\n');
       }
       assertThat(line).as("tessera local printed:%n%s", seen).isNotNull();
+      // a new cluster's files survive a lost server unless they ask otherwise (it was 6+0)
+      assertThat(out.readLine()).as("the default layout, after %s", line)
+          .startsWith("Default layout: RS 1+1, unit 1 MiB (the root directory's");
       ClusterFile file = ClusterFile.read(dir.resolve(ClusterFile.NAME));
       file.meta().forEach(n -> pids.add(n.pid()));
       file.data().forEach(n -> pids.add(n.pid()));

@@ -44,6 +44,27 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase, 
     return out;
   }
 
+  /**
+   * Fails naming the first port of the plan that something else listens on (another cluster, or
+   * another program): its server could not start, and the launcher would talk to the other one.
+   */
+  public void requirePortsFree() {
+    List<Integer> ports = new ArrayList<>();
+    metaPeers().forEach(p -> {
+      ports.add(p.clientPort());
+      ports.add(p.raftPort());
+    });
+    dataIds().forEach(id -> ports.add(dataPort(id)));
+    for (int port : ports) {
+      try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+        s.bind(new java.net.InetSocketAddress(LOOPBACK, port));
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException("port " + port + " on " + LOOPBACK + " is in use (another cluster, or "
+            + "another program): give this cluster another --port-base");
+      }
+    }
+  }
+
   public String peersSpec() {
     return metaPeers().stream().map(MetaPeer::toString).collect(Collectors.joining(","));
   }
@@ -92,13 +113,14 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase, 
   /** Arguments after the launcher command that start meta replica {@code id}. */
   public List<String> metaArgs(String id) {
     return List.of("server", "meta", "--id", id, "--peers", peersSpec(), "--dir", metaDir(id).toString(),
-        "--cluster-file", clusterFile().toString());
+        "--cluster-file", clusterFile().toString(), "--log", logFile(id).toString());
   }
 
   /** Arguments after the launcher command that start data server {@code id}. */
   public List<String> dataArgs(String id) {
     List<String> args = new ArrayList<>(List.of("server", "data", "--id", id, "--dir", dataDir(id).toString(), "--port",
-        String.valueOf(dataPort(id)), "--meta", metaAddresses(), "--cluster-file", clusterFile().toString()));
+        String.valueOf(dataPort(id)), "--meta", metaAddresses(), "--cluster-file", clusterFile().toString(), "--log",
+        logFile(id).toString()));
     if (!host(id).equals(LOOPBACK)) {
       args.addAll(List.of("--bind-host", host(id)));
     }

@@ -22,6 +22,7 @@ public interface LocalCluster extends Closeable {
           long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
           boolean leader = s.replicas().stream().anyMatch(ClusterStatus.Replica::leader);
           if (leader && up == plan().dataCount()) {
+            checkAlive();   // the answer must have come from this cluster's own servers
             return s;
           }
           lastProblem = (leader ? "leader elected" : "no leader yet") + ", " + up + " of " + plan().dataCount()

@@ -2,6 +2,11 @@ package io.tessera.cli.local;
 
 import io.tessera.cli.SettingsCommand;
 import io.tessera.client.ClusterStatus;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.LayoutPolicy;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.proto.LayoutPolicyProto;
+import io.tessera.meta.registry.DefaultLayout;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
 import io.tessera.common.rpc.HostPort;
@@ -36,7 +41,8 @@ public final class LocalCommand implements Callable<Integer> {
   @Option(names = "--dir", defaultValue = "tessera-data", description = "cluster directory (default: ${DEFAULT-VALUE})")
   Path dir;
 
-  @Option(names = "--meta", description = "meta replicas (default 3, or as the cluster in --dir has)")
+  @Option(names = "--meta-replicas", paramLabel = "N", description = "meta replicas: 1, or 3 or 5 to survive "
+      + "failures (default 3, or as the cluster in --dir has)")
   Integer metaCount;
 
   @Option(names = "--data-servers", description = "data servers (default 6, or as the cluster in --dir has)")
@@ -70,7 +76,15 @@ public final class LocalCommand implements Callable<Integer> {
     }
     // checked here, before any server starts (each would refuse it and exit)
     SettingsCommand.requireServerSettings("-D", defines.keySet());
-    ClusterPlan plan = plan();
+    LauncherLock owned = LauncherLock.acquire(dir);
+    ClusterPlan plan;
+    try {
+      plan = plan();
+      plan.requirePortsFree();
+    } catch (Exception e) {
+      owned.close();
+      throw e;
+    }
     long start = System.nanoTime();
     LocalCluster cluster;
     if (inProcess) {
@@ -90,16 +104,37 @@ public final class LocalCommand implements Callable<Integer> {
       } catch (Exception e) {
         System.err.println("tessera: not every server stopped cleanly: " + e.getMessage());
       } finally {
+        try {
+          owned.close();
+        } catch (java.io.IOException e) {
+          // the process is ending: the lock goes with it
+        }
         stopped.countDown();
       }
     }, "local-shutdown"));
     ClusterStatus status = cluster.awaitReady(io.tessera.common.config.Durations.parse(readyTimeout));
-    printEndpoints(out, plan, status, Duration.ofNanos(System.nanoTime() - start));
+    printEndpoints(out, plan, status, Duration.ofNanos(System.nanoTime() - start), rootDefault(plan));
     if (cluster instanceof ProcessCluster pc) {
       watch(pc, out, stopped);
     }
     stopped.await();
     return 0;
+  }
+
+  /**
+   * The root directory's default layout; a new cluster gets the widest of 6+3, 4+2 and 2+1 its
+   * data servers can hold (files survive losing servers unless they ask for no parity).
+   */
+  private static LayoutPolicy rootDefault(ClusterPlan plan) throws java.io.IOException {
+    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+      LayoutPolicy now = fs.stat("/").defaultLayout();
+      if (now != null) {
+        return now;
+      }
+      LayoutPolicyProto widest = DefaultLayout.widestSafe(plan.dataCount(), 1 << 20);
+      return fs.mkdirs("/", CreateOptions.erasure(widest.getDataUnits(), widest.getParityUnits())
+          .stripeUnit(widest.getStripeUnit())).defaultLayout();
+    }
   }
 
   private ClusterPlan plan() throws java.io.IOException {
@@ -120,7 +155,8 @@ public final class LocalCommand implements Callable<Integer> {
         portBase == null ? ClusterPlan.DEFAULT_PORT_BASE : portBase);
   }
 
-  private static void printEndpoints(PrintWriter out, ClusterPlan plan, ClusterStatus s, Duration took) {
+  private static void printEndpoints(PrintWriter out, ClusterPlan plan, ClusterStatus s, Duration took,
+      LayoutPolicy layout) {
     out.printf("Tessera local cluster in %s%n", plan.dir());
     for (var p : plan.metaPeers()) {
       boolean leader = s.replicas().stream().anyMatch(r -> r.id().equals(p.id()) && r.leader());
@@ -131,7 +167,11 @@ public final class LocalCommand implements Callable<Integer> {
     }
     out.printf("Ready in %.1f s. Meta: %s  Logs: %s%n", took.toMillis() / 1000.0, plan.metaAddresses(),
         plan.dir().resolve("logs"));
-    out.println("Try: ./tessera fs put FILE /FILE ; ./tessera cluster status.  Stop: Ctrl-C");
+    out.printf("Default layout: %s (the root directory's; 'fs mkdir -p --ec K+M /' changes it)%n", layout);
+    // commands find ./tessera-data/cluster.json by themselves; any other directory needs naming
+    boolean found = plan.dir().toAbsolutePath().normalize().equals(Path.of("tessera-data").toAbsolutePath().normalize());
+    String meta = found ? "" : " --meta " + plan.metaAddresses();
+    out.printf("Try: ./tessera fs put FILE /FILE%s ; ./tessera cluster status%s.  Stop: Ctrl-C%n", meta, meta);
     out.flush();
   }
 

@@ -33,6 +33,7 @@ public final class DataServerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    server.redirectOutput();
     Config c = server.config().with(DataServerConfigKeys.META_ADDRESSES, meta);
     if (port != null) {
       c = c.with(DataServerConfigKeys.PORT, String.valueOf(port));

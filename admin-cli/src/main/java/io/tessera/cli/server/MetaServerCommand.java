@@ -28,6 +28,7 @@ public final class MetaServerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    server.redirectOutput();
     MetaServer meta = MetaServer.start(id, MetaPeer.parseList(peers), dir, server.config());
     ServerRunner.recordPid(server.clusterFile, id);
     meta.onRaftDeath(() -> Runtime.getRuntime().halt(1));

@@ -18,6 +18,24 @@ public final class ServerOptions {
   @Option(names = "--cluster-file", description = "cluster.json to record this process's PID in")
   Path clusterFile;
 
+  @Option(names = "--log", paramLabel = "FILE", description = "append this server's output to FILE instead of the "
+      + "terminal (tessera local gives each server <dir>/logs/<id>.log, also when it is restarted from its cmd)")
+  Path log;
+
+  /** Sends standard output and error to the --log file, if one is given; before the server logs anything. */
+  void redirectOutput() throws java.io.IOException {
+    if (log == null) {
+      return;
+    }
+    if (log.getParent() != null) {
+      java.nio.file.Files.createDirectories(log.getParent());
+    }
+    java.io.PrintStream to = new java.io.PrintStream(new java.io.FileOutputStream(log.toFile(), true), true,
+        java.nio.charset.StandardCharsets.UTF_8);
+    System.setOut(to);
+    System.setErr(to);
+  }
+
   /** The server's settings; a key no server reads is refused, from -D or from the file. */
   Config config() {
     Map<String, String> given = defines == null ? Map.of() : new HashMap<>(defines);
