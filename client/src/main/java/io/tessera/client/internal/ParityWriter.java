@@ -92,6 +92,11 @@ public final class ParityWriter {
     this.betweenPhases = hook;
   }
 
+  /** The lease of this client's stripe locks (tessera.client.lock-lease). */
+  Duration lease() {
+    return lease;
+  }
+
   ErasureCodec codec(StripeLayout layout) {
     return codecs.computeIfAbsent(layout.dataUnits() + "+" + layout.parityUnits(),
         key -> ErasureCodec.reedSolomon(layout.dataUnits(), layout.parityUnits()));

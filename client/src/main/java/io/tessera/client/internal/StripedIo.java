@@ -41,10 +41,12 @@ public final class StripedIo {
   private final Executor coding;
   private final IoCounters counters;
   private final LayoutRefresh layouts;
+  private final LockedTruncate truncates;
 
   public StripedIo(DataClient data, ParityWriter writer, Executor coding, IoCounters counters, LayoutRefresh layouts) {
     this.data = data;
     this.writer = writer;
+    this.truncates = new LockedTruncate(data, writer, writer.lease());
     this.coding = coding;
     this.counters = counters;
     this.layouts = layouts;
@@ -388,9 +390,8 @@ public final class StripedIo {
   /**
    * Drops file bytes at and after {@code size} on every server of the file. With parity, the
    * caller first zeroes the cut part of the last stripe through a parity write, so the parity
-   * kept here still matches; servers that are stale or cannot be reached keep the cut bytes, so
-   * they are recorded as stale in the meta group before the others are cut (as this client knows
-   * them: recovery may have rebuilt one since) and in the others' dirty-file logs as they are cut.
+   * kept here still matches, and the cut itself holds the cut stripes' locks
+   * ({@link LockedTruncate}).
    */
   public CompletableFuture<Void> truncate(FileTarget file, long size) {
     return layouts.planned(file, () -> truncateOnce(file, size));
@@ -403,58 +404,10 @@ public final class StripedIo {
     for (int keep : layout.keptUnitLengths(size)) {
       t.addKeepLengths(keep);
     }
-    if (!file.hasParity()) {
-      return onEveryServer(file, layout, FileTarget.request(layout).setTruncate(t));
+    if (file.hasParity()) {
+      return truncates.run(file, t);
     }
-    Set<String> skipped = new LinkedHashSet<>();
-    for (String server : layout.servers()) {
-      if (file.isStale(server) || data.health().isDown(server)) {
-        skipped.add(server);
-      }
-    }
-    return writer.markStale(file, skipped, true, SizeExtension.UNSTAMPED)
-        .thenCompose(v -> truncateAround(file, layout, t, skipped, 0));
-  }
-
-  /**
-   * Cuts the file on every server outside {@code skipped}, which they log as skipped. Servers that
-   * fail meanwhile are recorded as stale, and the others cut again logging them too (a truncate
-   * does the same a second time).
-   */
-  private CompletableFuture<Void> truncateAround(FileTarget file, StripeLayout layout,
-      TruncateFileRequestProto.Builder t, Set<String> skipped, int round) {
-    Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
-    TruncateFileRequestProto.Builder around = t.clone().clearMissingServers().addAllMissingServers(skipped)
-        .setStaleMarked(!skipped.isEmpty());
-    for (String server : new LinkedHashSet<>(layout.servers())) {
-      if (!skipped.contains(server)) {
-        calls.put(server, data.callForOutcome(server, FileTarget.request(layout).setTruncate(around.clone()), null));
-      }
-    }
-    return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).thenCompose(v -> {
-      Set<String> lost = new LinkedHashSet<>();
-      for (Map.Entry<String, CompletableFuture<Throwable>> e : calls.entrySet()) {
-        Throwable failure = e.getValue().join();
-        if (failure instanceof ServerDownException) {
-          lost.add(e.getKey());
-        } else if (failure != null) {
-          return CompletableFuture.failedFuture(failure);
-        }
-      }
-      if (lost.isEmpty()) {
-        return CompletableFuture.completedFuture(null);
-      }
-      Set<String> missing = new LinkedHashSet<>(skipped);
-      missing.addAll(lost);
-      long left = layout.servers().stream().filter(server -> !missing.contains(server)).count();
-      if (left < layout.dataUnits() || round > layout.width()) {
-        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "only " + left
-            + " of the " + layout.width() + " units of file " + file.fileId() + " could be cut; "
-            + layout.dataUnits() + " are needed"));
-      }
-      return writer.markStale(file, lost, true, SizeExtension.UNSTAMPED)
-          .thenCompose(x -> truncateAround(file, layout, t, missing, round + 1));
-    });
+    return onEveryServer(file, layout, FileTarget.request(layout).setTruncate(t));
   }
 
   /** Makes every acknowledged write of the file durable against power loss. */

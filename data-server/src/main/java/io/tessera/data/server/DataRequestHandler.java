@@ -291,7 +291,8 @@ final class DataRequestHandler implements RpcService {
     return switch (req.getOpCase()) {
       case WRITE -> !req.getWrite().hasUnlock() ? Passage.UNLOCKED_CHANGE
           : req.getWrite().hasEpoch() ? Passage.STAMPED_CHANGE : Passage.LOCKED_CHANGE;
-      case TRUNCATE, DELETE_FILE -> Passage.UNLOCKED_CHANGE;
+      case TRUNCATE -> req.getTruncate().hasUnlock() ? Passage.LOCKED_CHANGE : Passage.UNLOCKED_CHANGE;
+      case DELETE_FILE -> Passage.UNLOCKED_CHANGE;
       default -> Passage.FREE;
     };
   }
@@ -423,14 +424,7 @@ final class DataRequestHandler implements RpcService {
         return ok();
       }
       case TRUNCATE -> {
-        TruncateFileRequestProto t = req.getTruncate();
-        if (t.getKeepLengthsCount() > 255 || t.getMissingServersCount() > 255) {
-          throw new IllegalArgumentException("truncate names " + t.getKeepLengthsCount() + " units and "
-              + t.getMissingServersCount() + " missing servers; at most 255 of each");
-        }
-        store.truncateFile(t.getFileId(), t.getStripe(), t.getKeepLengthsList().stream().mapToInt(i -> i).toArray(),
-            new WriteBookkeeping(null, t.getFileId(), t.getMissingServersList(), t.getStaleMarked()));
-        return ok();
+        return truncate(req.getTruncate(), client);
       }
       case SYNC -> {
         store.sync();
@@ -438,6 +432,39 @@ final class DataRequestHandler implements RpcService {
       }
       default -> throw new IllegalArgumentException("request names no operation");
     }
+  }
+
+  /** Cuts the file; under a lock, only while it is still held, releasing it in the same batch. */
+  private RpcReply truncate(TruncateFileRequestProto t, ByteString client) throws IOException {
+    if (t.getKeepLengthsCount() > 255 || t.getMissingServersCount() > 255) {
+      throw new IllegalArgumentException("truncate names " + t.getKeepLengthsCount() + " units and "
+          + t.getMissingServersCount() + " missing servers; at most 255 of each");
+    }
+    int[] keep = t.getKeepLengthsList().stream().mapToInt(i -> i).toArray();
+    if (!t.hasUnlock()) {
+      store.truncateFile(t.getFileId(), t.getStripe(), keep,
+          new WriteBookkeeping(null, t.getFileId(), t.getMissingServersList(), t.getStaleMarked()));
+      return ok();
+    }
+    StripeLockProto lock = t.getUnlock();
+    if (lock.getFileId() != t.getFileId()) {
+      throw new IllegalArgumentException("a truncate of file " + t.getFileId() + " names a lock of file "
+          + lock.getFileId());
+    }
+    if (locks.beginWrite(lock, client).isEmpty()) {
+      return error(StatusProto.LOCK_LOST, "the lock on stripes from " + lock.getFirstStripe() + " of file "
+          + lock.getFileId() + " was lost (its lease ran out before this truncate arrived); nothing was cut");
+    }
+    try {
+      store.truncateFile(t.getFileId(), t.getStripe(), keep, new WriteBookkeeping(StripeLockTable.key(lock, client),
+          t.getFileId(), t.getMissingServersList(), t.getStaleMarked()));
+    } catch (IOException | RuntimeException e) {
+      locks.endWrite(lock, client);
+      throw e;
+    }
+    boolean waited = locks.writersRefused(lock, client);
+    locks.forget(lock, client);
+    return released(waited);
   }
 
   /** Stores the units; a phase-2 write releases its lock and logs skipped servers in the same batch. */

@@ -599,6 +599,9 @@ public final class RocksShardStore implements ShardStore {
           }
         });
       }
+      if (book.releasedLock() != null) {
+        batch.delete(lockFamily, book.releasedLock());
+      }
       Runnable remember = book.missingServers().isEmpty() ? null
           : dirty.record(batch, fileId, book.missingServers(), book.staleMarked());
       db.write(asyncWrite, batch);

@@ -113,8 +113,8 @@ public interface ShardStore extends Closeable {
   }
 
   /**
-   * Like {@link #truncateFile(long, long, int[])}, logging the servers the truncate skipped in the
-   * dirty-file log in the same atomic step ({@code bookkeeping}'s lock is not used).
+   * Like {@link #truncateFile(long, long, int[])}, releasing {@code bookkeeping}'s lock and logging
+   * the servers the truncate skipped in the dirty-file log in the same atomic step.
    *
    * @throws UnrecordedSkipException as {@link #write(List, WriteBookkeeping, long, boolean)} does
    */

@@ -124,6 +124,51 @@ class DataServerBadInputTest {
     }
   }
 
+  /**
+   * A truncate holds the locks of the stripes it cuts, so a rebuild or a writer of those stripes
+   * is never interleaved with it: one whose lock is not held here cuts nothing; one whose lock is
+   * cuts and releases it in the same step, after which another owner may lock the stripes.
+   */
+  @Test
+  void aTruncateUnderALockItDoesNotHoldCutsNothingAndOneUnderItsLockFreesIt() throws Exception {
+    try (DataServer server = AloneDataServer.start(dir); RpcClientPool pool = pool()) {
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setSnapshotGate(
+          SnapshotGateRequestProto.newBuilder().setStep(SnapshotGateRequestProto.Step.COMMIT).setEpoch(0)
+              .setNewEpoch(1)).build(), null).getStatus()).isEqualTo(StatusProto.OK);
+      byte[] unit = new byte[4096];
+      new Random(3).nextBytes(unit);
+      ShardRangeProto range = ShardRangeProto.newBuilder().setFileId(3).setStripe(1).setUnit(0).setLength(4096)
+          .setCoversUnit(true).build();
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setWrite(WriteShardsRequestProto
+          .newBuilder().addRanges(range)).build(), unit).getStatus()).isEqualTo(StatusProto.OK);
+      StripeLockProto lock = StripeLockProto.newBuilder().setFileId(3).setFirstStripe(1).setStripeCount(1 << 20)
+          .setOperation(9).setLeaseMs(5000).build();
+      DataRequestProto cut = DataRequestProto.newBuilder().setTruncate(io.tessera.common.proto.TruncateFileRequestProto
+          .newBuilder().setFileId(3).setStripe(1).addKeepLengths(0).setUnlock(lock)).build();
+      DataResponseProto notHeld = call(pool, server.address(), cut, null);
+      assertThat(notHeld.getStatus()).isEqualTo(StatusProto.LOCK_LOST);
+      assertThat(notHeld.getMessage()).contains("nothing was cut");
+      DataRequestProto read = DataRequestProto.newBuilder().setRead(ReadShardsRequestProto.newBuilder()
+          .addRanges(range).setProbe(true)).build();
+      assertThat(call(pool, server.address(), read, null).getRead().getStates(0))
+          .isEqualTo(io.tessera.common.proto.ShardStateProto.SHARD_STORED);
+
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
+          .newBuilder().setLock(lock)).build(), null).getStatus()).isEqualTo(StatusProto.OK);
+      StripeLockProto writer = StripeLockProto.newBuilder().setFileId(3).setFirstStripe(2).setStripeCount(1)
+          .setOperation(10).setLeaseMs(5000).build();
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
+          .newBuilder().setLock(writer)).build(), null).getStatus()).as("a writer of a stripe being cut waits")
+          .isEqualTo(StatusProto.BUSY);
+      assertThat(call(pool, server.address(), cut, null).getStatus()).isEqualTo(StatusProto.OK);
+      assertThat(call(pool, server.address(), read, null).getRead().getStates(0))
+          .isEqualTo(io.tessera.common.proto.ShardStateProto.SHARD_ABSENT);
+      assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
+          .newBuilder().setLock(writer)).build(), null).getStatus()).as("the cut released its lock")
+          .isEqualTo(StatusProto.OK);
+    }
+  }
+
   @Test
   void aPhaseTwoStampedOutsideItsLocksEpochIsRefusedWithTheReasonAndStoresNothing() throws Exception {
     try (DataServer server = AloneDataServer.start(dir); RpcClientPool pool = pool()) {

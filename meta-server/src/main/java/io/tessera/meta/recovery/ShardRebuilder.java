@@ -290,7 +290,9 @@ final class ShardRebuilder {
         }
       }
     }
-    throw new IllegalStateException("unreachable: the last attempt runs under the file-wide lock");
+    // only a size recorded by a truncate whose cut landed before the file-wide lock gets here
+    throw new RecoveryException(StatusProto.BUSY, "file " + fileId + " changed size while it was copied under its"
+        + " file-wide lock; it is copied again in the next round");
   }
 
   private static List<String> othersThan(List<String> servers, String server) {
