@@ -179,10 +179,11 @@ class RandomIoUnderFaultsProcessTest {
         checks.add(fs.check(f.path, true));
       }
       long missing = checks.stream().mapToLong(FileCheck::missingShards).sum();
+      String clean = observeUntilClean(model, restartedAt, missing);
       long differ = model.differingBytes();
       System.out.printf(Locale.ROOT, "random I/O under '%s': %d operations (%d retried); recovery reported every "
-          + "file redundant %d ms after the restart, when fsck counted %d missing shards; %d bytes differ from the "
-          + "model; %s%n", name, model.ops(), model.retries(), redundantMs, missing, differ, model.replay());
+          + "file redundant %d ms after the restart, when fsck counted %d missing shards%s; %d bytes differ from the "
+          + "model; %s%n", name, model.ops(), model.retries(), redundantMs, missing, clean, differ, model.replay());
       for (FileCheck c : checks) {
         assertThat(c.verdict()).as("fsck when recovery reports full redundancy: %s", c).isEqualTo("HEALTHY");
       }
@@ -191,6 +192,30 @@ class RandomIoUnderFaultsProcessTest {
       throw new AssertionError("random I/O under '" + name + "' failed: " + e.getMessage() + " [" + model.replay()
           + "]", e);
     }
+  }
+
+  /**
+   * For measurements ({@code -Dtessera.it.model-observe-seconds=N}): polls fsck until no shard is
+   * missing, at most N seconds, and says when that was; "" without a window or when none was missing.
+   */
+  private static String observeUntilClean(RandomIoModel model, long restartedAt, long missing) throws Exception {
+    long window = Long.getLong("tessera.it.model-observe-seconds", 0);
+    if (window <= 0 || missing == 0) {
+      return "";
+    }
+    long deadline = System.nanoTime() + window * 1_000_000_000L;
+    long now = missing;
+    while (System.nanoTime() - deadline < 0) {
+      Thread.sleep(1000);
+      now = 0;
+      for (RandomIoModel.ModelledFile f : model.files()) {
+        now += fs.check(f.path, true).missingShards();
+      }
+      if (now == 0) {
+        return "; fsck clean " + (System.nanoTime() - restartedAt) / 1_000_000 + " ms after the restart";
+      }
+    }
+    return "; still " + now + " missing " + window + " s later";
   }
 
   private static void runFor(RandomIoModel model, long untilNanos) throws Exception {
