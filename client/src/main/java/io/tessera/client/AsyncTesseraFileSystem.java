@@ -62,7 +62,10 @@ public final class AsyncTesseraFileSystem implements Closeable {
   private final IoCounters counters = new IoCounters();
   private final ParityWriter writer;
 
+  private final java.time.Duration partialLease;
+
   private AsyncTesseraFileSystem(Config config) {
+    this.partialLease = config.get(ClientConfigKeys.PARTIAL_LEASE);
     this.pool = pool("tessera-client", config.get(RpcConfigKeys.IO_THREADS), config);
     byte[] clientId = new byte[16];
     new SecureRandom().nextBytes(clientId);
@@ -114,7 +117,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
   public CompletableFuture<TesseraFile> create(String path, CreateOptions options) {
     String p = normalize(path);
     CreateRequestProto.Builder c = CreateRequestProto.newBuilder().setPath(p).setMode(options.mode())
-        .setOverwrite(options.overwrite());
+        .setOverwrite(options.overwrite()).setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE,
+            options.partialLeaseMillis()));
     LayoutPolicyProto policy;
     try {
       policy = options.hasCodingPolicy() ? options.policy(1 << 20) : null;
@@ -125,6 +129,21 @@ public final class AsyncTesseraFileSystem implements Closeable {
       c.setLayout(policy).setHasLayout(true);
     }
     return meta.call(MetaRequestProto.newBuilder().setCreate(c)).thenApply(r -> handle(p, r.getInode()));
+  }
+
+  /** How long a partial copy outlives its writer (tessera.client.partial-lease). */
+  public java.time.Duration partialLease() {
+    return partialLease;
+  }
+
+  /**
+   * Renews the lease of a partial copy created with {@link CreateOptions#partial}, for {@code lease}
+   * from now (nothing for an ordinary file).
+   */
+  public CompletableFuture<Void> renewPartial(long fileId, java.time.Duration lease) {
+    return meta.call(MetaRequestProto.newBuilder().setSetAttr(io.tessera.common.proto.SetAttrRequestProto
+        .newBuilder().setFileId(fileId).setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE, lease.toMillis()))))
+        .thenApply(r -> null);
   }
 
   /** Opens an existing regular file. */

@@ -53,6 +53,10 @@ public final class ClientConfigKeys {
           + "dies holding them blocks others for at most this long");
 
   /** Every client setting, for documentation. */
+  public static final ConfigKey<Duration> PARTIAL_LEASE = ConfigKey.duration("tessera.client.partial-lease",
+      Duration.ofSeconds(60), "how long a put's hidden partial copy outlives its writer: the writer renews it every"
+          + " third of this, and the cluster removes a copy not renewed for this long (a killed put)");
+
   public static final List<ConfigKey<?>> ALL = List.of(META, APP_ID, META_RETRY_FOR, WRITE_BUFFER, WRITES_IN_FLIGHT,
-      READ_CHUNK, READS_AHEAD, READS_DURING_ELECTION, DOWN_SERVER_RETRY_AFTER, LOCK_LEASE);
+      READ_CHUNK, READS_AHEAD, READS_DURING_ELECTION, DOWN_SERVER_RETRY_AFTER, LOCK_LEASE, PARTIAL_LEASE);
 }

@@ -18,6 +18,7 @@ public final class CreateOptions {
   private Integer stripeUnit;
   private boolean overwrite;
   private boolean widerThanCluster;
+  private long partialLeaseMillis;
   private int mode;
 
   private CreateOptions() {}
@@ -64,6 +65,20 @@ public final class CreateOptions {
 
   boolean widerThanCluster() {
     return widerThanCluster;
+  }
+
+  /**
+   * A partial copy, written under a hidden name and renamed into place when complete: the cluster
+   * removes it unless renewed ({@link TesseraFileSystem#renewPartial}) within {@code lease} (1 s to
+   * a day), so a writer that dies leaves nothing behind for good. A rename makes it an ordinary file.
+   */
+  public CreateOptions partial(java.time.Duration lease) {
+    this.partialLeaseMillis = lease.toMillis();
+    return this;
+  }
+
+  long partialLeaseMillis() {
+    return partialLeaseMillis;
   }
 
   /** POSIX permission bits (default 0644). */

@@ -55,6 +55,14 @@ public final class TesseraFileSystem implements Closeable {
     return createFile(path, options).newOutputStream(0);
   }
 
+  /**
+   * Renews the lease of a partial copy ({@link CreateOptions#partial}) for {@code lease} from now,
+   * so the cluster keeps it while its writer lives.
+   */
+  public void renewPartial(TesseraFile file, java.time.Duration lease) throws IOException {
+    Futures.get(async.renewPartial(file.fileId(), lease));
+  }
+
   /** Opens an existing file for positional I/O. */
   public TesseraFile openFile(String path) throws IOException {
     return Futures.get(async.open(path));

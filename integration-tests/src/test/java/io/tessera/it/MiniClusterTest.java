@@ -509,6 +509,41 @@ class MiniClusterTest {
     }
   }
 
+  /**
+   * A SIGKILLed `fs put` runs no shutdown hook: its hidden .NAME.tessera-part-PID stayed, and showed
+   * in `fs ls`, forever. The copy now lives on a lease the put renews; once the put is gone and the
+   * lease runs out, the cluster removes it. Until then `fs ls` shows it only with -a.
+   */
+  @Test
+  void aKilledPutsPartialCopyIsHiddenAndRemovedByTheClusterOnceItsLeaseRunsOut(@TempDir Path local)
+      throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    fs.mkdirs("/killed-put");
+    Path fifo = local.resolve("stream");
+    assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+    Process put = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
+        System.getProperty("java.class.path"), io.tessera.cli.Tessera.class.getName(), "fs", "put", "--quiet",
+        "-Dtessera.client.partial-lease=3s", fifo.toString(), "/killed-put/data.bin", "--meta", meta)
+        .redirectErrorStream(true).redirectOutput(local.resolve("put.log").toFile()).start();
+    try (OutputStream pipe = java.nio.file.Files.newOutputStream(fifo)) {
+      pipe.write(new byte[1 << 20]);
+      pipe.flush();
+      await().atMost(Duration.ofSeconds(30)).until(() -> names("/killed-put").size() == 1);
+      signal(put, "KILL");
+      assertThat(put.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    } catch (java.io.IOException brokenPipe) {
+      // the put went away while we were writing
+    } finally {
+      put.destroyForcibly();
+    }
+    String partial = names("/killed-put").get(0);
+    assertThat(partial).startsWith(".data.bin.tessera-part-");
+    assertThat(Cli.run("fs", "ls", "/killed-put", "--meta", meta).out).as("hidden from ls").isEmpty();
+    assertThat(Cli.run("fs", "ls", "-a", "/killed-put", "--meta", meta).out.strip()).isEqualTo(partial);
+    await("the cluster removes the dead put's copy").atMost(Duration.ofSeconds(30))
+        .until(() -> names("/killed-put").isEmpty());
+  }
+
   @Test
   void putIntoADirectoryKeepsTheLocalNameAndRefusesAnExistingFileWithoutOverwrite(@TempDir Path local)
       throws Exception {

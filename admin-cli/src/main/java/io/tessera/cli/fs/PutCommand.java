@@ -25,7 +25,9 @@ import picocli.CommandLine.Parameters;
         "Missing parent directories are created. The layout comes from --ec/--stripe-unit, else from the target directory, else the cluster default.",
         "LOCAL - reads standard input (tar c dir | tessera fs put - /backups/dir.tar); a pipe works too.",
         "The file is written under a hidden name (.NAME.tessera-part-PID) and renamed into place when complete: "
-            + "an interrupted put leaves nothing behind, and a file it replaces (--overwrite) stays whole until then."})
+            + "an interrupted put leaves nothing behind, and a file it replaces (--overwrite) stays whole until then. "
+            + "A put killed outright leaves its copy, which the cluster removes once tessera.client.partial-lease "
+            + "(60 s) passes without the put renewing it."})
 public final class PutCommand extends ConnectedCommand {
   /** The longest name the namespace takes, in UTF-8 bytes. */
   static final int MAX_NAME_BYTES = 255;
@@ -70,17 +72,28 @@ public final class PutCommand extends ConnectedCommand {
     // half-written file behind, and the file it would replace stays whole until then
     String partial = parent.replaceAll("/$", "") + "/" + partialName(target.substring(target.lastIndexOf('/') + 1),
         ProcessHandle.current().pid());
+    java.time.Duration lease = fs.async().partialLease();
     CreateOptions o = layout.toOptions();
-    o = (o == null ? CreateOptions.defaults() : o).overwrite(true);
+    o = (o == null ? CreateOptions.defaults() : o).overwrite(true).partial(lease);
     Thread onInterrupt = new Thread(() -> removeQuietly(fs, partial), "put-interrupted");
     Runtime.getRuntime().addShutdownHook(onInterrupt);
     boolean renamed = false;
+    java.util.concurrent.ScheduledExecutorService renewer = java.util.concurrent.Executors
+        .newSingleThreadScheduledExecutor(r -> {
+          Thread t = new Thread(r, "put-lease");
+          t.setDaemon(true);
+          return t;
+        });
     try {
       try (TesseraFile f = fs.createFile(partial, o);
           InputStream in = source == null ? new FilterInputStream(System.in) {
             @Override
             public void close() {}   // standard input stays open
           } : Files.newInputStream(source)) {
+        // a put killed outright stops renewing: the cluster removes its copy once the lease runs out
+        long every = Math.max(1, lease.toMillis() / 3);
+        renewer.scheduleWithFixedDelay(() -> renewQuietly(fs, f, lease), every, every,
+            java.util.concurrent.TimeUnit.MILLISECONDS);
         OutputStream out = f.newOutputStream(0);
         Transfer.copy("put " + target, in, out, size, quiet, err());
         if (sync) {
@@ -90,6 +103,7 @@ public final class PutCommand extends ConnectedCommand {
       fs.rename(partial, target, overwrite);
       renamed = true;
     } finally {
+      renewer.shutdownNow();
       if (!renamed) {
         removeQuietly(fs, partial);
       }
@@ -143,6 +157,14 @@ public final class PutCommand extends ConnectedCommand {
       i += Character.charCount(cp);
     }
     return "." + cut + suffix;
+  }
+
+  private static void renewQuietly(TesseraFileSystem fs, TesseraFile f, java.time.Duration lease) {
+    try {
+      fs.renewPartial(f, lease);
+    } catch (IOException | RuntimeException e) {
+      // the next renewal tries again; the copy stays while the lease lasts
+    }
   }
 
   private static void removeQuietly(TesseraFileSystem fs, String path) {

@@ -35,9 +35,14 @@ final class CreateOp {
         .setParityUnits(p.getParityUnits()).addAllServers(req.getPlacementList()).build();
     InodeProto inode = InodeProto.newBuilder().setId(tx.allocateInodeId()).setType(FileTypeProto.REGULAR)
         .setMode(req.getMode() == 0 ? 0644 : req.getMode() & 07777).setMtimeMs(now).setCtimeMs(now)
-        .setLayout(layout).addAllStaleServers(req.getStaleFromStartList()).build();
+        .setLayout(layout).addAllStaleServers(req.getStaleFromStartList())
+        .setPartialUntilMs(req.getPartialLeaseMs() == 0 ? 0 : PartialFiles.until(now, req.getPartialLeaseMs()))
+        .build();
     tx.putInode(inode);
     tx.link(r.parentId(), r.name(), inode.getId());
+    if (inode.getPartialUntilMs() != 0) {
+      tx.indexPartial(inode.getId(), r.parentId(), r.name());
+    }
     Inodes.touch(tx, r.parentId(), now);
     return Replies.inode(inode);
   }

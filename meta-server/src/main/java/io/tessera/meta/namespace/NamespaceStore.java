@@ -59,7 +59,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   static final byte[] ABORTED_ATTEMPTS = Keys.utf8("aborted-attempts");
   static final byte[] CAPTURE_PENDING = Keys.utf8("capture-pending");
   private static final List<String> FAMILIES = List.of("inodes", "dentries", "system", "servers", "reclaim",
-      "snapshots", "stale", "server-states", "placed", "leftover", "without-parity");
+      "snapshots", "stale", "server-states", "placed", "leftover", "without-parity", "partial");
 
   private final Path dir;
   private final DBOptions dbOptions;
@@ -85,6 +85,8 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   final ColumnFamilyHandle leftover;
   /** Index of regular files whose layout has no parity (m = 0): fileId. Not redundant by layout. */
   final ColumnFamilyHandle withoutParity;
+  /** Index of puts' partial copies: fileId to parentId | name, where the copy is linked. */
+  final ColumnFamilyHandle partial;
   private final WriteOptions writeOptions = new WriteOptions();
   /** Readers hold it shared; close takes it exclusively, so no thread touches a closed native handle. */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -144,6 +146,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     placed = byName.get("placed");
     leftover = byName.get("leftover");
     withoutParity = byName.get("without-parity");
+    partial = byName.get("partial");
     if (!readOnly && !existing.isEmpty() && (!existing.contains("placed") || !existing.contains("without-parity"))) {
       indexPlacement();
     }
@@ -466,6 +469,19 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   /** How many removed files still wait to be deleted from data servers, counted up to {@code limit}. */
   public long pendingReclaimCount(long limit) {
     return countUpTo(reclaim, limit);
+  }
+
+  /** Puts' partial copies, by id, at most {@code limit}: the leader removes those whose lease ran out. */
+  public List<Long> partialFiles(int limit) {
+    return guarded(() -> {
+      List<Long> out = new ArrayList<>();
+      try (RocksIterator it = db.newIterator(partial)) {
+        for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
+          out.add(Keys.id(it.key()));
+        }
+      }
+      return out;
+    });
   }
 
   /** How many regular files have no parity (not redundant by their layout), counted up to {@code limit}. */

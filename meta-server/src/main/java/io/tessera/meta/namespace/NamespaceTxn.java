@@ -114,6 +114,9 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
       if (Inodes.withoutParity(old)) {
         delete(store.withoutParity, Keys.id(id));
       }
+      if (old.getPartialUntilMs() != 0) {
+        unindexPartial(id);
+      }
     }
     delete(store.inodes, Keys.id(id));
   }
@@ -202,6 +205,20 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
 
   public void unlink(long parentId, String name) {
     delete(store.dentries, Keys.dentry(parentId, name));
+  }
+
+  /** Indexes a put's partial copy with where it is linked (its expiry removes it from there). */
+  void indexPartial(long fileId, long parentId, String name) {
+    put(store.partial, Keys.id(fileId), Keys.dentry(parentId, name));
+  }
+
+  /** Where a partial copy is linked ({parent id, name}), or null when it is not indexed as one. */
+  byte[] partialLink(long fileId) {
+    return get(store.partial, Keys.id(fileId));
+  }
+
+  void unindexPartial(long fileId) {
+    delete(store.partial, Keys.id(fileId));
   }
 
   /** A fresh inode id; ids are never reused. */

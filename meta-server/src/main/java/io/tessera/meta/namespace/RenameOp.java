@@ -55,7 +55,7 @@ final class RenameOp {
     }
     tx.unlink(src.parentId(), src.name());
     tx.link(dst.parentId(), dst.name(), moving.getId());
-    InodeProto moved = moving.toBuilder().setCtimeMs(now).build();
+    InodeProto moved = PartialFiles.completed(tx, moving).toBuilder().setCtimeMs(now).build();
     tx.putInode(moved);
     Inodes.touch(tx, src.parentId(), now);
     if (dst.parentId() != src.parentId()) {

@@ -53,6 +53,9 @@ final class SetAttrOp {
     if (req.getSetMtime()) {
       b.setMtimeMs(req.getMtimeMs());
     }
+    if (req.getPartialLeaseMs() != 0 && in.getPartialUntilMs() != 0) {
+      b.setPartialUntilMs(PartialFiles.until(now, req.getPartialLeaseMs()));
+    }
     for (String server : req.getAddStaleServersList()) {
       if (!in.getLayout().getServersList().contains(server)) {
         throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "data server " + server

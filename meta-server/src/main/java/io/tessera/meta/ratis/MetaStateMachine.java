@@ -8,6 +8,7 @@ import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.namespace.NamespaceChanges;
+import io.tessera.meta.namespace.PartialFiles;
 import io.tessera.meta.namespace.NamespaceException;
 import io.tessera.meta.namespace.NamespaceQueries;
 import io.tessera.meta.namespace.NamespaceStore;
@@ -278,6 +279,11 @@ public final class MetaStateMachine extends BaseStateMachine {
       case LAYOUT_MOVE -> {
         boolean moved = ServerStates.moved(tx, txn.getLayoutMove());
         return client(Replies.error(moved ? StatusProto.OK : StatusProto.BUSY, moved ? "" : "layout changed meanwhile"));
+      }
+      case PARTIAL_EXPIRED -> {
+        boolean removed = tx.atomically(() -> PartialFiles.expire(tx, txn.getPartialExpired().getFileId(),
+            txn.getTimeMs()));
+        return client(Replies.error(removed ? StatusProto.OK : StatusProto.BUSY, removed ? "" : "renewed or gone"));
       }
       case LEFTOVER_DROPPED -> {
         tx.leftoverDropped(txn.getLeftoverDropped().getFileId(), txn.getLeftoverDropped().getServer());

@@ -29,8 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * On the leader, deletes the shards of removed files from their data servers in the
- * background, then logs that the files are reclaimed. The list of files to reclaim is
+ * On the leader, removes puts' partial copies whose writers stopped renewing them, and deletes
+ * the shards of removed files from their data servers in the background, then logs that the
+ * files are reclaimed. The list of files to reclaim is
  * replicated, so a new leader carries on; a file with a server that is down waits for it.
  *
  * <p>Each round takes up to {@value #PER_ROUND} files, asks every server to drop all of its
@@ -74,6 +75,7 @@ final class FileReclaimer implements Closeable {
       return;
     }
     try {
+      expirePartials();
       reclaim(store.get().pendingReclaims(PER_ROUND)).whenComplete((v, err) -> {
         roundRunning.set(false);
         if (err != null) {
@@ -83,6 +85,24 @@ final class FileReclaimer implements Closeable {
     } catch (RuntimeException e) {
       roundRunning.set(false);
       LOG.warn("Reclaim round failed: {}", e.getMessage());
+    }
+  }
+
+  /**
+   * Logs the removal of every put's partial copy whose lease ran out: its writer died (the state
+   * machine checks the lease again as it applies the removal, so a renewal meanwhile keeps it).
+   */
+  private void expirePartials() {
+    long now = System.currentTimeMillis();
+    NamespaceStore ns = store.get();
+    for (long fileId : ns.partialFiles(PER_ROUND)) {
+      io.tessera.common.proto.InodeProto in = ns.inode(fileId);
+      if (in != null && in.getPartialUntilMs() != 0 && in.getPartialUntilMs() <= now) {
+        LOG.info("Removing a partial copy (file {}) whose writer stopped renewing it {} s ago", fileId,
+            (now - in.getPartialUntilMs()) / 1000);
+        batcher.submit(MetaTxnProto.newBuilder().setTimeMs(now).setPartialExpired(
+            io.tessera.meta.proto.PartialExpiredProto.newBuilder().setFileId(fileId)).build());
+      }
     }
   }
 
