@@ -41,6 +41,13 @@ class SettingsCommandTest {
   }
 
   @Test
+  void docsConfigurationIsWhatSettingsPrintsToday() throws Exception {
+    Path doc = Path.of("..", "docs", "configuration.md");
+    assertThat(Files.readString(doc)).as("%s is out of date: ./tessera settings --markdown > docs/configuration.md",
+        doc).isEqualTo(SettingsCommand.markdown());
+  }
+
+  @Test
   void jsonListsEveryKeyOfEachGroupWithItsDefaultForScripts() throws Exception {
     StringWriter out = new StringWriter();
     assertThat(Tessera.run(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), "settings",
