@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
  */
 public final class ClusterOptions {
   @Option(names = "--meta", paramLabel = "HOST:PORT,...",
-      description = "meta replicas to contact (default: $TESSERA_META, else ./tessera-data/cluster.json)")
+      description = "meta replicas to contact (default: $TESSERA_META, else the cluster.json of tessera-data in the "
+          + "current directory)")
   String meta;
 
   @Option(names = "--app-id", paramLabel = "NAME", defaultValue = "tessera-cli",

@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
 @Command(name = "tessera", mixinStandardHelpOptions = true, version = "tessera 0.1.0",
     description = {"Tessera: a parallel file system for clusters.", "",
         "Start a whole cluster on this machine with 'tessera local', then use 'tessera fs ...'.",
-        "Commands find the cluster from --meta host:port,..., $TESSERA_META, or ./tessera-data/cluster.json."},
+        "Commands find the cluster from --meta host:port,..., then $TESSERA_META, then the cluster.json that "
+            + "'tessera local' keeps in tessera-data in the current directory."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:done", "1:refused or failed (the message says why)", "2:bad usage",
         "3:cluster unreachable (no meta replica answered)",

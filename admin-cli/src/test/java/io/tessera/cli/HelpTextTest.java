@@ -35,6 +35,33 @@ class HelpTextTest {
         .anyMatch(h -> h.replaceAll("\\s+", " ").contains("within 10 % of the rate of the pass before"));
   }
 
+  /** A command list shows each command's first description line: `bench --help` cut one mid-sentence. */
+  @Test
+  void everyCommandsFirstDescriptionLineIsAWholeSentence() {
+    org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
+    for (CommandLine cl : allCommands(Tessera.commandLine())) {
+      String[] description = cl.getCommandSpec().usageMessage().description();
+      if (description.length > 0) {
+        soft.assertThat(description[0].strip()).as("first description line of %s", cl.getCommandSpec().qualifiedName())
+            .matches(".*[.?!)]$");
+      }
+    }
+    soft.assertAll();
+  }
+
+  /** `tessera --help` wrapped ./tessera-data as ". /tessera-data". */
+  @Test
+  void helpNeverStartsALineWithTheRestOfAPath() {
+    org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
+    for (CommandLine cl : allCommands(Tessera.commandLine())) {
+      for (String line : cl.getUsageMessage(CommandLine.Help.Ansi.OFF).lines().toList()) {
+        soft.assertThat(line.strip()).as("a line of %s --help", cl.getCommandSpec().qualifiedName())
+            .doesNotStartWith("/");
+      }
+    }
+    soft.assertAll();
+  }
+
   private static List<CommandLine> allCommands(CommandLine cl) {
     List<CommandLine> all = new ArrayList<>(List.of(cl));
     for (CommandLine sub : cl.getSubcommands().values()) {

@@ -35,8 +35,8 @@ import picocli.CommandLine.Spec;
  * with the foreground writers running, then their throughput during it.
  */
 @Command(name = "rebuild", mixinStandardHelpOptions = true,
-    description = {"Rebuild rate of one data server's shards, and foreground write throughput during the rebuild",
-        "(or, with --decommission, the rate at which a decommissioned server's units move to other servers).",
+    description = {"Rebuild rate of one data server's shards, and foreground write throughput during the rebuild.",
+        "With --decommission: the rate at which a decommissioned server's units move to other servers.",
         "Needs the cluster.json of a `tessera local` cluster (run from the repository root): the victim is",
         "SIGKILLed, files it misses are written, then it is started again with its recorded command.",
         "Rebuilds run at up to tessera.meta.rebuild-rate (set on the meta servers); while clients are busy, at up",

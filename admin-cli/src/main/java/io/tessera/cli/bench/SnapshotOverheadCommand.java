@@ -34,8 +34,8 @@ import picocli.CommandLine.Spec;
  * one every second; reported: throughput and its loss, snapshot latency, refused attempts.
  */
 @Command(name = "snapshot-overhead", mixinStandardHelpOptions = true,
-    description = {"Write throughput without snapshots, with one every 10 s and with one every second;",
-        "snapshot latency p50/p99/max, attempts refused (a busy data server) and snapshots that failed.",
+    description = {"Write throughput without snapshots, with one every 10 s and with one every second.",
+        "Also snapshot latency p50/p99/max, attempts refused (a busy data server) and snapshots that failed.",
         "Clients write sequentially into a file each, one transfer at a time as IOR does, wrapping around",
         "at --file-size. A first, untimed pass fills the files (so every phase overwrites) and takes one",
         "warm-up snapshot. Only the newest --keep snapshots are kept (older ones are deleted as the run",

@@ -28,8 +28,9 @@ import picocli.CommandLine.Spec;
  * and diffing two snapshots that many file creations apart.
  */
 @Command(name = "snapshot-read-diff", mixinStandardHelpOptions = true,
-    description = {"Read MB/s of a file from a snapshot vs the live file (overwritten since), best of --rounds;",
-        "then the time to diff two snapshots --files creations apart."})
+    description = {"Read MB/s of a file from a snapshot against the live file, and the time a snapshot diff takes.",
+        "Reads are the best of --rounds (the live file overwritten since the snapshot); the diff is between two"
+            + " snapshots --files creations apart."})
 public final class SnapshotReadDiffCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

@@ -33,7 +33,7 @@ public final class GetCommand extends ConnectedCommand {
   String remote;
 
   @Parameters(index = "1", paramLabel = "LOCAL", description = "local file to write, or an existing directory to "
-      + "write it into under its name (a device such as /dev/null is written into)")
+      + "write it into under its name (a device or a pipe is written into, never replaced)")
   Path local;
 
   @Override

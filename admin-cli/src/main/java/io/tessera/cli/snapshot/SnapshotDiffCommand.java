@@ -12,8 +12,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code tessera snapshot diff FROM TO}. */
 @Command(name = "diff", mixinStandardHelpOptions = true,
-    description = {"Show what changed from snapshot FROM to snapshot TO:",
-        "  + created   - deleted   M modified   R renamed (old -> new)",
+    description = {"Show what changed from snapshot FROM to snapshot TO.",
+        "  + created   - deleted   M modified (a file replaced at its path too)   R renamed (old -> new)",
         "Both trees are walked a directory page at a time; only the differences are held in memory."})
 public final class SnapshotDiffCommand extends ConnectedCommand {
   @Parameters(index = "0", paramLabel = "FROM")

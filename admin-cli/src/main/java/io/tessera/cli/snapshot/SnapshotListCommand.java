@@ -12,8 +12,8 @@ import picocli.CommandLine.Option;
 
 /** {@code tessera snapshot list}. */
 @Command(name = "list", mixinStandardHelpOptions = true,
-    description = {"List snapshots, oldest first: name, epoch, time, and the bytes only that snapshot holds",
-        "(what deleting it would free; every data server scans its shard versions to tell)."})
+    description = {"List snapshots, oldest first: name, epoch, time, and the bytes only that snapshot holds.",
+        "Those bytes are what deleting it would free; every data server scans its shard versions to tell."})
 public final class SnapshotListCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;

@@ -12,8 +12,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code tessera snapshot restore NAME (PATH | --all --yes)}. */
 @Command(name = "restore", mixinStandardHelpOptions = true,
-    description = {"Make PATH (a file or a whole tree) what it was in snapshot NAME, as a new version:",
-        "files that differ are copied back, entries the snapshot lacks are removed, unchanged files are left.",
+    description = {"Make PATH (a file or a whole tree) what it was in snapshot NAME, as a new version.",
+        "Files that differ are copied back, entries the snapshot lacks are removed, unchanged files are left;"
+            + " every entry gets back the mode and mtime it had.",
         "With --all --yes the whole file system rolls back (the snapshots themselves stay)."})
 public final class SnapshotRestoreCommand extends ConnectedCommand {
   @Parameters(index = "0", paramLabel = "NAME")
