@@ -84,6 +84,12 @@ public final class DataServerRegistry {
     servers.remove(id);
   }
 
+  /** Whether the server's last report says it serves clients (it heard it is UP). */
+  public boolean reportsServing(String id) {
+    Entry e = servers.get(id);
+    return e != null && e.last.getServingState() == DataServerStateProto.UP;
+  }
+
   /** Every registered server's id, heard from lately or not. */
   public List<String> known() {
     return new ArrayList<>(servers.keySet());

@@ -346,6 +346,11 @@ final class MetaRequestHandler implements RpcService {
           db.setState(rec.getState());   // heard from, but DOWN not yet moved on, RECOVERING, DRAINING or RETIRED
         }
       }
+      if (firstHand && rec != null && db.getState() == io.tessera.common.proto.DataServerStateProto.UP
+          && !registry.reportsServing(d.getId())) {
+        // back from DOWN and rebuilt, but it has not yet said it heard so: it still reads around itself
+        db.setState(io.tessera.common.proto.DataServerStateProto.RECOVERING);
+      }
       b.addDataServers(db);
     }
     b.setEpoch(ns.epoch());
