@@ -20,8 +20,18 @@ public final class RpcConfigKeys {
   public static final ConfigKey<Integer> IO_THREADS = ConfigKey.integer("tessera.rpc.io-threads",
       2, "network event-loop threads per process");
 
+  public static final ConfigKey<Long> INCOMPLETE_FRAMES = ConfigKey.size("tessera.rpc.incomplete-frames",
+      256L << 20, "bytes a server holds for frames that arrive in pieces, over all its connections; past it,"
+          + " connections wait (their senders are slowed) until frames complete");
+  public static final ConfigKey<Duration> STALLED_FRAME_TIMEOUT = ConfigKey.duration(
+      "tessera.rpc.stalled-frame-timeout", Duration.ofSeconds(30), "a server closes a connection that sent part of"
+          + " a frame and nothing more for this long");
+  public static final ConfigKey<Duration> IDLE_TIMEOUT = ConfigKey.duration("tessera.rpc.idle-timeout",
+      Duration.ofMinutes(10), "a server closes a connection that carried nothing either way for this long (a client"
+          + " connects again when it next calls)");
+
   public static final List<ConfigKey<?>> ALL = List.of(MAX_FRAME_SIZE, CALL_TIMEOUT, CONNECT_TIMEOUT, SILENCE_LIMIT,
-      IO_THREADS);
+      IO_THREADS, INCOMPLETE_FRAMES, STALLED_FRAME_TIMEOUT, IDLE_TIMEOUT);
 
   /** The silence limit in milliseconds, checked. */
   public static long silenceLimitMillis(Config c) {
@@ -31,6 +41,12 @@ public final class RpcConfigKeys {
           + " silence); it is " + v + " ms");
     }
     return v;
+  }
+
+  /** What a server's connections may hold and how long they may stall or idle, from the settings. */
+  public static io.tessera.common.rpc.RpcServer.Limits serverLimits(Config c) {
+    return new io.tessera.common.rpc.RpcServer.Limits(maxFrameBytes(c), c.get(INCOMPLETE_FRAMES),
+        c.get(STALLED_FRAME_TIMEOUT), c.get(IDLE_TIMEOUT), c.get(IO_THREADS));
   }
 
   public static int maxFrameBytes(Config c) {

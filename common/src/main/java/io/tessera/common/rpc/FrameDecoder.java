@@ -10,20 +10,53 @@ import java.util.List;
 /**
  * Cuts the byte stream into {@link Frame}s, checking every length before trusting it. A
  * frame that cannot be valid closes the connection with an exception naming what was
- * wrong; nothing larger than the maximum is ever buffered.
+ * wrong (once: what the connection sends after that is dropped unread); nothing larger than
+ * the maximum is ever buffered. On a server, a frame that arrives in pieces first reserves its
+ * length from the server's {@link FrameBudget}, and waits for room when there is none.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
   private final int maxFrameBytes;
+  private final FrameBudget budget;
+  /** What the frame in progress reserved (0: none, or it arrived whole). */
+  private long reserved;
+  /** The frame in progress did not fit the budget: reads stay off until it has room. */
+  private boolean waiting;
+  private boolean failed;
 
+  /** A client's decoder: no budget. */
   public FrameDecoder(int maxFrameBytes) {
+    this(maxFrameBytes, null);
+  }
+
+  public FrameDecoder(int maxFrameBytes, FrameBudget budget) {
     this.maxFrameBytes = maxFrameBytes;
+    this.budget = budget;
     // Frames of megabytes arrive in many socket reads; keeping those reads as components
     // (instead of copying them into one growing buffer) spares a copy of every payload byte.
     setCumulator(COMPOSITE_CUMULATOR);
   }
 
+  /** Whether part of a frame has arrived and the rest has not (a connection stuck mid-frame). */
+  boolean midFrame() {
+    return internalBuffer().isReadable();
+  }
+
   @Override
   protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+    if (failed) {
+      in.skipBytes(in.readableBytes());
+      return;
+    }
+    try {
+      decodeFrame(ctx, in, out);
+    } catch (CorruptedFrameException | TooLongFrameException e) {
+      failed = true;
+      in.skipBytes(in.readableBytes());
+      throw e;
+    }
+  }
+
+  private void decodeFrame(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
     if (in.readableBytes() < 4) {
       return;
     }
@@ -37,8 +70,13 @@ public final class FrameDecoder extends ByteToMessageDecoder {
           "frame of " + length + " bytes exceeds the limit of " + maxFrameBytes + " bytes");
     }
     if (in.readableBytes() < 4 + length) {
+      if (budget != null && reserved == 0) {
+        waiting = !budget.reserve(ctx.channel(), 4L + length);
+        reserved = waiting ? 0 : 4L + length;
+      }
       return;
     }
+    giveBack();
     long requestId = in.getLong(start + 4);
     byte kind = in.getByte(start + 12);
     byte serviceCode = in.getByte(start + 13);
@@ -61,5 +99,33 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     ByteBuf payload = in.retainedSlice(start + 4 + Frame.FIXED_BYTES + headerLength, payloadLength);
     in.readerIndex(start + 4 + length);
     out.add(new Frame(requestId, kind, service, header, payload));
+  }
+
+  /**
+   * A decoder reads on by itself while it waits for the rest of a frame, even with reads turned
+   * off; not while the frame waits for room in the budget.
+   */
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+    if (waiting) {
+      ctx.fireChannelReadComplete();
+      return;
+    }
+    super.channelReadComplete(ctx);
+  }
+
+  private void giveBack() {
+    if (reserved != 0) {
+      budget.release(reserved);
+      reserved = 0;
+    }
+  }
+
+  @Override
+  protected void handlerRemoved0(ChannelHandlerContext ctx) {
+    giveBack();
+    if (budget != null) {
+      budget.forget(ctx.channel());
+    }
   }
 }

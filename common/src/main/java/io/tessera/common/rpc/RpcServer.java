@@ -18,19 +18,42 @@ public final class RpcServer implements Closeable {
   private final EventLoopGroup boss;
   private final EventLoopGroup workers;
   private final Channel channel;
+  private final FrameBudget budget;
 
-  private RpcServer(String name, EventLoopGroup boss, EventLoopGroup workers, Channel channel) {
+  private RpcServer(String name, EventLoopGroup boss, EventLoopGroup workers, Channel channel, FrameBudget budget) {
+    this.budget = budget;
     this.name = name;
     this.boss = boss;
     this.workers = workers;
     this.channel = channel;
   }
 
-  /** Starts serving; throws if the port cannot be bound. */
+  /**
+   * What a server's connections may do: the largest frame, the bytes of frames arriving in pieces
+   * it holds over all connections, how long a connection may stall mid-frame or idle.
+   */
+  public record Limits(int maxFrameBytes, long incompleteFrameBytes, java.time.Duration stalledFrame,
+      java.time.Duration idle, int ioThreads) {
+    /** Defaults around a frame limit (tests). */
+    public static Limits of(int maxFrameBytes, int ioThreads) {
+      return new Limits(maxFrameBytes, 256L << 20, java.time.Duration.ofSeconds(30), java.time.Duration.ofMinutes(10),
+          ioThreads);
+    }
+  }
+
+  /** Starts serving with default limits around a frame size; throws if the port cannot be bound. */
   public static RpcServer start(String name, InetSocketAddress bind, Map<Service, RpcService> services,
       int maxFrameBytes, int ioThreads) throws InterruptedException {
+    return start(name, bind, services, Limits.of(maxFrameBytes, ioThreads));
+  }
+
+  /** Starts serving; throws if the port cannot be bound. */
+  public static RpcServer start(String name, InetSocketAddress bind, Map<Service, RpcService> services,
+      Limits limits) throws InterruptedException {
+    int ioThreads = limits.ioThreads();
     EventLoopGroup boss = NettyTransport.newGroup(name + "-accept", 1);
     EventLoopGroup workers = NettyTransport.newGroup(name + "-io", ioThreads);
+    FrameBudget budget = new FrameBudget(limits.incompleteFrameBytes());
     try {
       Channel ch = new ServerBootstrap()
           .group(boss, workers)
@@ -38,14 +61,19 @@ public final class RpcServer implements Closeable {
           .option(ChannelOption.SO_REUSEADDR, true)
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childOption(ChannelOption.ALLOCATOR, NettyTransport.allocator())
-          .childHandler(new RpcChannelInitializer(services, maxFrameBytes))
+          .childHandler(new RpcChannelInitializer(services, limits, budget))
           .bind(bind).sync().channel();
-      return new RpcServer(name, boss, workers, ch);
+      return new RpcServer(name, boss, workers, ch, budget);
     } catch (RuntimeException | InterruptedException e) {
       boss.shutdownGracefully();
       workers.shutdownGracefully();
       throw e;
     }
+  }
+
+  /** Bytes reserved now for frames arriving in pieces (see {@link FrameBudget}). */
+  public long incompleteFrameBytes() {
+    return budget.reserved();
   }
 
   public int port() {

@@ -84,6 +84,17 @@ class FrameCodecTest {
     assertThatThrownBy(() -> d.writeInbound(badKind)).hasMessageContaining("unknown frame kind");
   }
 
+  /** Each rejected frame was logged twice: the decoder failed again on the bytes left at close. */
+  @Test
+  void aConnectionThatSentOneBadFrameFailsOnceAndWhatFollowsIsDropped() {
+    EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(MAX));
+    assertThatThrownBy(() -> ch.writeInbound(Unpooled.buffer().writeInt(-5).writeLong(7)))
+        .isInstanceOf(DecoderException.class);
+    ch.writeInbound(Unpooled.buffer().writeInt(-5).writeLong(7));   // no second failure
+    ch.close();
+    assertThat((Object) ch.readInbound()).isNull();
+  }
+
   @Test
   void theEncoderRefusesAFrameLargerThanTheLimit() {
     EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(1 << 16));

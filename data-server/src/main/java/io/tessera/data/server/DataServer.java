@@ -94,8 +94,8 @@ public final class DataServer implements Closeable {
     try {
       rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
           Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, serving, corruption,
-              new SpaceGuard(dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id), workers, load)), maxFrame,
-          config.get(RpcConfigKeys.IO_THREADS));
+              new SpaceGuard(dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id), workers, load)),
+          RpcConfigKeys.serverLimits(config));
     } catch (RuntimeException e) {
       store.close();
       workers.shutdownNow();

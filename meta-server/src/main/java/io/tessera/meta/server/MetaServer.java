@@ -132,8 +132,8 @@ public final class MetaServer implements Closeable {
               config.get(MetaServerConfigKeys.DEFAULT_LAYOUT),
               (int) (long) config.get(MetaServerConfigKeys.DEFAULT_STRIPE_UNIT), snapshots,
               recovery),
-          Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())), maxFrame,
-          config.get(RpcConfigKeys.IO_THREADS));
+          Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())),
+          RpcConfigKeys.serverLimits(config));
     } catch (RuntimeException e) {
       server.close();
       dataPool.close();
