@@ -21,7 +21,7 @@ public final class RpcConfigKeys {
       2, "network event-loop threads per process");
 
   public static final ConfigKey<Long> INCOMPLETE_FRAMES = ConfigKey.size("tessera.rpc.incomplete-frames",
-      256L << 20, "bytes a server holds for frames that arrive in pieces, over all its connections; past it,"
+      256L << 20, "bytes a server holds for frames that arrive in pieces, over all connections of one port; past it,"
           + " connections wait (their senders are slowed) until frames complete");
   public static final ConfigKey<Duration> STALLED_FRAME_TIMEOUT = ConfigKey.duration(
       "tessera.rpc.stalled-frame-timeout", Duration.ofSeconds(30), "a server closes a connection that sent part of"

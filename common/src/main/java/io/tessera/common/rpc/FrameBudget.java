@@ -1,6 +1,5 @@
 package io.tessera.common.rpc;
 
-import io.netty.channel.Channel;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -12,10 +11,21 @@ import java.util.Deque;
  * few peers sending huge frames slowly cannot take a server's memory, and nobody is refused.
  */
 public final class FrameBudget {
+  /**
+   * A connection as the budget sees it: its reads can be turned off and on. Kept apart from any
+   * Netty type, so the Raft port's connections (Ratis's own shaded Netty) share the same rules.
+   */
+  public interface Reads {
+    void pause();
+
+    /** Turns reads back on, when the connection is still open. */
+    void resume();
+  }
+
   private final long limit;
   private long reserved;
   /** Connections waiting for room, oldest first. */
-  private final Deque<Channel> waiting = new ArrayDeque<>();
+  private final Deque<Reads> waiting = new ArrayDeque<>();
 
   public FrameBudget(long limitBytes) {
     if (limitBytes < 1) {
@@ -25,41 +35,38 @@ public final class FrameBudget {
   }
 
   /**
-   * Reserves {@code bytes} for a frame of {@code channel}; a frame larger than the whole budget is
-   * given it alone (nothing else in flight). Returns false, and pauses the channel's reads until
-   * there is room, when it does not fit now.
+   * Reserves {@code bytes} for a frame of {@code connection}; a frame larger than the whole budget
+   * is given it alone (nothing else in flight). Returns false, and pauses the connection's reads
+   * until there is room, when it does not fit now.
    */
-  synchronized boolean reserve(Channel channel, long bytes) {
+  public synchronized boolean reserve(Reads connection, long bytes) {
     if (reserved == 0 || reserved + bytes <= limit) {
       reserved += bytes;
       return true;
     }
-    channel.config().setAutoRead(false);
-    if (!waiting.contains(channel)) {
-      waiting.addLast(channel);
+    connection.pause();
+    if (!waiting.contains(connection)) {
+      waiting.addLast(connection);
     }
     return false;
   }
 
   /** Gives back what a frame reserved; connections that waited read again. */
-  void release(long bytes) {
-    Deque<Channel> resume;
+  public void release(long bytes) {
+    Deque<Reads> resume;
     synchronized (this) {
       reserved = Math.max(0, reserved - bytes);
       resume = new ArrayDeque<>(waiting);
       waiting.clear();
     }
-    for (Channel c : resume) {
-      if (c.isActive()) {
-        c.config().setAutoRead(true);   // reads again; a frame that still does not fit pauses it again
-        c.read();
-      }
+    for (Reads c : resume) {
+      c.resume();   // reads again; a frame that still does not fit pauses it again
     }
   }
 
   /** A closed connection no longer waits. */
-  synchronized void forget(Channel channel) {
-    waiting.remove(channel);
+  public synchronized void forget(Reads connection) {
+    waiting.remove(connection);
   }
 
   /** Bytes reserved now (for tests and status). */

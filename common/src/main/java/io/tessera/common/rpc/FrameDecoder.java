@@ -1,6 +1,7 @@
 package io.tessera.common.rpc;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.CorruptedFrameException;
@@ -17,10 +18,8 @@ import java.util.List;
 public final class FrameDecoder extends ByteToMessageDecoder {
   private final int maxFrameBytes;
   private final FrameBudget budget;
-  /** What the frame in progress reserved (0: none, or it arrived whole). */
-  private long reserved;
-  /** The frame in progress did not fit the budget: reads stay off until it has room. */
-  private boolean waiting;
+  /** This connection's claim on the budget (null without a budget, or before the first frame). */
+  private FrameReservation reservation;
   private boolean failed;
 
   /** A client's decoder: no budget. */
@@ -70,13 +69,14 @@ public final class FrameDecoder extends ByteToMessageDecoder {
           "frame of " + length + " bytes exceeds the limit of " + maxFrameBytes + " bytes");
     }
     if (in.readableBytes() < 4 + length) {
-      if (budget != null && reserved == 0) {
-        waiting = !budget.reserve(ctx.channel(), 4L + length);
-        reserved = waiting ? 0 : 4L + length;
+      if (budget != null) {
+        reservation(ctx).incomplete(4L + length);
       }
       return;
     }
-    giveBack();
+    if (reservation != null) {
+      reservation.complete();
+    }
     long requestId = in.getLong(start + 4);
     byte kind = in.getByte(start + 12);
     byte serviceCode = in.getByte(start + 13);
@@ -107,25 +107,30 @@ public final class FrameDecoder extends ByteToMessageDecoder {
    */
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
-    if (waiting) {
+    if (reservation != null && reservation.waiting()) {
       ctx.fireChannelReadComplete();
       return;
     }
     super.channelReadComplete(ctx);
   }
 
-  private void giveBack() {
-    if (reserved != 0) {
-      budget.release(reserved);
-      reserved = 0;
+  private FrameReservation reservation(ChannelHandlerContext ctx) {
+    if (reservation == null) {
+      Channel channel = ctx.channel();
+      reservation = new FrameReservation(budget, () -> channel.config().setAutoRead(false), () -> {
+        if (channel.isActive()) {
+          channel.config().setAutoRead(true);
+          channel.read();
+        }
+      });
     }
+    return reservation;
   }
 
   @Override
   protected void handlerRemoved0(ChannelHandlerContext ctx) {
-    giveBack();
-    if (budget != null) {
-      budget.forget(ctx.channel());
+    if (reservation != null) {
+      reservation.close();
     }
   }
 }

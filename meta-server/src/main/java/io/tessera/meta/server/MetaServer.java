@@ -4,10 +4,12 @@ import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.platform.CommonPool;
 import io.tessera.common.proto.LayoutPolicyProto;
+import io.tessera.common.rpc.FrameBudget;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
 import io.tessera.meta.ratis.MetaStateMachine;
+import io.tessera.meta.ratis.RaftPortGuard;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.recovery.RecoveryCoordinator;
 import io.tessera.meta.registry.DataServerRegistry;
@@ -107,6 +109,10 @@ public final class MetaServer implements Closeable {
             ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
         .build();
     server.start();
+    if (config.get(MetaServerConfigKeys.RAFT_TRANSPORT).equals("netty")) {
+      RaftPortGuard.install(server, new FrameBudget(config.get(RpcConfigKeys.INCOMPLETE_FRAMES)),
+          config.get(RpcConfigKeys.STALLED_FRAME_TIMEOUT));
+    }
     RaftSubmitter raft = new RaftSubmitter(server, GROUP_ID);
     TxnBatcher batcher = new TxnBatcher(raft, config.get(MetaServerConfigKeys.MAX_BATCH),
         config.get(MetaServerConfigKeys.MAX_ENTRIES_IN_FLIGHT));
