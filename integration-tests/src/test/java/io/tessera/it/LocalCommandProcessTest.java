@@ -161,6 +161,10 @@ class LocalCommandProcessTest {
       }
       new ProcessBuilder("kill", "-TERM", String.valueOf(local.pid())).start().waitFor();
       assertThat(local.waitFor(60, TimeUnit.SECONDS)).as("tessera local exits after SIGTERM").isTrue();
+      String rest = out.lines().collect(java.util.stream.Collectors.joining("\n"));
+      // writing the servers' class archives printed "[INFO] ClassArchives - ..." at every first stop
+      assertThat(rest).as("what tessera local printed after Ready").contains("Stopped.")
+          .doesNotContainPattern("\\[(INFO|WARN|DEBUG)\\]");
       for (long pid : pids) {
         ProcessHandle.of(pid).ifPresent(h -> h.onExit().orTimeout(30, TimeUnit.SECONDS).join());
       }

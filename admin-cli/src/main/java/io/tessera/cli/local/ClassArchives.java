@@ -105,7 +105,7 @@ final class ClassArchives {
           Path archive = archive(kind);
           Files.move(pending, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
           dropOlder(dir, kind, archive);
-          LOG.info("Class archive for {} servers written ({}): they start faster from now on", kind, archive);
+          LOG.debug("Class archive for {} servers written ({}): they start faster from now on", kind, archive);
         } else {
           Files.deleteIfExists(pending);
         }
