@@ -8,6 +8,8 @@ import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.DataServerProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.common.proto.StripeLockProto;
+import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.common.rpc.Frame;
 import io.tessera.common.rpc.PeerUnreachableException;
@@ -68,6 +70,26 @@ public final class DataClient {
       }
       return e == null ? null : Failures.cause(e);
     });
+  }
+
+  /**
+   * Releases a stripe lock on the servers that granted it; completes when each answered or
+   * failed (a server that cannot be reached frees the lock when its lease runs out).
+   */
+  public CompletableFuture<Void> unlock(java.util.Collection<String> granted, StripeLockProto lock) {
+    CompletableFuture<?>[] calls = granted.stream().map(server -> callForOutcome(server,
+        DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)), null))
+        .toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(calls);
+  }
+
+  /**
+   * Where a writer waits before asking again for stripe locks a server refused as busy: a
+   * randomised back-off that doubles with each attempt, up to 64 ms.
+   */
+  public static java.util.concurrent.Executor afterLockRefusal(int attempt) {
+    long micros = java.util.concurrent.ThreadLocalRandom.current().nextLong(200, 1000L << Math.min(attempt, 6));
+    return CompletableFuture.delayedExecutor(micros, java.util.concurrent.TimeUnit.MICROSECONDS);
   }
 
   private CompletableFuture<Reply> attempt(String serverId, byte[] header, ByteBuf payload, boolean retried) {

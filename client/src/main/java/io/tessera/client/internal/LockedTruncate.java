@@ -1,12 +1,10 @@
 package io.tessera.client.internal;
 
 import io.tessera.common.layout.StripeLayout;
-import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.LockReadRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.TruncateFileRequestProto;
-import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.common.status.TesseraException;
 import java.time.Duration;
@@ -17,9 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -91,7 +87,7 @@ final class LockedTruncate {
       if (fatal == null && !busy && !down) {
         return cut(file, cut.clone().setUnlock(lock), lockOn, skipped, 0);
       }
-      CompletableFuture<Void> released = release(layout, granted, lock);
+      CompletableFuture<Void> released = data.unlock(granted, lock);
       if (fatal != null) {
         Throwable f = fatal;
         return released.thenCompose(x -> CompletableFuture.failedFuture(f));
@@ -101,9 +97,11 @@ final class LockedTruncate {
             "file " + file.fileId() + " could not be truncated: its stripes from " + cut.getStripe() + " stayed "
                 + "locked by writers, or its servers kept failing, for " + 2 * lease.toSeconds() + " s")));
       }
-      long backoffMicros = busy ? ThreadLocalRandom.current().nextLong(200, 1000L << Math.min(attempt, 6)) : 0;
-      Executor later = CompletableFuture.delayedExecutor(backoffMicros, TimeUnit.MICROSECONDS);
-      return released.thenComposeAsync(x -> attempt(file, cut, deadline, attempt + 1), later);
+      if (!busy) {
+        return released.thenCompose(x -> attempt(file, cut, deadline, attempt + 1));
+      }
+      return released.thenComposeAsync(x -> attempt(file, cut, deadline, attempt + 1),
+          DataClient.afterLockRefusal(attempt));
     });
   }
 
@@ -149,15 +147,5 @@ final class LockedTruncate {
       return writer.markStale(file, new LinkedHashSet<>(lost), true, SizeExtension.UNSTAMPED)
           .thenCompose(x -> cut(file, cut.clone().clearUnlock(), done, missing, round + 1));
     });
-  }
-
-  private CompletableFuture<Void> release(StripeLayout layout, List<String> granted, StripeLockProto lock) {
-    List<CompletableFuture<?>> calls = new ArrayList<>();
-    for (String server : granted) {
-      // a server that cannot be reached frees the lock when its lease runs out
-      calls.add(data.callForOutcome(server, FileTarget.request(layout).setUnlock(
-          UnlockRequestProto.newBuilder().setLock(lock)), null));
-    }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 }

@@ -5,14 +5,12 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
-import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.LockReadRequestProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
-import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.common.status.TesseraException;
@@ -27,7 +25,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -309,7 +306,7 @@ public final class ParityWriter {
         // recovery may have rebuilt them; ask the meta group before recording them stale again
         refreshedStale = true;
         recycle(updates);
-        return release(granted, lock).thenCompose(v -> meta.call(MetaRequestProto.newBuilder().setGetAttr(
+        return data.unlock(granted, lock).thenCompose(v -> meta.call(MetaRequestProto.newBuilder().setGetAttr(
             io.tessera.common.proto.GetAttrRequestProto.newBuilder().setFileId(file.fileId()))))
             .thenCompose(r -> {
               file.adopt(r.getInode());
@@ -324,7 +321,7 @@ public final class ParityWriter {
       }
       if (fatal != null || busy || retryNow) {
         recycle(updates);   // nothing was sent: the next attempt plans anew
-        CompletableFuture<Void> released = release(granted, lock);
+        CompletableFuture<Void> released = data.unlock(granted, lock);
         if (fatal != null) {
           Throwable f = fatal;
           return released.thenCompose(v -> CompletableFuture.failedFuture(f));
@@ -336,9 +333,8 @@ public final class ParityWriter {
                 "stripes " + from + "-" + (to - 1) + " of file " + file.fileId() + " stayed locked by other writers for "
                     + (2 * lease.toSeconds()) + " s")));
           }
-          long backoffMicros = ThreadLocalRandom.current().nextLong(200, 1000L << Math.min(attempt, 6));
-          Executor later = CompletableFuture.delayedExecutor(backoffMicros, TimeUnit.MICROSECONDS);
-          return released.thenComposeAsync(v -> run(deadline, attempt + 1), later);
+          return released.thenComposeAsync(v -> run(deadline, attempt + 1),
+              DataClient.afterLockRefusal(attempt));
         }
         if (attempt > 2 * layout.width()) {
           return released.thenCompose(v -> CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE,
@@ -358,7 +354,7 @@ public final class ParityWriter {
           return phase2(lock, lockedOn, skipped, updates, stamp);
         }
         recycle(updates);
-        CompletableFuture<Void> released = release(granted, lock);
+        CompletableFuture<Void> released = data.unlock(granted, lock);
         if (Failures.cause(e) instanceof TesseraException te && te.status() == StatusProto.SNAPSHOT_PASSED
             && System.nanoTime() - deadline < 0) {
           // a snapshot at the locks' epoch was committed before the size record: write again after it
@@ -483,16 +479,6 @@ public final class ParityWriter {
 
     private void recycle(List<StripeUpdate> updates) {
       updates.forEach(u -> u.recycle(parityBuffers));
-    }
-
-    private CompletableFuture<Void> release(List<String> granted, StripeLockProto lock) {
-      List<CompletableFuture<?>> calls = new ArrayList<>();
-      for (String s : granted) {
-        // a server that cannot be reached frees the lock when its lease runs out: the outcome is not needed
-        calls.add(data.callForOutcome(s, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder()
-            .setLock(lock)), null));
-      }
-      return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
     }
   }
 
