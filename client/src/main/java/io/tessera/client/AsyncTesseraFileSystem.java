@@ -1,5 +1,6 @@
 package io.tessera.client;
 
+import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.client.internal.DataClient;
 import io.tessera.client.internal.FileTarget;
 import io.tessera.client.internal.ParityWriter;
@@ -9,6 +10,7 @@ import io.tessera.client.internal.MetaClient;
 import io.tessera.client.internal.StripedIo;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.fault.FaultPoints;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.ClusterStatusRequestProto;
@@ -50,9 +52,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * blocking facade over it. Thread-safe; share one per process.
  */
 public final class AsyncTesseraFileSystem implements Closeable {
-  /** Most stripes one repair request names (meta.proto RepairStripesRequestProto). */
-  private static final int MAX_REPAIR_STRIPES = 4096;
-
   private final RpcClientPool pool;
   private final RpcClientPool metaPool;
   private final MetaClient meta;
@@ -61,6 +60,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
   private final ExecutorService coding;
   private final IoCounters counters = new IoCounters();
   private final ParityWriter writer;
+  private final TesseraFileSystem blocking;
+  private final ClusterAdmin admin;
 
   private final java.time.Duration partialLease;
 
@@ -91,12 +92,14 @@ public final class AsyncTesseraFileSystem implements Closeable {
       t.setDaemon(true);
       return t;
     });
-    this.writer = new ParityWriter(data, meta, coding, counters, config.get(ClientConfigKeys.LOCK_LEASE));
+    this.writer = new ParityWriter(data, meta, coding, counters, config.get(ClientConfigKeys.LOCK_LEASE), this);
     this.ctx = new FsContext(meta, new StripedIo(data, writer, coding, counters,
         new io.tessera.client.internal.LayoutRefresh(meta)), this,
         config.get(ClientConfigKeys.WRITE_BUFFER),
         config.get(ClientConfigKeys.READ_CHUNK), config.get(ClientConfigKeys.WRITES_IN_FLIGHT),
         config.get(ClientConfigKeys.READS_AHEAD));
+    this.blocking = new TesseraFileSystem(this);
+    this.admin = new ClusterAdmin(meta, data, blocking);
   }
 
   private static RpcClientPool pool(String name, int ioThreads, Config config) {
@@ -246,145 +249,14 @@ public final class AsyncTesseraFileSystem implements Closeable {
     return meta.call(MetaRequestProto.newBuilder().setSetAttr(a)).thenApply(r -> FileStatus.of(p, r.getInode()));
   }
 
-  /** The meta replicas, which one leads, and every data server's state. */
-  public CompletableFuture<ClusterStatus> clusterStatus() {
-    return meta.call(MetaRequestProto.newBuilder().setClusterStatus(ClusterStatusRequestProto.getDefaultInstance()))
-        .thenApply(r -> {
-          ClusterStatusResponseProto c = r.getCluster();
-          List<ClusterStatus.Replica> replicas = c.getReplicasList().stream()
-              .map(x -> new ClusterStatus.Replica(x.getId(), x.getAddress(), x.getLeader(), x.getLastContactMsAgo()))
-              .toList();
-          List<ClusterStatus.DataServer> servers = c.getDataServersList().stream()
-              .map(x -> new ClusterStatus.DataServer(x.getId(), x.getAddress(), stateName(x.getState()),
-                  x.getCapacityBytes(), x.getFreeBytes(), x.getUsedBytes(), x.getLastHeartbeatMsAgo(),
-                  x.getFilesToRebuild(), x.getDownSinceMs(), x.getFilesPlaced(), x.getDecommissioned(),
-                  x.getLeftoverFiles())).toList();
-          List<ClusterStatus.Rebuild> rebuilds = c.getRecovery().getRebuildsList().stream()
-              .map(x -> new ClusterStatus.Rebuild(x.getServer(), x.getFilesLeft(), x.getBytesLeft(), x.getFilesDone(),
-                  x.getBytesDone(), x.getRateBytesPerS(), x.getFailures(), x.getLastError(), x.getDraining())).toList();
-          return new ClusterStatus(replicas, servers, c.getEpoch(),
-              new ClusterStatus.Recovery(rebuilds, c.getRecovery().getRateLimitBytesPerS(),
-                  c.getRecovery().getFilesWithoutParity()), c.getFilesToReclaim());
-        });
-  }
-
-  private static String stateName(DataServerStateProto s) {
-    return switch (s) {
-      case UP -> "up";
-      case RECOVERING -> "recovering";
-      case DRAINING -> "draining";
-      case RETIRED -> "retired";
-      default -> "down";
-    };
-  }
-
-  /**
-   * Decommissions a data server: it takes no new files and recovery moves every unit it holds to
-   * other servers (watch {@link #clusterStatus()}: it ends "retired", and may then be stopped).
-   * Completes with the meta leader's one-line summary.
-   */
-  public CompletableFuture<String> decommission(String serverId) {
-    return meta.call(MetaRequestProto.newBuilder().setDecommission(
-        io.tessera.common.proto.DecommissionRequestProto.newBuilder().setServer(serverId))).thenApply(r -> r.getMessage());
-  }
-
-  /** Takes a decommission back: the server recovers, then takes new files again. */
-  public CompletableFuture<String> recommission(String serverId) {
-    return meta.call(MetaRequestProto.newBuilder().setDecommission(io.tessera.common.proto.DecommissionRequestProto
-        .newBuilder().setServer(serverId).setUndo(true))).thenApply(r -> r.getMessage());
-  }
-
-  /**
-   * Forgets a retired data server that no longer runs: {@link #clusterStatus()} stops listing
-   * it. Refused for a server that is not retired or still sends heartbeats, and, unless
-   * {@code force}, while snapshots taken before it retired exist (moves copy live versions
-   * only, so it may hold the only copies of some of their shard versions).
-   */
-  public CompletableFuture<String> removeServer(String serverId, boolean force) {
-    return meta.call(MetaRequestProto.newBuilder().setDecommission(io.tessera.common.proto.DecommissionRequestProto
-        .newBuilder().setServer(serverId).setRemove(true).setForce(force))).thenApply(r -> r.getMessage());
-  }
-
-  /** Takes a snapshot of the whole file system (the meta leader retries busy attempts). */
-  public CompletableFuture<SnapshotInfo> createSnapshot(String name) {
-    return meta.call(MetaRequestProto.newBuilder().setSnapshotCreate(SnapshotCreateRequestProto.newBuilder()
-        .setName(name))).thenApply(r -> info(r.getSnapshot(), -1));
-  }
-
-  /** Every snapshot, oldest first. */
-  public CompletableFuture<List<SnapshotInfo>> listSnapshots() {
-    return meta.call(MetaRequestProto.newBuilder().setSnapshotList(SnapshotListRequestProto.getDefaultInstance()))
-        .thenApply(r -> r.getSnapshots().getSnapshotsList().stream().map(s -> info(s, -1)).toList());
-  }
-
-  /** Every snapshot with the bytes only it holds, summed over every data server. */
-  public CompletableFuture<List<SnapshotInfo>> listSnapshotsWithUsage() {
-    return listSnapshots().thenCompose(list -> scanVersions(ScanVersionsRequestProto.newBuilder().setUsage(true))
-        .thenApply(scans -> {
-          java.util.Map<Long, Long> bytes = new java.util.HashMap<>();
-          boolean complete = scans.stream().allMatch(java.util.Objects::nonNull);
-          for (ScanVersionsResponseProto scan : scans) {
-            for (int i = 0; scan != null && i < scan.getEpochsCount(); i++) {
-              bytes.merge(scan.getEpochs(i), scan.getExclusiveBytes(i), Long::sum);
-            }
-          }
-          return list.stream().map(s -> new SnapshotInfo(s.name(), s.epoch(), s.created(), s.tookMillis(),
-              s.attempts(), s.missingServers(), complete ? bytes.getOrDefault(s.epoch(), 0L) : -1)).toList();
-        }));
-  }
-
-  /** Deletes a snapshot. */
-  public CompletableFuture<Void> deleteSnapshot(String name) {
-    return meta.call(MetaRequestProto.newBuilder().setSnapshotDelete(SnapshotDeleteRequestProto.newBuilder()
-        .setName(name))).thenApply(r -> null);
-  }
-
-  /**
-   * Ids of files with shard versions stamped in {@code (after, upTo]}, over every data server;
-   * null when a data server could not be asked (the answer would be incomplete).
-   */
-  public CompletableFuture<java.util.Set<Long>> filesWritten(long after, long upTo) {
-    return scanVersions(ScanVersionsRequestProto.newBuilder().setWritten(true).setWrittenAfter(after)
-        .setWrittenUpTo(upTo)).thenApply(scans -> {
-          java.util.Set<Long> out = new java.util.HashSet<>();
-          for (ScanVersionsResponseProto scan : scans) {
-            if (scan == null) {
-              return null;
-            }
-            out.addAll(scan.getWrittenFilesList());
-          }
-          return out;
-        });
-  }
-
-  /** One scan per registered data server (null where it is down or failed). */
-  private CompletableFuture<List<ScanVersionsResponseProto>> scanVersions(ScanVersionsRequestProto.Builder scan) {
-    return clusterStatus().thenCompose(cluster -> {
-      List<CompletableFuture<ScanVersionsResponseProto>> calls = new ArrayList<>();
-      for (ClusterStatus.DataServer ds : cluster.dataServers()) {
-        calls.add(!ds.up() ? CompletableFuture.completedFuture(null)
-            : data.call(ds.id(), io.tessera.common.proto.DataRequestProto.newBuilder().setScanVersions(scan), null)
-                .handle((reply, err) -> {
-                  if (err != null) {
-                    return null;
-                  }
-                  reply.payload().release();
-                  return reply.header().getVersions();
-                }));
-      }
-      return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-          .thenApply(v -> calls.stream().map(CompletableFuture::join).toList());
-    });
-  }
-
-  private static SnapshotInfo info(SnapshotProto s, long exclusiveBytes) {
-    return new SnapshotInfo(s.getName(), s.getEpoch(), java.time.Instant.ofEpochMilli(s.getCreatedMs()), s.getTookMs(),
-        s.getAttempts(), List.copyOf(s.getMissingServersList()), exclusiveBytes);
-  }
-
   /** The blocking facade over this client. */
   public TesseraFileSystem blocking() {
-    return new TesseraFileSystem(this);
+    return blocking;
+  }
+
+  /** Administration of the cluster (servers, snapshots, recovery, fsck) over this client's connections. */
+  public ClusterAdmin admin() {
+    return admin;
   }
 
   /**
@@ -405,67 +277,14 @@ public final class AsyncTesseraFileSystem implements Closeable {
     return b.length() == 0 ? "/" : b.toString();
   }
 
-  /** fsck of one regular file (blocking: it reads every stripe's state, or every byte with verification). */
-  FileCheck check(String path, boolean verifyParity) throws java.io.IOException {
-    String p = normalize(path);
-    InodeProto in = Futures.get(meta.call(MetaRequestProto.newBuilder().setGetAttr(
-        GetAttrRequestProto.newBuilder().setPath(p)))).getInode();
-    if (in.getType() == FileTypeProto.DIRECTORY) {
-      throw new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory");
-    }
-    StripeLayout layout = StripeLayout.of(in.getLayout());
-    FileTarget target = FileTarget.of(in);
-    ShardChecker.Result r = new ShardChecker(data).check(target, in.getSize(), verifyParity);
-    return new FileCheck(p, layout.toString(), r.stripes(), r.parityVerified(), r.parityMismatches(),
-        r.missingShards(), r.unreadableStripes(), List.copyOf(in.getStaleServersList()),
-        List.copyOf(r.damagedServers()), List.copyOf(r.mismatchedStripes()), List.copyOf(r.unprotectedStripes()),
-        in.getId(), layout.parityUnits() > 0);
-  }
-
-  /**
-   * Asks recovery to repair what a check found: the damaged servers' shards of the file are
-   * marked stale (recovery rewrites them in the background), and the mismatched or unprotected
-   * stripes get their parity recomputed from their data units (done when this completes).
-   */
-  public CompletableFuture<Void> repair(FileCheck check) {
-    List<CompletableFuture<?>> calls = new java.util.ArrayList<>();
-    if (!check.damagedServers().isEmpty()) {
-      calls.add(meta.call(MetaRequestProto.newBuilder().setSetAttr(io.tessera.common.proto.SetAttrRequestProto
-          .newBuilder().setFileId(check.fileId()).addAllAddStaleServers(check.damagedServers()))));
-    }
-    List<Long> stripes = check.stripesToRecompute();
-    for (int i = 0; i < stripes.size(); i += MAX_REPAIR_STRIPES) {
-      calls.add(meta.call(MetaRequestProto.newBuilder().setRepairStripes(io.tessera.common.proto
-          .RepairStripesRequestProto.newBuilder().setFileId(check.fileId())
-          .addAllStripes(stripes.subList(i, Math.min(stripes.size(), i + MAX_REPAIR_STRIPES))))));
-    }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
-  }
-
   /** Counters of this client's I/O: lock refusals, degraded writes and reads. */
   public IoCounters ioCounters() {
     return counters;
   }
 
-  /**
-   * Fault injection for tests: {@code hook} runs in every parity write after its stripes are
-   * locked and read, before anything is written (throwing from it abandons the write with
-   * its locks held, as a crash would).
-   */
-  public void injectBetweenWritePhases(Runnable hook) {
-    writer.betweenPhasesForTesting(hook);
-  }
-
-  /**
-   * Fault injection for tests: {@code hook} runs in every parity write's phase 2 once half of
-   * its servers stored their units (blocking or throwing there leaves torn stripes behind).
-   */
-  public void injectMidPhase2(Runnable hook) {
-    writer.midPhase2ForTesting(hook);
-  }
-
   @Override
   public void close() {
+    FaultPoints.disarmAll(this);
     pool.close();
     metaPool.close();
     coding.shutdownNow();

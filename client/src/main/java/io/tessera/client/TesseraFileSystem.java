@@ -1,5 +1,6 @@
 package io.tessera.client;
 
+import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.common.config.Config;
 import java.io.Closeable;
 import java.io.IOException;
@@ -101,31 +102,9 @@ public final class TesseraFileSystem implements Closeable {
     return all;
   }
 
-  /**
-   * Checks one regular file's shards: which are missing, which stripes cannot be read, and
-   * with {@code verifyParity} whether every stripe's parity matches its data (reads it all).
-   */
-  public FileCheck check(String path, boolean verifyParity) throws IOException {
-    return async.check(path, verifyParity);
-  }
-
-  /**
-   * Repairs what {@link #check} found: damaged servers' shards are rewritten by recovery in the
-   * background (the file lists them as stale until then); mismatched parity is recomputed before
-   * this returns.
-   */
-  public void repair(FileCheck check) throws IOException {
-    Futures.get(async.repair(check));
-  }
-
   /** Counters of this client's I/O: lock refusals, degraded writes and reads. */
   public IoCounters ioCounters() {
     return async.ioCounters();
-  }
-
-  /** Fault injection for tests: see {@link AsyncTesseraFileSystem#injectBetweenWritePhases}. */
-  public void injectBetweenWritePhases(Runnable hook) {
-    async.injectBetweenWritePhases(hook);
   }
 
   /** Creates one directory; its parent must exist. */
@@ -186,29 +165,9 @@ public final class TesseraFileSystem implements Closeable {
     return Futures.get(async.setAttributes(path, null, modified));
   }
 
-  /** Snapshots of the whole file system: create, list, diff, restore, delete. */
-  public Snapshots snapshots() {
-    return new Snapshots(async, this);
-  }
-
-  /** Meta replicas and data servers with their state. */
-  public ClusterStatus clusterStatus() throws IOException {
-    return Futures.get(async.clusterStatus());
-  }
-
-  /** Starts draining a data server (see {@link AsyncTesseraFileSystem#decommission}); returns the leader's summary. */
-  public String decommission(String serverId) throws IOException {
-    return Futures.get(async.decommission(serverId));
-  }
-
-  /** Takes a decommission back (see {@link AsyncTesseraFileSystem#recommission}). */
-  public String recommission(String serverId) throws IOException {
-    return Futures.get(async.recommission(serverId));
-  }
-
-  /** Forgets a retired, stopped data server (see {@link AsyncTesseraFileSystem#removeServer}). */
-  public String removeServer(String serverId, boolean force) throws IOException {
-    return Futures.get(async.removeServer(serverId, force));
+  /** Administration of the cluster: servers, snapshots, recovery, fsck. */
+  public ClusterAdmin admin() {
+    return async.admin();
   }
 
   @Override

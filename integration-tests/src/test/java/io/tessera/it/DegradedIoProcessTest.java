@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.FileCheck;
+import io.tessera.client.admin.FileCheck;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
@@ -113,7 +113,7 @@ class DegradedIoProcessTest {
       try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
         assertThat(read(fs, path, size)).as("file overwritten with %s killed, after they returned", killed)
             .isEqualTo(fresh);
-        FileCheck check = fs.check(path, true);
+        FileCheck check = fs.admin().check(path, true);
         assertThat(check.unreadableStripes()).as(check.toString()).isZero();
         assertThat(check.parityMismatches()).as(check.toString()).isZero();
         // recovery rebuilds the returned servers' stale shards: the file is whole again
@@ -122,7 +122,7 @@ class DegradedIoProcessTest {
         // the last server rebuilt hears that it is up with its next heartbeat answer, and reads
         // around it until then
         FileCheck healed = await("every shard of " + path + " served again").atMost(Duration.ofSeconds(10))
-            .until(() -> fs.check(path, true), now -> now.verdict().equals("HEALTHY"));
+            .until(() -> fs.admin().check(path, true), now -> now.verdict().equals("HEALTHY"));
         assertThat(healed.parityMismatches()).as(healed.toString()).isZero();
         assertThat(read(fs, path, size)).as("file read after recovery").isEqualTo(fresh);
       }
@@ -202,7 +202,7 @@ class DegradedIoProcessTest {
           .isEqualTo(model);
       // the rebuilt server hears that it is up with its next heartbeat answer; reads go around it until then
       FileCheck healed = await("every shard of " + path + " served again").atMost(Duration.ofSeconds(10))
-          .until(() -> fs.check(path, true), now -> now.verdict().equals("HEALTHY"));
+          .until(() -> fs.admin().check(path, true), now -> now.verdict().equals("HEALTHY"));
       assertThat(healed.parityMismatches()).as(healed.toString()).isZero();
     }
   }
@@ -251,7 +251,7 @@ class DegradedIoProcessTest {
             .isEqualTo(unitsOnEach);
       }
       FileCheck healed = await("every shard of " + path + " served again").atMost(Duration.ofSeconds(10))
-          .until(() -> fs.check(path, true), now -> now.verdict().equals("HEALTHY"));
+          .until(() -> fs.admin().check(path, true), now -> now.verdict().equals("HEALTHY"));
       assertThat(healed.parityMismatches()).as(healed.toString()).isZero();
       assertThat(read(fs, path, size)).as("the file after the rebuild on %s", killed).isEqualTo(fresh);
     }
@@ -259,7 +259,7 @@ class DegradedIoProcessTest {
 
   /** {files, bytes} recovery has rebuilt on the server so far, as the meta leader reports them. */
   private static long[] rebuilt(TesseraFileSystem fs, String server) throws Exception {
-    return fs.clusterStatus().recovery().rebuilds().stream().filter(r -> r.server().equals(server))
+    return fs.admin().status().recovery().rebuilds().stream().filter(r -> r.server().equals(server))
         .map(r -> new long[] {r.filesDone(), r.bytesDone()}).findFirst().orElse(new long[2]);
   }
 

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
@@ -69,7 +69,7 @@ class ElectionReadsProcessTest {
   }
 
   private static String leader(TesseraFileSystem fs) throws Exception {
-    ClusterStatus s = fs.clusterStatus();
+    ClusterStatus s = fs.admin().status();
     return s.replicas().stream().filter(ClusterStatus.Replica::leader).findFirst().orElseThrow().id();
   }
 }

@@ -1,12 +1,14 @@
 package io.tessera.it;
 
+import io.tessera.client.internal.ParityWriter;
+import io.tessera.common.fault.FaultPoints;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.cli.Tessera;
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.FileCheck;
+import io.tessera.client.admin.FileCheck;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
@@ -62,7 +64,7 @@ class ErasureCodingTest {
     for (int l = 0; l < layouts.length; l++) {
       String path = "/model/f" + l;
       ModelFile.exercise(fs, path, layouts[l], rnd, 60);
-      FileCheck check = fs.check(path, true);
+      FileCheck check = fs.admin().check(path, true);
       assertThat(check.parityMismatches()).as("%s parity", path).isZero();
       assertThat(check.healthy()).as(check.toString()).isTrue();
     }
@@ -167,7 +169,7 @@ class ErasureCodingTest {
         "tessera.client.lock-lease", "2s"));
     try (TesseraFileSystem dying = TesseraFileSystem.connect(shortLease);
         TesseraFile f = dying.openFile("/orphan/f")) {
-      dying.injectBetweenWritePhases(() -> {
+      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, dying.async(), () -> {
         throw new IllegalStateException("simulated crash between the write phases");
       });
       assertThatThrownBy(() -> f.write(100, new byte[] {1, 2, 3}, 0, 3)).hasMessageContaining("simulated crash");
@@ -198,7 +200,7 @@ class ErasureCodingTest {
         "tessera.client.lock-lease", "2s"));
     try (TesseraFileSystem paused = TesseraFileSystem.connect(shortLease);
         TesseraFile slow = paused.openFile("/paused/f")) {
-      paused.injectBetweenWritePhases(() -> {
+      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, paused.async(), () -> {
         // a long GC pause between the phases: meanwhile the lease runs out, recovery repairs
         // the stripe and another writer writes it
         try (TesseraFile f = fs.openFile("/paused/f")) {
@@ -218,7 +220,7 @@ class ErasureCodingTest {
       f.readFully(100, got, 0, got.length);
     }
     assertThat(got).as("what the other writer wrote after the repair").isEqualTo(later);
-    assertThat(fs.check("/paused/f", true).healthy()).as("parity matches the data").isTrue();
+    assertThat(fs.admin().check("/paused/f", true).healthy()).as("parity matches the data").isTrue();
   }
 
   @Test
@@ -239,7 +241,7 @@ class ErasureCodingTest {
     try (TesseraFile f = fs.createFile("/wide-parity", CreateOptions.erasure(2, 5).stripeUnit(4096))) {
       f.write(0, data, 0, data.length);
     }
-    assertThat(fs.check("/wide-parity", true).healthy()).isTrue();
+    assertThat(fs.admin().check("/wide-parity", true).healthy()).isTrue();
   }
 
   @Test
@@ -247,18 +249,18 @@ class ErasureCodingTest {
     int unit = 16 << 10;
     byte[] content = new byte[3 * 4 * unit];
     io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/torn", unit, content, 8);
-    long fileId = fs.check("/torn", true).fileId();
+    long fileId = fs.admin().check("/torn", true).fileId();
     // a data unit changed behind the parity's back (no lock, no parity update): stripe 1 is torn
     byte[] stomp = new byte[100];
     new Random(9).nextBytes(stomp);
     writeBehindParity(layout.serverOf(1, 0), fileId, 1, 0, stomp);
-    FileCheck torn = fs.check("/torn", true);
+    FileCheck torn = fs.admin().check("/torn", true);
     assertThat(torn.parityMismatches()).as(torn.toString()).isEqualTo(1);
     assertThat(torn.mismatchedStripes()).containsExactly(1L);
 
-    fs.repair(torn);
+    fs.admin().repair(torn);
 
-    FileCheck repaired = fs.check("/torn", true);
+    FileCheck repaired = fs.admin().check("/torn", true);
     assertThat(repaired.verdict()).as(repaired.toString()).isEqualTo("HEALTHY");
     System.arraycopy(stomp, 0, content, 4 * unit, stomp.length);   // the data units are what counts
     byte[] got = new byte[content.length];
@@ -283,21 +285,21 @@ class ErasureCodingTest {
     try (TesseraFile f = fs.openFile("/unprotected")) {
       f.truncate(content.length);   // stripes 1 and 2 are holes on every server
     }
-    long fileId = fs.check("/unprotected", true).fileId();
+    long fileId = fs.admin().check("/unprotected", true).fileId();
     byte[] data = new byte[unit];
     new Random(13).nextBytes(data);
     writeBehindParity(layout.serverOf(2, 1), fileId, 2, 1, data);
     System.arraycopy(data, 0, content, 2 * 4 * unit + unit, unit);
 
-    FileCheck found = fs.check("/unprotected", false);
+    FileCheck found = fs.admin().check("/unprotected", false);
     assertThat(found.verdict()).as(found.toString()).isEqualTo("DEGRADED");
     assertThat(found.missingShards()).as("the two parity holes beside the data").isEqualTo(2);
     assertThat(found.unprotectedStripes()).containsExactly(2L);
     assertThat(found.damagedServers()).as("no server's shards are damaged").isEmpty();
 
-    fs.repair(found);
+    fs.admin().repair(found);
 
-    FileCheck repaired = fs.check("/unprotected", true);
+    FileCheck repaired = fs.admin().check("/unprotected", true);
     assertThat(repaired.verdict()).as(repaired.toString()).isEqualTo("HEALTHY");
     assertThat(fs.stat("/unprotected").staleServers()).isEmpty();
     assertThat(readAll("/unprotected", content.length)).isEqualTo(content);
@@ -316,7 +318,7 @@ class ErasureCodingTest {
     try (TesseraFile f = fs.openFile("/checked-after-rebuild")) {
       f.truncate(content.length);
     }
-    FileCheck before = fs.check("/checked-after-rebuild", false);
+    FileCheck before = fs.admin().check("/checked-after-rebuild", false);
     byte[] data = new byte[unit];
     new Random(15).nextBytes(data);
     writeBehindParity(layout.serverOf(1, 0), before.fileId(), 1, 0, data);
@@ -324,12 +326,12 @@ class ErasureCodingTest {
     // recovery rewrites the shards of the server holding the stripe's first parity unit (as after a
     // corrupt shard there); the second stays a hole beside the data until the check after the rebuild
     String other = layout.serverOf(1, 4);
-    fs.repair(new FileCheck(before.path(), before.layout(), 0, 0, 0, 0, 0, List.of(), List.of(other), List.of(),
+    fs.admin().repair(new FileCheck(before.path(), before.layout(), 0, 0, 0, 0, 0, List.of(), List.of(other), List.of(),
         List.of(), before.fileId(), true));
 
     FileCheck after = org.awaitility.Awaitility.await("recovery rebuilds " + other + " and checks the file")
         .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-        .until(() -> fs.check("/checked-after-rebuild", true), c -> c.verdict().equals("HEALTHY"));
+        .until(() -> fs.admin().check("/checked-after-rebuild", true), c -> c.verdict().equals("HEALTHY"));
     assertThat(after.stripes()).isEqualTo(2);
     assertThat(readAll("/checked-after-rebuild", content.length)).isEqualTo(content);
   }
@@ -340,12 +342,12 @@ class ErasureCodingTest {
     int unit = 16 << 10;
     byte[] content = new byte[3 * 4 * unit];
     io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/degraded-verify", unit, content, 16);
-    long fileId = fs.check("/degraded-verify", true).fileId();
+    long fileId = fs.admin().check("/degraded-verify", true).fileId();
     writeBehindParity(layout.serverOf(1, 5), fileId, 1, 5, new byte[] {1, 2, 3});   // stripe 1's second parity
     String down = layout.serverOf(1, 0);
     cluster.cluster.stopData(down);
     try (TesseraFileSystem other = TesseraFileSystem.connect(plan.metaAddresses())) {
-      FileCheck c = other.check("/degraded-verify", true);
+      FileCheck c = other.admin().check("/degraded-verify", true);
       assertThat(c.missingShards()).as(c.toString()).isEqualTo(3);
       assertThat(c.parityVerified()).as("every stripe has 5 of its 6 units").isEqualTo(3);
       assertThat(c.mismatchedStripes()).as(c.toString()).containsExactly(1L);
@@ -353,7 +355,7 @@ class ErasureCodingTest {
     } finally {
       cluster.cluster.startData(down);
     }
-    fs.repair(fs.check("/degraded-verify", true));
+    fs.admin().repair(fs.admin().check("/degraded-verify", true));
     assertThat(readAll("/degraded-verify", content.length)).isEqualTo(content);
   }
 
@@ -384,7 +386,7 @@ class ErasureCodingTest {
     int unit = 64 << 10;
     byte[] content = new byte[5 * 4 * unit + 777];
     io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/rotten", unit, content, 10);
-    long fileId = fs.check("/rotten", false).fileId();
+    long fileId = fs.admin().check("/rotten", false).fileId();
     String server = layout.serverOf(2, 1);
     List<Path> rotted;
     try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(plan.dataDir(server).resolve("shards")

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tessera.cli.Tessera;
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFileSystem;
 import java.io.PrintWriter;
@@ -32,7 +32,7 @@ class LeaderlessStatusProcessTest {
          TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
       cluster.awaitReady(Duration.ofSeconds(120));
       fs.createFile("/before", CreateOptions.defaults()).close();
-      ClusterStatus led = fs.clusterStatus();
+      ClusterStatus led = fs.admin().status();
       String leader = led.replicas().stream().filter(ClusterStatus.Replica::leader).findFirst().orElseThrow().id();
       String follower = led.replicas().stream().filter(r -> !r.leader()).findFirst().orElseThrow().id();
       assertThat(led.dataServers()).allSatisfy(d -> assertThat(d.lastHeartbeatMillisAgo())
@@ -40,7 +40,7 @@ class LeaderlessStatusProcessTest {
 
       cluster.signal(leader, "KILL");
       cluster.signal(follower, "KILL");
-      ClusterStatus alone = fs.clusterStatus();   // retried until the survivor gives up on the old leader
+      ClusterStatus alone = fs.admin().status();   // retried until the survivor gives up on the old leader
 
       assertThat(alone.replicas()).noneMatch(ClusterStatus.Replica::leader);
       assertThat(alone.dataServers()).hasSize(2).allSatisfy(d -> {

@@ -92,7 +92,7 @@ class LocalCommandProcessTest {
       assertThat(out.strip().lines()).as(out).singleElement().asString()
           .contains("already run by tessera local (PID " + firstPid + ")").doesNotContain("Ready");
       assertThat(java.nio.file.Files.readAllBytes(clusterJson)).as("cluster.json untouched").isEqualTo(before);
-      assertThat(fs.clusterStatus().dataServers()).as("the running cluster serves on").allMatch(d -> d.up());
+      assertThat(fs.admin().status().dataServers()).as("the running cluster serves on").allMatch(d -> d.up());
 
       // restarting a server needed python or jq to run its JSON cmd, and it then logged to the terminal
       Process refused = script("server", "restart", "ds-1", "--dir", dir.toString()).start();

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -67,7 +67,7 @@ class MetaFailoverProcessTest {
         awaitAcked(acked, 64 * MIB, failures);
         String follower = follower(fs);
         cluster.signal(follower, "KILL");
-        await().atMost(Duration.ofSeconds(30)).until(() -> fs.clusterStatus().replicas().stream()
+        await().atMost(Duration.ofSeconds(30)).until(() -> fs.admin().status().replicas().stream()
             .anyMatch(r -> r.id().equals(follower) && r.lastContactMillisAgo() > 3000));
         awaitAcked(acked, 160 * MIB, failures);
         cluster.restart(follower);
@@ -116,12 +116,12 @@ class MetaFailoverProcessTest {
   }
 
   private static String leader(TesseraFileSystem fs) throws Exception {
-    ClusterStatus s = fs.clusterStatus();
+    ClusterStatus s = fs.admin().status();
     return s.replicas().stream().filter(ClusterStatus.Replica::leader).findFirst().orElseThrow().id();
   }
 
   private static String follower(TesseraFileSystem fs) throws Exception {
-    ClusterStatus s = fs.clusterStatus();
+    ClusterStatus s = fs.admin().status();
     return s.replicas().stream().filter(r -> !r.leader()).findFirst().orElseThrow().id();
   }
 

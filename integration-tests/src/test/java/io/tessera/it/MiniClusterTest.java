@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.InProcessCluster;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFile;
@@ -203,7 +203,7 @@ class MiniClusterTest {
    */
   @Test
   void removedFilesWaitForADataServerThatIsAwayAndClusterStatusCountsThem() throws Exception {
-    await().atMost(Duration.ofSeconds(30)).until(() -> fs.clusterStatus().filesToReclaim() == 0);
+    await().atMost(Duration.ofSeconds(30)).until(() -> fs.admin().status().filesToReclaim() == 0);
     fs.mkdirs("/away");
     for (int i = 0; i < 5; i++) {
       try (TesseraFile f = fs.createFile("/away/f" + i, CreateOptions.striped(4).stripeUnit(4096))) {
@@ -214,11 +214,11 @@ class MiniClusterTest {
     cluster.stopData(away);
     try {
       fs.delete("/away", true);
-      assertThat(fs.clusterStatus().filesToReclaim()).as("removed while %s is away", away).isEqualTo(5);
+      assertThat(fs.admin().status().filesToReclaim()).as("removed while %s is away", away).isEqualTo(5);
     } finally {
       cluster.startData(away);
     }
-    await().atMost(Duration.ofSeconds(30)).until(() -> fs.clusterStatus().filesToReclaim() == 0);
+    await().atMost(Duration.ofSeconds(30)).until(() -> fs.admin().status().filesToReclaim() == 0);
   }
 
   /**
@@ -265,7 +265,7 @@ class MiniClusterTest {
     cluster.stopMeta(follower);
     fs.mkdirs("/catchup");
     fs.createFile("/catchup/before-snapshot", CreateOptions.defaults()).close();
-    fs.snapshots().create("while-a-follower-was-away");
+    fs.admin().snapshots().create("while-a-follower-was-away");
     for (int i = 0; i < 300; i++) {
       fs.createFile("/catchup/f" + i, CreateOptions.defaults()).close();
     }
@@ -318,14 +318,14 @@ class MiniClusterTest {
   @Test
   void heartbeatsOfAnIdleClusterKeepEveryServerUpWithoutGrowingTheMetaLog() throws Exception {
     // nothing else changes the namespace meanwhile: earlier tests' removed files are reclaimed
-    await().atMost(Duration.ofSeconds(60)).until(() -> fs.clusterStatus().filesToReclaim() == 0);
+    await().atMost(Duration.ofSeconds(60)).until(() -> fs.admin().status().filesToReclaim() == 0);
     String leader = cluster.leader();
     long before = cluster.meta(leader).namespace().appliedIndex();
     long window = 4_000;   // 4 heartbeat intervals: 16 heartbeats from the 4 data servers
     long start = System.nanoTime();
     await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
         .until(() -> System.nanoTime() - start > window * 1_000_000);
-    ClusterStatus status = fs.clusterStatus();
+    ClusterStatus status = fs.admin().status();
     assertThat(status.dataServers()).allSatisfy(d -> {
       assertThat(d.up()).as(d.id() + " up").isTrue();
       assertThat(d.lastHeartbeatMillisAgo()).as(d.id() + " heard lately").isLessThan(2_500);
@@ -390,7 +390,7 @@ class MiniClusterTest {
       }
     }
     assertThat(fs.stat("/garbage-proof").directory()).isTrue();
-    assertThat(fs.clusterStatus().dataServers()).as("no bogus server registered").hasSize(4);
+    assertThat(fs.admin().status().dataServers()).as("no bogus server registered").hasSize(4);
   }
 
   @Test
@@ -731,7 +731,7 @@ class MiniClusterTest {
     new Random(31).nextBytes(data);
     try {
       await("meta finds " + down + " down").atMost(Duration.ofSeconds(30))
-          .until(() -> fs.clusterStatus().dataServers().stream().anyMatch(d -> d.id().equals(down) && !d.up()));
+          .until(() -> fs.admin().status().dataServers().stream().anyMatch(d -> d.id().equals(down) && !d.up()));
       try (TesseraFile f = fs.createFile("/born-degraded", CreateOptions.erasure(2, 2).stripeUnit(16 << 10))) {
         assertThat(f.layout().servers()).contains(down);
         assertThat(f.staleServers()).containsExactly(down);
@@ -744,7 +744,7 @@ class MiniClusterTest {
     await("recovery rebuilds " + down + "'s units").atMost(Duration.ofSeconds(60))
         .until(() -> fs.stat("/born-degraded").staleServers().isEmpty());
     await("fsck finds every unit").atMost(Duration.ofSeconds(30))
-        .until(() -> fs.check("/born-degraded", true).verdict().equals("HEALTHY"));
+        .until(() -> fs.admin().check("/born-degraded", true).verdict().equals("HEALTHY"));
     assertThat(readBack("/born-degraded", data.length)).isEqualTo(data);
   }
 

@@ -73,8 +73,8 @@ class RaftPortEdgeProcessTest {
       assertThat(added.stream().filter(l -> l.contains("Closing Raft connection")))
           .as("one line per bad peer, in:%n%s", String.join("\n", added)).hasSize(BAD_PEERS);
       assertThat(added).as("no stack traces").noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception"));
-      assertThat(fs.clusterStatus().replicas()).as("the replicas still form a group")
-          .anyMatch(io.tessera.client.ClusterStatus.Replica::leader);
+      assertThat(fs.admin().status().replicas()).as("the replicas still form a group")
+          .anyMatch(io.tessera.client.admin.ClusterStatus.Replica::leader);
     }
   }
 

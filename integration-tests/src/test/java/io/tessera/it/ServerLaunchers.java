@@ -1,8 +1,10 @@
 package io.tessera.it;
 
 import io.tessera.cli.local.ProcessCluster;
+import io.tessera.common.fault.FaultPoints;
 import java.io.File;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -21,6 +23,18 @@ public final class ServerLaunchers {
   /** The launcher with {@link ProcessCluster#defaultJvmOptions()}. */
   public static List<String> defaults() {
     return ProcessCluster.javaLauncher(serverClassPath(), ProcessCluster.defaultJvmOptions());
+  }
+
+  /**
+   * The default launcher with fault points armed in every server it starts: each entry names a
+   * point and a pause, e.g. {@code "meta.snapshot.before-commit=3s"} (see {@link FaultPoints}).
+   */
+  public static List<String> withFaults(String... faults) {
+    List<String> options = new ArrayList<>(ProcessCluster.defaultJvmOptions());
+    for (String fault : faults) {
+      options.add("-D" + FaultPoints.PROPERTY_PREFIX + fault);
+    }
+    return ProcessCluster.javaLauncher(serverClassPath(), options);
   }
 
   /** This JVM's class path less the integration-tests module's own class directories. */

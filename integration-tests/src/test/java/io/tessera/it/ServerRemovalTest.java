@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.InProcessCluster;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -35,25 +35,25 @@ class ServerRemovalTest {
       try (TesseraFile f = fs.createFile("/kept.bin", CreateOptions.erasure(2, 1).stripeUnit(65536))) {
         f.write(0, data, 0, data.length);
       }
-      fs.snapshots().create("before");
+      fs.admin().snapshots().create("before");
       String leaving = fs.stat("/kept.bin").layout().servers().get(0);
 
-      assertThatThrownBy(() -> fs.removeServer(leaving, false)).hasMessageContaining("only a retired server");
-      fs.decommission(leaving);
+      assertThatThrownBy(() -> fs.admin().removeServer(leaving, false)).hasMessageContaining("only a retired server");
+      fs.admin().decommission(leaving);
       await().atMost(Duration.ofSeconds(60)).until(() -> state(fs, leaving).equals("retired"));
-      assertThatThrownBy(() -> fs.removeServer(leaving, false)).hasMessageContaining("still sends heartbeats");
+      assertThatThrownBy(() -> fs.admin().removeServer(leaving, false)).hasMessageContaining("still sends heartbeats");
       cluster.stopData(leaving);
       await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
         try {
-          fs.removeServer(leaving, false);
+          fs.admin().removeServer(leaving, false);
           return false;
         } catch (Exception e) {
           return e.getMessage().contains("snapshots taken before it retired (before)");
         }
       });
-      fs.removeServer(leaving, true);
+      fs.admin().removeServer(leaving, true);
 
-      assertThat(fs.clusterStatus().dataServers()).extracting(ClusterStatus.DataServer::id).doesNotContain(leaving)
+      assertThat(fs.admin().status().dataServers()).extracting(ClusterStatus.DataServer::id).doesNotContain(leaving)
           .hasSize(3);
       assertThat(fs.stat("/kept.bin").layout().servers()).doesNotContain(leaving);
       try (TesseraFileSystem later = TesseraFileSystem.connect(plan.metaAddresses())) {
@@ -71,7 +71,7 @@ class ServerRemovalTest {
   }
 
   private static String state(TesseraFileSystem fs, String server) throws Exception {
-    return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(server)).findFirst()
+    return fs.admin().status().dataServers().stream().filter(d -> d.id().equals(server)).findFirst()
         .map(ClusterStatus.DataServer::state).orElse("gone");
   }
 

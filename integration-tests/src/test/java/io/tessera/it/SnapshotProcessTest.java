@@ -1,14 +1,15 @@
 package io.tessera.it;
 
+import io.tessera.meta.snapshot.SnapshotCoordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.FileCheck;
-import io.tessera.client.SnapshotInfo;
+import io.tessera.client.admin.FileCheck;
+import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import java.nio.file.Files;
@@ -37,11 +38,10 @@ class SnapshotProcessTest {
       throws Exception {
     Path dir = TestDirs.fresh("snapshot-process");
     ClusterPlan plan = new ClusterPlan(dir, 3, 6, TestPorts.freeBase(30));
-    List<String> launcher = ServerLaunchers.defaults();
-    List<String> faults = List.of("-Dtessera.meta.test.fs-snapshot-pause-before-commit=3s");
+    List<String> launcher = ServerLaunchers.withFaults(SnapshotCoordinator.BEFORE_COMMIT + "=3s");
     byte[] before = bytes(3 << 20, 1);
     List<String> snapshots = new ArrayList<>();
-    try (ProcessCluster cluster = ProcessCluster.start(plan, launcher, faults)) {
+    try (ProcessCluster cluster = ProcessCluster.start(plan, launcher, List.of())) {
       cluster.awaitReady(Duration.ofSeconds(120));
       try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
         fs.mkdirs("/snap", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
@@ -67,7 +67,7 @@ class SnapshotProcessTest {
         long logStart = Files.size(plan.logFile(leader));
         CompletableFuture<SnapshotInfo> mid = CompletableFuture.supplyAsync(() -> {
           try {
-            return fs.snapshots().create("mid");
+            return fs.admin().snapshots().create("mid");
           } catch (Exception e) {
             throw new java.util.concurrent.CompletionException(e);
           }
@@ -85,7 +85,7 @@ class SnapshotProcessTest {
         } catch (Exception e) {
           completed = false;
         }
-        List<String> names = fs.snapshots().list().stream().map(SnapshotInfo::name).toList();
+        List<String> names = fs.admin().snapshots().list().stream().map(SnapshotInfo::name).toList();
         assertThat(names.contains("mid")).as("the snapshot is listed exactly when its creation completed")
             .isEqualTo(completed);
         if (completed) {
@@ -96,9 +96,9 @@ class SnapshotProcessTest {
 
         // 2. a data server is down while a snapshot is taken: readable degraded, then after it returns
         cluster.signal("ds-3", "KILL");
-        await().atMost(Duration.ofSeconds(30)).until(() -> fs.clusterStatus().dataServers().stream()
+        await().atMost(Duration.ofSeconds(30)).until(() -> fs.admin().status().dataServers().stream()
             .anyMatch(d -> d.id().equals("ds-3") && !d.up()));
-        SnapshotInfo degraded = fs.snapshots().create("degraded");
+        SnapshotInfo degraded = fs.admin().snapshots().create("degraded");
         snapshots.add("degraded");
         assertThat(degraded.missingServers()).containsExactly("ds-3");
         assertThat(read(fs, "/.snapshots/degraded/snap/a")).isEqualTo(before);
@@ -106,7 +106,7 @@ class SnapshotProcessTest {
         cluster.awaitReady(Duration.ofSeconds(60));
         write(fs, "/snap/a", bytes(3 << 20, 2));   // overwrites land on ds-3 again, at the new epoch
         assertThat(read(fs, "/.snapshots/degraded/snap/a")).isEqualTo(before);
-        FileCheck check = fs.check("/.snapshots/degraded/snap/a", true);
+        FileCheck check = fs.admin().check("/.snapshots/degraded/snap/a", true);
         assertThat(check.parityMismatches()).isZero();
         assertThat(check.unreadableStripes()).isZero();
 
@@ -124,7 +124,7 @@ class SnapshotProcessTest {
     try (ProcessCluster again = ProcessCluster.start(plan, launcher, List.of())) {
       again.awaitReady(Duration.ofSeconds(120));
       try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
-        assertThat(fs.snapshots().list().stream().map(SnapshotInfo::name).toList())
+        assertThat(fs.admin().snapshots().list().stream().map(SnapshotInfo::name).toList())
             .containsExactlyElementsOf(snapshots);
         for (String s : snapshots) {
           assertThat(read(fs, "/.snapshots/" + s + "/snap/a")).as(s).isEqualTo(before);
@@ -141,7 +141,7 @@ class SnapshotProcessTest {
   }
 
   private static String leader(TesseraFileSystem fs) throws Exception {
-    ClusterStatus s = fs.clusterStatus();
+    ClusterStatus s = fs.admin().status();
     return s.replicas().stream().filter(ClusterStatus.Replica::leader).findFirst().orElseThrow().id();
   }
 

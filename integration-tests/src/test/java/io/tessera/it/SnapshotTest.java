@@ -1,14 +1,16 @@
 package io.tessera.it;
 
+import io.tessera.client.internal.ParityWriter;
+import io.tessera.common.fault.FaultPoints;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.client.CreateOptions;
-import io.tessera.client.FileCheck;
+import io.tessera.client.admin.FileCheck;
 import io.tessera.client.FileStatus;
-import io.tessera.client.SnapshotChange;
-import io.tessera.client.SnapshotChange.Type;
-import io.tessera.client.SnapshotInfo;
+import io.tessera.client.admin.SnapshotChange;
+import io.tessera.client.admin.SnapshotChange.Type;
+import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.status.TesseraException;
@@ -100,7 +102,7 @@ class SnapshotTest {
     try {
       for (int s = 0; s < 20; s++) {
         int[] before = writers.stream().mapToInt(w -> w.acked.get()).toArray();
-        taken.add(fs.snapshots().create("busy-" + s));
+        taken.add(fs.admin().snapshots().create("busy-" + s));
         int[] after = writers.stream().mapToInt(w -> w.started.get()).toArray();
         window[s] = new int[16];
         for (int w = 0; w < 8; w++) {
@@ -124,7 +126,7 @@ class SnapshotTest {
         byte[] content = readAll(path);
         assertThat(matchingState(w, content, window[s][2 * w.id], window[s][2 * w.id + 1]))
             .as("%s holds the file as it was after some acknowledged write", path).isTrue();
-        FileCheck check = fs.check(path, true);
+        FileCheck check = fs.admin().check(path, true);
         assertThat(check.parityMismatches()).as("parity of %s", path).isZero();
         assertThat(check.unreadableStripes()).isZero();
       }
@@ -169,7 +171,7 @@ class SnapshotTest {
     write("/proj/untouched", d);
     fs.mkdirs("/proj/dir");
     write("/proj/dir/inner", b);
-    fs.snapshots().create("before");
+    fs.admin().snapshots().create("before");
 
     try (TesseraFile f = fs.openFile("/proj/overwritten")) {
       f.write(1000, bytes(5000, 9), 0, 5000);
@@ -182,7 +184,7 @@ class SnapshotTest {
     try (TesseraFile f = fs.openFile("/proj/moved-dir/inner")) {
       f.write(0, bytes(10, 6), 0, 10);
     }
-    fs.snapshots().create("after");
+    fs.admin().snapshots().create("after");
 
     assertThat(readAll("/.snapshots/before/proj/overwritten")).isEqualTo(a);
     assertThat(readAll("/.snapshots/before/proj/truncated")).isEqualTo(b);
@@ -192,7 +194,7 @@ class SnapshotTest {
     assertThat(fs.exists("/.snapshots/before/proj/created")).isFalse();
     assertThat(readAll("/proj/truncated")).isEqualTo(Arrays.copyOf(b, 1234));
 
-    List<String> diff = fs.snapshots().diff("before", "after").stream().map(SnapshotChange::toString).toList();
+    List<String> diff = fs.admin().snapshots().diff("before", "after").stream().map(SnapshotChange::toString).toList();
     assertThat(diff).containsExactlyInAnyOrder(
         "M /proj/overwritten",
         "M /proj/truncated",
@@ -210,21 +212,21 @@ class SnapshotTest {
     try (TesseraFile f = fs.openFile("/.snapshots/before/proj/overwritten")) {
       assertThatThrownBy(() -> f.write(0, new byte[1], 0, 1)).hasMessageContaining("read-only");
     }
-    assertThatThrownBy(() -> fs.snapshots().create("before")).hasMessageContaining("already exists");
-    assertThatThrownBy(() -> fs.snapshots().create("../etc")).hasMessageContaining("not valid");
+    assertThatThrownBy(() -> fs.admin().snapshots().create("before")).hasMessageContaining("already exists");
+    assertThatThrownBy(() -> fs.admin().snapshots().create("../etc")).hasMessageContaining("not valid");
 
     // restore one file, then the whole tree
-    fs.snapshots().restore("before", "/proj/overwritten", null);
+    fs.admin().snapshots().restore("before", "/proj/overwritten", null);
     assertThat(readAll("/proj/overwritten")).isEqualTo(a);
-    fs.snapshots().restore("before", "/proj", null);
+    fs.admin().snapshots().restore("before", "/proj", null);
     assertThat(fs.list("/proj").stream().map(x -> x.name()).toList())
         .containsExactly("deleted", "dir", "overwritten", "renamed", "truncated", "untouched");
     assertThat(readAll("/proj/truncated")).isEqualTo(b);
     assertThat(readAll("/proj/dir/inner")).isEqualTo(b);
 
     // deleting the older snapshot keeps the newer one whole
-    fs.snapshots().delete("before");
-    assertThat(fs.snapshots().list().stream().map(SnapshotInfo::name)).doesNotContain("before");
+    fs.admin().snapshots().delete("before");
+    assertThat(fs.admin().snapshots().list().stream().map(SnapshotInfo::name)).doesNotContain("before");
     assertThat(readAll("/.snapshots/after/proj/renamed-now")).isEqualTo(c);
     assertThat(readAll("/.snapshots/after/proj/truncated")).isEqualTo(Arrays.copyOf(b, 1234));
   }
@@ -247,8 +249,8 @@ class SnapshotTest {
     for (String p : List.of("/modes/rw", "/modes/sub/exec", "/modes/chmodded", "/modes/sub")) {
       before.put(p, fs.stat(p));
     }
-    SnapshotInfo made = fs.snapshots().create("modes");
-    assertThat(fs.snapshots().list().stream().filter(x -> x.name().equals("modes")).findFirst().orElseThrow()
+    SnapshotInfo made = fs.admin().snapshots().create("modes");
+    assertThat(fs.admin().snapshots().list().stream().filter(x -> x.name().equals("modes")).findFirst().orElseThrow()
         .tookMillis()).as("the time create reports is the one list shows").isEqualTo(made.tookMillis());
     assertThat(fs.stat("/.snapshots/modes/modes/rw").mode()).as("the snapshot's view is read-only").isEqualTo(0444);
 
@@ -258,16 +260,16 @@ class SnapshotTest {
     fs.setMode("/modes/rw", 0600);
     fs.setMode("/modes/chmodded", 0600);        // content unchanged, only the mode
     fs.delete("/modes/sub", true);
-    fs.snapshots().create("modes-after");
+    fs.admin().snapshots().create("modes-after");
     // a file replaced at its path (fs put -f) showed as "+ /p" and "- /p"
-    assertThat(fs.snapshots().diff("modes", "modes-after").stream().map(SnapshotChange::toString).toList())
+    assertThat(fs.admin().snapshots().diff("modes", "modes-after").stream().map(SnapshotChange::toString).toList())
         .contains("M /modes/rw", "M /modes/chmodded").doesNotContain("+ /modes/rw", "- /modes/rw");
-    fs.snapshots().delete("modes-after");
+    fs.admin().snapshots().delete("modes-after");
 
-    fs.snapshots().restore("modes", "/modes/rw", null);
+    fs.admin().snapshots().restore("modes", "/modes/rw", null);
     assertThat(fs.stat("/modes/rw").mode()).isEqualTo(0644);
     assertThat(fs.stat("/modes/rw").modified()).isEqualTo(before.get("/modes/rw").modified());
-    fs.snapshots().restore("modes", "/", null);   // the whole file system, as --all does
+    fs.admin().snapshots().restore("modes", "/", null);   // the whole file system, as --all does
     for (var e : before.entrySet()) {
       FileStatus now = fs.stat(e.getKey());
       assertThat(Integer.toOctalString(now.mode())).as("mode of %s", e.getKey())
@@ -277,7 +279,7 @@ class SnapshotTest {
       }
     }
     assertThat(readAll("/modes/rw")).isEqualTo(bytes(1000, 1));
-    fs.snapshots().delete("modes");
+    fs.admin().snapshots().delete("modes");
   }
 
   @Test
@@ -295,14 +297,14 @@ class SnapshotTest {
             "tessera.client.meta", cluster.plan.metaAddresses(), "tessera.client.lock-lease", "30s")));
         TesseraFile f = writer.openFile("/held/f")) {
       AtomicBoolean once = new AtomicBoolean();
-      writer.injectBetweenWritePhases(() -> {
+      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, writer.async(), () -> {
         if (once.getAndSet(true)) {
           return;
         }
         // the writer holds its stripe locks, its phase 2 not sent: a snapshot now
         long start = System.nanoTime();
         try {
-          fs.snapshots().create("held-1");
+          fs.admin().snapshots().create("held-1");
         } catch (java.io.IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
@@ -327,7 +329,7 @@ class SnapshotTest {
         .as("the snapshot holds the write, which had its locks before it").isEqualTo(expected);
     assertThat(readAll("/.snapshots/held-1/held/f")).isEqualTo(expected);
     assertThat(readAll("/held/f")).isEqualTo(expected);
-    assertThat(fs.check("/.snapshots/held-1/held/f", true).parityMismatches()).isZero();
+    assertThat(fs.admin().check("/.snapshots/held-1/held/f", true).parityMismatches()).isZero();
   }
 
   @Test
@@ -340,10 +342,10 @@ class SnapshotTest {
     try (TesseraFileSystem writer = TesseraFileSystem.connect(cluster.plan.metaAddresses());
         TesseraFile f = writer.openFile("/grow/f")) {
       AtomicBoolean once = new AtomicBoolean();
-      writer.injectBetweenWritePhases(() -> {
+      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, writer.async(), () -> {
         if (!once.getAndSet(true)) {
           try {
-            fs.snapshots().create("grow-1");
+            fs.admin().snapshots().create("grow-1");
           } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
           }
@@ -358,8 +360,8 @@ class SnapshotTest {
     System.arraycopy(tail, 0, now, 150 << 10, tail.length);
     assertThat(readAll("/.snapshots/grow-1/grow/f")).as("the file before the write").isEqualTo(old);
     assertThat(readAll("/grow/f")).isEqualTo(now);
-    assertThat(fs.check("/.snapshots/grow-1/grow/f", true).parityMismatches()).isZero();
-    assertThat(fs.check("/grow/f", true).parityMismatches()).isZero();
+    assertThat(fs.admin().check("/.snapshots/grow-1/grow/f", true).parityMismatches()).isZero();
+    assertThat(fs.admin().check("/grow/f", true).parityMismatches()).isZero();
   }
 
   @Test
@@ -371,14 +373,14 @@ class SnapshotTest {
     try (TesseraFileSystem dying = TesseraFileSystem.connect(io.tessera.common.config.Config.of(java.util.Map.of(
             "tessera.client.meta", cluster.plan.metaAddresses(), "tessera.client.lock-lease", "2s")));
         TesseraFile f = dying.openFile("/torn/f")) {
-      dying.injectBetweenWritePhases(() -> {
+      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, dying.async(), () -> {
         try {
-          fs.snapshots().create("torn-1");   // the write's locks were granted before it: it lands in torn-1
+          fs.admin().snapshots().create("torn-1");   // the write's locks were granted before it: it lands in torn-1
         } catch (java.io.IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
       });
-      dying.async().injectMidPhase2(() -> {
+      FaultPoints.arm(ParityWriter.MID_PHASE2, dying.async(), () -> {
         throw new IllegalStateException("simulated crash half-way through phase 2");
       });
       assertThatThrownBy(() -> f.write(0, stripe, 0, stripe.length)).hasMessageContaining("simulated crash");
@@ -386,8 +388,8 @@ class SnapshotTest {
     // three units landed, three did not: once the locks' lease ran out, recovery recomputes the parity
     org.awaitility.Awaitility.await("recovery repairs the torn stripe of the live file")
         .atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(500))
-        .until(() -> fs.check("/torn/f", true).parityMismatches() == 0);
-    assertThat(fs.check("/.snapshots/torn-1/torn/f", true).parityMismatches())
+        .until(() -> fs.admin().check("/torn/f", true).parityMismatches() == 0);
+    assertThat(fs.admin().check("/.snapshots/torn-1/torn/f", true).parityMismatches())
         .as("the snapshot holds the landed units at the write's epoch: its parity was repaired there too").isZero();
     assertThat(readAll("/.snapshots/torn-1/torn/f")).as("nothing was written after the snapshot")
         .isEqualTo(readAll("/torn/f"));

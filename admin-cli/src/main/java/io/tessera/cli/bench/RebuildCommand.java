@@ -1,7 +1,7 @@
 package io.tessera.cli.bench;
 
 import io.tessera.cli.ClusterOptions;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -101,7 +101,7 @@ public final class RebuildCommand implements Callable<Integer> {
     long missBytes = DataSize.parse(shardBytes);
     try (TesseraFileSystem fs = cluster.connect()) {
       fs.mkdirs("/bench/rebuild", layout);
-      int width = fs.clusterStatus().dataServers().size();
+      int width = fs.admin().status().dataServers().size();
       if (width != k + m) {
         out.printf("note: %d data servers, files of width %d: the victim holds a share of each file only where"
             + " placed%n", width, k + m);
@@ -161,7 +161,7 @@ public final class RebuildCommand implements Callable<Integer> {
       out.printf("Restarted %s (pid %d); rebuilding...%n", node.id(), p.pid());
       long lastPrint = 0;
       while (true) {
-        ClusterStatus s = fs.clusterStatus();
+        ClusterStatus s = fs.admin().status();
         ClusterStatus.DataServer d = s.dataServers().stream().filter(x -> x.id().equals(node.id())).findFirst()
             .orElseThrow();
         if (d.up() && d.filesToRebuild() == 0) {
@@ -183,7 +183,7 @@ public final class RebuildCommand implements Callable<Integer> {
       double secs = (healedAt - restartAt) / 1e9;
       out.printf(Locale.ROOT, "Rebuild of %s: %s in %.1f s from restart to up = %.1f MB/s (limit %s/s)%n",
           node.id(), DataSize.format(rebuilt), secs, rebuilt / secs / 1e6,
-          DataSize.format(fs.clusterStatus().recovery().rateLimitBytesPerSecond()));
+          DataSize.format(fs.admin().status().recovery().rateLimitBytesPerSecond()));
       if (fgClients > 0) {
         out.printf(Locale.ROOT, "Foreground writes: %.1f MB/s healthy, %.1f MB/s during the rebuild = %.2f of before%n",
             before / 1e6, during / 1e6, during / before);
@@ -217,7 +217,7 @@ public final class RebuildCommand implements Callable<Integer> {
       fg.start();
     }
     long startAt = System.nanoTime();
-    out.println(fs.decommission(victim));
+    out.println(fs.admin().decommission(victim));
     long lastPrint = 0;
     while (!state(fs, victim).equals("retired")) {
       if (System.nanoTime() - lastPrint > 5_000_000_000L) {
@@ -237,12 +237,12 @@ public final class RebuildCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "Drain of %s: %d files, %s moved in %.1f s from decommission to retired = %.1f MB/s"
         + " (limit %s/s)%n", victim, (r == null ? 0 : r.filesDone()) - filesBefore, DataSize.format(moved), secs,
         moved / secs / 1e6,
-        DataSize.format(fs.clusterStatus().recovery().rateLimitBytesPerSecond()));
+        DataSize.format(fs.admin().status().recovery().rateLimitBytesPerSecond()));
     if (fg.clients > 0) {
       out.printf(Locale.ROOT, "Foreground writes: %.1f MB/s healthy, %.1f MB/s during the drain = %.2f of before%n",
           before / 1e6, during / 1e6, during / before);
     }
-    out.println(fs.recommission(victim));
+    out.println(fs.admin().recommission(victim));
     await(() -> state(fs, victim).equals("up"), 120);
     for (int f = 0; f < files; f++) {
       fs.delete("/bench/rebuild/drained-" + f, false);
@@ -251,18 +251,18 @@ public final class RebuildCommand implements Callable<Integer> {
   }
 
   private static ClusterStatus.Rebuild drainOf(TesseraFileSystem fs, String id) throws Exception {
-    return fs.clusterStatus().recovery().rebuilds().stream().filter(r -> r.draining() && r.server().equals(id))
+    return fs.admin().status().recovery().rebuilds().stream().filter(r -> r.draining() && r.server().equals(id))
         .findFirst().orElse(null);
   }
 
   private static ClusterStatus.Rebuild rebuildOf(TesseraFileSystem fs, String id) throws Exception {
-    return fs.clusterStatus().recovery().rebuilds().stream().filter(r -> !r.draining() && r.server().equals(id))
+    return fs.admin().status().recovery().rebuilds().stream().filter(r -> !r.draining() && r.server().equals(id))
         .findFirst().orElse(null);
   }
 
   private static String state(TesseraFileSystem fs, String id) {
     try {
-      return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow()
+      return fs.admin().status().dataServers().stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow()
           .state();
     } catch (Exception e) {
       return "?";

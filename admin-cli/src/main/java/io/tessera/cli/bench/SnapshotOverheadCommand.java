@@ -3,7 +3,7 @@ package io.tessera.cli.bench;
 import io.tessera.cli.ClusterOptions;
 import io.tessera.cli.fs.LayoutOptions;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.SnapshotInfo;
+import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
@@ -127,7 +127,7 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
       }
       // untimed, as the fill: the first snapshot a cluster takes after its servers start loads
       // and compiles the code of every step on every server (several times a warm one's latency)
-      fs.snapshots().create(prefix() + "warm-up");
+      fs.admin().snapshots().create(prefix() + "warm-up");
       Phase[] total = new Phase[SCHEDULES.length];
       for (int r = 0; r < rounds; r++) {
         if (rounds > 1) {
@@ -149,9 +149,9 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
           report(out, p, total[0]);
         }
       }
-      for (SnapshotInfo s : fs.snapshots().list()) {
+      for (SnapshotInfo s : fs.admin().snapshots().list()) {
         if (s.name().startsWith(prefix())) {
-          fs.snapshots().delete(s.name());
+          fs.admin().snapshots().delete(s.name());
         }
       }
       for (String f : files) {
@@ -210,12 +210,12 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
         String name = prefix() + phase + "-" + n;
         long t0 = System.nanoTime();
         try {
-          SnapshotInfo s = fs.snapshots().create(name);
+          SnapshotInfo s = fs.admin().snapshots().create(name);
           latencies.add((System.nanoTime() - t0) / 1_000_000);
           refused += s.attempts() - 1;
           kept.add(name);
           while (kept.size() > keep) {
-            fs.snapshots().delete(kept.poll());
+            fs.admin().snapshots().delete(kept.poll());
           }
         } catch (Exception e) {
           failed++;

@@ -4,7 +4,7 @@ import io.tessera.cli.ClusterOptions;
 import io.tessera.cli.fs.LayoutOptions;
 import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.SnapshotChange;
+import io.tessera.client.admin.SnapshotChange;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
@@ -65,7 +65,7 @@ public final class SnapshotReadDiffCommand implements Callable<Integer> {
       fill(fs, big, bytes, (o == null ? CreateOptions.defaults() : o).overwrite(true), 1);
       String many = dir + "/many";   // exists in both snapshots: the diff lists every file created in it
       fs.mkdirs(many);
-      fs.snapshots().create(tag + "-a");
+      fs.admin().snapshots().create(tag + "-a");
       fill(fs, big, bytes, null, 2);   // overwritten in place: the snapshot keeps the first versions
       String old = "/.snapshots/" + tag + "-a" + big;
       double live = 0;
@@ -88,14 +88,14 @@ public final class SnapshotReadDiffCommand implements Callable<Integer> {
       }
       CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new)).join();
       out.printf(Locale.ROOT, "created %d files in %.1f s%n", files, (System.nanoTime() - t0) / 1e9);
-      fs.snapshots().create(tag + "-b");
+      fs.admin().snapshots().create(tag + "-b");
       long d0 = System.nanoTime();
-      List<SnapshotChange> changes = fs.snapshots().diff(tag + "-a", tag + "-b");
+      List<SnapshotChange> changes = fs.admin().snapshots().diff(tag + "-a", tag + "-b");
       double diffSecs = (System.nanoTime() - d0) / 1e9;
       out.printf(Locale.ROOT, "diff of two snapshots %d files apart: %d change(s) in %.2f s%n", files,
           changes.size(), diffSecs);
-      fs.snapshots().delete(tag + "-a");
-      fs.snapshots().delete(tag + "-b");
+      fs.admin().snapshots().delete(tag + "-a");
+      fs.admin().snapshots().delete(tag + "-b");
       fs.delete(dir, true);
       return 0;
     }

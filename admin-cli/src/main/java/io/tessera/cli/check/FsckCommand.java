@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ClusterOptions;
 import io.tessera.cli.ClusterPaths;
 import io.tessera.cli.Tessera;
-import io.tessera.client.FileCheck;
+import io.tessera.client.admin.FileCheck;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
 import java.io.IOException;
@@ -104,7 +104,7 @@ public final class FsckCommand implements Callable<Integer> {
       java.time.Duration repairTimeout) throws IOException, InterruptedException {
     List<FileCheck> repaired = checks.stream().filter(FileCheck::repairable).toList();
     for (FileCheck c : repaired) {
-      fs.repair(c);
+      fs.admin().repair(c);
     }
     if (!json) {
       out.printf(Locale.ROOT, "Repairing %d file(s): waiting for recovery to rewrite shards%n", repaired.size());
@@ -126,7 +126,7 @@ public final class FsckCommand implements Callable<Integer> {
         out2.add(c);
         continue;
       }
-      FileCheck again = fs.check(c.path(), verifyParity);
+      FileCheck again = fs.admin().check(c.path(), verifyParity);
       out2.add(again);
       if (!json) {
         print(out, again, "after repair: ");
@@ -147,7 +147,7 @@ public final class FsckCommand implements Callable<Integer> {
 
   private void walk(TesseraFileSystem fs, FileStatus s, List<FileCheck> checks, PrintWriter out) throws IOException {
     if (!s.directory()) {
-      FileCheck c = fs.check(s.path(), verifyParity);
+      FileCheck c = fs.admin().check(s.path(), verifyParity);
       checks.add(c);
       if (!json) {
         print(out, c, "");

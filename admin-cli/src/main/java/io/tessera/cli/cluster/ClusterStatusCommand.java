@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.cli.recover.RecoverStatusCommand;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
 import java.io.PrintWriter;
@@ -58,7 +58,7 @@ public final class ClusterStatusCommand extends ConnectedCommand {
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     PrintWriter out = out();
-    ClusterStatus s = fs.clusterStatus();
+    ClusterStatus s = fs.admin().status();
     if (json) {
       out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s));
       return 0;

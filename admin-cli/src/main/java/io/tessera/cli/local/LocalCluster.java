@@ -1,6 +1,6 @@
 package io.tessera.cli.local;
 
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,7 +18,7 @@ public interface LocalCluster extends Closeable {
       while (System.nanoTime() < deadline) {
         checkAlive();
         try {
-          ClusterStatus s = fs.clusterStatus();
+          ClusterStatus s = fs.admin().status();
           long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
           boolean leader = s.replicas().stream().anyMatch(ClusterStatus.Replica::leader);
           if (leader && up == plan().dataCount()) {

@@ -1,7 +1,7 @@
 package io.tessera.cli.local;
 
 import io.tessera.cli.SettingsCommand;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.LayoutPolicy;
 import io.tessera.client.TesseraFileSystem;

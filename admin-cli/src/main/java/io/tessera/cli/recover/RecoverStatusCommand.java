@@ -3,7 +3,7 @@ package io.tessera.cli.recover;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ConnectedCommand;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
 import java.io.PrintWriter;
@@ -25,7 +25,7 @@ public final class RecoverStatusCommand extends ConnectedCommand {
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    ClusterStatus s = fs.clusterStatus();
+    ClusterStatus s = fs.admin().status();
     if (json) {
       out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s.recovery()));
       return 0;

@@ -2,7 +2,7 @@ package io.tessera.cli.server;
 
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.cli.Tessera;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
 import java.time.Duration;
@@ -38,7 +38,7 @@ public final class DecommissionCommand extends ConnectedCommand {
     } catch (IllegalArgumentException e) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--wait-timeout: " + e.getMessage());
     }
-    out().println(fs.decommission(server));
+    out().println(fs.admin().decommission(server));
     if (!waitUntilRetired) {
       out().println("Follow it with `tessera recover status`; it is done when `tessera cluster status` shows "
           + server + " retired.");
@@ -47,7 +47,7 @@ public final class DecommissionCommand extends ConnectedCommand {
     long deadline = System.nanoTime() + limit.toNanos();
     String last = "";
     while (System.nanoTime() - deadline < 0) {
-      ClusterStatus s = fs.clusterStatus();
+      ClusterStatus s = fs.admin().status();
       Optional<ClusterStatus.DataServer> d = s.dataServers().stream().filter(x -> x.id().equals(server)).findFirst();
       if (d.isPresent() && "retired".equals(d.get().state())) {
         out().println(server + " is retired: every file has its units on other servers; it may be stopped.");

@@ -15,7 +15,7 @@ public final class RecommissionCommand extends ConnectedCommand {
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    out().println(fs.recommission(server));
+    out().println(fs.admin().recommission(server));
     return 0;
   }
 }

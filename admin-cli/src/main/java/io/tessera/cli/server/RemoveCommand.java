@@ -23,7 +23,7 @@ public final class RemoveCommand extends ConnectedCommand {
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    out().println(fs.removeServer(server, force));
+    out().println(fs.admin().removeServer(server, force));
     return 0;
   }
 }

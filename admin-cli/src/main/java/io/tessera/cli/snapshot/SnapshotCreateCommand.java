@@ -1,7 +1,7 @@
 package io.tessera.cli.snapshot;
 
 import io.tessera.cli.ConnectedCommand;
-import io.tessera.client.SnapshotInfo;
+import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -17,7 +17,7 @@ public final class SnapshotCreateCommand extends ConnectedCommand {
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    SnapshotInfo s = fs.snapshots().create(name);
+    SnapshotInfo s = fs.admin().snapshots().create(name);
     out().printf("Snapshot %s: epoch %d, taken %s, in %d ms%s%s%n", s.name(), s.epoch(), s.created(), s.tookMillis(),
         s.attempts() > 1 ? " (" + s.attempts() + " attempts)" : "",
         s.missingServers().isEmpty() ? "" : "; without down data servers " + s.missingServers()

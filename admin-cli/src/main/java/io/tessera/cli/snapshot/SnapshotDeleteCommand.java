@@ -14,7 +14,7 @@ public final class SnapshotDeleteCommand extends ConnectedCommand {
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    fs.snapshots().delete(name);
+    fs.admin().snapshots().delete(name);
     out().printf("Snapshot %s deleted; its space is freed in the background%n", name);
     return 0;
   }

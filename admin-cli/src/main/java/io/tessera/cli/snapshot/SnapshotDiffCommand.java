@@ -3,7 +3,7 @@ package io.tessera.cli.snapshot;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ConnectedCommand;
-import io.tessera.client.SnapshotChange;
+import io.tessera.client.admin.SnapshotChange;
 import io.tessera.client.TesseraFileSystem;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -28,7 +28,7 @@ public final class SnapshotDiffCommand extends ConnectedCommand {
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     long start = System.nanoTime();
-    List<SnapshotChange> changes = fs.snapshots().diff(from, to);
+    List<SnapshotChange> changes = fs.admin().snapshots().diff(from, to);
     if (json) {
       out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(changes));
       return 0;

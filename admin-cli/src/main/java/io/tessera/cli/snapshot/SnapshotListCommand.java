@@ -3,7 +3,7 @@ package io.tessera.cli.snapshot;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ConnectedCommand;
-import io.tessera.client.SnapshotInfo;
+import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
 import java.util.List;
@@ -23,7 +23,7 @@ public final class SnapshotListCommand extends ConnectedCommand {
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    List<SnapshotInfo> list = noUsage ? fs.snapshots().list() : fs.snapshots().listWithUsage();
+    List<SnapshotInfo> list = noUsage ? fs.admin().snapshots().list() : fs.admin().snapshots().listWithUsage();
     if (json) {
       List<java.util.Map<String, Object>> rows = list.stream().map(s -> {
         java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();

@@ -3,7 +3,7 @@ package io.tessera.cli.snapshot;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.cli.Tessera;
 import io.tessera.client.TesseraFileSystem;
-import io.tessera.client.snapshot.SnapshotRestorer;
+import io.tessera.client.admin.SnapshotRestorer;
 import io.tessera.common.config.DataSize;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
@@ -42,7 +42,7 @@ public final class SnapshotRestoreCommand extends ConnectedCommand {
     }
     long start = System.nanoTime();
     AtomicLong lastReport = new AtomicLong(start);
-    SnapshotRestorer.Result r = fs.snapshots().restore(name, all ? "/" : path, bytes -> {
+    SnapshotRestorer.Result r = fs.admin().snapshots().restore(name, all ? "/" : path, bytes -> {
       long now = System.nanoTime();
       if (now - lastReport.get() > 1_000_000_000L) {
         lastReport.set(now);

@@ -3,6 +3,7 @@ package io.tessera.client.internal;
 import io.tessera.client.IoCounters;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.tessera.common.fault.FaultPoints;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.LockReadRequestProto;
@@ -48,6 +49,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * meta group (so readers decode around them) and in the survivors' dirty-file logs.
  */
 public final class ParityWriter {
+  /**
+   * Fault point after a group's stripes are locked and read, before anything is written
+   * (throwing there abandons the write with its locks held, as a crash would).
+   */
+  public static final String BETWEEN_PHASES = "client.parity-write.between-phases";
+  /**
+   * Fault point in phase 2: when armed, a group's units go to half of its servers first, then
+   * the action runs (blocking or throwing leaves the stripes torn), then to the rest.
+   */
+  public static final String MID_PHASE2 = "client.parity-write.mid-phase2";
+
   /** Bytes of one unit-column per server per group: bounds each request. */
   private static final int MAX_GROUP_BYTES = 16 << 20;
   /** Free parity buffers kept for the next whole-stripe writes (a 6+3 stream with 1 MiB units has 24 MiB in flight). */
@@ -61,32 +73,17 @@ public final class ParityWriter {
   private final AtomicLong operations = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
   private final Map<String, ErasureCodec> codecs = new java.util.concurrent.ConcurrentHashMap<>();
   private final ParityBuffers parityBuffers = new ParityBuffers(KEPT_PARITY_BYTES);
-  /** Test hook: runs between the phases of every group (a crash there leaves an orphan lock). */
-  private volatile Runnable betweenPhases = () -> {};
+  private final Object faultScope;
 
-  public ParityWriter(DataClient data, MetaClient meta, Executor coding, IoCounters counters, Duration lease) {
+  /** @param faultScope whom this writer's {@link FaultPoints} fire for: the client that owns it */
+  public ParityWriter(DataClient data, MetaClient meta, Executor coding, IoCounters counters, Duration lease,
+      Object faultScope) {
+    this.faultScope = faultScope;
     this.data = data;
     this.meta = meta;
     this.coding = coding;
     this.counters = counters;
     this.lease = lease;
-  }
-
-  /** Test hook: runs in phase 2 after half of the servers stored their units (a crash there tears the stripes). */
-  private volatile Runnable midPhase2;
-
-  /**
-   * For fault-injection tests: phase 2 of every group goes to half of its servers first, then
-   * {@code hook} runs (blocking or throwing leaves the stripes half written, as a crash would),
-   * then to the rest.
-   */
-  public void midPhase2ForTesting(Runnable hook) {
-    this.midPhase2 = hook;
-  }
-
-  /** For fault-injection tests: code to run after phase 1 of every group, before phase 2. */
-  public void betweenPhasesForTesting(Runnable hook) {
-    this.betweenPhases = hook;
   }
 
   /** The lease of this client's stripe locks (tessera.client.lock-lease). */
@@ -342,7 +339,7 @@ public final class ParityWriter {
         }
         return released.thenCompose(v -> run(deadline, attempt + 1));
       }
-      betweenPhases.run();
+      FaultPoints.reach(BETWEEN_PHASES, faultScope);
       long end = Math.min(pos + len, to * layout.stripeDataBytes());
       long stamp = epoch;
       CompletableFuture<Void> ready = CompletableFuture.runAsync(() -> updates.forEach(u -> u.encode(codec(layout))),
@@ -385,7 +382,7 @@ public final class ParityWriter {
         }
       }
       Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
-      Runnable tear = midPhase2;
+      Runnable tear = FaultPoints.armed(MID_PHASE2, faultScope);
       int firstPart = tear == null ? lockedOn.size() : lockedOn.size() / 2;
       boolean wholeStripes = updates.stream().allMatch(StripeUpdate::replacesStripe);
       for (String server : lockedOn.subList(0, firstPart)) {

@@ -1,7 +1,7 @@
 package io.tessera.it.recovery;
 
 import io.tessera.cli.local.ProcessCluster;
-import io.tessera.client.ClusterStatus;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -13,7 +13,7 @@ final class ClusterWatch {
   /** The meta leader's id as {@code fs} sees it ("" while it cannot tell). */
   static String leader(TesseraFileSystem fs) {
     try {
-      return fs.clusterStatus().replicas().stream().filter(ClusterStatus.Replica::leader).map(ClusterStatus.Replica::id)
+      return fs.admin().status().replicas().stream().filter(ClusterStatus.Replica::leader).map(ClusterStatus.Replica::id)
           .findFirst().orElse("");
     } catch (Exception e) {
       return "";
@@ -23,7 +23,7 @@ final class ClusterWatch {
   /** A data server's state ("up", "down", "recovering", ...; "?" while it cannot tell). */
   static String state(TesseraFileSystem fs, String id) {
     try {
-      return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(id))
+      return fs.admin().status().dataServers().stream().filter(d -> d.id().equals(id))
           .map(ClusterStatus.DataServer::state).findFirst().orElse("?");
     } catch (Exception e) {
       return "?";
@@ -36,7 +36,7 @@ final class ClusterWatch {
       if (cluster.processes().values().stream().anyMatch(p -> !p.isAlive())) {
         return false;
       }
-      ClusterStatus s = fs.clusterStatus();
+      ClusterStatus s = fs.admin().status();
       return s.replicas().stream().anyMatch(ClusterStatus.Replica::leader)
           && s.dataServers().stream().allMatch(d -> d.up() && d.filesToRebuild() == 0);
     } catch (Exception e) {
@@ -63,7 +63,7 @@ final class ClusterWatch {
     for (String path : paths) {
       await(path + " HEALTHY with parity verified", () -> {
         try {
-          return fs.check(path, true).verdict().equals("HEALTHY");
+          return fs.admin().check(path, true).verdict().equals("HEALTHY");
         } catch (Exception e) {
           return false;
         }

@@ -1,5 +1,7 @@
 package io.tessera.it.recovery;
 
+import io.tessera.client.internal.ParityWriter;
+import io.tessera.common.fault.FaultPoints;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
@@ -33,9 +35,9 @@ public final class CrashingWriter {
     };
     try (TesseraFileSystem fs = TesseraFileSystem.connect(config); TesseraFile f = fs.openFile(args[1])) {
       if (args[5].equals("between")) {
-        fs.injectBetweenWritePhases(pause);
+        FaultPoints.arm(ParityWriter.BETWEEN_PHASES, fs.async(), pause);
       } else {
-        fs.async().injectMidPhase2(pause);
+        FaultPoints.arm(ParityWriter.MID_PHASE2, fs.async(), pause);
       }
       f.write(offset, data, 0, length);
     }

@@ -112,7 +112,7 @@ class PartitionProcessTest {
   /** Healed, and the old leader back in touch with the new one. */
   private static boolean healed(ProcessCluster cluster, TesseraFileSystem fs) {
     try {
-      return ClusterWatch.healed(cluster, fs) && fs.clusterStatus().replicas().stream()
+      return ClusterWatch.healed(cluster, fs) && fs.admin().status().replicas().stream()
           .allMatch(r -> r.leader() || (r.lastContactMillisAgo() >= 0 && r.lastContactMillisAgo() < 3000));
     } catch (Exception e) {
       return false;

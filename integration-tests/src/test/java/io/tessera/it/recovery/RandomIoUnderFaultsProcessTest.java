@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.FileCheck;
+import io.tessera.client.admin.FileCheck;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.it.ServerLaunchers;
@@ -176,7 +176,7 @@ class RandomIoUnderFaultsProcessTest {
       // recovery says every file is fully redundant: fsck must find the same, now
       List<FileCheck> checks = new ArrayList<>();
       for (RandomIoModel.ModelledFile f : model.files()) {
-        checks.add(fs.check(f.path, true));
+        checks.add(fs.admin().check(f.path, true));
       }
       long missing = checks.stream().mapToLong(FileCheck::missingShards).sum();
       String clean = observeUntilClean(model, restartedAt, missing);
@@ -209,7 +209,7 @@ class RandomIoUnderFaultsProcessTest {
       Thread.sleep(1000);
       now = 0;
       for (RandomIoModel.ModelledFile f : model.files()) {
-        now += fs.check(f.path, true).missingShards();
+        now += fs.admin().check(f.path, true).missingShards();
       }
       if (now == 0) {
         return "; fsck clean " + (System.nanoTime() - restartedAt) / 1_000_000 + " ms after the restart";

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tessera.cli.local.ClusterPlan;
 import io.tessera.cli.local.ProcessCluster;
-import io.tessera.client.ClusterStatus;
-import io.tessera.client.FileCheck;
-import io.tessera.client.SnapshotInfo;
+import io.tessera.client.admin.ClusterStatus;
+import io.tessera.client.admin.FileCheck;
+import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.it.ServerLaunchers;
@@ -125,11 +125,11 @@ class RecoveryScenariosTest {
         new Scenario("data server decommissioned during writes, then recommissioned", r -> {
           String v = r.victim();
           r.rebuildStarts();
-          fs.decommission(v);
+          fs.admin().decommission(v);
           r.awaitUntil(v + " retired", () -> r.state(v).equals("retired"));
           r.redundant();
           r.note("files left on " + v + " after the drain: " + r.placedOn(v));
-          fs.recommission(v);
+          fs.admin().recommission(v);
         }),
         new Scenario("client SIGKILLed between the write phases", r -> r.crashWriter("between")),
         new Scenario("client SIGKILLed half-way through phase 2", r -> r.crashWriter("mid-phase-2")),
@@ -147,7 +147,7 @@ class RecoveryScenariosTest {
           String name = "scenario-" + System.nanoTime();
           CompletableFuture<SnapshotInfo> snap = CompletableFuture.supplyAsync(() -> {
             try {
-              return fs.snapshots().create(name);
+              return fs.admin().snapshots().create(name);
             } catch (Exception e) {
               return null;
             }
@@ -156,10 +156,10 @@ class RecoveryScenariosTest {
           String leader = r.killMetaLeader();
           r.detected();
           snap.get(90, TimeUnit.SECONDS);
-          boolean listed = fs.snapshots().list().stream().anyMatch(s -> s.name().equals(name));
+          boolean listed = fs.admin().snapshots().list().stream().anyMatch(s -> s.name().equals(name));
           r.note(listed ? "snapshot completed" : "snapshot absent (aborted)");
           if (listed) {
-            fs.snapshots().delete(name);
+            fs.admin().snapshots().delete(name);
           }
           r.restartMeta(leader);
         }),
@@ -491,7 +491,7 @@ class RecoveryScenariosTest {
 
     long placedOn(String id) {
       try {
-        return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(id))
+        return fs.admin().status().dataServers().stream().filter(d -> d.id().equals(id))
             .mapToLong(ClusterStatus.DataServer::filesPlaced).sum();
       } catch (Exception e) {
         return -1;
@@ -533,7 +533,7 @@ class RecoveryScenariosTest {
 
     long staleOn(String id) {
       try {
-        return fs.clusterStatus().dataServers().stream().filter(d -> d.id().equals(id))
+        return fs.admin().status().dataServers().stream().filter(d -> d.id().equals(id))
             .mapToLong(ClusterStatus.DataServer::filesToRebuild).sum();
       } catch (Exception e) {
         return 0;
@@ -625,7 +625,7 @@ class RecoveryScenariosTest {
         f.readFully(0, got, 0, got.length);
         assertThat(got).as("the stripes a dead writer held, written again").isEqualTo(after);
       }
-      FileCheck c = fs.check(path + "-crash", true);
+      FileCheck c = fs.admin().check(path + "-crash", true);
       assertThat(c.verdict()).as(c.toString()).isEqualTo("HEALTHY");
       note("writer killed " + where + "; detect = until its stripes could be written again");
     }

@@ -123,8 +123,7 @@ public final class MetaServer implements Closeable {
         RpcConfigKeys.silenceLimitMillis(config));
     SnapshotCoordinator snapshots = new SnapshotCoordinator(batcher::submitAlone, sm::store, registry, dataPool,
         raft::isLeader, new SnapshotCoordinator.Settings(config.get(MetaServerConfigKeys.FS_SNAPSHOT_DRAIN_TIMEOUT),
-            config.get(MetaServerConfigKeys.FS_SNAPSHOT_GIVE_UP),
-            config.get(MetaServerConfigKeys.FS_SNAPSHOT_PAUSE_BEFORE_COMMIT)));
+            config.get(MetaServerConfigKeys.FS_SNAPSHOT_GIVE_UP)));
     RecoveryCoordinator recovery = new RecoveryCoordinator(batcher::submit, sm::store, registry, dataPool,
         raft::isLeader, new RecoveryCoordinator.Settings(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT),
             config.get(MetaServerConfigKeys.REBUILD_RATE), config.get(MetaServerConfigKeys.REBUILD_RATE_UNDER_LOAD),

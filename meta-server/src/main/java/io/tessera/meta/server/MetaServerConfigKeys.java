@@ -56,9 +56,6 @@ public final class MetaServerConfigKeys {
   public static final ConfigKey<Duration> FS_SNAPSHOT_GIVE_UP = ConfigKey.duration(
       "tessera.meta.fs-snapshot-give-up", Duration.ofSeconds(60),
       "how long `snapshot create` keeps retrying refused attempts before it reports BUSY");
-  public static final ConfigKey<Duration> FS_SNAPSHOT_PAUSE_BEFORE_COMMIT = ConfigKey.duration(
-      "tessera.meta.test.fs-snapshot-pause-before-commit", Duration.ZERO,
-      "fault injection for tests: the coordinator waits this long between PREPARE and COMMIT");
 
   public static final ConfigKey<Long> REBUILD_RATE = ConfigKey.size("tessera.meta.rebuild-rate", 48L << 20,
       "bytes per second the recovery coordinator writes when it rebuilds stale shards (0: no limit); it bounds"
@@ -87,6 +84,6 @@ public final class MetaServerConfigKeys {
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_LAYOUT, CREATE_LIVE_BEYOND_K, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
       SNAPSHOT_THRESHOLD, LOG_PURGE_GAP, LOG_SEGMENT_SIZE, MAX_BATCH, MAX_ENTRIES_IN_FLIGHT, RAFT_TRANSPORT, LOG_SYNC,
-      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, FS_SNAPSHOT_PAUSE_BEFORE_COMMIT, REBUILD_RATE,
+      FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP, REBUILD_RATE,
       REBUILD_RATE_UNDER_LOAD, REBUILD_LOCK_SHARE_UNDER_LOAD, REBUILD_LOCK_LEASE, REPLACE_AFTER);
 }

@@ -1,5 +1,6 @@
 package io.tessera.meta.snapshot;
 
+import io.tessera.common.fault.FaultPoints;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
@@ -54,6 +55,9 @@ import org.slf4j.LoggerFactory;
  * committed), so no snapshot is ever half-visible and writes resume within seconds.
  */
 public final class SnapshotCoordinator implements Closeable {
+  /** Fault point: a pause once every data server is ready, before the commit (a leader crash there cuts it). */
+  public static final String BEFORE_COMMIT = "meta.snapshot.before-commit";
+
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotCoordinator.class);
 
   /** Logs one snapshot step (the meta server's group commit, alone in its entry). */
@@ -62,7 +66,7 @@ public final class SnapshotCoordinator implements Closeable {
   }
 
   /** Settings of the coordinator. */
-  public record Settings(Duration drainTimeout, Duration giveUpAfter, Duration pauseBeforeCommit) {}
+  public record Settings(Duration drainTimeout, Duration giveUpAfter) {}
 
   private final StepLog log;
   private final Supplier<NamespaceStore> store;
@@ -273,7 +277,7 @@ public final class SnapshotCoordinator implements Closeable {
   }
 
   private CompletableFuture<Void> pauseForFaultInjection(String name) {
-    Duration pause = settings.pauseBeforeCommit();
+    Duration pause = FaultPoints.pauseAt(BEFORE_COMMIT);
     if (pause.isZero()) {
       return CompletableFuture.completedFuture(null);
     }

@@ -1,4 +1,4 @@
-package io.tessera.client;
+package io.tessera.client.admin;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.tessera.client.snapshot;
+package io.tessera.client.admin;
 
 import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.DirectoryPage;

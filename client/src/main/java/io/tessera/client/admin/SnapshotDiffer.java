@@ -1,10 +1,9 @@
-package io.tessera.client.snapshot;
+package io.tessera.client.admin;
 
 import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.FileStatus;
-import io.tessera.client.SnapshotChange;
-import io.tessera.client.SnapshotChange.Type;
-import io.tessera.client.SnapshotInfo;
+import io.tessera.client.Futures;
+import io.tessera.client.admin.SnapshotChange.Type;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
 import java.io.IOException;
@@ -26,9 +25,11 @@ import java.util.Set;
  * a version of it stamped between the two snapshots' epochs.
  */
 public final class SnapshotDiffer {
+  private final Snapshots snapshots;
   private final AsyncTesseraFileSystem fs;
 
-  public SnapshotDiffer(AsyncTesseraFileSystem fs) {
+  SnapshotDiffer(Snapshots snapshots, AsyncTesseraFileSystem fs) {
+    this.snapshots = snapshots;
     this.fs = fs;
   }
 
@@ -39,7 +40,7 @@ public final class SnapshotDiffer {
   public List<SnapshotChange> diff(String fromName, String toName) throws IOException {
     SnapshotInfo from = find(fromName);
     SnapshotInfo to = find(toName);
-    Set<Long> written = io.tessera.client.Futures.get(fs.filesWritten(Math.min(from.epoch(), to.epoch()),
+    Set<Long> written = Futures.get(snapshots.filesWritten(Math.min(from.epoch(), to.epoch()),
         Math.max(from.epoch(), to.epoch())));
     if (written == null) {
       throw new TesseraException(StatusProto.UNAVAILABLE, "a data server is down, so files modified in place"
@@ -130,7 +131,7 @@ public final class SnapshotDiffer {
   }
 
   private SnapshotInfo find(String name) throws IOException {
-    for (SnapshotInfo s : io.tessera.client.Futures.get(fs.listSnapshots())) {
+    for (SnapshotInfo s : Futures.get(snapshots.listAsync())) {
       if (s.name().equals(name)) {
         return s;
       }

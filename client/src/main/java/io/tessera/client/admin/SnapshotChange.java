@@ -1,4 +1,4 @@
-package io.tessera.client;
+package io.tessera.client.admin;
 
 /**
  * One difference between two snapshots, paths relative to the file system root.

@@ -1,10 +1,9 @@
-package io.tessera.client.snapshot;
+package io.tessera.client.admin;
 
 import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
-import io.tessera.client.SnapshotInfo;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.layout.StripeLayout;
@@ -39,7 +38,7 @@ public final class SnapshotRestorer {
   public record Result(long filesCopied, long bytesCopied, long filesUnchanged, long entriesRemoved) {}
 
   private final TesseraFileSystem fs;
-  private final AsyncTesseraFileSystem async;
+  private final Snapshots snapshots;
   private long copied;
   private long bytes;
   private long unchanged;
@@ -47,17 +46,17 @@ public final class SnapshotRestorer {
   private LongConsumer progress = b -> { };
   private Set<Long> writtenSince;
 
-  public SnapshotRestorer(TesseraFileSystem fs, AsyncTesseraFileSystem async) {
+  SnapshotRestorer(TesseraFileSystem fs, Snapshots snapshots) {
     this.fs = fs;
-    this.async = async;
+    this.snapshots = snapshots;
   }
 
-  public Result restore(String name, String path, LongConsumer onProgress) throws IOException {
+  Result restore(String name, String path, LongConsumer onProgress) throws IOException {
     String target = AsyncTesseraFileSystem.normalize(path);
     if (target.equals("/.snapshots") || target.startsWith("/.snapshots/")) {
       throw new TesseraException(StatusProto.INVALID_ARGUMENT, "restore a path of the live file system, not " + target);
     }
-    SnapshotInfo snapshot = Futures.get(async.listSnapshots()).stream().filter(s -> s.name().equals(name))
+    SnapshotInfo snapshot = Futures.get(snapshots.listAsync()).stream().filter(s -> s.name().equals(name))
         .findFirst().orElseThrow(() -> new TesseraException(StatusProto.NOT_FOUND, "no snapshot called '" + name
             + "' (tessera snapshot list shows them)"));
     if (onProgress != null) {
@@ -71,7 +70,7 @@ public final class SnapshotRestorer {
       throw new TesseraException(StatusProto.NOT_FOUND, target + " did not exist in snapshot '" + name + "'");
     }
     // null: some data server could not say, so every file is copied
-    writtenSince = Futures.get(async.filesWritten(snapshot.epoch(), Long.MAX_VALUE));
+    writtenSince = Futures.get(snapshots.filesWritten(snapshot.epoch(), Long.MAX_VALUE));
     FileStatus to = statOrNull(target);
     if (from.directory()) {
       if (to != null && !to.directory()) {
@@ -91,8 +90,8 @@ public final class SnapshotRestorer {
 
   private void restoreTree(String source, String target) throws IOException {
     List<FileStatus[]> work = new ArrayList<>();
-    DirectoryCursor a = new DirectoryCursor(async, source);
-    DirectoryCursor b = new DirectoryCursor(async, target);
+    DirectoryCursor a = new DirectoryCursor(fs.async(), source);
+    DirectoryCursor b = new DirectoryCursor(fs.async(), target);
     // decide first, change afterwards: the live directory is listed while it would change
     while (a.head() != null || b.head() != null) {
       int c = a.head() == null ? 1 : b.head() == null ? -1 : a.head().name().compareTo(b.head().name());
