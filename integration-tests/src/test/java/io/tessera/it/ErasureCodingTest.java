@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.cli.Tessera;
-import io.tessera.cli.local.ClusterPlan;
+import io.tessera.testcluster.ClusterPlan;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.admin.FileCheck;
 import io.tessera.client.TesseraFile;

@@ -2,8 +2,8 @@ package io.tessera.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tessera.cli.local.ClusterPlan;
-import io.tessera.cli.local.InProcessCluster;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.InProcessCluster;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;

@@ -1,7 +1,7 @@
 package io.tessera.it;
 
-import io.tessera.cli.local.ClusterPlan;
-import io.tessera.cli.local.InProcessCluster;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.InProcessCluster;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import java.nio.file.Path;

@@ -154,7 +154,7 @@ class LocalCommandProcessTest {
       }
       for (var n : file.data()) {
         assertThat(niceness(n.pid())).as("data server %s yields the CPU to the meta group", n.id())
-            .isEqualTo(Math.min(19, ownNice + io.tessera.cli.local.ProcessCluster.DEFAULT_DATA_NICE));
+            .isEqualTo(Math.min(19, ownNice + io.tessera.testcluster.ProcessCluster.DEFAULT_DATA_NICE));
       }
       try (TesseraFileSystem fs = TesseraFileSystem.connect(file.metaAddresses())) {
         use.accept(fs);

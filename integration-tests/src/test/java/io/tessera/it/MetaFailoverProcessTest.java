@@ -3,8 +3,8 @@ package io.tessera.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tessera.cli.local.ClusterPlan;
-import io.tessera.cli.local.ProcessCluster;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;

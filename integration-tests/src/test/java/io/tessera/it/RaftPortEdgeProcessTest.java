@@ -2,8 +2,8 @@ package io.tessera.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tessera.cli.local.ClusterPlan;
-import io.tessera.cli.local.ProcessCluster;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.meta.server.MetaPeer;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.tessera.cli.local.ClusterPlan;
-import io.tessera.cli.local.InProcessCluster;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.InProcessCluster;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;

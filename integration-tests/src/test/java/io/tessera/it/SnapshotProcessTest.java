@@ -4,8 +4,8 @@ import io.tessera.meta.snapshot.SnapshotCoordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tessera.cli.local.ClusterPlan;
-import io.tessera.cli.local.ProcessCluster;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.admin.FileCheck;

@@ -1,6 +1,6 @@
 package io.tessera.it.recovery;
 
-import io.tessera.cli.local.ProcessCluster;
+import io.tessera.testcluster.ProcessCluster;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
 import java.time.Duration;

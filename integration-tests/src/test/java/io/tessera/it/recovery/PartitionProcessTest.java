@@ -3,8 +3,8 @@ package io.tessera.it.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tessera.cli.local.ClusterPlan;
-import io.tessera.cli.local.ProcessCluster;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.it.ServerLaunchers;

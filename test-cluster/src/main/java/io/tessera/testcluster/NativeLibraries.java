@@ -1,4 +1,4 @@
-package io.tessera.cli.local;
+package io.tessera.testcluster;
 
 import java.io.File;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.tessera.cli.local;
+package io.tessera.testcluster;
 
 import io.tessera.meta.server.MetaPeer;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.tessera.cli.local;
+package io.tessera.testcluster;
 
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;

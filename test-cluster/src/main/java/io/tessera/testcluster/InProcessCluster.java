@@ -1,4 +1,4 @@
-package io.tessera.cli.local;
+package io.tessera.testcluster;
 
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;

@@ -1,4 +1,4 @@
-package io.tessera.cli.local;
+package io.tessera.testcluster;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.tessera.cli.local;
+package io.tessera.testcluster;
 
 import java.io.Closeable;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.tessera.cli.local;
+package io.tessera.testcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
