@@ -3,29 +3,19 @@ package io.tessera.data.store;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.tessera.common.platform.UnpackedLibraries;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.zip.CRC32C;
-import java.nio.charset.StandardCharsets;
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.CompressionType;
-import org.rocksdb.DBOptions;
-import org.rocksdb.LRUCache;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.rocksdb.ReadOptions;
-import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,26 +43,16 @@ import org.slf4j.LoggerFactory;
  */
 public final class RocksShardStore implements ShardStore {
   private static final Logger LOG = LoggerFactory.getLogger(RocksShardStore.class);
-  static {
-    RocksDB.loadLibrary();
-    UnpackedLibraries.removeRocksDbCopy();
-  }
 
-  private static final int LOCK_STRIPES = 512;
-  private static final int CRC_BYTES = 4;
   /**
    * A deleted file with more versions than this goes in one range tombstone, a smaller one in
-   * point tombstones: every read and iterator of a memtable sorts its range tombstones again, so
-   * a few thousand removed small files made an idle server burn a core.
+   * point tombstones: every read of a memtable sorts its range tombstones again, so a few
+   * thousand removed small files made an idle server burn a core.
    */
   private static final int RANGE_DELETE_FROM = 1024;
-  private static final long LIVE = Long.MAX_VALUE;
-  /** A read that will use all of a value's bytes (see {@link #readValue(ShardId, long, int)}). */
-  private static final int WHOLE = Integer.MAX_VALUE;
-  /** A read of a range that does not start at a value's first byte. */
-  private static final int PART = -1;
+  private static final int CRC_BYTES = ValueReader.CRC_BYTES;
   /** Write-ahead log kept at most (beyond what the shard memtables still need). */
-  static final long MAX_LOG_BYTES = 256L << 20;
+  static final long MAX_LOG_BYTES = ShardDb.MAX_LOG_BYTES;
   /**
    * Values at least this large (crc included) go to their own file. RocksDB's blob files took
    * values from this size before value files existed; stores written then still read them.
@@ -80,31 +60,17 @@ public final class RocksShardStore implements ShardStore {
   public static final int MIN_FILE_VALUE = 32 << 10;
   /** {@link #RocksShardStore(Path, int)}'s threshold that keeps every value in RocksDB. */
   public static final int NO_VALUE_FILES = Integer.MAX_VALUE;
-  private static final int INLINE_ENTRY = 4;
-  private static final int FILE_ENTRY = 12;
 
   private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
-  private final LRUCache cache;
-  private final DBOptions dbOptions;
-  private final ColumnFamilyOptions shardOptions;
-  private final ColumnFamilyOptions smallOptions;
-  private final RocksDB db;
-  private final List<ColumnFamilyHandle> families = new ArrayList<>();
-  private final ColumnFamilyHandle shards;
-  private final ColumnFamilyHandle lockFamily;
-  private final ColumnFamilyHandle dirtyFamily;
-  private final ColumnFamilyHandle versionFamily;
+  private final ShardDb db;
+  private final VersionIndex index;
+  private final ValueReader values;
+  private final VersionWriter writer;
+  private final ShardMutexes mutexes = new ShardMutexes();
+  private final LockRecords lockRecords;
   private final DirtyLog dirty;
   private final LayoutFences fences;
   private final ValueFiles files;
-  private final int minFileValue;
-  private final WriteOptions asyncWrite = new WriteOptions();
-  private final WriteOptions syncWrite = new WriteOptions().setSync(true);
-  private final BackgroundErrorLog errorLog;
-  private final ReadOptions reads = new ReadOptions().setVerifyChecksums(false).setFillCache(false);
-  private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
-  /** Capacity to try first when reading a value of unknown size: the largest seen so far. */
-  private volatile int valueSizeHint = 64 << 10;
   private volatile EpochState state = EpochState.INITIAL;
 
   public RocksShardStore(Path dir) throws IOException {
@@ -125,121 +91,31 @@ public final class RocksShardStore implements ShardStore {
    * files are kept for reuse (see {@link ValueFiles}).
    */
   public RocksShardStore(Path dir, int minFileValue, ValueFileOptions options) throws IOException {
-    Files.createDirectories(dir);
-    this.minFileValue = minFileValue;
-    for (int i = 0; i < LOCK_STRIPES; i++) {
-      locks[i] = new ReentrantLock();
+    this.db = new ShardDb(dir, MIN_FILE_VALUE);
+    this.index = new VersionIndex(db);
+    this.lockRecords = new LockRecords(db);
+    this.dirty = new DirtyLog(db.db, db.dirty);
+    this.fences = new LayoutFences(db.db, db.fences);
+    if (db.indexMissing) {
+      index.rebuild();
     }
-    cache = new LRUCache(64L << 20);
-    // Not paranoid: a compaction whose blob garbage collection meets a corrupt blob record (a
-    // flipped bit on disk) would otherwise stop every write to this server until a restart, and
-    // the next compaction would stop it again. Every value carries our CRC32C, checked on each
-    // read and by the scrubber, and a corrupt shard is rebuilt; a failed compaction is retried.
-    errorLog = new BackgroundErrorLog(dir.toString());
-    dbOptions = new DBOptions()
-        .setListeners(List.of(errorLog))
-        .setParanoidChecks(false)
-        .setCreateIfMissing(true)
-        .setCreateMissingColumnFamilies(true)
-        .setMaxBackgroundJobs(2)
-        .setBytesPerSync(1L << 20)
-        .setWalBytesPerSync(1L << 20)
-        // A log file is deleted only once every family with changes in it has flushed. The small
-        // families (versions, locks, dirty logs) change with every write but rarely fill a
-        // memtable, so without a bound every shard byte stayed on disk twice, in the log too:
-        // 24 GB of logs for 1.5 GB of shards after a minute of overwrites on 9 servers.
-        .setMaxTotalWalSize(MAX_LOG_BYTES);
-    shardOptions = new ColumnFamilyOptions()
-        .setEnableBlobFiles(true)
-        .setMinBlobSize(MIN_FILE_VALUE)
-        .setBlobFileSize(256L << 20)
-        .setEnableBlobGarbageCollection(true)
-        // overwrites leave the older blob files mostly garbage while few table files change:
-        // compact the tables that point into them once half of such a file is dead
-        .setBlobGarbageCollectionForceThreshold(0.5)
-        .setWriteBufferSize(64L << 20)
-        .setMaxWriteBufferNumber(4)
-        .setCompressionType(CompressionType.NO_COMPRESSION)
-        .setBlobCompressionType(CompressionType.NO_COMPRESSION)
-        .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
-    smallOptions = new ColumnFamilyOptions().setWriteBufferSize(4L << 20);
-    boolean indexMissing;
-    try {
-      indexMissing = hasShardsWithoutIndex(dir);
-      db = RocksDB.open(dbOptions, dir.toString(), List.of(
-          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, shardOptions),
-          new ColumnFamilyDescriptor("locks".getBytes(StandardCharsets.UTF_8), smallOptions),
-          new ColumnFamilyDescriptor("dirty".getBytes(StandardCharsets.UTF_8), smallOptions),
-          new ColumnFamilyDescriptor("versions".getBytes(StandardCharsets.UTF_8), smallOptions),
-          new ColumnFamilyDescriptor("fences".getBytes(StandardCharsets.UTF_8), smallOptions)), families);
-    } catch (RocksDBException e) {
-      dbOptions.close();
-      errorLog.close();
-      shardOptions.close();
-      smallOptions.close();
-      cache.close();
-      throw new IOException("cannot open shard store in " + dir + ": " + e.getMessage()
-          + " (is another data server using this directory?)", e);
-    }
-    shards = families.get(0);
-    lockFamily = families.get(1);
-    dirtyFamily = families.get(2);
-    versionFamily = families.get(3);
-    dirty = new DirtyLog(db, dirtyFamily);
-    fences = new LayoutFences(db, families.get(4));
-    if (indexMissing) {
-      rebuildVersionIndex();
-    }
-    files = new ValueFiles(dir.resolve("values"), options);
-    files.sweep(this::names);
-  }
-
-  /** Whether the version index names this value file (at start: the others are left over). */
-  private boolean names(ValueFiles.Ref ref) {
-    try {
-      byte[] entry = db.get(versionFamily, ShardKey.encode(ref.shard(), ref.epoch()));
-      return entry != null && entry.length == FILE_ENTRY && generationOf(entry) == ref.generation();
-    } catch (RocksDBException e) {
-      return true;   // keep what cannot be checked
-    }
-  }
-
-  /** A store written before the version index existed (it has shards but no index family). */
-  private static boolean hasShardsWithoutIndex(Path dir) throws RocksDBException {
-    if (!Files.exists(dir.resolve("CURRENT"))) {
-      return false;
-    }
-    try (org.rocksdb.Options o = new org.rocksdb.Options()) {
-      return RocksDB.listColumnFamilies(o, dir.toString()).stream()
-          .noneMatch(n -> new String(n, StandardCharsets.UTF_8).equals("versions"));
-    }
-  }
-
-  private void rebuildVersionIndex() throws IOException {
-    try (RocksIterator it = db.newIterator(shards); WriteBatch batch = new WriteBatch()) {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
-        batch.put(versionFamily, it.key(), lengthValue(it.value().length));
-      }
-      db.write(asyncWrite, batch);
-    } catch (RocksDBException e) {
-      throw storeError("version index rebuild", e);
-    }
+    this.files = new ValueFiles(dir.resolve("values"), options);
+    files.sweep(index::names);
+    this.values = new ValueReader(db, index, files, alloc, () -> state);
+    this.writer = new VersionWriter(db, index, files, values, alloc, minFileValue);
   }
 
   @Override
   public void write(List<ShardWrite> writes, WriteBookkeeping book, long epoch, boolean sync) throws IOException {
-    int[] stripes = writes.stream().mapToInt(w -> lockStripe(w.shard())).distinct().sorted().toArray();
-    for (int s : stripes) {
-      locks[s].lock();
-    }
+    int[] stripes = mutexes.lockAll(writes);
     List<ByteBuf> held = new ArrayList<>();
-    FileChanges changes = new FileChanges();
+    ValueFileChanges changes = new ValueFileChanges(files);
     try (WriteBatch batch = new WriteBatch()) {
       EpochState now = state;
       for (ShardWrite w : writes) {
         long current = epoch == CURRENT_EPOCH ? now.epoch() : epoch;
         // before the first snapshot there is no older epoch whose version could linger
-        Long older = current > 0 || now.epoch() > 0 ? newestEpoch(w.shard(), Long.MAX_VALUE) : null;
+        Long older = current > 0 || now.epoch() > 0 ? index.newestEpoch(w.shard(), Long.MAX_VALUE) : null;
         if (older != null && older > current) {
           if (epoch != CURRENT_EPOCH) {
             throw new IllegalArgumentException("shard " + w.shard() + " has a version at epoch " + older
@@ -248,35 +124,24 @@ public final class RocksShardStore implements ShardStore {
           current = older;   // a writer stamped it past this server's epoch: a snapshot was committed
         }
         if (w.hole()) {
-          supersede(batch, w.shard(), current, now, null, changes);
+          writer.supersede(batch, w.shard(), current, now, null, changes);
           continue;
         }
         // stamped past this server's epoch: a snapshot at its epoch was committed that the
         // retained list here does not name yet, and it sees every older version
         boolean keepOlder = current > now.epoch();
         if (older != null && older != current && !keepOlder && !now.keeps(older, current)) {
-          deleteVersion(batch, w.shard(), older, changes);
+          writer.deleteVersion(batch, w.shard(), older, changes);
         }
-        putVersion(batch, w.shard(), current, valueOf(w, held), sync, w.pastCache(), changes);
+        writer.putVersion(batch, w.shard(), current, writer.valueOf(w, held), sync, w.pastCache(), changes);
       }
-      if (book.releasedLock() != null) {
-        batch.delete(lockFamily, book.releasedLock());
-      }
-      Runnable remember = book.missingServers().isEmpty() ? null
-          : dirty.record(batch, book.fileId(), book.missingServers(), book.staleMarked());
-      db.write(sync ? syncWrite : asyncWrite, batch);
-      changes.committed();
-      if (remember != null) {
-        remember.run();
-      }
+      commit(batch, book, book.fileId(), sync, changes);
     } catch (RocksDBException e) {
-      throw storeError("write", e);
+      throw ShardDb.error("write", e);
     } finally {
       changes.abandonUncommitted();
       held.forEach(ByteBuf::release);
-      for (int i = stripes.length - 1; i >= 0; i--) {
-        locks[stripes[i]].unlock();
-      }
+      mutexes.unlock(stripes);
     }
     removeIfDeletedMeanwhile(writes);
   }
@@ -298,7 +163,7 @@ public final class RocksShardStore implements ShardStore {
       try {
         deleted = fences.deleted(fileId);
       } catch (RocksDBException e) {
-        throw storeError("write", e);
+        throw ShardDb.error("write", e);
       }
       if (deleted) {
         LOG.info("A write to file {} arrived as the file was deleted here; its shards were removed again", fileId);
@@ -307,64 +172,9 @@ public final class RocksShardStore implements ShardStore {
     }
   }
 
-  /**
-   * The value a write stores, {@code crc32c | bytes}, as buffers in order: a unit-sized write's
-   * own network buffers behind its checksum (nothing copied), a small or partial one in a buffer
-   * of its own (added to {@code held}).
-   */
-  private ByteBuffer[] valueOf(ShardWrite w, List<ByteBuf> held) throws IOException {
-    int length = CRC_BYTES + w.offset() + w.length();
-    if (w.coversUnit() && length >= minFileValue) {
-      ByteBuffer[] data = w.data().nioBuffers(w.data().readerIndex(), w.length());
-      ByteBuffer[] parts = new ByteBuffer[data.length + (w.offset() > 0 ? 2 : 1)];
-      CRC32C crc = new CRC32C();
-      int i = 1;
-      if (w.offset() > 0) {
-        parts[i] = ByteBuffer.allocate(w.offset());
-        crc.update(parts[i].duplicate());
-        i++;
-      }
-      for (ByteBuffer d : data) {
-        crc.update(d.duplicate());
-        parts[i++] = d;
-      }
-      parts[0] = ByteBuffer.allocate(CRC_BYTES).putInt(0, (int) crc.getValue());
-      return parts;
-    }
-    ByteBuf value;
-    if (w.coversUnit()) {
-      value = alloc.directBuffer(length);
-      value.writeInt(0).writeZero(w.offset()).writeBytes(w.data(), w.data().readerIndex(), w.length());
-    } else {
-      value = overlay(w);
-    }
-    held.add(value);
-    value.setInt(0, crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES));
-    return new ByteBuffer[] {value.nioBuffer()};
-  }
-
-  /** The new value of a partially written unit: the stored bytes with the write laid over them. */
-  private ByteBuf overlay(ShardWrite w) throws IOException {
-    ByteBuf old = readValue(w.shard());
-    int oldLength = old == null ? 0 : old.readableBytes() - CRC_BYTES;
-    int length = Math.max(oldLength, w.offset() + w.length());
-    ByteBuf value = alloc.directBuffer(CRC_BYTES + length);
-    value.writeInt(0);
-    if (old != null) {
-      value.writeBytes(old, CRC_BYTES, oldLength);
-      old.release();
-    }
-    value.writerIndex(CRC_BYTES + length);
-    if (oldLength < w.offset()) {
-      value.setZero(CRC_BYTES + oldLength, w.offset() - oldLength);
-    }
-    value.setBytes(CRC_BYTES + w.offset(), w.data(), w.data().readerIndex(), w.length());
-    return value;
-  }
-
   @Override
   public ByteBuf read(ShardId shard, int offset, int length, long atEpoch) throws IOException {
-    ByteBuf value = readValue(shard, atEpoch, offset == 0 ? length : PART);
+    ByteBuf value = values.read(shard, atEpoch, offset == 0 ? length : ValueReader.PART);
     if (value == null) {
       return null;
     }
@@ -375,121 +185,13 @@ public final class RocksShardStore implements ShardStore {
     return out;
   }
 
-  /** The whole newest value (crc and bytes) with its checksum verified, or null. */
-  private ByteBuf readValue(ShardId shard) throws IOException {
-    return readValue(shard, LIVE, WHOLE);
-  }
-
-  /**
-   * The whole value (crc and bytes) of the newest version at or below {@code atEpoch}, its
-   * checksum verified; null when there is none or it is a tombstone. {@code wanted}: how many of
-   * its bytes from the start the caller will use ({@link #PART}: a range further in), which tells
-   * a whole-unit read, kept out of the page cache, from a partial one.
-   */
-  private ByteBuf readValue(ShardId shard, long atEpoch, int wanted) throws IOException {
-    long current = state.epoch();
-    ByteBuf value = atEpoch >= current ? get(shard, current, wanted) : null;
-    long version = current;
-    if (value == null) {
-      Long newest = newestEpoch(shard, atEpoch);
-      if (newest == null) {
-        return null;
-      }
-      version = newest;
-      value = get(shard, newest, wanted);
-      if (value == null) {
-        return null;
-      }
-    }
-    if (value.readableBytes() == 0) {
-      value.release();
-      return null;
-    }
-    if (!checksumHolds(value)) {
-      value.release();
-      throw new CorruptShardException(shard, version);
-    }
-    return value;
-  }
-
-  /**
-   * One version's value (crc and bytes, unverified): its file's bytes, or a pooled direct buffer
-   * filled from RocksDB, as the version index says; null when there is no such version. {@code
-   * wanted}: as for {@link #readValue(ShardId, long, int)}.
-   */
-  private ByteBuf get(ShardId shard, long version, int wanted) throws IOException {
-    byte[] key = ShardKey.encode(shard, version);
-    byte[] entry = indexEntry(key);
-    while (entry != null) {
-      ByteBuf value;
-      try {
-        value = entry.length == FILE_ENTRY
-            ? files.read(new ValueFiles.Ref(shard, version, generationOf(entry)), (int) lengthOf(entry), alloc,
-                (long) CRC_BYTES + wanted >= lengthOf(entry))
-            : getInline(shard, version);
-      } catch (java.nio.file.NoSuchFileException gone) {
-        value = null;
-      }
-      if (value != null) {
-        return value;
-      }
-      byte[] now = indexEntry(key);
-      if (java.util.Arrays.equals(now, entry)) {
-        if (entry.length == FILE_ENTRY) {
-          throw new CorruptShardException(shard, version, "lost its value file (a crash before it was synced?)");
-        }
-        return null;
-      }
-      entry = now;    // replaced while this read looked: read what replaced it
-    }
-    return null;
-  }
-
-  private byte[] indexEntry(byte[] key) throws IOException {
-    try {
-      return db.get(versionFamily, key);
-    } catch (RocksDBException e) {
-      throw storeError("read", e);
-    }
-  }
-
-  /** A value kept in RocksDB into a pooled direct buffer, grown once if the first guess was too small. */
-  private ByteBuf getInline(ShardId shard, long version) throws IOException {
-    ByteBuf key = keyBuffer(shard, version);
-    try {
-      int capacity = valueSizeHint;
-      while (true) {
-        ByteBuf value = alloc.directBuffer(capacity);
-        ByteBuffer nio = value.nioBuffer(0, capacity);
-        int size = db.get(shards, reads, key.nioBuffer(), nio);
-        if (size == RocksDB.NOT_FOUND) {
-          value.release();
-          return null;
-        }
-        if (size <= capacity) {
-          value.writerIndex(size);
-          return value;
-        }
-        value.release();
-        capacity = size;
-        if (size > valueSizeHint) {
-          valueSizeHint = size;
-        }
-      }
-    } catch (RocksDBException e) {
-      throw storeError("read", e);
-    } finally {
-      key.release();
-    }
-  }
-
   @Override
   public void deleteFile(long fileId) throws IOException {
     try {
       // first: a write that commits after the look below finds the mark and removes itself
-      fences.raise(fileId, LayoutFences.DELETED, asyncWrite);
+      fences.raise(fileId, LayoutFences.DELETED, db.asyncWrite);
     } catch (RocksDBException e) {
-      throw storeError("delete", e);
+      throw ShardDb.error("delete", e);
     }
     removeShards(fileId);
   }
@@ -502,85 +204,58 @@ public final class RocksShardStore implements ShardStore {
   /** Removes every shard of a file (live ones only, where snapshots may still see it). */
   private void removeShards(long fileId) throws IOException {
     EpochState now = state;
-    FileChanges changes = new FileChanges();
+    ValueFileChanges changes = new ValueFileChanges(files);
     if (!now.hasSnapshots()) {
-      FileVersions versions = versionsOf(fileId);
+      VersionIndex.FileVersions versions = index.versionsOf(fileId);
       if (versions.keys().isEmpty()) {
         return;   // nothing of it here (an empty file, or a server its data never reached)
       }
       try (WriteBatch batch = new WriteBatch()) {
         versions.valueFiles().forEach(changes::obsolete);
         if (versions.keys().size() > RANGE_DELETE_FROM) {
-          batch.deleteRange(shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
-          batch.deleteRange(versionFamily, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+          batch.deleteRange(db.shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+          batch.deleteRange(db.versions, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
         } else {
           for (byte[] key : versions.keys()) {
-            batch.delete(shards, key);
-            batch.delete(versionFamily, key);
+            batch.delete(db.shards, key);
+            batch.delete(db.versions, key);
           }
         }
-        db.write(asyncWrite, batch);
+        db.db.write(db.asyncWrite, batch);
         changes.committed();
       } catch (RocksDBException e) {
-        throw storeError("delete", e);
+        throw ShardDb.error("delete", e);
       }
       return;
     }
     // snapshots may still see the file: its shards end in tombstones, older versions stay
     try (WriteBatch batch = new WriteBatch()) {
-      for (ShardId id : shardsOf(fileId, 0)) {
-        withShardLock(id, () -> supersede(batch, id, now.epoch(), now, null, changes));
+      for (ShardId id : index.shardsOf(fileId, 0)) {
+        mutexes.with(id, () -> writer.supersede(batch, id, now.epoch(), now, null, changes));
       }
-      db.write(asyncWrite, batch);
+      db.db.write(db.asyncWrite, batch);
       changes.committed();
     } catch (RocksDBException e) {
-      throw storeError("delete", e);
+      throw ShardDb.error("delete", e);
     }
-  }
-
-  /** Every version key of a file, and the value files among them. */
-  private record FileVersions(List<byte[]> keys, List<ValueFiles.Ref> valueFiles) {}
-
-  /**
-   * The versions of a file, from the version index. A write that commits between this look and
-   * the delete removes its version itself ({@link #write}).
-   */
-  private FileVersions versionsOf(long fileId) {
-    List<byte[]> keys = new ArrayList<>();
-    List<ValueFiles.Ref> files = new ArrayList<>();
-    byte[] end = ShardKey.fileFrom(fileId + 1, 0);
-    try (RocksIterator it = db.newIterator(versionFamily)) {
-      for (it.seek(ShardKey.fileFrom(fileId, 0)); it.isValid(); it.next()) {
-        byte[] k = it.key();
-        if (java.util.Arrays.compareUnsigned(k, end) >= 0) {
-          break;
-        }
-        keys.add(k);
-        byte[] entry = it.value();
-        if (entry.length == FILE_ENTRY) {
-          files.add(new ValueFiles.Ref(ShardKey.shardOf(k), ShardKey.epochOf(k), generationOf(entry)));
-        }
-      }
-    }
-    return new FileVersions(keys, files);
   }
 
   @Override
   public void truncateFile(long fileId, long stripe, int[] keepLengths, WriteBookkeeping book) throws IOException {
     EpochState now = state;
     List<ByteBuf> held = new ArrayList<>();
-    FileChanges changes = new FileChanges();
+    ValueFileChanges changes = new ValueFileChanges(files);
     try (WriteBatch batch = new WriteBatch()) {
-      for (ShardId id : shardsOf(fileId, stripe)) {
+      for (ShardId id : index.shardsOf(fileId, stripe)) {
         int keep = id.stripe() > stripe || id.unit() >= keepLengths.length ? 0 : keepLengths[id.unit()];
-        withShardLock(id, () -> {
+        mutexes.with(id, () -> {
           if (keep == 0) {
-            supersede(batch, id, now.epoch(), now, null, changes);
+            writer.supersede(batch, id, now.epoch(), now, null, changes);
             return;
           }
           ByteBuf value;
           try {
-            value = readValue(id);
+            value = values.newest(id);
           } catch (CorruptShardException e) {
             // left as it is: still corrupt, so still read around and rewritten by recovery (the
             // rebuild that truncates this server's copy first among them), never cut into a
@@ -594,23 +269,14 @@ public final class RocksShardStore implements ShardStore {
           held.add(value);
           if (value.readableBytes() - CRC_BYTES > keep) {
             value.writerIndex(CRC_BYTES + keep);
-            value.setInt(0, crc(value, CRC_BYTES, keep));
-            supersede(batch, id, now.epoch(), now, value.nioBuffer(), changes);
+            value.setInt(0, ValueReader.crc(value, CRC_BYTES, keep));
+            writer.supersede(batch, id, now.epoch(), now, value.nioBuffer(), changes);
           }
         });
       }
-      if (book.releasedLock() != null) {
-        batch.delete(lockFamily, book.releasedLock());
-      }
-      Runnable remember = book.missingServers().isEmpty() ? null
-          : dirty.record(batch, fileId, book.missingServers(), book.staleMarked());
-      db.write(asyncWrite, batch);
-      changes.committed();
-      if (remember != null) {
-        remember.run();
-      }
+      commit(batch, book, fileId, false, changes);
     } catch (RocksDBException e) {
-      throw storeError("truncate", e);
+      throw ShardDb.error("truncate", e);
     } finally {
       changes.abandonUncommitted();
       held.forEach(ByteBuf::release);
@@ -618,29 +284,20 @@ public final class RocksShardStore implements ShardStore {
   }
 
   /**
-   * Replaces a shard's live version with {@code value} (null: a tombstone) at {@code epoch},
-   * keeping the old version if a snapshot sees it (or may: an epoch past this server's is a
-   * snapshot it has not heard of); a tombstone is only written when an older version remains to
-   * be hidden.
+   * Commits an update's batch with its bookkeeping: the writer's released lock record and the
+   * dirty-file log entries of the servers it skipped go in the same batch.
    */
-  private void supersede(WriteBatch batch, ShardId id, long epoch, EpochState now, ByteBuffer value,
-      FileChanges changes) throws IOException, RocksDBException {
-    List<long[]> versions = versionsOf(id);
-    if (versions.isEmpty()) {
-      if (value != null) {
-        putVersion(batch, id, epoch, new ByteBuffer[] {value}, false, false, changes);
-      }
-      return;
+  private void commit(WriteBatch batch, WriteBookkeeping book, long fileId, boolean sync, ValueFileChanges changes)
+      throws IOException, RocksDBException {
+    if (book.releasedLock() != null) {
+      batch.delete(db.locks, book.releasedLock());
     }
-    long newest = versions.get(versions.size() - 1)[0];
-    boolean olderRemain = true;
-    if (newest == epoch || (epoch <= now.epoch() && !now.keeps(newest, epoch))) {
-      deleteVersion(batch, id, newest, changes);
-      olderRemain = versions.size() > 1;
-    }
-    if (value != null || olderRemain) {
-      putVersion(batch, id, epoch, new ByteBuffer[] {value == null ? ByteBuffer.allocate(0) : value},
-          false, false, changes);
+    Runnable remember = book.missingServers().isEmpty() ? null
+        : dirty.record(batch, fileId, book.missingServers(), book.staleMarked());
+    db.db.write(sync ? db.syncWrite : db.asyncWrite, batch);
+    changes.committed();
+    if (remember != null) {
+      remember.run();
     }
   }
 
@@ -652,269 +309,92 @@ public final class RocksShardStore implements ShardStore {
    */
   @Override
   public long collectGarbage() throws IOException {
-    long dropped = 0;
-    ShardId current = null;
-    List<long[]> group = new ArrayList<>();
-    try (RocksIterator it = db.newIterator(versionFamily)) {
-      for (it.seekToFirst(); ; it.next()) {
-        ShardId id = it.isValid() ? ShardKey.shardOf(it.key()) : null;
-        if (current != null && !current.equals(id)) {
-          dropped += collect(current, group);
-          group.clear();
-        }
-        if (id == null) {
-          break;
-        }
-        current = id;
-        group.add(new long[] {ShardKey.epochOf(it.key()), lengthOf(it.value())});
+    long[] dropped = new long[1];
+    index.forEachShard((id, indexed) -> {
+      if (indexed.size() > 1 || indexed.get(0).tombstone()) {
+        dropped[0] += collect(id);
       }
-    }
-    return dropped;
+    });
+    return dropped[0];
   }
 
-  private long collect(ShardId id, List<long[]> indexed) throws IOException {
-    if (indexed.size() == 1 && indexed.get(0)[1] > 0) {
-      return 0;
-    }
+  private long collect(ShardId id) throws IOException {
     long[] dropped = new long[1];
-    withShardLock(id, () -> {
+    mutexes.with(id, () -> {
       EpochState now = state;
-      List<long[]> versions = versionsOf(id);
-      FileChanges changes = new FileChanges();
+      List<VersionIndex.Version> versions = index.versionsOf(id);
+      ValueFileChanges changes = new ValueFileChanges(files);
       try (WriteBatch batch = new WriteBatch()) {
         // a tombstone only matters while it hides an older kept version with data
         boolean dataBelow = false;
         for (int i = 0; i < versions.size(); i++) {
-          long v = versions.get(i)[0];
-          boolean tombstone = versions.get(i)[1] == 0;
-          boolean visible = i == versions.size() - 1 || now.keeps(v, versions.get(i + 1)[0]);
-          boolean keep = visible && (!tombstone || dataBelow);
-          if (keep) {
+          long v = versions.get(i).epoch();
+          boolean tombstone = versions.get(i).tombstone();
+          boolean visible = i == versions.size() - 1 || now.keeps(v, versions.get(i + 1).epoch());
+          if (visible && (!tombstone || dataBelow)) {
             dataBelow = !tombstone;
           } else {
-            deleteVersion(batch, id, v, changes);
+            writer.deleteVersion(batch, id, v, changes);
             dropped[0]++;
           }
         }
         if (dropped[0] > 0) {
-          db.write(asyncWrite, batch);
+          db.db.write(db.asyncWrite, batch);
           changes.committed();
         }
       } catch (RocksDBException e) {
-        throw storeError("garbage collection", e);
+        throw ShardDb.error("garbage collection", e);
       }
     });
     return dropped[0];
   }
 
   @Override
-  public VersionReport scanVersions(long writtenAfter, long writtenUpTo, boolean usage) {
+  public VersionReport scanVersions(long writtenAfter, long writtenUpTo, boolean usage) throws IOException {
     EpochState now = state;
-    java.util.TreeMap<Long, Long> exclusive = new java.util.TreeMap<>();
+    TreeMap<Long, Long> exclusive = new TreeMap<>();
     for (long e : now.retained()) {
       exclusive.put(e, 0L);
     }
-    java.util.TreeSet<Long> written = new java.util.TreeSet<>();
-    ShardId current = null;
-    List<long[]> group = new ArrayList<>();
-    try (RocksIterator it = db.newIterator(versionFamily)) {
-      for (it.seekToFirst(); ; it.next()) {
-        ShardId id = it.isValid() ? ShardKey.shardOf(it.key()) : null;
-        if (current != null && !current.equals(id) && usage) {
-          for (int i = 0; i + 1 < group.size(); i++) {
-            long only = now.onlyViewer(group.get(i)[0], group.get(i + 1)[0]);
-            if (only >= 0) {
-              exclusive.merge(only, Math.max(0, group.get(i)[1] - CRC_BYTES), Long::sum);
-            }
-          }
-          group.clear();
-        }
-        if (id == null) {
-          break;
-        }
-        current = id;
-        long epochOfVersion = ShardKey.epochOf(it.key());
-        if (epochOfVersion > writtenAfter && epochOfVersion <= writtenUpTo) {
+    TreeSet<Long> written = new TreeSet<>();
+    index.forEachShard((id, versions) -> {
+      for (int i = 0; i < versions.size(); i++) {
+        long epoch = versions.get(i).epoch();
+        if (epoch > writtenAfter && epoch <= writtenUpTo) {
           written.add(id.fileId());
         }
-        group.add(new long[] {epochOfVersion, lengthOf(it.value())});
+        long only = usage && i + 1 < versions.size() ? now.onlyViewer(epoch, versions.get(i + 1).epoch()) : -1;
+        if (only >= 0) {
+          exclusive.merge(only, Math.max(0, versions.get(i).length() - CRC_BYTES), Long::sum);
+        }
       }
-    }
+    });
     return new VersionReport(exclusive, List.copyOf(written));
-  }
-
-  /** The distinct shards of a file at or after {@code fromStripe}, from the version index. */
-  private List<ShardId> shardsOf(long fileId, long fromStripe) {
-    List<ShardId> out = new ArrayList<>();
-    byte[] end = ShardKey.fileFrom(fileId + 1, 0);
-    try (RocksIterator it = db.newIterator(versionFamily)) {
-      for (it.seek(ShardKey.fileFrom(fileId, fromStripe)); it.isValid(); it.next()) {
-        byte[] k = it.key();
-        if (java.util.Arrays.compareUnsigned(k, end) >= 0) {
-          break;
-        }
-        ShardId id = ShardKey.shardOf(k);
-        if (out.isEmpty() || !out.get(out.size() - 1).equals(id)) {
-          out.add(id);
-        }
-      }
-    }
-    return out;
-  }
-
-  /** Every version of a shard as {@code {epoch, value length}}, oldest first. */
-  private List<long[]> versionsOf(ShardId id) {
-    List<long[]> out = new ArrayList<>();
-    try (RocksIterator it = db.newIterator(versionFamily)) {
-      for (it.seek(ShardKey.encode(id, 0)); it.isValid() && ShardKey.sameShard(it.key(), id); it.next()) {
-        out.add(new long[] {ShardKey.epochOf(it.key()), lengthOf(it.value())});
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Puts a version's value ({@code parts} in order) into the batch: a large one written to a new
-   * value file first (forced when {@code sync}; past the page cache when {@code pastCache}), a
-   * small one into RocksDB. Whatever the version held before is dropped with the commit.
-   */
-  private void putVersion(WriteBatch batch, ShardId id, long epoch, ByteBuffer[] parts, boolean sync,
-      boolean pastCache, FileChanges changes) throws IOException, RocksDBException {
-    byte[] key = ShardKey.encode(id, epoch);
-    byte[] before = indexEntry(key);
-    int length = ValueFiles.lengthOf(parts);
-    if (length >= minFileValue) {
-      ValueFiles.Ref ref = files.write(id, epoch, parts, sync, pastCache);
-      changes.written(ref);
-      batch.delete(shards, key);     // a small value it replaces, in the store or earlier in this batch
-      batch.put(versionFamily, key, ByteBuffer.allocate(FILE_ENTRY).putInt(length).putLong(ref.generation()).array());
-    } else {
-      byte[] value = new byte[length];
-      ByteBuffer into = ByteBuffer.wrap(value);
-      for (ByteBuffer p : parts) {
-        into.put(p.duplicate());
-      }
-      batch.put(shards, key, value);
-      batch.put(versionFamily, key, ByteBuffer.allocate(INLINE_ENTRY).putInt(length).array());
-    }
-    if (before != null && before.length == FILE_ENTRY) {
-      changes.obsolete(new ValueFiles.Ref(id, epoch, generationOf(before)));
-    }
-  }
-
-  private void deleteVersion(WriteBatch batch, ShardId id, long epoch, FileChanges changes)
-      throws IOException, RocksDBException {
-    byte[] key = ShardKey.encode(id, epoch);
-    byte[] before = indexEntry(key);
-    if (before != null && before.length == FILE_ENTRY) {
-      changes.obsolete(new ValueFiles.Ref(id, epoch, generationOf(before)));
-    } else {
-      batch.delete(shards, key);
-    }
-    batch.delete(versionFamily, key);
-  }
-
-  private static byte[] lengthValue(int length) {
-    return ByteBuffer.allocate(INLINE_ENTRY).putInt(length).array();
-  }
-
-  /** A version index entry's value length: {@code length(4)}, or {@code length(4) | generation(8)} for a value file. */
-  private static long lengthOf(byte[] entry) {
-    return entry.length >= INLINE_ENTRY ? ByteBuffer.wrap(entry).getInt() & 0xffffffffL : 0;
-  }
-
-  private static long generationOf(byte[] entry) {
-    return ByteBuffer.wrap(entry, INLINE_ENTRY, 8).getLong();
-  }
-
-  /**
-   * Value files an update wrote and made obsolete: once its batch commits the obsolete ones are
-   * removed; if it never commits, the ones it wrote are.
-   */
-  private final class FileChanges {
-    private final List<ValueFiles.Ref> written = new ArrayList<>();
-    private final List<ValueFiles.Ref> obsolete = new ArrayList<>();
-    private boolean committed;
-
-    void written(ValueFiles.Ref ref) {
-      // a request writing one shard twice: its first file is replaced by its second
-      for (ValueFiles.Ref w : written) {
-        if (w.shard().equals(ref.shard()) && w.epoch() == ref.epoch()) {
-          obsolete.add(w);
-        }
-      }
-      written.add(ref);
-    }
-
-    void obsolete(ValueFiles.Ref ref) {
-      obsolete.add(ref);
-    }
-
-    void committed() {
-      committed = true;
-      obsolete.forEach(files::delete);
-    }
-
-    void abandonUncommitted() {
-      if (!committed) {
-        written.forEach(files::delete);
-      }
-    }
-  }
-
-  private interface ShardWork {
-    void run() throws IOException, RocksDBException;
-  }
-
-  private void withShardLock(ShardId id, ShardWork work) throws IOException {
-    ReentrantLock lock = locks[lockStripe(id)];
-    lock.lock();
-    try {
-      work.run();
-    } catch (RocksDBException e) {
-      throw storeError("update", e);
-    } finally {
-      lock.unlock();
-    }
   }
 
   @Override
   public void sync() throws IOException {
     try {
       files.syncPending();     // before the log that names them
-      db.flushWal(true);
+      db.flushWal();
     } catch (RocksDBException e) {
-      throw storeError("sync", e);
+      throw ShardDb.error("sync", e);
     }
   }
 
   @Override
   public void putLock(byte[] key, byte[] record) throws IOException {
-    try {
-      db.put(lockFamily, asyncWrite, key, record);
-    } catch (RocksDBException e) {
-      throw storeError("lock", e);
-    }
+    lockRecords.put(key, record);
   }
 
   @Override
   public void removeLock(byte[] key) throws IOException {
-    try {
-      db.delete(lockFamily, asyncWrite, key);
-    } catch (RocksDBException e) {
-      throw storeError("unlock", e);
-    }
+    lockRecords.remove(key);
   }
 
   @Override
   public List<byte[][]> locks() {
-    List<byte[][]> out = new ArrayList<>();
-    try (RocksIterator it = db.newIterator(lockFamily)) {
-      for (it.seekToFirst(); it.isValid(); it.next()) {
-        out.add(new byte[][] {it.key(), it.value()});
-      }
-    }
-    return out;
+    return lockRecords.all();
   }
 
   @Override
@@ -937,7 +417,7 @@ public final class RocksShardStore implements ShardStore {
     try {
       return dirty.clear(server, entries);
     } catch (RocksDBException e) {
-      throw storeError("dirty-file log clear", e);
+      throw ShardDb.error("dirty-file log clear", e);
     }
   }
 
@@ -946,16 +426,16 @@ public final class RocksShardStore implements ShardStore {
     try {
       return fences.floor(fileId);
     } catch (RocksDBException e) {
-      throw storeError("layout fence", e);
+      throw ShardDb.error("layout fence", e);
     }
   }
 
   @Override
   public void fenceLayout(long fileId, long generation) throws IOException {
     try {
-      fences.raise(fileId, generation, syncWrite);
+      fences.raise(fileId, generation, db.syncWrite);
     } catch (RocksDBException e) {
-      throw storeError("layout fence", e);
+      throw ShardDb.error("layout fence", e);
     }
   }
 
@@ -972,10 +452,7 @@ public final class RocksShardStore implements ShardStore {
   @Override
   public long usedBytes() {
     try {
-      return files.storedBytes()
-          + db.getLongProperty(shards, "rocksdb.total-sst-files-size")
-          + db.getLongProperty(shards, "rocksdb.total-blob-file-size")
-          + db.getLongProperty(shards, "rocksdb.cur-size-all-mem-tables");
+      return files.storedBytes() + db.shardBytes();
     } catch (RocksDBException e) {
       return 0;
     }
@@ -988,50 +465,13 @@ public final class RocksShardStore implements ShardStore {
     } catch (IOException e) {
       // the files are in the page cache; only a power loss right now could cost them
     }
-    // a clean stop leaves the shards in table and blob files: the next start replays no log
-    try (org.rocksdb.FlushOptions flush = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
-      db.flush(flush, families);
-    } catch (RocksDBException e) {
-      try {
-        db.flushWal(true);
-      } catch (RocksDBException again) {
-        // closing anyway: the WAL holds what was written
-      }
-    }
-    families.forEach(ColumnFamilyHandle::close);
     db.close();
-    asyncWrite.close();
-    syncWrite.close();
-    reads.close();
-    dbOptions.close();
-    errorLog.close();
-    shardOptions.close();
-    smallOptions.close();
-    cache.close();
   }
 
   @Override
   public long versionAt(ShardId shard, long atEpoch) {
-    Long newest = newestEpoch(shard, atEpoch);
+    Long newest = index.newestEpoch(shard, atEpoch);
     return newest == null ? NO_VERSION : newest;
-  }
-
-  /** The epoch of the newest stored version at or below {@code maxEpoch}, or null when there is none. */
-  private Long newestEpoch(ShardId shard, long maxEpoch) {
-    try (RocksIterator it = db.newIterator(versionFamily)) {
-      it.seekForPrev(ShardKey.encode(shard, maxEpoch));
-      if (!it.isValid()) {
-        return null;
-      }
-      byte[] k = it.key();
-      return ShardKey.sameShard(k, shard) ? ShardKey.epochOf(k) : null;
-    }
-  }
-
-  private ByteBuf keyBuffer(ShardId shard, long version) {
-    ByteBuf key = alloc.directBuffer(ShardKey.LENGTH);
-    key.writeBytes(ShardKey.encode(shard, version));
-    return key;
   }
 
   @Override
@@ -1040,24 +480,24 @@ public final class RocksShardStore implements ShardStore {
     long read = 0;
     // RocksDB's checksums of what it holds are not checked here: ours names the shard that failed
     try (ReadOptions ro = new ReadOptions().setFillCache(false).setVerifyChecksums(false);
-         RocksIterator it = db.newIterator(versionFamily, ro)) {
+         RocksIterator it = db.db.newIterator(db.versions, ro)) {
       if (from == null) {
         it.seekToFirst();
       } else {
         it.seek(from);
-        if (it.isValid() && java.util.Arrays.equals(it.key(), from)) {
+        if (it.isValid() && Arrays.equals(it.key(), from)) {
           it.next();
         }
       }
       for (; it.isValid(); it.next()) {
         byte[] key = it.key();
-        long length = lengthOf(it.value());
+        long length = VersionIndex.lengthOf(it.value());
         read += length;
         if (length > 0 && key.length == ShardKey.LENGTH) {
           ShardId shard = ShardKey.shardOf(key);
           long epoch = ShardKey.epochOf(key);
-          if (!soundOrGone(shard, epoch)) {
-            Long newest = newestEpoch(shard, Long.MAX_VALUE);
+          if (!values.soundOrGone(shard, epoch)) {
+            Long newest = index.newestEpoch(shard, Long.MAX_VALUE);
             if (newest != null && newest > epoch) {
               // rebuilding the live shard would not mend it: recovery copies newest versions
               corruptSnapshotOnly.add(shard + " at epoch " + epoch);
@@ -1073,77 +513,33 @@ public final class RocksShardStore implements ShardStore {
       it.status();
       return null;
     } catch (RocksDBException e) {
-      throw storeError("scrub", e);
+      throw ShardDb.error("scrub", e);
     }
   }
 
-  /** Whether a stored version passes its checksum (or was replaced since the scan saw it). */
-  private boolean soundOrGone(ShardId shard, long epoch) throws IOException {
-    ByteBuf value;
-    try {
-      value = get(shard, epoch, WHOLE);
-    } catch (CorruptShardException lost) {
-      return false;
-    }
-    if (value == null) {
-      return true;
-    }
-    try {
-      return checksumHolds(value);
-    } finally {
-      value.release();
-    }
-  }
-
-  /** Whether a stored value ({@code crc32c | bytes}) matches the checksum it carries. */
-  private static boolean checksumHolds(ByteBuf value) {
-    return value.readableBytes() >= CRC_BYTES
-        && value.getInt(0) == crc(value, CRC_BYTES, value.readableBytes() - CRC_BYTES);
-  }
-
-  /** For tests: what was written lands in table and blob files, and those are compacted. */
+  /** For tests: what was written lands in table and blob files. */
   void flushForTesting() throws RocksDBException {
-    try (org.rocksdb.FlushOptions flush = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
-      db.flush(flush, shards);
-    }
+    db.flushShards();
   }
 
   /** For tests: compacts every table file of the shards, with the blob garbage collection that comes with it. */
   void compactForTesting() throws RocksDBException {
-    try (org.rocksdb.CompactRangeOptions all = new org.rocksdb.CompactRangeOptions().setBottommostLevelCompaction(
-        org.rocksdb.CompactRangeOptions.BottommostLevelCompaction.kForce)) {
-      db.compactRange(shards, null, null, all);
-    }
+    db.compactShards();
   }
 
   /** For tests: flips a byte of one stored version's data (its checksum then fails). */
   void damageForTesting(ShardId id, long epoch) throws RocksDBException, IOException {
     byte[] key = ShardKey.encode(id, epoch);
-    byte[] entry = db.get(versionFamily, key);
-    if (entry.length == FILE_ENTRY) {
-      Path file = files.pathForTesting(new ValueFiles.Ref(id, epoch, generationOf(entry)));
+    byte[] entry = index.entry(key);
+    if (VersionIndex.inFile(entry)) {
+      Path file = files.pathForTesting(VersionIndex.fileOf(id, epoch, entry));
       byte[] bytes = Files.readAllBytes(file);
       bytes[bytes.length / 2] ^= 0x5a;   // a value byte: a direct write pads the file by less than a block
       Files.write(file, bytes);
       return;
     }
-    byte[] value = db.get(shards, key);
+    byte[] value = db.db.get(db.shards, key);
     value[value.length - 1] ^= 0x5a;
-    db.put(shards, key, value);
-  }
-
-  private static int crc(ByteBuf buf, int index, int length) {
-    CRC32C crc = new CRC32C();
-    crc.update(buf.nioBuffer(index, length));
-    return (int) crc.getValue();
-  }
-
-  private static int lockStripe(ShardId id) {
-    return Math.floorMod(id.hashCode(), LOCK_STRIPES);
-  }
-
-  private static IOException storeError(String what, RocksDBException e) {
-    String status = e.getStatus() == null ? e.getMessage() : e.getStatus().getCodeString() + ": " + e.getMessage();
-    return new IOException("shard store " + what + " failed: " + status, e);
+    db.db.put(db.shards, key, value);
   }
 }
