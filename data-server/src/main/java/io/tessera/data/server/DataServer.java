@@ -8,6 +8,7 @@ import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
 import io.tessera.data.lock.StripeLockTable;
+import io.tessera.data.op.DataOps;
 import io.tessera.data.store.ValueFileOptions;
 import io.tessera.data.store.RocksShardStore;
 import io.tessera.data.store.ShardStore;
@@ -93,8 +94,9 @@ public final class DataServer implements Closeable {
     RpcServer rpc;
     try {
       rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
-          Map.of(Service.DATA, new DataRequestHandler(store, locks, gate, snapshots, serving, corruption,
-              new SpaceGuard(dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id), workers, load)),
+          Map.of(Service.DATA, new DataRequestHandler(DataOps.of(store, locks, gate, snapshots, serving, corruption),
+              store, gate, corruption, new SpaceGuard(dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id),
+              workers, load)),
           RpcConfigKeys.serverLimits(config));
     } catch (RuntimeException e) {
       store.close();
