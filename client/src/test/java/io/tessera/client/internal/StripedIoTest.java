@@ -1,0 +1,91 @@
+package io.tessera.client.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.DataRequestProto.OpCase;
+import io.tessera.common.proto.ShardRangeProto;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Striped reads against fake data servers: which units a healthy and a degraded read fetch. */
+class StripedIoTest {
+  private static final int UNIT = 4096;
+  private static final int STRIPES = 6;
+  private FakeCluster cluster;
+
+  @AfterEach
+  void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private byte[] writeStripes(FileTarget file, int seed) throws Exception {
+    byte[] data = new byte[(int) (STRIPES * file.layout().stripeDataBytes())];
+    new Random(seed).nextBytes(data);
+    cluster.writer.write(file, 0, data, 0, data.length, false, SizeExtension.NONE).get(30, TimeUnit.SECONDS);
+    return data;
+  }
+
+  private byte[] read(FileTarget file, int len) throws Exception {
+    byte[] out = new byte[len];
+    cluster.io.read(file, 0, out, 0, len).get(30, TimeUnit.SECONDS);
+    return out;
+  }
+
+  /** Per stripe, the units plain reads fetched, over every server. */
+  private Map<Long, Set<Integer>> unitsRead() {
+    return cluster.servers.values().stream().flatMap(s -> s.requests(OpCase.READ).stream())
+        .flatMap(r -> r.getRead().getRangesList().stream())
+        .filter(r -> r.getLength() > 0)
+        .collect(Collectors.groupingBy(ShardRangeProto::getStripe,
+            Collectors.mapping(ShardRangeProto::getUnit, Collectors.toCollection(TreeSet::new))));
+  }
+
+  @Test
+  void aHealthyReadFetchesTheDataUnitsAndNoParity() throws Exception {
+    cluster = new FakeCluster(6);
+    StripeLayout layout = cluster.layout(4, 2, UNIT);
+    FileTarget file = new FileTarget(1, layout, List.of());
+    byte[] data = writeStripes(file, 1);
+    assertThat(read(file, data.length)).isEqualTo(data);
+    Map<Long, Set<Integer>> read = unitsRead();
+    assertThat(read).hasSize(STRIPES);
+    read.values().forEach(units -> assertThat(units).containsExactly(0, 1, 2, 3));
+  }
+
+  @Test
+  void aDegradedReadFetchesParityOnlyForTheStripesThatLostADataUnit() throws Exception {
+    cluster = new FakeCluster(6);
+    StripeLayout layout = cluster.layout(4, 2, UNIT);
+    FileTarget file = new FileTarget(2, layout, List.of());
+    byte[] data = writeStripes(file, 2);
+    cluster.server(0).stop();
+    assertThat(read(file, data.length)).as("decoded around ds-0").isEqualTo(data);
+    Map<Long, Set<Integer>> read = unitsRead();
+    for (long s = 0; s < STRIPES; s++) {
+      Set<Integer> units = read.get(s);
+      int lost = -1;
+      for (int u = 0; u < layout.width(); u++) {
+        if (layout.serverOf(s, u).equals("ds-0")) {
+          lost = u;
+        }
+      }
+      assertThat(units).as("stripe %d: units read (ds-0 held unit %d)", s, lost).doesNotContain(lost);
+      if (lost < layout.dataUnits()) {
+        assertThat(units).as("stripe %d lost data unit %d: k units, parity among them", s, lost).hasSize(4)
+            .containsAnyOf(4, 5);
+      } else {
+        assertThat(units).as("stripe %d lost only parity: its data units", s).containsExactly(0, 1, 2, 3);
+      }
+    }
+  }
+}
