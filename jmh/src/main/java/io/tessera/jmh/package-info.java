@@ -1,0 +1,4 @@
+/**
+ * JMH benchmarks of the erasure-coding loops.
+ */
+package io.tessera.jmh;
