@@ -19,10 +19,7 @@ public final class ClientConfigKeys {
       Duration.ofSeconds(30), "how long metadata calls keep retrying through leader changes before failing");
   /**
    * Bytes an output stream gathers before it writes. A write that grows the file waits for one
-   * size record in the meta group, so larger writes mean fewer Raft rounds per GiB: 24 MiB with
-   * two in flight wrote new 1 GiB files on 9 data servers at 748-763 MB/s (6+3) and 1233-1259
-   * (6+0), against 579-707 and 1002-1128 with 8 MiB and four in flight, for 72 MiB kept per
-   * stream instead of 60.
+   * size record in the meta group, so larger writes mean fewer Raft rounds per GiB.
    */
   public static final ConfigKey<Long> WRITE_BUFFER = ConfigKey.size("tessera.client.write-buffer", 24L << 20,
       "bytes an output stream gathers before it writes (rounded up to whole stripes); a stream keeps"
@@ -39,9 +36,8 @@ public final class ClientConfigKeys {
   /** Whether lookups and listings go on from another meta replica while the leader is lost. */
   public static final ConfigKey<Boolean> READS_DURING_ELECTION = ConfigKey.bool(
       "tessera.client.reads-during-election", true,
-      "while no meta leader answers (it died; an election runs, 1-2 s), stat, open and list are answered by another "
-          + "replica that has applied everything this client has seen (its own changes included); another client's "
-          + "change from the leader's last moments may show only after the election. false: wait for the new leader");
+      "while no meta leader answers (an election, 1-2 s), another replica answers stat, open and list once it has"
+          + " applied all this client has seen; false: wait for the new leader");
 
   /** How long a data server that failed a request (and its retry) is skipped before it is tried again. */
   public static final ConfigKey<Duration> DOWN_SERVER_RETRY_AFTER = ConfigKey.duration(

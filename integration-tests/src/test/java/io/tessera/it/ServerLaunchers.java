@@ -13,9 +13,8 @@ import java.util.stream.Collectors;
  * How the process tests start server JVMs: with this test run's jars (the code under test) but
  * without this module's class directories, which hold tests no server loads. A class path of
  * jars alone gets class archives as the distribution's servers do, so a server a test kills and
- * restarts starts as cheaply as an operator's (measured here on an idle cluster: a meta replica's
- * restart 1.1 CPU-s with its archive, 1.8 without; a data server's 0.6 and 0.8). On a shared
- * two-core machine that start-up competes with the foreground the recovery scenarios measure.
+ * restarts starts as cheaply as an operator's: on a shared two-core machine that start-up
+ * competes with the foreground the recovery scenarios measure.
  */
 public final class ServerLaunchers {
   private ServerLaunchers() {}

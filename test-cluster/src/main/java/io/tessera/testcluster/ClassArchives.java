@@ -21,8 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Class data sharing for server JVMs. A server JVM spends most of its start loading and
  * verifying the same few thousand classes; an archive of them (one per kind of server) makes a
- * start, and every restart of a killed server, cheaper (measured here: a meta replica's first
- * 8 s took 1.9-2.0 s of CPU with its archive, 3.1-3.7 s without).
+ * start, and every restart of a killed server, cheaper.
  *
  * <p>The first server of each kind started without an archive writes one when it exits cleanly
  * ({@code -XX:ArchiveClassesAtExit}); once the cluster has stopped, an archive a JVM accepts

@@ -16,10 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * RocksDB's JNI library, unpacked once for every server JVM. RocksDB ships the library (17 MB)
  * inside its jar, and a JVM whose library path lacks it unpacks it to a temporary file at every
- * start before it opens a store: every meta replica and data server, and every restart of a
- * killed one, on a machine whose cores the survivors' foreground I/O needs (measured here, the
- * CPU of a restart's first 4 s, alternating: a data server 0.53-0.57 s with RocksDB unpacking,
- * 0.45-0.50 with the library unpacked once; a meta replica 0.95-1.14 and 0.89-0.95). The copy
+ * start before it opens a store: every server, and every restart of a killed one, on a machine
+ * whose cores the survivors' foreground I/O needs. The copy
  * lives in {@code native/<jar name>/} next to the distribution's jars; where it cannot be
  * written, servers load the library RocksDB's own way (and remove their temporary copy once
  * loaded: {@code UnpackedLibraries}).

@@ -61,8 +61,7 @@ public final class ProcessCluster implements LocalCluster {
   /**
    * Extra JVM options of data servers: their hot paths run in RocksDB and JIT intrinsics, so
    * the quick C1 compiler alone serves them and spares the cores that many C2-compiling JVMs
-   * would take (measured here: 1 GiB write 244 to 317 MB/s, read 778 to 937 MB/s). Meta
-   * replicas keep C2: their Ratis and protobuf paths are Java (creates/s fell with C1 only).
+   * would take. Meta replicas keep C2: their Ratis and protobuf paths are Java.
    */
   public static final List<String> DATA_SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
 
@@ -70,30 +69,19 @@ public final class ProcessCluster implements LocalCluster {
    * Extra JVM options of meta replicas. They decode stripes when recovery rebuilds shards, on
    * Backblaze's table loop: without {@code jdk.incubator.vector}, as the Vector API loop would
    * first need its warm-up thread and a C2 compile, and a replica that becomes leader mid-rebuild
-   * paid those in the seconds after it took over, while the cluster was degraded (in the recovery
-   * scenarios, the new leader's first 3.5 s: its warm-up thread 0.3 CPU-s, its compiler threads
-   * 0.8 CPU-s, against 0.3 on the tables; the restarted replica's own start, about 1.5 CPU-s,
-   * remains). Over a whole rebuild both loops cost the leader about the same
-   * ({@code tessera bench rebuild --shard-bytes 128M}: 13.3 CPU-s with the Vector API, 13.7
-   * without, one run each).
+   * paid those while the cluster was degraded. Over a whole rebuild both loops cost the same.
    *
-   * <p>Their heap starts at its full size (the -Xmx of
-   * {@link #defaultJvmOptions()}), so the serial collector never gives pages back to the kernel
-   * after a full collection only to fault them in again (a rebuild's stripe buffers drive the
-   * leader into a full collection every 2 s or so), and metaspace starts at 64 MiB, so loading
-   * the recovery classes does not force full collections of its own. Measured here
-   * ({@code tessera bench rebuild --shard-bytes 128M} on 9 data servers, the leader's CPU over
-   * the whole run): 15.0 and 14.8 CPU-s before, 13.1 and 13.8 after; its GC thread's CPU
-   * 2.2 s to 0.8 s.
+   * <p>Their heap starts at its full size (the -Xmx of {@link #defaultJvmOptions()}), so the
+   * serial collector never gives pages back only to fault them in again (a rebuild's stripe
+   * buffers drive the leader into frequent full collections), and metaspace starts at 64 MiB, so
+   * loading the recovery classes forces no full collections of its own.
    */
   public static final List<String> META_SERVER_JVM_OPTIONS = List.of("-Xms512m", "-XX:MetaspaceSize=64m");
 
   /**
    * CPU niceness data servers start with. On one machine every metadata change and every
    * snapshot is a Raft round through three meta processes, each hop waiting for a core behind
-   * the data servers' bulk work; measured here (2 cores, 9 data servers, 4 writers, a snapshot
-   * a second): snapshot latency p50 64 -> 36 ms, p99 106 -> 57 ms, writes and reads unchanged.
-   * Separate machines need none of this.
+   * the data servers' bulk work. Separate machines need none of this.
    */
   public static final int DEFAULT_DATA_NICE = 5;
 

@@ -14,9 +14,8 @@ public final class RpcConfigKeys {
   public static final ConfigKey<Duration> CONNECT_TIMEOUT = ConfigKey.duration("tessera.rpc.connect-timeout",
       Duration.ofSeconds(3), "how long opening a connection may take");
   public static final ConfigKey<Duration> SILENCE_LIMIT = ConfigKey.duration("tessera.rpc.silence-limit",
-      Duration.ofSeconds(5), "how long a peer that owes answers may stay silent, not even answering the pings sent"
-          + " after 1 s of silence, before its calls fail as unreachable (a stopped or partitioned server); at least 2 s,"
-          + " at most the call timeout");
+      Duration.ofSeconds(5), "how long a peer that owes answers may stay silent (pinged after 1 s) before its calls"
+          + " fail as unreachable; at least 2 s, at most the call timeout");
   public static final ConfigKey<Integer> IO_THREADS = ConfigKey.integer("tessera.rpc.io-threads",
       2, "network event-loop threads per process");
 

@@ -5,8 +5,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Gets the Vector API loop compiled before real work relies on it. Until the JIT has
- * compiled it, Vector API code runs far slower than Backblaze's tables (a fresh process
- * putting 50 MB took twice as long with it), so a daemon thread codes dummy stripes until
+ * compiled it, Vector API code runs far slower than Backblaze's tables, so a daemon thread
+ * codes dummy stripes until
  * the loop runs at SIMD speed, and {@link AdaptiveCodingLoop} switches to it only then.
  */
 final class VectorWarmup {

@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Native libraries a jar unpacks into the temporary directory each time a process starts and
- * removes only when the JVM exits cleanly. RocksJava does this (17 MB a process): every server
- * stopped with SIGKILL left its copy behind, and one run of the test suite left 6 GB in /tmp.
+ * removes only when the JVM exits cleanly. RocksJava does this: every server stopped with
+ * SIGKILL left its copy behind in /tmp.
  * Once loaded, a library no longer needs its name (the mapping keeps the file alive), so the copy
  * is removed right away.
  */

@@ -34,29 +34,28 @@ public final class DataServerConfigKeys {
       "writes are refused NO_SPACE while the disk has less free space than this (keep it below the meta group's"
           + " tessera.meta.placement-min-free, so full servers get no new files first)");
 
+  /** Either way the store reads what the other wrote, so the setting can change on a running cluster. */
   public static final ConfigKey<Boolean> VALUE_FILES = ConfigKey.bool("tessera.data.value-files", true,
-      "keep each unit-sized shard version (32 KiB or more) in a file of its own, named by RocksDB's version index;"
-          + " false: in RocksDB's blob files, through its write-ahead log (measured here: 1 GiB 6+0 writes 2.5x"
-          + " slower). Either way the store reads what the other wrote");
+      "keep each shard version of 32 KiB or more in a file of its own; false: in RocksDB's blob files, through"
+          + " its write-ahead log (slower)");
 
+  /** The kernel's copy of every byte into fresh cache pages cost data servers most of their CPU. */
   public static final ConfigKey<Boolean> DIRECT_WRITES = ConfigKey.bool("tessera.data.direct-writes", true,
       "write value files with direct I/O (O_DIRECT), past the page cache, where the file system allows it (not"
-          + " tmpfs: there the page cache is used, and logged once). The kernel's copy into fresh cache pages cost"
-          + " data servers most of their CPU here; false: through the page cache");
+          + " tmpfs); false: through the page cache");
 
+  /**
+   * Streaming reads, rebuilds and the scrubber (which then checks the device's bytes) read whole
+   * units; a unit already cached, and any read of part of a unit, go through the cache.
+   */
   public static final ConfigKey<Boolean> DIRECT_READS = ConfigKey.bool("tessera.data.direct-reads", true,
-      "read a whole stored unit that is not in the page cache with direct I/O (O_DIRECT) and leave it out of the"
-          + " cache: streaming reads, rebuilds and the scrubber (which then checks the device's bytes). A unit"
-          + " already cached, and any read of part of a unit, go through the cache. Measured here (9 data"
-          + " servers, 1 GiB 6+3 reads after a cache drop, medians of 4 interleaved rounds): 1509 MB/s against"
-          + " 1356 through the cache. false: every read fills the page cache, so re-reading a hot file is"
-          + " served from memory");
+      "read a whole uncached unit with direct I/O and keep it out of the page cache; false: every read fills the"
+          + " cache, so re-reading a hot file is served from memory");
 
+  /** Why spares: see {@code SpareFiles} (creates after many deletes are slow on ext4 without a journal). */
   public static final ConfigKey<Long> SPARE_VALUE_FILES = ConfigKey.size("tessera.data.spare-value-files",
-      256L << 20, "bytes of removed value files kept to hold new values instead of being unlinked (0: unlink each):"
-          + " on ext4 without a journal a create skips every inode freed in the last minutes, and under overwrites"
-          + " file creation was a fifth of a data server's CPU here (1 GiB 6+0 writes: 1308-1382 MB/s kept, 890-1048"
-          + " unlinked). Kept files count as used disk space");
+      256L << 20, "bytes of removed value files kept to hold new values instead of being unlinked (0: unlink each);"
+          + " kept files count as used disk space");
 
   public static final List<ConfigKey<?>> ALL = List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL,
       META_ADDRESSES, MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT, SCRUB_RATE, MIN_FREE_SPACE, VALUE_FILES, DIRECT_WRITES,

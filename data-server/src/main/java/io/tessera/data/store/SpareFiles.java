@@ -13,10 +13,9 @@ import java.util.function.BooleanSupplier;
 /**
  * Files of removed values, kept to hold the next values instead of being unlinked. On ext4
  * without a journal, creating a file skips every inode freed in the last minutes, reading each
- * one's inode-table block to tell: measured here, a create after a few thousand deletes took
- * 270-710 µs instead of 12 µs, and file creation was a fifth of a data server's CPU under
- * overwrites. Renaming a spare into place costs about what a create costs with nothing freed,
- * and its blocks are written over instead of allocated again.
+ * one's inode-table block to tell, so creates after many deletes were slow (figures in
+ * docs/benchmarks/2026-11-26-figures-from-comments.md). Renaming a spare into place costs what a
+ * create costs with nothing freed, and its blocks are written over instead of allocated again.
  *
  * <p>Spares live in one directory, named {@code spare-<counter>}; at most {@code maxBytes} of them are
  * kept (the rest are unlinked), and those a previous run left are removed at start.

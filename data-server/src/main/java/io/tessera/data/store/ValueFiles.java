@@ -28,35 +28,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Stored values of a stripe unit's size, one file each, named
- * {@code <bucket>/<fileId>.<stripe>.<unit>.<epoch>.<generation>}; the file holds exactly the
- * value ({@code crc32c(4) | bytes}). RocksDB's version index names the generation that is
- * current, so a value is replaced by writing a new file and committing the index, never by
- * writing over the file a reader may hold: a crash at any point leaves either the old value or
- * the new one, plus perhaps a file nobody names, which {@link #sweep} removes at the next start.
- * A removed value's file is kept among the {@link SpareFiles} and renamed to hold a later new
- * value (written over, then cut to length), unless a read still holds it: readers are counted
- * per file from before they open it until their reply is released.
+ * {@code <bucket>/<fileId>.<stripe>.<unit>.<epoch>.<generation>}, holding exactly the value
+ * ({@code crc32c(4) | bytes}). The version index names the current generation, so a value is
+ * replaced by writing a new file and committing the index, never by writing over a file a reader
+ * may hold: a crash leaves the old value or the new one, plus perhaps an unnamed file that
+ * {@link #sweep} removes at the next start. Removed files are kept as {@link SpareFiles} for
+ * later values unless a reader still holds them (readers are counted per file).
  *
- * <p>Why not RocksDB's blob files: every byte went through the write-ahead log, a memtable and a
- * flush before it reached its blob file (four copies, two of them written to disk), and a read
- * copied the value out of RocksDB's buffer. A file takes one gathering write from the network
- * buffers, and a read maps it ({@link MappedValue}) and replies from the page cache, or, for a
- * whole unit that is not cached, reads it past the cache (see {@link #read}).
+ * <p>Why not RocksDB's blob files: every byte went through the log, a memtable and a flush
+ * first. A file takes one gathering write from the network buffers; a read maps it or, for a
+ * whole uncached unit, reads it past the page cache. Units a streaming writer replaced whole go
+ * past the cache too (direct I/O where the file system allows it): copying every byte into new
+ * cache pages cost a data server most of its CPU (docs/benchmarks/2026-11-26-figures-from-comments.md).
  *
- * <p>Units a streaming writer replaced whole (no partial write will read them back soon) are
- * written with direct I/O where the file system allows it: the value is gathered
- * into one aligned buffer and handed to the device, padded to a whole block (readers take the
- * length from the index). Through the page cache, the kernel's copy of every byte into freshly
- * allocated cache pages cost a data server most of its CPU (measured here with {@code dd}: 2 GiB
- * of 1 MiB writes took 1.4-2.7 s of system time buffered, 0.2-0.35 s direct, at the same 1.2-1.5
- * GB/s). Units of partial-stripe writes, which the next update of the stripe reads back, go
- * through the page cache, as do all of them where direct I/O is refused (tmpfs) or with
- * {@code directWrites} off.
- *
- * <p>Durability follows the store's: a written file is with the device, or in the page cache,
- * when the write returns (it survives SIGKILL); {@link #syncPending()} forces every file written
- * since the last sync, and their directories, to stable storage (power loss). A sync write forces
- * its file before the index names it.
+ * <p>Durability: a written file survives SIGKILL; {@link #syncPending()} forces the files written
+ * since the last sync, and their directories, to stable storage. A sync write forces its file
+ * before the index names it.
  */
 final class ValueFiles {
   /** Files written and not yet forced at which a writer forces them all (bounds the list). */
@@ -247,8 +234,7 @@ final class ValueFiles {
    * MappedValue}) and replied from the cache. One that is not cached, read whole with {@code
    * pastCache} (a streaming reader, a rebuild, the scrubber), is read with direct I/O into a
    * buffer and stays out of the cache: filling cache pages and mapping them cost the server more
-   * than the device's transfer into the buffer (measured: see the data server's direct-reads
-   * setting).
+   * than the device's transfer into the buffer.
    *
    * @throws NoSuchFileException when the file is gone (replaced meanwhile, or lost)
    */

@@ -118,9 +118,8 @@ final class Workload implements AutoCloseable {
 
   /**
    * Runs the writers, untimed, until a 3 s window's rate is within 10 % of the window before
-   * (at most 60 s), then checks what they wrote. A suite just started measures the client and
-   * the servers compiling their paths: the first run's baseline used to read 6-10 MB/s against
-   * 25-40 in every later run. Returns the rates (MB/s) of the windows it ran.
+   * (at most 60 s), then checks what they wrote. A suite just started would otherwise measure the
+   * client and the servers compiling their paths. Returns the rates (MB/s) of the windows it ran.
    */
   List<Double> warmUp() throws Exception {
     SteadyState steady = new SteadyState(20, 0.10);

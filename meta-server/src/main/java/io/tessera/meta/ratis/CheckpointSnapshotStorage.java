@@ -35,8 +35,7 @@ final class CheckpointSnapshotStorage implements StateMachineStorage {
   /**
    * The newest checkpoint as Ratis sees it, kept rather than listed: Ratis asks for it on
    * every applied entry and every append a follower receives, and listing every file of a
-   * checkpoint (the snapshots' namespaces included) each time cost 7% of the machine's CPU
-   * during creates.
+   * checkpoint (the snapshots' namespaces included) each time was a visible share of the CPU.
    */
   private volatile SnapshotInfo latest;
 

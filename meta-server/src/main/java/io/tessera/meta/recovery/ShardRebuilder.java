@@ -54,16 +54,11 @@ import java.util.function.Predicate;
  *
  * <p>Two paces bound what a rebuild takes from foreground I/O: the bytes it writes keep to the
  * {@link RateLimiter}'s rate, and the time it holds stripe locks (writers of those stripes wait)
- * keeps to the {@link LockShare} while clients are busy. A file-wide lock counts toward the
- * share (but for the one below): it is taken for a small or busy file, whose writers, refused by
- * the last lock, are often backing off rather than asking while the next one is held (counting
- * only the locks a writer asked for let the recovery scenarios' writers fall below 0.7 of their
- * rate in 4-5 of 20 runs, against 1-2). A large file's chunk lock counts only when a data server
- * says a writer asked for its stripes meanwhile: a file copied chunk by chunk is one nobody was
- * writing (a written one is copied again under the file-wide lock), so it rebuilds at the byte
- * rate. Nor does such a file wait out the pause busy files' locks called for: not before its
- * chunks (only the chunk after one writers waited on does), nor before the brief file-wide lock
- * under which its copy is checked, which counts only when a writer asked for its stripes meanwhile.
+ * keeps to the {@link LockShare} while clients are busy. A file-wide lock always counts: it is
+ * taken for a small or busy file, whose writers are often backing off rather than asking while
+ * it is held. A large file's chunk lock counts only when a data server says a writer asked for
+ * its stripes meanwhile: a file copied chunk by chunk is one nobody was writing, so it rebuilds
+ * at the byte rate, without waiting out the pauses busy files' locks called for.
  */
 final class ShardRebuilder {
   /** Bytes of the target's units copied per chunk. */

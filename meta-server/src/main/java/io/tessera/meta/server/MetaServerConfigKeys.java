@@ -49,10 +49,8 @@ public final class MetaServerConfigKeys {
       "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
   public static final ConfigKey<Duration> FS_SNAPSHOT_DRAIN_TIMEOUT = ConfigKey.duration(
       "tessera.meta.fs-snapshot-drain-timeout", Duration.ofSeconds(1),
-      "how long a data server may take to drain the writes that take its epoch when they land (writes to files"
-          + " without parity, recovery's locked repairs; writers' locks carry their own epoch) for a snapshot before"
-          + " answering BUSY"
-          + " (the attempt is then retried after a randomised back-off)");
+      "how long a data server may take to drain the writes that take its epoch when they land before it answers a"
+          + " snapshot BUSY (the attempt is retried after a back-off)");
   public static final ConfigKey<Duration> FS_SNAPSHOT_GIVE_UP = ConfigKey.duration(
       "tessera.meta.fs-snapshot-give-up", Duration.ofSeconds(60),
       "how long `snapshot create` keeps retrying refused attempts before it reports BUSY");
@@ -62,24 +60,24 @@ public final class MetaServerConfigKeys {
           + " how much of the machine rebuilds take from foreground I/O");
   public static final ConfigKey<Long> REBUILD_RATE_UNDER_LOAD = ConfigKey.size(
       "tessera.meta.rebuild-rate-under-load", 16L << 20, "bytes per second rebuilds and drains write while clients"
-          + " read or write more than 1 MiB/s on the data servers (their heartbeats report it): recovery gives way to"
-          + " foreground I/O, and speeds up to tessera.meta.rebuild-rate when the clients are quiet");
+          + " move more than 1 MiB/s on the data servers; tessera.meta.rebuild-rate applies when they are quiet");
+  /**
+   * Writers of locked stripes wait, so before each lock writers may wait for, a rebuild pauses
+   * until its locks fill no more than this share. A large file nobody writes is copied chunk by
+   * chunk without pausing, its locks counting only when a writer asked for its stripes. Writers
+   * spread over a few busy files soon all wait on whichever is locked: the share is about what
+   * they lose.
+   */
   public static final ConfigKey<Integer> REBUILD_LOCK_SHARE_UNDER_LOAD = ConfigKey.percent(
       "tessera.meta.rebuild-lock-share-under-load", 5, "percent of the time rebuilds and drains may hold stripe locks"
-          + " while clients are busy (as for tessera.meta.rebuild-rate-under-load): writers of locked stripes wait, so"
-          + " before each lock writers may wait for the rebuild waits until its locks fill no more than this share"
-          + " (100: no pause; a large file nobody writes is copied chunk by chunk without waiting, its locks counting"
-          + " only when a writer asked for its stripes while one was held). Writers"
-          + " spread over a few busy files soon all wait on whichever is locked, so the share is about what they lose");
+          + " writers wait on while clients are busy (100: no pause)");
   public static final ConfigKey<Duration> REBUILD_LOCK_LEASE = ConfigKey.duration("tessera.meta.rebuild-lock-lease",
-      Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds (a file copied under its file-wide lock"
-          + " must be copied within it). When a meta leader dies mid-rebuild, data servers drop its rebuild locks at "
-          + "their first heartbeat to the next leader, and its other recovery locks become orphans for it to repair");
+      Duration.ofSeconds(20), "lease of the stripe locks a rebuild holds: a file copied under its file-wide lock"
+          + " must be copied within it");
 
   public static final ConfigKey<Duration> REPLACE_AFTER = ConfigKey.duration("tessera.meta.replace-after",
-      Duration.ofMinutes(10), "a data server DOWN this long is replaced: recovery rebuilds its shards on other servers"
-          + " (it drains, then retires; if it comes back first it recovers like any returning server). Longer than a"
-          + " reboot, so a planned restart moves nothing");
+      Duration.ofMinutes(10), "a data server down this long is replaced: its shards are rebuilt on other servers"
+          + " (keep it longer than a reboot, so a planned restart moves nothing)");
 
   public static final List<ConfigKey<?>> ALL = List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, DEFAULT_STRIPE_UNIT,
       DEFAULT_LAYOUT, CREATE_LIVE_BEYOND_K, MIN_FREE_SPACE, ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX,
