@@ -71,7 +71,6 @@ public final class ParityWriter {
   private final IoCounters counters;
   private final Duration lease;
   private final AtomicLong operations = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
-  private final Map<String, ErasureCodec> codecs = new java.util.concurrent.ConcurrentHashMap<>();
   private final ParityBuffers parityBuffers = new ParityBuffers(KEPT_PARITY_BYTES);
   private final Object faultScope;
 
@@ -92,8 +91,7 @@ public final class ParityWriter {
   }
 
   ErasureCodec codec(StripeLayout layout) {
-    return codecs.computeIfAbsent(layout.dataUnits() + "+" + layout.parityUnits(),
-        key -> ErasureCodec.reedSolomon(layout.dataUnits(), layout.parityUnits()));
+    return ErasureCodec.shared(layout.dataUnits(), layout.parityUnits());
   }
 
   /**

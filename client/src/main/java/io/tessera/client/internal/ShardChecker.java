@@ -49,7 +49,7 @@ public final class ShardChecker {
     int k = layout.dataUnits();
     long stripes = (size + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
     int perGroup = Math.max(1, MAX_GROUP_BYTES / layout.stripeUnit());
-    ErasureCodec codec = layout.parityUnits() > 0 ? ErasureCodec.reedSolomon(k, layout.parityUnits()) : null;
+    ErasureCodec codec = layout.parityUnits() > 0 ? ErasureCodec.shared(k, layout.parityUnits()) : null;
     long verified = 0;
     long mismatches = 0;
     long missing = 0;

@@ -15,6 +15,11 @@ public interface ErasureCodec {
     return new ReedSolomonCodec(k, m, CodingLoops.best());
   }
 
+  /** {@link #reedSolomon(int, int)}, one instance per shape for the whole process (its matrices are built once). */
+  static ErasureCodec shared(int k, int m) {
+    return SharedCodecs.get(k, m);
+  }
+
   /** Reed-Solomon on a chosen coding loop (tests and benchmarks compare them). */
   static ErasureCodec reedSolomon(int k, int m, CodingLoops loop) {
     return new ReedSolomonCodec(k, m, loop);

@@ -7,19 +7,12 @@ import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
-import io.tessera.common.proto.DirtyClearRequestProto;
-import io.tessera.common.proto.DirtyScanRequestProto;
-import io.tessera.common.proto.DirtyScanResponseProto;
+import io.tessera.common.proto.DeleteFileRequestProto;
 import io.tessera.common.proto.InodeProto;
-import io.tessera.common.proto.LockReadRequestProto;
-import io.tessera.common.proto.ReadShardsRequestProto;
-import io.tessera.common.proto.ReadShardsResponseProto;
 import io.tessera.common.proto.ShardRangeProto;
-import io.tessera.common.proto.ShardStateProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.TruncateFileRequestProto;
-import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,10 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 
 /**
@@ -85,11 +75,11 @@ final class ShardRebuilder {
   private final Predicate<String> rebuildable;
   private final RateLimiter limiter;
   private final LockShare lockShare;
-  private final long leaseMillis;
-  private final PatientLocking locking = PatientLocking.real();
-  private final AtomicLong operations = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
-  private final Map<String, ErasureCodec> codecs = new ConcurrentHashMap<>();
   private final UnitBuffers buffers = new UnitBuffers(KEPT_BUFFER_BYTES);
+  private final RecoveryLocks locks;
+  private final StripeReader reader;
+  private final DirtySequences dirty;
+  private final ParityRepair parity;
 
   /**
    * @param serving whether a server can be read from and locked now (up, heard from)
@@ -104,7 +94,18 @@ final class ShardRebuilder {
     this.serving = serving;
     this.limiter = limiter;
     this.lockShare = lockShare;
-    this.leaseMillis = leaseMillis;
+    this.locks = new RecoveryLocks(calls, leaseMillis);
+    this.reader = new StripeReader(calls, locks, buffers);
+    this.dirty = new DirtySequences(calls);
+    this.parity = new ParityRepair(calls, namespace, serving, locks, reader, buffers);
+  }
+
+  /**
+   * Repairs stripes a writer left locked when it died (or fsck found mismatched, {@code
+   * reportedBy} null); returns the parity bytes written (see {@link ParityRepair}).
+   */
+  long repairParity(long fileId, long first, int reportedCount, String reportedBy) throws InterruptedException {
+    return parity.repair(fileId, first, reportedCount, reportedBy);
   }
 
   /**
@@ -131,7 +132,7 @@ final class ShardRebuilder {
     }
     return restore(fileId, layout, targets, in.getStaleServersList(), true, (t, others, after) -> {
       // order matters: survivors forget first, so a failure between leaves the file stale (safe)
-      clear(others, t.dirtyKey(), fileId, after);
+      dirty.clear(others, t.dirtyKey(), fileId, after);
       namespace.rebuilt(fileId, t.server());
     });
   }
@@ -164,13 +165,13 @@ final class ShardRebuilder {
         fenced.add(from);
       }
       try {
-        fence(fenced, fileId, next.generation());
+        locks.fence(fenced, fileId, next.generation());
       } catch (RecoveryException e) {
         // a writer with the old layout could get through an unfenced server: keep the file locked
         // (recovery fences before it releases an orphan lock of a moved file)
         throw new FenceIncomplete(fileId, e);
       }
-      clear(lockSet, from, fileId, after);
+      dirty.clear(lockSet, from, fileId, after);
     };
     if (old.parityUnits() == 0 || (serving.test(from) && !in.getStaleServersList().contains(from))) {
       return copyFrom(fileId, old, next, from, to, commit);
@@ -228,18 +229,18 @@ final class ShardRebuilder {
     Set<String> staleHere = new HashSet<>(staleServers);
     staleHere.addAll(targetServers);
     InodeProto start = namespace.inode(fileId);
-    boolean oneChunk = start != null && stripes(layout, start.getSize()) <= stripesPerChunk(layout);
+    boolean oneChunk = start != null && RecoveryRequests.stripes(layout, start.getSize()) <= stripesPerChunk(layout);
     // taken again under the file-wide lock
     Map<Target, Map<String, Long>> before = oneChunk ? Map.of() : sequences(everyone, targets, fileId);
     Map<String, Long> written = new LinkedHashMap<>();
     for (int attempt = oneChunk ? ATTEMPTS : 1; attempt <= ATTEMPTS; attempt++) {
       boolean underFileLock = attempt == ATTEMPTS;
-      StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES, copyOnly);
+      StripeLockProto fileLock = locks.lock(fileId, 0, ALL_STRIPES, copyOnly);
       long lockedSince = 0;
       boolean quiet = false;   // copied chunk by chunk with no writer waiting on any chunk
       if (underFileLock) {
         lockedSince = lockShare.beforeLocking();
-        lockAll(everyone, fileLock, layout.generation(), staleHere);
+        locks.lockAll(everyone, fileLock, layout.generation(), staleHere);
         before = sequences(everyone, targets, fileId);
       }
       boolean fileLocked = underFileLock;
@@ -258,7 +259,7 @@ final class ShardRebuilder {
         if (!underFileLock) {
           // a file nobody was writing is only checked under this lock: it waits out no other file's pause
           lockedSince = quiet ? lockShare.beforeUnwaitedLock() : lockShare.beforeLocking();
-          lockAll(everyone, fileLock, layout.generation(), staleHere);
+          locks.lockAll(everyone, fileLock, layout.generation(), staleHere);
           fileLocked = true;
         }
         Map<Target, Map<String, Long>> after = sequences(everyone, targets, fileId);
@@ -279,7 +280,7 @@ final class ShardRebuilder {
         throw e;
       } finally {
         if (fileLocked) {
-          boolean writersAsked = unlockAll(everyone, fileLock);
+          boolean writersAsked = locks.unlockAll(everyone, fileLock);
           // a file-wide lock counts (class doc), the check of a quiet file's copy when a writer asked
           lockShare.released(lockedSince, !quiet || writersAsked);
         }
@@ -306,9 +307,9 @@ final class ShardRebuilder {
     List<String> everyone = new ArrayList<>(lockSet);
     everyone.add(from);
     everyone.add(to);
-    StripeLockProto fileLock = lock(fileId, 0, ALL_STRIPES);
+    StripeLockProto fileLock = locks.lock(fileId, 0, ALL_STRIPES);
     long lockedSince = lockShare.beforeLocking();
-    lockAll(everyone, fileLock, next.generation(), Set.of());
+    locks.lockAll(everyone, fileLock, next.generation(), Set.of());
     boolean locked = true;
     try {
       InodeProto now = namespace.inode(fileId);
@@ -317,18 +318,18 @@ final class ShardRebuilder {
       }
       long size = now.getSize();
       truncate(to, fileId, next, size);
-      long stripes = stripes(old, size);
+      long stripes = RecoveryRequests.stripes(old, size);
       int perChunk = stripesPerChunk(old);
       long written = 0;
       for (long first = 0; first < stripes; first += perChunk) {
         long last = Math.min(stripes, first + perChunk);
-        Stripes got = read(fileId, old, first, last, Set.of(from),
+        StripeReader.Stripes got = reader.read(fileId, old, first, last, Set.of(from),
             (stripe, unit) -> old.serverOf(stripe, unit).equals(from), List.of(), null, Set.of());
         CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (last - first)));
-        WriteShardsRequestProto.Builder w = rebuiltUnits();
+        WriteShardsRequestProto.Builder w = RecoveryRequests.rebuiltUnits();
         long bytes = 0;
         for (long s = first; s < last; s++) {
-          int unit = unitOn(old, s, from);
+          int unit = RecoveryRequests.unitOn(old, s, from);
           if (!got.present(s)[unit]) {
             out.release();
             throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId
@@ -336,7 +337,7 @@ final class ShardRebuilder {
           }
           int length = old.storedLength(size, s, unit);
           if (length > 0 && !got.stored(s)[unit]) {
-            w.addRanges(hole(fileId, s, unit));
+            w.addRanges(RecoveryRequests.hole(fileId, s, unit));
           } else if (length > 0) {
             w.addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(unit).setOffset(0)
                 .setLength(length).setCoversUnit(true));
@@ -345,29 +346,20 @@ final class ShardRebuilder {
           }
         }
         limiter.acquireHoldingLock(bytes);   // the whole file is locked: its writers wait
-        calls.callHeader(to, request(next).setWrite(w.setGuard(fileLock)), out);
+        calls.callHeader(to, RecoveryRequests.forLayout(next).setWrite(w.setGuard(fileLock)), out);
         buffers.giveBack(got.shards(), List.of(out));
         written += bytes;
       }
-      commit.run(new Target(to, from), lockSet, sequences(lockSet, from, fileId));
+      commit.run(new Target(to, from), lockSet, dirty.sequences(lockSet, from, fileId));
       return written;
     } catch (FenceIncomplete e) {
       locked = false;
       throw e;
     } finally {
       if (locked) {
-        unlockAll(everyone, fileLock);
+        locks.unlockAll(everyone, fileLock);
         lockShare.released(lockedSince, true);   // a file-wide lock always counts (class doc)
       }
-    }
-  }
-
-  /** Raises the file's layout fence on every server; all must have it before the move is logged. */
-  private void fence(List<String> servers, long fileId, long generation) {
-    for (String server : servers) {
-      calls.callHeader(server, DataRequestProto.newBuilder().setLayoutFence(
-          io.tessera.common.proto.LayoutFenceRequestProto.newBuilder().setFileId(fileId).setGeneration(generation)),
-          null);
     }
   }
 
@@ -378,16 +370,11 @@ final class ShardRebuilder {
   void dropLeftover(long fileId, String server) {
     InodeProto in = namespace.inode(fileId);
     if (in != null) {
-      fence(in.getLayout().getServersList(), fileId, in.getLayout().getGeneration());
-      fence(List.of(server), fileId, in.getLayout().getGeneration());
+      locks.fence(in.getLayout().getServersList(), fileId, in.getLayout().getGeneration());
+      locks.fence(List.of(server), fileId, in.getLayout().getGeneration());
     }
     calls.callHeader(server, DataRequestProto.newBuilder().setDeleteFile(
-        io.tessera.common.proto.DeleteFileRequestProto.newBuilder().setFileId(fileId).setMovedAway(true)), null);
-  }
-
-  /** A request for a file planned with {@code layout}. */
-  private static DataRequestProto.Builder request(StripeLayout layout) {
-    return DataRequestProto.newBuilder().setLayoutGeneration(layout.generation());
+        DeleteFileRequestProto.newBuilder().setFileId(fileId).setMovedAway(true)), null);
   }
 
   /**
@@ -398,7 +385,7 @@ final class ShardRebuilder {
   private boolean copy(long fileId, StripeLayout layout, long size, List<String> targets, Set<String> readable,
       List<String> everyone, Set<String> staleHere, StripeLockProto fileLock, boolean copyOnly,
       Map<String, Long> written) throws InterruptedException {
-    long stripes = stripes(layout, size);
+    long stripes = RecoveryRequests.stripes(layout, size);
     int perChunk = stripesPerChunk(layout);
     boolean writersWaited = false;   // a file's first chunk is not held up by what other files' locks owe
     boolean anyWaited = false;
@@ -409,10 +396,6 @@ final class ShardRebuilder {
       anyWaited |= writersWaited;
     }
     return anyWaited;
-  }
-
-  private static long stripes(StripeLayout layout, long size) {
-    return (size + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
   }
 
   /** Stripes copied together: each holds one unit of the target's. */
@@ -429,9 +412,9 @@ final class ShardRebuilder {
       List<String> everyone, Set<String> staleHere, long from, long to, StripeLockProto fileLock, boolean copyOnly,
       boolean writersWaitedOnLast, Map<String, Long> written) throws InterruptedException {
     boolean locked = fileLock != null;
-    StripeLockProto chunkLock = locked ? null : lock(fileId, from, (int) (to - from), copyOnly);
+    StripeLockProto chunkLock = locked ? null : locks.lock(fileId, from, (int) (to - from), copyOnly);
     // k units decode the targets': the first k readable ones of each stripe (data units first)
-    java.util.function.BiPredicate<Long, Integer> firstK = (stripe, unit) -> {
+    BiPredicate<Long, Integer> firstK = (stripe, unit) -> {
       int before = 0;
       for (int u = 0; u < unit; u++) {
         before += readable.contains(layout.serverOf(stripe, u)) ? 1 : 0;
@@ -440,18 +423,18 @@ final class ShardRebuilder {
     };
     long lockedSince = chunkLock == null ? 0
         : writersWaitedOnLast ? lockShare.beforeLocking() : lockShare.beforeUnwaitedLock();
-    Stripes first = read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, staleHere);
+    StripeReader.Stripes first = reader.read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, staleHere);
     boolean chunkLocked = chunkLock != null;
     boolean writersWaited = true;   // unless every server of the chunk says none did
     long bytes = 0;
     try {
       // a unit that came back corrupt or unavailable: read every readable unit instead (locks held)
-      Stripes stripes = first.complete() ? first : read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
+      StripeReader.Stripes stripes = first.complete() ? first : reader.read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
           null, Set.of());
       Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
       Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
       for (String target : targets) {
-        writes.put(target, rebuiltUnits());
+        writes.put(target, RecoveryRequests.rebuiltUnits());
         payloads.put(target, Unpooled.compositeBuffer(Math.max(2, (int) (to - from))));
       }
       for (long s = from; s < to; s++) {
@@ -459,30 +442,30 @@ final class ShardRebuilder {
         boolean[] present = stripes.present(s);
         boolean onlyDataUnits = true;
         for (String target : targets) {
-          int unit = unitOn(layout, s, target);
+          int unit = RecoveryRequests.unitOn(layout, s, target);
           present[unit] = false;
           onlyDataUnits &= unit < layout.dataUnits();
         }
-        requireData(stripes, s, fileId);
+        stripes.requireData(s, fileId);
         // a stripe that is a hole on every server read is one on the targets too: zeros stored
         // there would be data beside parity the other servers never wrote
         if (!stripes.anyStored(s)) {
           for (String target : targets) {
-            int unit = unitOn(layout, s, target);
+            int unit = RecoveryRequests.unitOn(layout, s, target);
             if (layout.storedLength(size, s, unit) > 0) {
-              writes.get(target).addRanges(hole(fileId, s, unit));
+              writes.get(target).addRanges(RecoveryRequests.hole(fileId, s, unit));
             }
           }
           continue;
         }
         if (onlyDataUnits) {
           // decode only the missing data units (the unread parity is not needed)
-          codec(layout).reconstructData(shards, present, 0, layout.stripeUnit());
+          ErasureCodec.shared(layout.dataUnits(), layout.parityUnits()).reconstructData(shards, present, 0, layout.stripeUnit());
         } else {
-          codec(layout).reconstruct(shards, present, 0, layout.stripeUnit());
+          ErasureCodec.shared(layout.dataUnits(), layout.parityUnits()).reconstruct(shards, present, 0, layout.stripeUnit());
         }
         for (String target : targets) {
-          int unit = unitOn(layout, s, target);
+          int unit = RecoveryRequests.unitOn(layout, s, target);
           int length = layout.storedLength(size, s, unit);
           if (length > 0) {
             writes.get(target).addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(unit)
@@ -494,7 +477,7 @@ final class ShardRebuilder {
         }
       }
       Map<String, DataRequestProto.Builder> requests = new LinkedHashMap<>();
-      writes.forEach((target, w) -> requests.put(target, request(layout).setWrite(chunkLock != null
+      writes.forEach((target, w) -> requests.put(target, RecoveryRequests.forLayout(layout).setWrite(chunkLock != null
           ? w.setUnlock(chunkLock) : w.setGuard(fileLock))));   // guard: lands only while the file-wide lock is ours
       List<ByteBuf> sent = List.copyOf(payloads.values());
       Map<String, DataResponseProto> stored = calls.callAllHeaders(requests, payloads);
@@ -503,13 +486,13 @@ final class ShardRebuilder {
         buffers.giveBack(first.shards(), List.of());
       }
       if (chunkLocked) {
-        boolean othersWaited = unlockAll(everyone.stream().filter(x -> !targets.contains(x)).toList(), chunkLock);
+        boolean othersWaited = locks.unlockAll(everyone.stream().filter(x -> !targets.contains(x)).toList(), chunkLock);
         writersWaited = othersWaited || stored.values().stream().anyMatch(DataResponseProto::getWritersWaited);
         chunkLocked = false;
       }
     } finally {
       if (chunkLocked) {
-        unlockAll(everyone, chunkLock);
+        locks.unlockAll(everyone, chunkLock);
       }
     }
     if (chunkLock != null) {
@@ -525,280 +508,15 @@ final class ShardRebuilder {
     return chunkLock != null && writersWaited;
   }
 
-  /**
-   * Repairs stripes a writer left locked when it died (between its phases, or with phase 2 on only
-   * some servers): takes the orphan lock over on every server of the file, reads the data units,
-   * writes freshly encoded parity units, releases the lock. Returns the parity bytes written.
-   * Also serves fsck --repair of mismatched parity ({@code reportedBy} null: no orphan).
-   */
-  long repairParity(long fileId, long first, int reportedCount, String reportedBy) throws InterruptedException {
-    InodeProto in = namespace.inode(fileId);
-    if (in == null || in.getLayout().getParityUnits() == 0) {
-      // nothing to repair (removed file, or no parity): only an orphan lock is left to release
-      if (reportedBy != null) {
-        StripeLockProto orphan = lock(fileId, first, reportedCount);
-        if (in != null && in.getLayout().getGeneration() > 0) {
-          // possibly a move's lock that could not fence every server: fence before releasing it
-          fence(in.getLayout().getServersList().stream().filter(serving).toList(), fileId,
-              in.getLayout().getGeneration());
-        }
-        // a removed file has no layout to plan with: no fence applies
-        lockAll(List.of(reportedBy), orphan, in == null ? Long.MAX_VALUE : in.getLayout().getGeneration(),
-            Set.of());
-        unlockAll(List.of(reportedBy), orphan);
-      }
-      return 0;
+  /** For each target, the dirty-file sequences of the file for it on every other server of {@code everyone}. */
+  private Map<Target, Map<String, Long>> sequences(List<String> everyone, List<Target> targets, long fileId) {
+    Map<Target, Map<String, Long>> out = new HashMap<>();
+    for (Target t : targets) {
+      out.put(t, dirty.sequences(othersThan(everyone, t.server()), t.dirtyKey(), fileId));
     }
-    StripeLayout layout = StripeLayout.of(in.getLayout());
-    // a file-wide lock (a rebuild's or a move's) covers far more stripes than the file has
-    long fileStripes = stripes(layout, in.getSize());
-    int count = (int) Math.max(1, Math.min(reportedCount, fileStripes - first));
-    StripeLockProto lock = lock(fileId, first, count);
-    List<String> lockSet = new LinkedHashSet<>(layout.servers()).stream().filter(serving).toList();
-    Set<String> current = new LinkedHashSet<>(lockSet);
-    current.removeAll(in.getStaleServersList());
-    int k = layout.dataUnits();
-    // parity units too: their versions count for the epoch the new parity is stamped with
-    Stripes stripes = read(fileId, layout, first, first + count, current, (stripe, u) -> true, lockSet, lock,
-        Set.of());
-    long stamp = stripes.newestVersion();
-    boolean release = true;
-    try {
-      long size = namespace.inode(fileId) == null ? 0 : namespace.inode(fileId).getSize();
-      Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
-      Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
-      long bytes = 0;
-      for (long s = first; s < first + count; s++) {
-        if (layout.storedLength(size, s, 0) == 0) {
-          continue;   // past the end of the file: nothing stored, nothing to repair
-        }
-        for (int u = 0; u < k; u++) {
-          if (!stripes.present(s)[u]) {
-            throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId + ": data unit "
-                + u + " on " + layout.serverOf(s, u) + " cannot be read, so its parity cannot be recomputed");
-          }
-        }
-        byte[][] shards = stripes.shards(s);
-        codec(layout).encode(shards, 0, layout.stripeUnit());
-        for (int u = k; u < layout.width(); u++) {
-          String server = layout.serverOf(s, u);
-          int length = layout.storedLength(size, s, u);
-          if (!current.contains(server) || length == 0) {
-            continue;
-          }
-          writes.computeIfAbsent(server, x -> stamped(WriteShardsRequestProto.newBuilder().setUnlock(lock), stamp))
-              .addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(u).setOffset(0)
-                  .setLength(length).setCoversUnit(true));
-          payloads.computeIfAbsent(server, x -> Unpooled.compositeBuffer(Math.max(2, count)))
-              .addComponent(true, Unpooled.wrappedBuffer(shards[u], 0, length));
-          bytes += length;
-        }
-      }
-      if (layout.generation() > 0) {
-        // the lock may be a move's that could not fence every server: fence before anything is released
-        try {
-          fence(lockSet, fileId, layout.generation());
-        } catch (RecoveryException e) {
-          release = false;
-          throw e;
-        }
-      }
-      for (Map.Entry<String, WriteShardsRequestProto.Builder> e : writes.entrySet()) {
-        calls.callHeader(e.getKey(), request(layout).setWrite(e.getValue()), payloads.get(e.getKey()));
-      }
-      buffers.giveBack(stripes.shards(), List.copyOf(payloads.values()));
-      return bytes;
-    } finally {
-      if (release) {
-        unlockAll(lockSet, lock);   // servers written above released it already; the others now
-      }
-    }
+    return out;
   }
 
-  /**
-   * A write of whole units a rebuild or a move puts on their new server: nothing reads them
-   * back soon, so the server may store them past its page cache (direct I/O) instead of
-   * copying every rebuilt byte into cache pages that crowd out the foreground's.
-   */
-  private static WriteShardsRequestProto.Builder rebuiltUnits() {
-    return WriteShardsRequestProto.newBuilder().setWholeStripes(true);
-  }
-
-  /**
-   * Stamps recomputed parity with the newest version among the stripes' units. A writer that died
-   * in phase 2 left its units at its write's epoch; when a snapshot was committed at that epoch
-   * since, parity written at the current epoch would leave the snapshot's stripes with the dead
-   * writer's units beside the old parity. At the newest version, the snapshot and every later
-   * view see parity that matches their data (no unit has a newer version: the stripes are locked).
-   */
-  private static WriteShardsRequestProto.Builder stamped(WriteShardsRequestProto.Builder write, long newestVersion) {
-    return newestVersion < 0 ? write : write.setEpoch(newestVersion);
-  }
-
-  /** A write range that makes the unit a hole on its server (whatever version it kept). */
-  private static ShardRangeProto hole(long fileId, long stripe, int unit) {
-    return ShardRangeProto.newBuilder().setFileId(fileId).setStripe(stripe).setUnit(unit).setHole(true).build();
-  }
-
-  /** The unit of stripe s that lives on the server. */
-  private static int unitOn(StripeLayout layout, long stripe, String server) {
-    for (int u = 0; u < layout.width(); u++) {
-      if (layout.serverOf(stripe, u).equals(server)) {
-        return u;
-      }
-    }
-    throw new IllegalArgumentException(server + " holds no unit of stripe " + stripe);
-  }
-
-  private static void requireData(Stripes stripes, long s, long fileId) {
-    int got = stripes.readable(s);
-    if (got < stripes.dataUnits()) {
-      throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId + ": only " + got
-          + " readable units; " + stripes.dataUnits() + " needed");
-    }
-  }
-
-  /**
-   * Units of stripes [from, to) as read: zero-padded to the unit, with which ones were readable,
-   * which of those hold bytes (the others are holes) and the epoch of each one's version (-1: none,
-   * or not read).
-   */
-  private record Stripes(long from, int dataUnits, byte[][][] shards, boolean[][] present, boolean[][] stored,
-      long[][] versions) {
-    /** Whether any unit read of the stripe holds bytes (else it is a hole wherever it was read). */
-    boolean anyStored(long stripe) {
-      for (boolean b : stored[(int) (stripe - from)]) {
-        if (b) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    /** The newest version among all units read, or -1. */
-    long newestVersion() {
-      long newest = -1;
-      for (long[] stripe : versions) {
-        for (long v : stripe) {
-          newest = Math.max(newest, v);
-        }
-      }
-      return newest;
-    }
-
-    byte[][] shards(long stripe) {
-      return shards[(int) (stripe - from)];
-    }
-
-    boolean[] present(long stripe) {
-      return present[(int) (stripe - from)];
-    }
-
-    boolean[] stored(long stripe) {
-      return stored[(int) (stripe - from)];
-    }
-
-    /** How many units of the stripe were read intact. */
-    int readable(long stripe) {
-      int got = 0;
-      for (boolean b : present(stripe)) {
-        got += b ? 1 : 0;
-      }
-      return got;
-    }
-
-    /** Whether every stripe has k readable units. */
-    boolean complete() {
-      for (long s = from; s < from + present.length; s++) {
-        if (readable(s) < dataUnits) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-
-  /**
-   * Reads the units {@code wanted} accepts of stripes [from, to) from {@code sources}; with a
-   * lock, takes it on every server of {@code lockOn} in the same requests (and keeps it).
-   */
-  private Stripes read(long fileId, StripeLayout layout, long from, long to, Set<String> sources,
-      java.util.function.BiPredicate<Long, Integer> wanted, List<String> lockOn, StripeLockProto lock,
-      Set<String> staleHere) throws InterruptedException {
-    int unit = layout.stripeUnit();
-    int width = layout.width();
-    Map<String, List<ShardRangeProto>> reads = new LinkedHashMap<>();
-    for (long s = from; s < to; s++) {
-      for (int u = 0; u < width; u++) {
-        String server = layout.serverOf(s, u);
-        if (sources.contains(server) && wanted.test(s, u)) {
-          reads.computeIfAbsent(server, x -> new ArrayList<>()).add(ShardRangeProto.newBuilder().setFileId(fileId)
-              .setStripe(s).setUnit(u).setOffset(0).setLength(unit).build());
-        }
-      }
-    }
-    Map<String, ReadShardsResponseProto> answers = new HashMap<>();
-    Map<String, ByteBuf> payloads = new HashMap<>();
-    try {
-      if (lock == null) {
-        Map<String, DataRequestProto.Builder> requests = new LinkedHashMap<>();
-        reads.forEach((server, ranges) -> requests.put(server, request(layout).setRead(
-            ReadShardsRequestProto.newBuilder().addAllRanges(ranges))));
-        calls.callAll(requests).forEach((server, r) -> {
-          answers.put(server, r.header().getRead());
-          payloads.put(server, r.payload());
-        });
-      } else {
-        lockAll(lockOn, lock, reads, answers, payloads, layout.generation(), staleHere);
-      }
-      int n = (int) (to - from);
-      byte[][][] shards = new byte[n][width][];
-      boolean[][] present = new boolean[n][width];
-      boolean[][] stored = new boolean[n][width];
-      long[][] versions = new long[n][width];
-      for (int i = 0; i < n; i++) {
-        java.util.Arrays.fill(versions[i], -1);
-        for (int u = 0; u < width; u++) {
-          shards[i][u] = buffers.take(unit);
-        }
-      }
-      for (Map.Entry<String, List<ShardRangeProto>> e : reads.entrySet()) {
-        ReadShardsResponseProto a = answers.get(e.getKey());
-        ByteBuf p = payloads.get(e.getKey());
-        int offset = 0;
-        for (int i = 0; i < e.getValue().size(); i++) {
-          ShardRangeProto r = e.getValue().get(i);
-          int length = a.getStoredLengths(i);
-          int at = (int) (r.getStripe() - from);
-          if (i < a.getVersionsCount()) {
-            versions[at][r.getUnit()] = a.getVersions(i);
-          }
-          if (a.getStates(i) == ShardStateProto.SHARD_STORED || a.getStates(i) == ShardStateProto.SHARD_ABSENT) {
-            p.getBytes(p.readerIndex() + offset, shards[at][r.getUnit()], 0, length);
-            java.util.Arrays.fill(shards[at][r.getUnit()], length, unit, (byte) 0);
-            present[at][r.getUnit()] = true;
-            stored[at][r.getUnit()] = a.getStates(i) == ShardStateProto.SHARD_STORED;
-          }
-          offset += length;
-        }
-      }
-      for (int i = 0; i < n; i++) {
-        for (int u = 0; u < width; u++) {
-          if (!present[i][u]) {
-            java.util.Arrays.fill(shards[i][u], (byte) 0);   // a reused array: decoded into, or padding
-          }
-        }
-      }
-      return new Stripes(from, layout.dataUnits(), shards, present, stored, versions);
-    } catch (RuntimeException | InterruptedException e) {
-      if (lock != null) {
-        unlockAll(lockOn, lock);
-      }
-      throw e;
-    } finally {
-      payloads.values().forEach(ByteBuf::release);
-    }
-  }
 
   private void truncate(String target, long fileId, StripeLayout layout, long size) {
     TruncateFileRequestProto.Builder t = TruncateFileRequestProto.newBuilder().setFileId(fileId)
@@ -806,133 +524,8 @@ final class ShardRebuilder {
     for (int keep : layout.keptUnitLengths(size)) {
       t.addKeepLengths(keep);
     }
-    calls.callHeader(target, request(layout).setTruncate(t), null);
+    calls.callHeader(target, RecoveryRequests.forLayout(layout).setTruncate(t), null);
   }
 
-  private StripeLockProto lock(long fileId, long first, int count) {
-    return lock(fileId, first, count, false);
-  }
 
-  /** {@code copyOnly}: a rebuild's lock, whose holder writes only to the server being rebuilt. */
-  private StripeLockProto lock(long fileId, long first, int count, boolean copyOnly) {
-    return StripeLockProto.newBuilder().setFileId(fileId).setFirstStripe(first).setStripeCount(count)
-        .setOperation(operations.incrementAndGet()).setLeaseMs((int) leaseMillis).setCopyOnly(copyOnly).build();
-  }
-
-  /** Takes the lock on every server at once, reading nothing (the empty replies are released). */
-  private void lockAll(List<String> servers, StripeLockProto lock, long generation, Set<String> staleHere)
-      throws InterruptedException {
-    Map<String, ByteBuf> payloads = new HashMap<>();
-    lockAll(servers, lock, Map.of(), new HashMap<>(), payloads, generation, staleHere);
-    payloads.values().forEach(ByteBuf::release);
-  }
-
-  /**
-   * Takes the lock on every server (reading what {@code reads} names on the way), keeping what it
-   * was granted while writers finish with the rest (see {@link PatientLocking}); gives up after
-   * twice the lease. {@code staleHere}: servers whose units of the file are stale (the one a
-   * copy-only lock rebuilds, and any other recorded stale): they hand over writers' locks kept
-   * from before their restart.
-   */
-  private void lockAll(List<String> servers, StripeLockProto lock, Map<String, List<ShardRangeProto>> reads,
-      Map<String, ReadShardsResponseProto> answers, Map<String, ByteBuf> payloads, long generation,
-      Set<String> staleHere) throws InterruptedException {
-    PatientLocking.Ask ask = asked -> {
-      Map<String, CompletableFuture<DataServerCalls.Reply>> sent = new LinkedHashMap<>();
-      for (String server : asked) {
-        sent.put(server, calls.callAsync(server, DataRequestProto.newBuilder().setLayoutGeneration(generation)
-            .setLockRead(LockReadRequestProto.newBuilder().setLock(lock).setWithVersions(true)
-            .setUnitsStaleHere(lock.getCopyOnly() && staleHere.contains(server))
-            .addAllReads(reads.getOrDefault(server, List.of()))), null));
-      }
-      List<String> granted = new ArrayList<>();
-      List<String> busy = new ArrayList<>();
-      RecoveryException failure = null;
-      for (Map.Entry<String, CompletableFuture<DataServerCalls.Reply>> e : sent.entrySet()) {
-        try {
-          DataServerCalls.Reply r = calls.await(e.getValue());
-          granted.add(e.getKey());
-          answers.put(e.getKey(), r.header().getRead());
-          payloads.put(e.getKey(), r.payload());
-        } catch (RecoveryException x) {
-          if (x.status() == StatusProto.BUSY) {
-            busy.add(e.getKey());
-          }
-          if (failure == null || failure.status() == StatusProto.BUSY) {
-            failure = x;
-          }
-        }
-      }
-      return new PatientLocking.Round(granted, busy, failure);
-    };
-    java.util.function.Consumer<List<String>> release = held -> {
-      unlockAll(held, lock);
-      for (String server : held) {
-        answers.remove(server);
-        ByteBuf p = payloads.remove(server);
-        if (p != null) {
-          p.release();
-        }
-      }
-    };
-    locking.lockAll(servers, ask, release, System.nanoTime() + 2 * leaseMillis * 1_000_000);
-  }
-
-  /**
-   * Releases the lock on every server at once; one that cannot be reached frees it when its lease
-   * runs out. Returns whether a writer waited on it: on any server, or unknown (one did not answer).
-   */
-  private boolean unlockAll(java.util.Collection<String> servers, StripeLockProto lock) {
-    Map<String, DataRequestProto.Builder> unlocks = new LinkedHashMap<>();
-    for (String server : servers) {
-      unlocks.put(server, DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)));
-    }
-    try {
-      return calls.callAllHeaders(unlocks).values().stream().anyMatch(DataResponseProto::getWritersWaited);
-    } catch (RecoveryException e) {
-      // every server was asked; one that did not answer frees the lock at lease expiry
-      return true;
-    }
-  }
-
-  /** For each target, the dirty-file sequences of the file for it on every other server of {@code everyone}. */
-  private Map<Target, Map<String, Long>> sequences(List<String> everyone, List<Target> targets, long fileId) {
-    Map<Target, Map<String, Long>> out = new HashMap<>();
-    for (Target t : targets) {
-      out.put(t, sequences(othersThan(everyone, t.server()), t.dirtyKey(), fileId));
-    }
-    return out;
-  }
-
-  /** The survivors' dirty-file sequences of the file for the target (absent: 0). */
-  private Map<String, Long> sequences(List<String> servers, String target, long fileId) {
-    Map<String, DataRequestProto.Builder> scans = new LinkedHashMap<>();
-    for (String server : servers) {
-      scans.put(server, DataRequestProto.newBuilder().setDirtyScan(
-          DirtyScanRequestProto.newBuilder().setServer(target).setOneFile(true).setFileId(fileId)));
-    }
-    Map<String, Long> out = new HashMap<>();
-    calls.callAllHeaders(scans).forEach((server, h) -> {
-      DirtyScanResponseProto d = h.getDirty();
-      out.put(server, d.getSequencesCount() == 0 ? 0L : d.getSequences(0));
-    });
-    return out;
-  }
-
-  private void clear(List<String> servers, String target, long fileId, Map<String, Long> sequences) {
-    Map<String, DataRequestProto.Builder> clears = new LinkedHashMap<>();
-    for (String server : servers) {
-      long seq = sequences.get(server);
-      if (seq != 0) {
-        clears.put(server, DataRequestProto.newBuilder().setDirtyClear(DirtyClearRequestProto.newBuilder()
-            .setServer(target).addFileIds(fileId).addSequences(seq)));
-      }
-    }
-    calls.callAllHeaders(clears);
-  }
-
-  private ErasureCodec codec(StripeLayout layout) {
-    return codecs.computeIfAbsent(layout.dataUnits() + "+" + layout.parityUnits(),
-        k -> ErasureCodec.reedSolomon(layout.dataUnits(), layout.parityUnits()));
-  }
 }
