@@ -4,17 +4,33 @@ import io.tessera.common.proto.CreateRequestProto;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutProto;
+import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.StatusProto;
+import java.util.List;
 
 /**
  * Creates a regular file with the layout and placement the leader resolved before logging
  * the request (the policy from the request, else the parent's default, else the cluster's).
  */
-final class CreateOp {
-  private CreateOp() {}
+final class CreateOp implements NamespaceOp {
+  @Override
+  public List<String> paths(MetaRequestProto req) {
+    return List.of(req.getCreate().getPath());
+  }
 
-  static MetaResponseProto apply(NamespaceTxn tx, CreateRequestProto req, long now) {
+  /** The leader resolves the layout and chooses the servers; replicas apply what it chose. */
+  @Override
+  public MetaRequestProto prepare(MetaRequestProto req, Leader leader) {
+    return req.toBuilder().setCreate(leader.placed(req.getCreate())).build();
+  }
+
+  @Override
+  public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
+    return apply(tx, req.getCreate(), now);
+  }
+
+  private static MetaResponseProto apply(NamespaceTxn tx, CreateRequestProto req, long now) {
     PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
     PathResolver.checkCreatable(r, req.getPath());
     if (r.exists()) {

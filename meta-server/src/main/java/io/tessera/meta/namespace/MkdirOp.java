@@ -4,16 +4,34 @@ import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutPolicyProto;
+import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.MkdirRequestProto;
 import io.tessera.common.proto.StatusProto;
 import java.util.List;
 
 /** mkdir, and mkdir -p: creates missing directories; a directory may carry a default layout. */
-final class MkdirOp {
-  private MkdirOp() {}
+final class MkdirOp implements NamespaceOp {
+  @Override
+  public List<String> paths(MetaRequestProto req) {
+    return List.of(req.getMkdir().getPath());
+  }
 
-  static MetaResponseProto apply(NamespaceTxn tx, MkdirRequestProto req, long now) {
+  /** A default layout is checked against the servers that take files, unless forced. */
+  @Override
+  public MetaRequestProto prepare(MetaRequestProto req, Leader leader) {
+    if (req.getMkdir().getHasDefaultLayout() && !req.getMkdir().getForce()) {
+      leader.checkFits(req.getMkdir().getDefaultLayout());
+    }
+    return req;
+  }
+
+  @Override
+  public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
+    return apply(tx, req.getMkdir(), now);
+  }
+
+  private static MetaResponseProto apply(NamespaceTxn tx, MkdirRequestProto req, long now) {
     if (req.getHasDefaultLayout()) {
       validate(req.getDefaultLayout());
     }

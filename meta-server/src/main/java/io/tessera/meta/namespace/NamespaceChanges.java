@@ -1,24 +1,33 @@
 package io.tessera.meta.namespace;
 
 import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.MetaRequestProto.OpCase;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.StatusProto;
-import java.util.List;
+import java.util.Map;
 
-/** Routes a logged client change to its operation and turns refusals into replies. */
+/**
+ * Every client change to the namespace, one line each: a new change is its message in meta.proto,
+ * its {@link NamespaceOp} class and its line here.
+ */
 public final class NamespaceChanges {
+  private static final Map<OpCase, NamespaceOp> OPS = Map.of(
+      OpCase.MKDIR, new MkdirOp(),
+      OpCase.CREATE, new CreateOp(),
+      OpCase.SET_ATTR, new SetAttrOp(),
+      OpCase.RENAME, new RenameOp(),
+      OpCase.REMOVE, new RemoveOp());
+
   private NamespaceChanges() {}
 
+  /** Applies a logged client change; refusals become replies. */
   public static MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
+    NamespaceOp op = OPS.get(req.getOpCase());
+    if (op == null) {
+      return Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a namespace change");
+    }
     try {
-      return tx.atomically(() -> switch (req.getOpCase()) {
-        case MKDIR -> MkdirOp.apply(tx, req.getMkdir(), now);
-        case CREATE -> CreateOp.apply(tx, req.getCreate(), now);
-        case SET_ATTR -> SetAttrOp.apply(tx, req.getSetAttr(), now);
-        case RENAME -> RenameOp.apply(tx, req.getRename(), now);
-        case REMOVE -> RemoveOp.apply(tx, req.getRemove(), now);
-        default -> Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a namespace change");
-      });
+      return tx.atomically(() -> op.apply(tx, req, now));
     } catch (NamespaceException e) {
       return Replies.error(e.status(), e.getMessage());
     }
@@ -26,28 +35,26 @@ public final class NamespaceChanges {
 
   /** Whether a request changes the namespace (and so must go through the log). */
   public static boolean isChange(MetaRequestProto req) {
-    return switch (req.getOpCase()) {
-      case MKDIR, CREATE, SET_ATTR, RENAME, REMOVE, SNAPSHOT_DELETE -> true;
-      default -> false;
-    };
+    return OPS.containsKey(req.getOpCase()) || req.getOpCase() == OpCase.SNAPSHOT_DELETE;
   }
 
-  /** The refusal of a change to anything under /.snapshots, or null when the change may go ahead. */
-  public static NamespaceException readOnlyRefusal(MetaRequestProto req) {
-    List<String> paths = switch (req.getOpCase()) {
-      case MKDIR -> List.of(req.getMkdir().getPath());
-      case CREATE -> List.of(req.getCreate().getPath());
-      case SET_ATTR -> List.of(req.getSetAttr().getPath());
-      case RENAME -> List.of(req.getRename().getSource(), req.getRename().getTarget());
-      case REMOVE -> List.of(req.getRemove().getPath());
-      default -> List.of();
-    };
-    for (String p : paths) {
+  /**
+   * On the leader: the request as it will be logged (see {@link NamespaceOp#prepare}).
+   *
+   * @throws NamespaceException when the change is refused: it writes inside /.snapshots, or the
+   *     leader cannot prepare it
+   */
+  public static MetaRequestProto prepare(MetaRequestProto req, NamespaceOp.Leader leader) {
+    NamespaceOp op = OPS.get(req.getOpCase());
+    if (op == null) {
+      return req;
+    }
+    for (String p : op.paths(req)) {
       if (PathResolver.isSnapshotPath(p)) {
-        return new NamespaceException(StatusProto.READ_ONLY, p + " is inside a snapshot, and snapshots are read-only"
+        throw new NamespaceException(StatusProto.READ_ONLY, p + " is inside a snapshot, and snapshots are read-only"
             + " (tessera snapshot restore brings files back)");
       }
     }
-    return null;
+    return op.prepare(req, leader);
   }
 }

@@ -1,6 +1,7 @@
 package io.tessera.meta.namespace;
 
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.RemoveRequestProto;
 import io.tessera.common.proto.StatusProto;
@@ -8,13 +9,24 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 
-/** Removes a file or an empty directory, a whole tree when recursive; rmdir when only a directory will do. Shards of removed files are deleted from data servers afterwards. */
-final class RemoveOp {
+/**
+ * Removes a file or an empty directory, a whole tree when recursive; rmdir when only a directory
+ * will do. Shards of removed files are deleted from data servers afterwards.
+ */
+final class RemoveOp implements NamespaceOp {
   private static final int PAGE = 1024;
 
-  private RemoveOp() {}
+  @Override
+  public List<String> paths(MetaRequestProto req) {
+    return List.of(req.getRemove().getPath());
+  }
 
-  static MetaResponseProto apply(NamespaceTxn tx, RemoveRequestProto req, long now) {
+  @Override
+  public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
+    return apply(tx, req.getRemove(), now);
+  }
+
+  private static MetaResponseProto apply(NamespaceTxn tx, RemoveRequestProto req, long now) {
     PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
     if (r.isRoot()) {
       throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "/ cannot be removed");

@@ -1,19 +1,29 @@
 package io.tessera.meta.namespace;
 
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.RenameRequestProto;
 import io.tessera.common.proto.StatusProto;
+import java.util.List;
 
 /**
  * Atomic rename with POSIX rules: a file may replace a file, a directory may replace an
  * empty directory, nothing moves into its own subtree, and renaming onto itself does nothing.
  * With {@code no_replace} an existing target is refused instead (as Linux's RENAME_NOREPLACE).
  */
-final class RenameOp {
-  private RenameOp() {}
+final class RenameOp implements NamespaceOp {
+  @Override
+  public List<String> paths(MetaRequestProto req) {
+    return List.of(req.getRename().getSource(), req.getRename().getTarget());
+  }
 
-  static MetaResponseProto apply(NamespaceTxn tx, RenameRequestProto req, long now) {
+  @Override
+  public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
+    return apply(tx, req.getRename(), now);
+  }
+
+  private static MetaResponseProto apply(NamespaceTxn tx, RenameRequestProto req, long now) {
     PathResolver.Resolved src = PathResolver.resolve(tx, req.getSource());
     if (src.isRoot()) {
       throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "/ cannot be renamed");

@@ -1,15 +1,25 @@
 package io.tessera.meta.namespace;
 
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
+import java.util.List;
 
 /** Changes mode, size (set, or extend-only for writers), mtime, and marks servers stale for the file. */
-final class SetAttrOp {
-  private SetAttrOp() {}
+final class SetAttrOp implements NamespaceOp {
+  @Override
+  public List<String> paths(MetaRequestProto req) {
+    return List.of(req.getSetAttr().getPath());
+  }
 
-  static MetaResponseProto apply(NamespaceTxn tx, SetAttrRequestProto req, long now) {
+  @Override
+  public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
+    return apply(tx, req.getSetAttr(), now);
+  }
+
+  private static MetaResponseProto apply(NamespaceTxn tx, SetAttrRequestProto req, long now) {
     InodeProto in;
     if (req.getPath().isEmpty()) {
       // an open handle names its file by id, so renames while it is open do not matter

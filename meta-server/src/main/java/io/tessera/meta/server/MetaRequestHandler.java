@@ -3,11 +3,7 @@ package io.tessera.meta.server;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.cluster.FollowerReads;
 import io.tessera.common.proto.ClusterStatusResponseProto;
-import io.tessera.common.proto.CreateRequestProto;
 import io.tessera.common.proto.DataServerStateProto;
-import io.tessera.common.proto.HeartbeatRequestProto;
-import io.tessera.common.proto.InodeProto;
-import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.MetaReplicaProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -15,11 +11,9 @@ import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
-import io.tessera.common.layout.StripeLayout;
 import io.tessera.meta.namespace.NamespaceChanges;
 import io.tessera.meta.namespace.NamespaceException;
 import io.tessera.meta.namespace.NamespaceStore;
-import io.tessera.meta.namespace.PathResolver;
 import io.tessera.meta.namespace.Replies;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.ServerStateChangeProto;
@@ -48,9 +42,7 @@ final class MetaRequestHandler implements RpcService {
   private final TxnBatcher batcher;
   private final Supplier<NamespaceStore> store;
   private final DataServerRegistry registry;
-  private final PlacementPolicy placement;
-  private final DefaultLayout defaultLayout;
-  private final int defaultStripeUnit;
+  private final NewFilePlacement newFiles;
   private final SnapshotCoordinator snapshots;
 
   private final RecoveryCoordinator recovery;
@@ -64,9 +56,7 @@ final class MetaRequestHandler implements RpcService {
     this.batcher = batcher;
     this.store = store;
     this.registry = registry;
-    this.placement = placement;
-    this.defaultLayout = defaultLayout;
-    this.defaultStripeUnit = defaultStripeUnit;
+    this.newFiles = new NewFilePlacement(store, registry, placement, defaultLayout, defaultStripeUnit);
   }
 
   @Override
@@ -102,10 +92,6 @@ final class MetaRequestHandler implements RpcService {
           : req.getDecommission().getUndo()
           ? recommission(server) : decommission(server)).thenApply(RpcReply::of);
     }
-    NamespaceException readOnly = NamespaceChanges.readOnlyRefusal(req);
-    if (readOnly != null) {
-      return done(Replies.error(readOnly.status(), readOnly.getMessage()));
-    }
     if (!NamespaceChanges.isChange(req)) {
       if (req.getOpCase() == MetaRequestProto.OpCase.OP_NOT_SET) {
         return done(Replies.error(StatusProto.INVALID_ARGUMENT, "request names no operation"));
@@ -115,12 +101,7 @@ final class MetaRequestHandler implements RpcService {
           : queryResult(reply)).thenApply(RpcReply::of);
     }
     try {
-      if (req.getOpCase() == MetaRequestProto.OpCase.CREATE) {
-        req = req.toBuilder().setCreate(placed(req.getCreate())).build();
-      } else if (req.getOpCase() == MetaRequestProto.OpCase.MKDIR && req.getMkdir().getHasDefaultLayout()
-          && !req.getMkdir().getForce()) {
-        checkFits(req.getMkdir().getDefaultLayout());
-      }
+      req = NamespaceChanges.prepare(req, newFiles);
     } catch (NamespaceException e) {
       return done(Replies.error(e.status(), e.getMessage()));
     }
@@ -236,74 +217,6 @@ final class MetaRequestHandler implements RpcService {
         : reply.getClient().getStatus() == StatusProto.OK ? Replies.error(StatusProto.OK, done.get())
         : Replies.error(StatusProto.INVALID_ARGUMENT, change.getServer() + " cannot be " + verb + " now: "
             + reply.getClient().getMessage()));
-  }
-
-  /**
-   * Resolves the layout policy (the request's, else the nearest directory default above the file,
-   * else the cluster's) and chooses the data servers, before the change is logged.
-   */
-  private CreateRequestProto placed(CreateRequestProto c) {
-    ServerChoice choice = serverChoice();
-    LayoutPolicyProto policy = c.getHasLayout() ? c.getLayout() : inheritedPolicy(c.getPath());
-    if (policy == null) {
-      policy = defaultLayout.policyFor(choice.live().size() + choice.down().size(), defaultStripeUnit);
-    }
-    try {
-      StripeLayout.validate(policy.getStripeUnit(), policy.getDataUnits(), policy.getParityUnits());
-    } catch (IllegalArgumentException e) {
-      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, e.getMessage());
-    }
-    PlacementPolicy.Placement p = placement.choose(choice.live(), choice.down(), policy, registry.reporting());
-    return c.toBuilder().setLayout(policy).setHasLayout(true).clearPlacement().addAllPlacement(p.servers())
-        .clearStaleFromStart().addAllStaleFromStart(p.staleFromStart()).build();
-  }
-
-  /**
-   * Refuses a directory default wider than the data servers that take new files: every file
-   * created with it would be refused (a default may name servers yet to come with force).
-   */
-  private void checkFits(LayoutPolicyProto policy) {
-    ServerChoice choice = serverChoice();
-    int servers = choice.live().size() + choice.down().size();
-    int n = policy.getDataUnits() + policy.getParityUnits();
-    if (n > servers) {
-      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "layout " + policy.getDataUnits() + "+"
-          + policy.getParityUnits() + " needs " + n + " data servers and the cluster has " + servers + ": no file"
-          + " could be created with it (a narrower layout, or --force to keep it for servers yet to come)");
-    }
-  }
-
-  /** The data servers that take new files: those heard from lately, and the registered ones that are down. */
-  private record ServerChoice(List<HeartbeatRequestProto> live, List<String> down) {}
-
-  private ServerChoice serverChoice() {
-    // draining and retired servers take no new files
-    java.util.Map<String, io.tessera.meta.proto.ServerStateRecordProto> states = store.get().serverStates();
-    java.util.function.Predicate<String> takesFiles = id -> {
-      io.tessera.meta.proto.ServerStateRecordProto r = states.get(id);
-      return r == null || (r.getState() != io.tessera.common.proto.DataServerStateProto.DRAINING
-          && r.getState() != io.tessera.common.proto.DataServerStateProto.RETIRED);
-    };
-    List<HeartbeatRequestProto> live = registry.live().stream().filter(hb -> takesFiles.test(hb.getServerId()))
-        .toList();
-    List<String> down = registry.known().stream().filter(id -> takesFiles.test(id) && !registry.isUp(id)).toList();
-    return new ServerChoice(live, down);
-  }
-
-  /** The default layout of the nearest directory above {@code path} that has one, or null. */
-  private LayoutPolicyProto inheritedPolicy(String path) {
-    try {
-      PathResolver.Resolved r = PathResolver.resolve(store.get(), path);
-      for (int i = r.ancestors().size() - 1; i >= 0; i--) {
-        InodeProto dir = store.get().inode(r.ancestors().get(i));
-        if (dir != null && dir.getHasDefaultLayout()) {
-          return dir.getDefaultLayout();
-        }
-      }
-      return null;
-    } catch (NamespaceException e) {
-      return null; // the change itself reports the bad path when applied
-    }
   }
 
   /**
