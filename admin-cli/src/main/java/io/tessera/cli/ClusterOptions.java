@@ -4,6 +4,7 @@ import io.tessera.client.ClientConfigKeys;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
+import io.tessera.common.config.Durations;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +66,7 @@ public final class ClusterOptions {
     conf.put(ClientConfigKeys.META.key(), metaAddresses());
     conf.put(ClientConfigKeys.APP_ID.key(), appId);
     try {
-      io.tessera.common.config.Durations.parse(timeout);
+      Durations.parse(timeout);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--timeout " + e.getMessage());
     }

@@ -7,7 +7,10 @@ import io.tessera.data.server.DataServerConfigKeys;
 import io.tessera.meta.server.MetaServerConfigKeys;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,7 +51,7 @@ public final class SettingsCommand implements Callable<Integer> {
    *
    * @throws IllegalArgumentException naming the key, for {@code tessera} to print as one line
    */
-  public static void requireKnown(String source, java.util.Collection<String> keys, String role, Group... readers) {
+  public static void requireKnown(String source, Collection<String> keys, String role, Group... readers) {
     for (String key : keys) {
       boolean known = false;
       for (Group g : readers) {
@@ -68,7 +71,7 @@ public final class SettingsCommand implements Callable<Integer> {
    * Refuses a key no server reads. One setting list serves every server of a cluster (a shared
    * --conf file, tessera local's -D), so either kind of server accepts the other's keys.
    */
-  public static void requireServerSettings(String source, java.util.Collection<String> keys) {
+  public static void requireServerSettings(String source, Collection<String> keys) {
     requireKnown(source, keys, "server", Group.meta, Group.data);
   }
 
@@ -108,11 +111,11 @@ public final class SettingsCommand implements Callable<Integer> {
       return 0;
     }
     if (json) {
-      java.util.Map<String, List<java.util.Map<String, String>>> doc = new java.util.LinkedHashMap<>();
+      Map<String, List<Map<String, String>>> doc = new LinkedHashMap<>();
       for (Group g : groups) {
-        List<java.util.Map<String, String>> rows = new ArrayList<>();
+        List<Map<String, String>> rows = new ArrayList<>();
         for (ConfigKey<?> k : g.keys()) {
-          java.util.Map<String, String> row = new java.util.LinkedHashMap<>();
+          Map<String, String> row = new LinkedHashMap<>();
           row.put("key", k.key());
           row.put("default", k.describeDefault());
           row.put("description", k.doc());

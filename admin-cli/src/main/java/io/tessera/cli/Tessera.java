@@ -3,16 +3,17 @@ package io.tessera.cli;
 import io.tessera.cli.bench.BenchCommand;
 import io.tessera.cli.check.FsckCommand;
 import io.tessera.cli.cluster.ClusterCommand;
-import io.tessera.cli.recover.RecoverCommand;
 import io.tessera.cli.fs.FsCommand;
 import io.tessera.cli.local.LocalCommand;
+import io.tessera.cli.recover.RecoverCommand;
 import io.tessera.cli.server.ServerCommand;
 import io.tessera.cli.snapshot.SnapshotCommand;
 import io.tessera.common.platform.CommonPool;
+import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code tessera} command. */
 @Command(name = "tessera", mixinStandardHelpOptions = true, version = "tessera 0.1.0",
@@ -82,7 +83,7 @@ public final class Tessera {
   }
 
   /** Runs a command line writing to the given streams (null: standard ones); returns the exit code. */
-  public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cl = commandLine(args);
     cl.setExecutionExceptionHandler(new ErrorReporter());
     if (out != null) {

@@ -3,9 +3,10 @@ package io.tessera.client;
 import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.client.internal.DataClient;
 import io.tessera.client.internal.FileTarget;
+import io.tessera.client.internal.LayoutRefresh;
+import io.tessera.client.internal.MetaClient;
 import io.tessera.client.internal.ParityWriter;
 import io.tessera.client.internal.ServerHealth;
-import io.tessera.client.internal.MetaClient;
 import io.tessera.client.internal.StripedIo;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
@@ -22,15 +23,19 @@ import io.tessera.common.proto.MkdirRequestProto;
 import io.tessera.common.proto.ReadDirRequestProto;
 import io.tessera.common.proto.RemoveRequestProto;
 import io.tessera.common.proto.RenameRequestProto;
+import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.status.TesseraException;
 import java.io.Closeable;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,7 +57,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   private final TesseraFileSystem blocking;
   private final ClusterAdmin admin;
 
-  private final java.time.Duration partialLease;
+  private final Duration partialLease;
 
   private AsyncTesseraFileSystem(Config config) {
     this.partialLease = config.get(ClientConfigKeys.PARTIAL_LEASE);
@@ -83,7 +88,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
     });
     this.writer = new ParityWriter(data, meta, coding, counters, config.get(ClientConfigKeys.LOCK_LEASE), this);
     this.ctx = new FsContext(meta, new StripedIo(data, writer, coding, counters,
-        new io.tessera.client.internal.LayoutRefresh(meta)), this,
+        new LayoutRefresh(meta)), this,
         config.get(ClientConfigKeys.WRITE_BUFFER),
         config.get(ClientConfigKeys.READ_CHUNK), config.get(ClientConfigKeys.WRITES_IN_FLIGHT),
         config.get(ClientConfigKeys.READS_AHEAD));
@@ -124,7 +129,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   /** How long a partial copy outlives its writer (tessera.client.partial-lease). */
-  public java.time.Duration partialLease() {
+  public Duration partialLease() {
     return partialLease;
   }
 
@@ -132,8 +137,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
    * Renews the lease of a partial copy created with {@link CreateOptions#partial}, for {@code lease}
    * from now (nothing for an ordinary file).
    */
-  public CompletableFuture<Void> renewPartial(long fileId, java.time.Duration lease) {
-    return meta.call(MetaRequestProto.newBuilder().setSetAttr(io.tessera.common.proto.SetAttrRequestProto
+  public CompletableFuture<Void> renewPartial(long fileId, Duration lease) {
+    return meta.call(MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto
         .newBuilder().setFileId(fileId).setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE, lease.toMillis()))))
         .thenApply(r -> null);
   }
@@ -144,7 +149,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
     return meta.call(MetaRequestProto.newBuilder().setGetAttr(GetAttrRequestProto.newBuilder().setPath(p)))
         .thenApply(r -> {
           if (r.getInode().getType() == FileTypeProto.DIRECTORY) {
-            throw new java.util.concurrent.CompletionException(
+            throw new CompletionException(
                 new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory"));
           }
           return handle(p, r.getInode());
@@ -225,9 +230,9 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   /** Changes permission bits and/or the modification time (null leaves it). */
-  public CompletableFuture<FileStatus> setAttributes(String path, Integer mode, java.time.Instant modified) {
+  public CompletableFuture<FileStatus> setAttributes(String path, Integer mode, Instant modified) {
     String p = normalize(path);
-    io.tessera.common.proto.SetAttrRequestProto.Builder a = io.tessera.common.proto.SetAttrRequestProto.newBuilder()
+    SetAttrRequestProto.Builder a = SetAttrRequestProto.newBuilder()
         .setPath(p);
     if (mode != null) {
       a.setSetMode(true).setMode(mode);

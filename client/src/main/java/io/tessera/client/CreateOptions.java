@@ -2,6 +2,7 @@ package io.tessera.client;
 
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.LayoutPolicyProto;
+import java.time.Duration;
 
 /**
  * How a new file is laid out. Fields left unset come from the parent directory's default
@@ -72,7 +73,7 @@ public final class CreateOptions {
    * removes it unless renewed ({@link TesseraFileSystem#renewPartial}) within {@code lease} (1 s to
    * a day), so a writer that dies leaves nothing behind for good. A rename makes it an ordinary file.
    */
-  public CreateOptions partial(java.time.Duration lease) {
+  public CreateOptions partial(Duration lease) {
     this.partialLeaseMillis = lease.toMillis();
     return this;
   }

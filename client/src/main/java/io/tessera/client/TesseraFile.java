@@ -7,13 +7,16 @@ import io.tessera.client.internal.SizeExtension;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.status.TesseraException;
 import java.io.Closeable;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
-import io.tessera.common.status.TesseraException;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -119,7 +122,7 @@ public final class TesseraFile implements Closeable {
   /** Reads exactly {@code len} bytes at {@code position}, failing at end of file. */
   public void readFully(long position, byte[] buf, int off, int len) throws IOException {
     if (position + len > size.recorded()) {
-      throw new java.io.EOFException("reading " + len + " bytes at " + position + " passes the end of " + path
+      throw new EOFException("reading " + len + " bytes at " + position + " passes the end of " + path
           + " (" + size.recorded() + " bytes)");
     }
     read(position, buf, off, len);
@@ -131,7 +134,7 @@ public final class TesseraFile implements Closeable {
   }
 
   private TesseraException readOnly() {
-    return new TesseraException(io.tessera.common.proto.StatusProto.READ_ONLY, path
+    return new TesseraException(StatusProto.READ_ONLY, path
         + " is in a snapshot, and snapshots are read-only (tessera snapshot restore brings files back)");
   }
 
@@ -176,7 +179,7 @@ public final class TesseraFile implements Closeable {
   }
 
   /** Servers of this file known to hold stale shards (skipped by reads and writes). */
-  public java.util.Set<String> staleServers() {
+  public Set<String> staleServers() {
     return target.staleServers();
   }
 

@@ -2,10 +2,13 @@ package io.tessera.client;
 
 import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.common.config.Config;
+import io.tessera.common.status.TesseraException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +63,7 @@ public final class TesseraFileSystem implements Closeable {
    * Renews the lease of a partial copy ({@link CreateOptions#partial}) for {@code lease} from now,
    * so the cluster keeps it while its writer lives.
    */
-  public void renewPartial(TesseraFile file, java.time.Duration lease) throws IOException {
+  public void renewPartial(TesseraFile file, Duration lease) throws IOException {
     Futures.get(async.renewPartial(file.fileId(), lease));
   }
 
@@ -84,7 +87,7 @@ public final class TesseraFileSystem implements Closeable {
     try {
       stat(path);
       return true;
-    } catch (io.tessera.common.status.TesseraException.NotFoundException e) {
+    } catch (TesseraException.NotFoundException e) {
       return false;
     }
   }
@@ -161,7 +164,7 @@ public final class TesseraFileSystem implements Closeable {
   }
 
   /** Sets the modification time (like touch -m -d). */
-  public FileStatus setModified(String path, java.time.Instant modified) throws IOException {
+  public FileStatus setModified(String path, Instant modified) throws IOException {
     return Futures.get(async.setAttributes(path, null, modified));
   }
 

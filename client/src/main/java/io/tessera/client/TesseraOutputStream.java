@@ -3,6 +3,7 @@ package io.tessera.client;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayDeque;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -46,7 +47,7 @@ final class TesseraOutputStream extends OutputStream {
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
     ensureOpen();
-    java.util.Objects.checkFromIndexSize(off, len, b.length);
+    Objects.checkFromIndexSize(off, len, b.length);
     while (len > 0) {
       if (buffer == null) {
         buffer = spare.isEmpty() ? new byte[bufferSize] : spare.pop();

@@ -1,18 +1,18 @@
 package io.tessera.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.ProcessCluster;
-import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,7 +52,7 @@ class ElectionReadsProcessTest {
       assertThat(st.directory()).isFalse();
       // every file this client made; the other client's marker may show only after the election
       assertThat(listed).extracting(FileStatus::path)
-          .containsAll(java.util.stream.IntStream.range(0, FILES).mapToObj(i -> "/elect/f" + i).toList());
+          .containsAll(IntStream.range(0, FILES).mapToObj(i -> "/elect/f" + i).toList());
       assertThat(answeredMs).as("ms until stat and list were answered; no new leader can be elected before the "
           + "followers' election timeout, %d ms after they last heard from the dead one", ELECTION_MIN.toMillis())
           .isLessThan(ELECTION_MIN.toMillis() * 2 / 3);

@@ -1,22 +1,32 @@
 package io.tessera.it;
 
-import io.tessera.client.internal.ParityWriter;
-import io.tessera.common.fault.FaultPoints;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.buffer.Unpooled;
 import io.tessera.cli.Tessera;
-import io.tessera.testcluster.ClusterPlan;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.admin.FileCheck;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.FileCheck;
+import io.tessera.client.internal.ParityWriter;
 import io.tessera.common.config.Config;
+import io.tessera.common.fault.FaultPoints;
+import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.common.proto.WriteShardsRequestProto;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.rpc.Service;
 import io.tessera.common.status.TesseraException;
+import io.tessera.testcluster.ClusterPlan;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +37,8 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -206,11 +218,11 @@ class ErasureCodingTest {
         try (TesseraFile f = fs.openFile("/paused/f")) {
           f.write(100, later, 0, later.length);
         } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
+          throw new UncheckedIOException(e);
         }
       });
       byte[] stale = new byte[3000];
-      java.util.Arrays.fill(stale, (byte) 7);
+      Arrays.fill(stale, (byte) 7);
       assertThatThrownBy(() -> slow.write(100, stale, 0, stale.length)).isInstanceOf(TesseraException.class)
           .hasMessageContaining("lease")
           .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.LOCK_LOST));
@@ -248,7 +260,7 @@ class ErasureCodingTest {
   void fsckRepairRecomputesParityThatNoLongerMatchesItsData() throws Exception {
     int unit = 16 << 10;
     byte[] content = new byte[3 * 4 * unit];
-    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/torn", unit, content, 8);
+    StripeLayout layout = writeRandom4Plus2("/torn", unit, content, 8);
     long fileId = fs.admin().check("/torn", true).fileId();
     // a data unit changed behind the parity's back (no lock, no parity update): stripe 1 is torn
     byte[] stomp = new byte[100];
@@ -280,7 +292,7 @@ class ErasureCodingTest {
   void fsckRepairRecomputesParityMissingBesideStoredDataAndNamesNoServer() throws Exception {
     int unit = 16 << 10;
     byte[] content = new byte[4 * unit];
-    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/unprotected", unit, content, 12);
+    StripeLayout layout = writeRandom4Plus2("/unprotected", unit, content, 12);
     content = Arrays.copyOf(content, 3 * 4 * unit);
     try (TesseraFile f = fs.openFile("/unprotected")) {
       f.truncate(content.length);   // stripes 1 and 2 are holes on every server
@@ -313,7 +325,7 @@ class ErasureCodingTest {
   void aRebuiltFileWithDataBesideParityHolesGetsItsParityRecomputedByRecovery() throws Exception {
     int unit = 16 << 10;
     byte[] content = new byte[4 * unit];
-    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/checked-after-rebuild", unit, content, 14);
+    StripeLayout layout = writeRandom4Plus2("/checked-after-rebuild", unit, content, 14);
     content = Arrays.copyOf(content, 2 * 4 * unit);
     try (TesseraFile f = fs.openFile("/checked-after-rebuild")) {
       f.truncate(content.length);
@@ -341,7 +353,7 @@ class ErasureCodingTest {
   void fsckVerifiesTheParityLeftInAStripeWhoseServerIsDown() throws Exception {
     int unit = 16 << 10;
     byte[] content = new byte[3 * 4 * unit];
-    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/degraded-verify", unit, content, 16);
+    StripeLayout layout = writeRandom4Plus2("/degraded-verify", unit, content, 16);
     long fileId = fs.admin().check("/degraded-verify", true).fileId();
     writeBehindParity(layout.serverOf(1, 5), fileId, 1, 5, new byte[] {1, 2, 3});   // stripe 1's second parity
     String down = layout.serverOf(1, 0);
@@ -370,14 +382,14 @@ class ErasureCodingTest {
   /** Stores {@code bytes} at the start of one unit straight on its data server: no lock, no parity update. */
   private static void writeBehindParity(String server, long fileId, long stripe, int unit, byte[] bytes)
       throws Exception {
-    try (io.tessera.common.rpc.RpcClientPool pool = new io.tessera.common.rpc.RpcClientPool("behind-parity", 1,
+    try (RpcClientPool pool = new RpcClientPool("behind-parity", 1,
         1 << 20, 5000, 2000)) {
-      byte[] header = io.tessera.common.proto.DataRequestProto.newBuilder().setWrite(
-          io.tessera.common.proto.WriteShardsRequestProto.newBuilder().addRanges(
-              io.tessera.common.proto.ShardRangeProto.newBuilder().setFileId(fileId).setStripe(stripe).setUnit(unit)
+      byte[] header = DataRequestProto.newBuilder().setWrite(
+          WriteShardsRequestProto.newBuilder().addRanges(
+              ShardRangeProto.newBuilder().setFileId(fileId).setStripe(stripe).setUnit(unit)
                   .setOffset(0).setLength(bytes.length))).build().toByteArray();
-      pool.call("127.0.0.1:" + plan.dataPort(server), io.tessera.common.rpc.Service.DATA, header,
-          io.netty.buffer.Unpooled.wrappedBuffer(bytes)).get(10, java.util.concurrent.TimeUnit.SECONDS).release();
+      pool.call("127.0.0.1:" + plan.dataPort(server), Service.DATA, header,
+          Unpooled.wrappedBuffer(bytes)).get(10, TimeUnit.SECONDS).release();
     }
   }
 
@@ -385,23 +397,23 @@ class ErasureCodingTest {
   void aShardThatFailsItsChecksumIsReadAroundWhetherStreamedOrReadByPosition() throws Exception {
     int unit = 64 << 10;
     byte[] content = new byte[5 * 4 * unit + 777];
-    io.tessera.common.layout.StripeLayout layout = writeRandom4Plus2("/rotten", unit, content, 10);
+    StripeLayout layout = writeRandom4Plus2("/rotten", unit, content, 10);
     long fileId = fs.admin().check("/rotten", false).fileId();
     String server = layout.serverOf(2, 1);
     List<Path> rotted;
-    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(plan.dataDir(server).resolve("shards")
+    try (Stream<Path> files = Files.walk(plan.dataDir(server).resolve("shards")
         .resolve("values"))) {
       rotted = files.filter(p -> p.getFileName().toString().startsWith(fileId + ".")).toList();
     }
     assertThat(rotted).as("value files of the file on %s", server).isNotEmpty();
     for (Path file : rotted) {
-      byte[] bytes = java.nio.file.Files.readAllBytes(file);
+      byte[] bytes = Files.readAllBytes(file);
       bytes[bytes.length / 3] ^= 0x5A;
-      java.nio.file.Files.write(file, bytes);
+      Files.write(file, bytes);
     }
 
     try (TesseraFile f = fs.openFile("/rotten")) {
-      try (java.io.InputStream in = f.newInputStream(0)) {
+      try (InputStream in = f.newInputStream(0)) {
         assertThat(Arrays.mismatch(in.readAllBytes(), content)).as("first byte streamed wrong").isEqualTo(-1);
       }
       byte[] got = new byte[content.length];
@@ -411,7 +423,7 @@ class ErasureCodingTest {
   }
 
   /** A new 4+2 file at {@code path} holding {@code content}, filled with random bytes first; returns its layout. */
-  private static io.tessera.common.layout.StripeLayout writeRandom4Plus2(String path, int unit, byte[] content,
+  private static StripeLayout writeRandom4Plus2(String path, int unit, byte[] content,
       long seed) throws IOException {
     new Random(seed).nextBytes(content);
     try (TesseraFile f = fs.createFile(path, CreateOptions.erasure(4, 2).stripeUnit(unit))) {

@@ -6,12 +6,19 @@ import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.cluster.ClusterFile;
+import io.tessera.testcluster.ProcessCluster;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,7 +45,7 @@ class LocalCommandProcessTest {
     for (String[] args : List.of(new String[0], new String[] {"--help"}, new String[] {"local", "--help"},
         new String[] {"fs", "put", "--help"}, new String[] {"fsck", "--help"}, new String[] {"bench", "ior", "--help"})) {
       Process p = script(args).start();
-      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(out).as("./tessera %s", String.join(" ", args)).contains("Usage: tessera")
           .doesNotContain("unbound variable").doesNotContain("WARNING");
@@ -53,7 +60,7 @@ class LocalCommandProcessTest {
     Path dir = TestDirs.fresh("local-command");
     int base = TestPorts.freeBase(30);
     byte[] data = new byte[5_000_000];
-    new java.util.Random(9).nextBytes(data);
+    new Random(9).nextBytes(data);
 
     List<Long> firstPids = runLocal(dir, base, fs -> {
       fs.mkdirs("/kept");
@@ -83,20 +90,20 @@ class LocalCommandProcessTest {
     int base = TestPorts.freeBase(30);
     runLocal(dir, base, fs -> {
       Path clusterJson = dir.resolve(ClusterFile.NAME);
-      byte[] before = java.nio.file.Files.readAllBytes(clusterJson);
-      long firstPid = Long.parseLong(java.nio.file.Files.readString(dir.resolve("launcher.pid")).trim());
+      byte[] before = Files.readAllBytes(clusterJson);
+      long firstPid = Long.parseLong(Files.readString(dir.resolve("launcher.pid")).trim());
       Process second = script("local", "--dir", dir.toString()).start();
-      String out = new String(second.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String out = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(second.exitValue()).as(out).isNotZero();
       assertThat(out.strip().lines()).as(out).singleElement().asString()
           .contains("already run by tessera local (PID " + firstPid + ")").doesNotContain("Ready");
-      assertThat(java.nio.file.Files.readAllBytes(clusterJson)).as("cluster.json untouched").isEqualTo(before);
+      assertThat(Files.readAllBytes(clusterJson)).as("cluster.json untouched").isEqualTo(before);
       assertThat(fs.admin().status().dataServers()).as("the running cluster serves on").allMatch(d -> d.up());
 
       // restarting a server needed python or jq to run its JSON cmd, and it then logged to the terminal
       Process refused = script("server", "restart", "ds-1", "--dir", dir.toString()).start();
-      String refusal = new String(refused.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String refusal = new String(refused.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(refused.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(refused.exitValue()).as(refusal).isNotZero();
       assertThat(refusal).contains("ds-1 is running");
@@ -104,22 +111,22 @@ class LocalCommandProcessTest {
       new ProcessBuilder("kill", "-KILL", String.valueOf(oldPid)).start().waitFor();
       ProcessHandle.of(oldPid).ifPresent(h -> h.onExit().orTimeout(30, TimeUnit.SECONDS).join());
       Path log = dir.resolve("logs").resolve("ds-1.log");
-      long logBefore = java.nio.file.Files.size(log);
+      long logBefore = Files.size(log);
       Process restart = script("server", "restart", "ds-1", "--dir", dir.toString()).start();
-      String said = new String(restart.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      String said = new String(restart.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(restart.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(restart.exitValue()).as(said).isZero();
       long newPid = ClusterFile.read(clusterJson).data().get(0).pid();
       assertThat(newPid).isNotEqualTo(oldPid);
       assertThat(said.strip()).isEqualTo("ds-1 restarted (PID " + newPid + "); log: " + log);
-      org.awaitility.Awaitility.await("ds-1 logs to its file").atMost(java.time.Duration.ofSeconds(30))
-          .until(() -> java.nio.file.Files.size(log) > logBefore);
+      org.awaitility.Awaitility.await("ds-1 logs to its file").atMost(Duration.ofSeconds(30))
+          .until(() -> Files.size(log) > logBefore);
     });
   }
 
   /** A process's nice value, field 19 of /proc/PID/stat (after the command name in parentheses). */
-  private static long niceness(long pid) throws java.io.IOException {
-    String stat = java.nio.file.Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+  private static long niceness(long pid) throws IOException {
+    String stat = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
     return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
   }
 
@@ -154,14 +161,14 @@ class LocalCommandProcessTest {
       }
       for (var n : file.data()) {
         assertThat(niceness(n.pid())).as("data server %s yields the CPU to the meta group", n.id())
-            .isEqualTo(Math.min(19, ownNice + io.tessera.testcluster.ProcessCluster.DEFAULT_DATA_NICE));
+            .isEqualTo(Math.min(19, ownNice + ProcessCluster.DEFAULT_DATA_NICE));
       }
       try (TesseraFileSystem fs = TesseraFileSystem.connect(file.metaAddresses())) {
         use.accept(fs);
       }
       new ProcessBuilder("kill", "-TERM", String.valueOf(local.pid())).start().waitFor();
       assertThat(local.waitFor(60, TimeUnit.SECONDS)).as("tessera local exits after SIGTERM").isTrue();
-      String rest = out.lines().collect(java.util.stream.Collectors.joining("\n"));
+      String rest = out.lines().collect(Collectors.joining("\n"));
       // writing the servers' class archives printed "[INFO] ClassArchives - ..." at every first stop
       assertThat(rest).as("what tessera local printed after Ready").contains("Stopped.")
           .doesNotContainPattern("\\[(INFO|WARN|DEBUG)\\]");

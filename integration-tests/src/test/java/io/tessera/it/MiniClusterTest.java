@@ -4,28 +4,50 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.InProcessCluster;
-import io.tessera.client.admin.ClusterStatus;
+import io.tessera.cli.Tessera;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.common.config.Config;
+import io.tessera.common.proto.HeartbeatRequestProto;
+import io.tessera.common.proto.HeartbeatResponseProto;
+import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.rpc.Service;
 import io.tessera.common.status.TesseraException;
 import io.tessera.meta.namespace.NamespaceException;
 import io.tessera.meta.namespace.NamespaceView;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.InProcessCluster;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -120,7 +142,7 @@ class MiniClusterTest {
     assertThatThrownBy(() -> fs.createFile("/ns/odd", CreateOptions.striped(2).stripeUnit(5000)))
         .hasMessageContaining("power of two");
     assertThat(fs.setMode("/ns/c/b/f", 0600).mode()).isEqualTo(0600);
-    java.time.Instant when = java.time.Instant.parse("2020-01-02T03:04:05Z");
+    Instant when = Instant.parse("2020-01-02T03:04:05Z");
     assertThat(fs.setModified("/ns/c/b/f", when).modified()).isEqualTo(when);
     assertThat(fs.stat("/ns/c/b/f").mode()).isEqualTo(0600);
     TesseraFile synced = fs.openFile("/ns/c/b/f");
@@ -155,7 +177,7 @@ class MiniClusterTest {
   @Test
   void removingADirectoryOfManyFilesFreesTheirShardsOnEveryDataServer() throws Exception {
     fs.mkdirs("/many");
-    java.util.Set<String> ids = new java.util.HashSet<>();
+    Set<String> ids = new HashSet<>();
     byte[] data = new byte[4 * 32 * 1024];   // one 32 KiB unit per server: each is a value file
     new Random(11).nextBytes(data);
     for (int i = 0; i < 300; i++) {   // more than one delete request's worth per server
@@ -185,7 +207,7 @@ class MiniClusterTest {
     new Random(12).nextBytes(data);
     try (TesseraFile f = fs.createFile("/removed-while-open.bin", CreateOptions.striped(4).stripeUnit(32 * 1024))) {
       f.write(0, data, 0, data.length);
-      java.util.Set<String> id = java.util.Set.of(Long.toString(fs.stat("/removed-while-open.bin").fileId()));
+      Set<String> id = Set.of(Long.toString(fs.stat("/removed-while-open.bin").fileId()));
       assertThat(valueFilesOf(id)).as("written").isEqualTo(4);
 
       fs.delete("/removed-while-open.bin", false);
@@ -225,33 +247,33 @@ class MiniClusterTest {
    * Value files of the given files on every data server (named {@code <fileId>.<stripe>.<unit>...}).
    * The servers delete them while this walks: a file gone before it is looked at is not counted.
    */
-  private static long valueFilesOf(java.util.Set<String> fileIds) throws java.io.IOException {
+  private static long valueFilesOf(Set<String> fileIds) throws IOException {
     long[] n = {0};
     for (String server : cluster.plan().dataIds()) {
-      java.nio.file.Files.walkFileTree(cluster.plan().dataDir(server), new java.nio.file.SimpleFileVisitor<>() {
+      Files.walkFileTree(cluster.plan().dataDir(server), new SimpleFileVisitor<>() {
         @Override
-        public java.nio.file.FileVisitResult visitFile(java.nio.file.Path f,
-            java.nio.file.attribute.BasicFileAttributes attrs) {
+        public FileVisitResult visitFile(Path f,
+            BasicFileAttributes attrs) {
           if (attrs.isRegularFile() && f.getParent().getParent().endsWith("values")
               && fileIds.contains(f.getFileName().toString().split("\\.")[0])) {
             n[0]++;
           }
-          return java.nio.file.FileVisitResult.CONTINUE;
+          return FileVisitResult.CONTINUE;
         }
 
         @Override
-        public java.nio.file.FileVisitResult visitFileFailed(java.nio.file.Path f, java.io.IOException e)
-            throws java.io.IOException {
-          if (e instanceof java.nio.file.NoSuchFileException) {
-            return java.nio.file.FileVisitResult.CONTINUE;   // deleted while walked
+        public FileVisitResult visitFileFailed(Path f, IOException e)
+            throws IOException {
+          if (e instanceof NoSuchFileException) {
+            return FileVisitResult.CONTINUE;   // deleted while walked
           }
           throw e;
         }
 
         @Override
-        public java.nio.file.FileVisitResult postVisitDirectory(java.nio.file.Path d, java.io.IOException e)
-            throws java.io.IOException {
-          return e == null ? java.nio.file.FileVisitResult.CONTINUE : visitFileFailed(d, e);
+        public FileVisitResult postVisitDirectory(Path d, IOException e)
+            throws IOException {
+          return e == null ? FileVisitResult.CONTINUE : visitFileFailed(d, e);
         }
       });
     }
@@ -342,16 +364,16 @@ class MiniClusterTest {
     try {
       OutputStream out = f.newOutputStream(0);
       byte[] chunk = new byte[1 << 20];
-      java.io.IOException first = org.assertj.core.api.Assertions.catchThrowableOfType(() -> {
+      IOException first = org.assertj.core.api.Assertions.catchThrowableOfType(() -> {
         for (int i = 0; i < 64; i++) {
           out.write(chunk);
         }
         out.close();
-      }, java.io.IOException.class);
+      }, IOException.class);
       assertThat(first).as("with m = 0 a missing server fails the write").isNotNull().hasMessageContaining("ds-4");
-      assertThatThrownBy(() -> out.write(chunk)).isInstanceOf(java.io.IOException.class)
+      assertThatThrownBy(() -> out.write(chunk)).isInstanceOf(IOException.class)
           .hasMessageContaining("were not stored");
-      assertThatThrownBy(out::close).isInstanceOf(java.io.IOException.class);
+      assertThatThrownBy(out::close).isInstanceOf(IOException.class);
     } finally {
       cluster.startData("ds-4");
       cluster.awaitReady(Duration.ofSeconds(60));
@@ -364,7 +386,7 @@ class MiniClusterTest {
     Random rnd = new Random(11);
     for (var peer : cluster.plan().metaPeers()) {
       for (int i = 0; i < 20; i++) {
-        try (java.net.Socket s = new java.net.Socket(peer.host(), peer.clientPort())) {
+        try (Socket s = new Socket(peer.host(), peer.clientPort())) {
           byte[] junk = new byte[rnd.nextInt(2000) + 1];
           rnd.nextBytes(junk);
           if (i % 4 == 0) {
@@ -374,17 +396,17 @@ class MiniClusterTest {
         }
       }
     }
-    try (var pool = new io.tessera.common.rpc.RpcClientPool("garbage", 1, 1 << 20, 5000, 2000)) {
+    try (var pool = new RpcClientPool("garbage", 1, 1 << 20, 5000, 2000)) {
       for (var peer : cluster.plan().metaPeers()) {
-        var reply = pool.call(peer.clientAddress(), io.tessera.common.rpc.Service.META, new byte[] {(byte) 0xff, 0x01},
+        var reply = pool.call(peer.clientAddress(), Service.META, new byte[] {(byte) 0xff, 0x01},
             null).get();
-        var meta = io.tessera.common.proto.MetaResponseProto.parseFrom(reply.header());
+        var meta = MetaResponseProto.parseFrom(reply.header());
         reply.release();
         assertThat(meta.getStatus()).isIn(StatusProto.INVALID_ARGUMENT);
-        var hb = pool.call(peer.clientAddress(), io.tessera.common.rpc.Service.HEARTBEAT,
-            io.tessera.common.proto.HeartbeatRequestProto.newBuilder().setServerId("bad id!").setAddress("x")
+        var hb = pool.call(peer.clientAddress(), Service.HEARTBEAT,
+            HeartbeatRequestProto.newBuilder().setServerId("bad id!").setAddress("x")
                 .build().toByteArray(), null).get();
-        assertThat(io.tessera.common.proto.HeartbeatResponseProto.parseFrom(hb.header()).getStatus())
+        assertThat(HeartbeatResponseProto.parseFrom(hb.header()).getStatus())
             .isEqualTo(StatusProto.INVALID_ARGUMENT);
         hb.release();
       }
@@ -411,7 +433,7 @@ class MiniClusterTest {
     Path src = local.resolve("in.bin");
     byte[] data = new byte[3_000_000];
     new Random(3).nextBytes(data);
-    java.nio.file.Files.write(src, data);
+    Files.write(src, data);
     assertThat(Cli.run("fs", "put", "-q", "--sync", src.toString(), "/cli/deep/in.bin", "--meta", meta).code).isZero();
     Cli ls = Cli.run("fs", "ls", "--json", "/cli/deep", "--meta", meta);
     assertThat(ls.out).contains("\"size\" : 3000000");
@@ -421,7 +443,7 @@ class MiniClusterTest {
     Path dst = local.resolve("out.bin");
     assertThat(Cli.run("fs", "get", "-q", "-Dtessera.client.read-chunk=64K", "-Dtessera.client.reads-ahead=2",
         "/cli/deep/in.bin", dst.toString(), "--meta", meta).code).isZero();
-    assertThat(java.nio.file.Files.readAllBytes(dst)).isEqualTo(data);
+    assertThat(Files.readAllBytes(dst)).isEqualTo(data);
     Cli typo = Cli.run("fs", "get", "-q", "-Dtessera.client.read-chunks=64K", "/cli/deep/in.bin", dst.toString(),
         "--meta", meta);
     assertThat(typo.code).as("a setting no client reads is refused, not ignored").isEqualTo(2);
@@ -446,15 +468,15 @@ class MiniClusterTest {
     byte[] data = new byte[5_000_000];
     new Random(4).nextBytes(data);
     // the writer end, as `tar c dir | tessera fs put - PATH` or a process substitution would be
-    java.util.concurrent.CompletableFuture<Void> writer = java.util.concurrent.CompletableFuture.runAsync(() -> {
+    CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
       try {
-        java.nio.file.Files.write(fifo, data);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+        Files.write(fifo, data);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     });
     Cli put = Cli.run("fs", "put", fifo.toString(), "/piped/stream.bin", "--meta", meta);
-    writer.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    writer.get(30, TimeUnit.SECONDS);
     assertThat(put.code).as(put.err).isZero();
     assertThat(put.err).contains("put /piped/stream.bin 4.8 MiB");
     try (TesseraFile f = fs.openFile("/piped/stream.bin")) {
@@ -480,10 +502,10 @@ class MiniClusterTest {
     assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
     // a put of its own process, replacing the file, fed from a pipe that never ends
     Process put = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), io.tessera.cli.Tessera.class.getName(), "fs", "put", "--overwrite",
+        System.getProperty("java.class.path"), Tessera.class.getName(), "fs", "put", "--overwrite",
         "--quiet", fifo.toString(), "/interrupted/data.bin", "--meta", cluster.plan().metaAddresses())
         .redirectErrorStream(true).redirectOutput(local.resolve("put.log").toFile()).start();
-    try (OutputStream pipe = java.nio.file.Files.newOutputStream(fifo)) {
+    try (OutputStream pipe = Files.newOutputStream(fifo)) {
       byte[] chunk = new byte[1 << 20];
       new Random(8).nextBytes(chunk);
       for (int i = 0; i < 20; i++) {
@@ -494,13 +516,13 @@ class MiniClusterTest {
       // stopped while the pipe is still open: SIGTERM runs the same shutdown as Ctrl-C (SIGINT
       // itself may be ignored by a process started in the background, as CI jobs can be)
       assertThat(new ProcessBuilder("kill", "-TERM", String.valueOf(put.pid())).start().waitFor()).isZero();
-      assertThat(put.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-    } catch (java.io.IOException brokenPipe) {
+      assertThat(put.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    } catch (IOException brokenPipe) {
       // the put went away while we were writing: the assertions below say whether that was right
     } finally {
       put.destroyForcibly();
     }
-    assertThat(put.exitValue()).as(java.nio.file.Files.readString(local.resolve("put.log"))).isNotZero();
+    assertThat(put.exitValue()).as(Files.readString(local.resolve("put.log"))).isNotZero();
     assertThat(names("/interrupted")).as("the hidden partial file is removed").containsExactly("data.bin");
     try (TesseraFile f = fs.openFile("/interrupted/data.bin")) {
       byte[] got = new byte[(int) f.size()];
@@ -522,16 +544,16 @@ class MiniClusterTest {
     Path fifo = local.resolve("stream");
     assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
     Process put = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), io.tessera.cli.Tessera.class.getName(), "fs", "put", "--quiet",
+        System.getProperty("java.class.path"), Tessera.class.getName(), "fs", "put", "--quiet",
         "-Dtessera.client.partial-lease=3s", fifo.toString(), "/killed-put/data.bin", "--meta", meta)
         .redirectErrorStream(true).redirectOutput(local.resolve("put.log").toFile()).start();
-    try (OutputStream pipe = java.nio.file.Files.newOutputStream(fifo)) {
+    try (OutputStream pipe = Files.newOutputStream(fifo)) {
       pipe.write(new byte[1 << 20]);
       pipe.flush();
       await().atMost(Duration.ofSeconds(30)).until(() -> names("/killed-put").size() == 1);
       signal(put, "KILL");
-      assertThat(put.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-    } catch (java.io.IOException brokenPipe) {
+      assertThat(put.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    } catch (IOException brokenPipe) {
       // the put went away while we were writing
     } finally {
       put.destroyForcibly();
@@ -549,17 +571,17 @@ class MiniClusterTest {
       throws Exception {
     String meta = cluster.plan().metaAddresses();
     Path file = local.resolve("report.txt");
-    java.nio.file.Files.writeString(file, "first");
+    Files.writeString(file, "first");
     fs.mkdirs("/reports");
     assertThat(Cli.run("fs", "put", "-q", file.toString(), "/reports/", "--meta", meta).code).isZero();
-    java.nio.file.Files.writeString(file, "second");
+    Files.writeString(file, "second");
     Cli again = Cli.run("fs", "put", "-q", file.toString(), "/reports", "--meta", meta);
     assertThat(again.code).isEqualTo(1);
     assertThat(again.err).contains("/reports/report.txt already exists", "--overwrite");
     assertThat(Cli.run("fs", "put", "-q", "--overwrite", file.toString(), "/reports", "--meta", meta).code).isZero();
     assertThat(names("/reports")).containsExactly("report.txt");
     try (InputStream in = fs.open("/reports/report.txt")) {
-      assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("second");
+      assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("second");
     }
     Cli mvNoClobber = Cli.run("fs", "mv", "-n", "/reports/report.txt", "/reports/report.txt.bak", "--meta", meta);
     assertThat(mvNoClobber.code).isZero();
@@ -585,11 +607,11 @@ class MiniClusterTest {
       f.write(0, data, 0, data.length);
     }
     Path existing = local.resolve("big.bin");
-    java.nio.file.Files.writeString(existing, "mine");
+    Files.writeString(existing, "mine");
     Cli refused = Cli.run("fs", "get", "-q", "/got/big.bin", existing.toString(), "--meta", meta);
     assertThat(refused.code).isEqualTo(1);
     assertThat(refused.err.strip()).contains(existing + " already exists", "--overwrite");
-    assertThat(java.nio.file.Files.readString(existing)).isEqualTo("mine");
+    assertThat(Files.readString(existing)).isEqualTo("mine");
     Cli missing = Cli.run("fs", "get", "-q", "/got/big.bin", local.resolve("no/such/dir/x").toString(), "--meta", meta);
     assertThat(missing.code).isEqualTo(1);
     assertThat(missing.err.strip().lines()).singleElement().asString()
@@ -598,26 +620,26 @@ class MiniClusterTest {
     Path target = local.resolve("copy.bin");
     Path part = local.resolve("copy.bin.tessera-part");
     Process get = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), io.tessera.cli.Tessera.class.getName(), "fs", "get", "-q",
+        System.getProperty("java.class.path"), Tessera.class.getName(), "fs", "get", "-q",
         "/got/big.bin", target.toString(), "--meta", meta)
         .redirectErrorStream(true).redirectOutput(local.resolve("get.log").toFile()).start();
     try {
       await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
-          .until(() -> java.nio.file.Files.exists(part) || !get.isAlive());
+          .until(() -> Files.exists(part) || !get.isAlive());
       // held still mid-copy, then stopped as Ctrl-C would (SIGTERM runs the same shutdown)
       signal(get, "STOP");
-      boolean midCopy = java.nio.file.Files.exists(part) && !java.nio.file.Files.exists(target);
+      boolean midCopy = Files.exists(part) && !Files.exists(target);
       signal(get, "TERM");
       signal(get, "CONT");
-      assertThat(get.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
-      assertThat(midCopy).as("the get was stopped half-way (%s)", java.nio.file.Files.readString(
+      assertThat(get.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      assertThat(midCopy).as("the get was stopped half-way (%s)", Files.readString(
           local.resolve("get.log"))).isTrue();
     } finally {
       get.destroyForcibly();
     }
     assertThat(part).as("the partial copy is removed").doesNotExist();
-    if (java.nio.file.Files.exists(target)) {
-      assertThat(java.nio.file.Files.size(target)).as("a copy that got into place is whole").isEqualTo(data.length);
+    if (Files.exists(target)) {
+      assertThat(Files.size(target)).as("a copy that got into place is whole").isEqualTo(data.length);
     }
   }
 
@@ -648,7 +670,7 @@ class MiniClusterTest {
 
     String longest = "n".repeat(255);
     Path file = local.resolve("x");
-    java.nio.file.Files.writeString(file, "fits");
+    Files.writeString(file, "fits");
     Cli put = Cli.run("fs", "put", "-q", file.toString(), "/names/" + longest, "--meta", meta);
     assertThat(put.code).as(put.err).isZero();
     assertThat(fs.stat("/names/" + longest).size()).isEqualTo(4);
@@ -668,7 +690,7 @@ class MiniClusterTest {
     cluster.stopData(server);
     try {
       Cli get = Cli.run("fs", "get", "-q", "/unreadable.bin", local.resolve("out").toString(), "--meta", meta);
-      assertThat(get.code).as(get.err).isEqualTo(io.tessera.cli.Tessera.EXIT_UNREADABLE);
+      assertThat(get.code).as(get.err).isEqualTo(Tessera.EXIT_UNREADABLE);
       assertThat(get.err.strip().lines()).singleElement().asString().contains("no parity", server);
       Cli ls = Cli.run("fs", "ls", "/", "--meta", meta);
       assertThat(ls.code).as("the cluster itself answers").isZero();
@@ -773,16 +795,16 @@ class MiniClusterTest {
     assertThat(new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start().waitFor()).isZero();
   }
 
-  private List<String> names(String dir) throws java.io.IOException {
+  private List<String> names(String dir) throws IOException {
     return fs.list(dir).stream().map(FileStatus::name).sorted().toList();
   }
 
   /** One CLI invocation's exit code and output. */
   private record Cli(int code, String out, String err) {
     static Cli run(String... args) {
-      java.io.StringWriter out = new java.io.StringWriter();
-      java.io.StringWriter err = new java.io.StringWriter();
-      int code = io.tessera.cli.Tessera.run(new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true),
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int code = Tessera.run(new PrintWriter(out, true), new PrintWriter(err, true),
           args);
       return new Cli(code, out.toString(), err.toString());
     }

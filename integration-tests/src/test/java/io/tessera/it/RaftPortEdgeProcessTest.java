@@ -2,11 +2,12 @@ package io.tessera.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.ProcessCluster;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.meta.server.MetaPeer;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -74,7 +75,7 @@ class RaftPortEdgeProcessTest {
           .as("one line per bad peer, in:%n%s", String.join("\n", added)).hasSize(BAD_PEERS);
       assertThat(added).as("no stack traces").noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception"));
       assertThat(fs.admin().status().replicas()).as("the replicas still form a group")
-          .anyMatch(io.tessera.client.admin.ClusterStatus.Replica::leader);
+          .anyMatch(ClusterStatus.Replica::leader);
     }
   }
 

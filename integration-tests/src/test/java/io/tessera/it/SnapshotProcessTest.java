@@ -1,25 +1,26 @@
 package io.tessera.it;
 
-import io.tessera.meta.snapshot.SnapshotCoordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.ProcessCluster;
-import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.admin.FileCheck;
-import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
+import io.tessera.client.admin.FileCheck;
+import io.tessera.client.admin.SnapshotInfo;
+import io.tessera.meta.snapshot.SnapshotCoordinator;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -69,7 +70,7 @@ class SnapshotProcessTest {
           try {
             return fs.admin().snapshots().create("mid");
           } catch (Exception e) {
-            throw new java.util.concurrent.CompletionException(e);
+            throw new CompletionException(e);
           }
         });
         await().atMost(Duration.ofSeconds(30)).until(() -> logSince(plan.logFile(leader), logStart)
@@ -137,7 +138,7 @@ class SnapshotProcessTest {
   private static String logSince(Path log, long from) throws Exception {
     byte[] all = Files.readAllBytes(log);
     return new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
-        java.nio.charset.StandardCharsets.UTF_8);
+        StandardCharsets.UTF_8);
   }
 
   private static String leader(TesseraFileSystem fs) throws Exception {

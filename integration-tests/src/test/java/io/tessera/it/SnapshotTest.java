@@ -1,26 +1,36 @@
 package io.tessera.it;
 
-import io.tessera.client.internal.ParityWriter;
-import io.tessera.common.fault.FaultPoints;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.client.CreateOptions;
-import io.tessera.client.admin.FileCheck;
 import io.tessera.client.FileStatus;
-import io.tessera.client.admin.SnapshotChange;
-import io.tessera.client.admin.SnapshotChange.Type;
-import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.FileCheck;
+import io.tessera.client.admin.SnapshotChange;
+import io.tessera.client.admin.SnapshotInfo;
+import io.tessera.client.internal.ParityWriter;
+import io.tessera.common.config.Config;
+import io.tessera.common.fault.FaultPoints;
 import io.tessera.common.status.TesseraException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -245,7 +255,7 @@ class SnapshotTest {
     fs.setMode("/modes/sub/exec", 0750);
     fs.setMode("/modes/chmodded", 0640);
     fs.setMode("/modes/sub", 0711);
-    java.util.Map<String, FileStatus> before = new java.util.HashMap<>();
+    Map<String, FileStatus> before = new HashMap<>();
     for (String p : List.of("/modes/rw", "/modes/sub/exec", "/modes/chmodded", "/modes/sub")) {
       before.put(p, fs.stat(p));
     }
@@ -291,9 +301,9 @@ class SnapshotTest {
     byte[] expected = old.clone();
     System.arraycopy(update, 0, expected, 64 << 10, update.length);
     long[] snapshotMillis = new long[1];
-    java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<byte[]>> readAtSnapshot =
-        new java.util.concurrent.atomic.AtomicReference<>();
-    try (TesseraFileSystem writer = TesseraFileSystem.connect(io.tessera.common.config.Config.of(java.util.Map.of(
+    AtomicReference<CompletableFuture<byte[]>> readAtSnapshot =
+        new AtomicReference<>();
+    try (TesseraFileSystem writer = TesseraFileSystem.connect(Config.of(Map.of(
             "tessera.client.meta", cluster.plan.metaAddresses(), "tessera.client.lock-lease", "30s")));
         TesseraFile f = writer.openFile("/held/f")) {
       AtomicBoolean once = new AtomicBoolean();
@@ -305,27 +315,27 @@ class SnapshotTest {
         long start = System.nanoTime();
         try {
           fs.admin().snapshots().create("held-1");
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
         snapshotMillis[0] = (System.nanoTime() - start) / 1_000_000;
-        java.util.concurrent.CompletableFuture<byte[]> reader = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<byte[]> reader = CompletableFuture.supplyAsync(() -> {
           try {
             return readAll("/.snapshots/held-1/held/f");
           } catch (Exception e) {
-            throw new java.util.concurrent.CompletionException(e);
+            throw new CompletionException(e);
           }
         });
-        assertThatThrownBy(() -> reader.get(500, java.util.concurrent.TimeUnit.MILLISECONDS))
+        assertThatThrownBy(() -> reader.get(500, TimeUnit.MILLISECONDS))
             .as("a read of the snapshot waits for the write it holds to land")
-            .isInstanceOf(java.util.concurrent.TimeoutException.class);
+            .isInstanceOf(TimeoutException.class);
         readAtSnapshot.set(reader);
       });
       f.write(64 << 10, update, 0, update.length);
     }
     assertThat(snapshotMillis[0]).as("ms to take the snapshot while the writer held its locks (lease 30 s)")
         .isLessThan(10_000);
-    assertThat(readAtSnapshot.get().get(30, java.util.concurrent.TimeUnit.SECONDS))
+    assertThat(readAtSnapshot.get().get(30, TimeUnit.SECONDS))
         .as("the snapshot holds the write, which had its locks before it").isEqualTo(expected);
     assertThat(readAll("/.snapshots/held-1/held/f")).isEqualTo(expected);
     assertThat(readAll("/held/f")).isEqualTo(expected);
@@ -346,8 +356,8 @@ class SnapshotTest {
         if (!once.getAndSet(true)) {
           try {
             fs.admin().snapshots().create("grow-1");
-          } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
           }
         }
       });
@@ -370,14 +380,14 @@ class SnapshotTest {
     fs.mkdirs("/torn", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
     write("/torn/f", bytes(512 << 10, 41));
     byte[] stripe = bytes(256 << 10, 42);   // the whole first stripe: all six units change
-    try (TesseraFileSystem dying = TesseraFileSystem.connect(io.tessera.common.config.Config.of(java.util.Map.of(
+    try (TesseraFileSystem dying = TesseraFileSystem.connect(Config.of(Map.of(
             "tessera.client.meta", cluster.plan.metaAddresses(), "tessera.client.lock-lease", "2s")));
         TesseraFile f = dying.openFile("/torn/f")) {
       FaultPoints.arm(ParityWriter.BETWEEN_PHASES, dying.async(), () -> {
         try {
           fs.admin().snapshots().create("torn-1");   // the write's locks were granted before it: it lands in torn-1
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
       });
       FaultPoints.arm(ParityWriter.MID_PHASE2, dying.async(), () -> {
@@ -387,7 +397,7 @@ class SnapshotTest {
     }
     // three units landed, three did not: once the locks' lease ran out, recovery recomputes the parity
     org.awaitility.Awaitility.await("recovery repairs the torn stripe of the live file")
-        .atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
         .until(() -> fs.admin().check("/torn/f", true).parityMismatches() == 0);
     assertThat(fs.admin().check("/.snapshots/torn-1/torn/f", true).parityMismatches())
         .as("the snapshot holds the landed units at the write's epoch: its parity was repaired there too").isZero();

@@ -1,5 +1,6 @@
 package io.tessera.testcluster;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -177,7 +178,7 @@ final class ClassArchives {
       jvm.remove(classPath);   // its jars count below, by size and time
       md.update((System.getProperty("java.vm.version") + "|" + String.join(" ", jvm) + "|" + String.join(" ", options))
           .getBytes(StandardCharsets.UTF_8));
-      for (String entry : classPath.split(java.io.File.pathSeparator)) {
+      for (String entry : classPath.split(File.pathSeparator)) {
         Path p = Path.of(entry);
         md.update((entry + "|" + Files.size(p) + "|" + Files.getLastModifiedTime(p).toMillis() + "\n")
             .getBytes(StandardCharsets.UTF_8));

@@ -1,6 +1,10 @@
 package io.tessera.testcluster;
 
+import io.tessera.common.cluster.ClusterFile;
 import io.tessera.meta.server.MetaPeer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,9 +60,9 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase, 
     });
     dataIds().forEach(id -> ports.add(dataPort(id)));
     for (int port : ports) {
-      try (java.net.ServerSocket s = new java.net.ServerSocket()) {
-        s.bind(new java.net.InetSocketAddress(LOOPBACK, port));
-      } catch (java.io.IOException e) {
+      try (ServerSocket s = new ServerSocket()) {
+        s.bind(new InetSocketAddress(LOOPBACK, port));
+      } catch (IOException e) {
         throw new IllegalStateException("port " + port + " on " + LOOPBACK + " is in use (another cluster, or "
             + "another program): give this cluster another --port-base");
       }
@@ -103,7 +107,7 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase, 
   }
 
   public Path clusterFile() {
-    return dir.resolve(io.tessera.common.cluster.ClusterFile.NAME);
+    return dir.resolve(ClusterFile.NAME);
   }
 
   public Path logFile(String id) {

@@ -7,6 +7,7 @@ import io.tessera.data.server.DataServerConfigKeys;
 import io.tessera.meta.server.MetaPeer;
 import io.tessera.meta.server.MetaServer;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,7 +40,7 @@ public final class InProcessCluster implements LocalCluster {
         data.add(new ClusterFile.Node(id, "127.0.0.1:" + plan.dataPort(id), pid, plan.dataDir(id).toString(),
             List.of()));
       }
-      java.nio.file.Files.createDirectories(plan.dir());
+      Files.createDirectories(plan.dir());
       new ClusterFile(meta, data).write(plan.clusterFile());
     } catch (IOException | InterruptedException | RuntimeException e) {
       c.close();

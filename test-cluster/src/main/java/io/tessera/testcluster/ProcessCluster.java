@@ -1,15 +1,19 @@
 package io.tessera.testcluster;
 
 import io.tessera.common.cluster.ClusterFile;
+import java.io.File;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * One OS process per server, as in a real deployment. Each process's command line is kept
@@ -102,12 +106,12 @@ public final class ProcessCluster implements LocalCluster {
    * {@code wrapper.apply(id)} (e.g. {@code ip netns exec NS}, which keeps the process id).
    */
   public static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs,
-      java.util.function.Function<String, List<String>> wrapper) throws IOException {
+      Function<String, List<String>> wrapper) throws IOException {
     return start(plan, launcher, extraArgs, wrapper, DEFAULT_DATA_NICE);
   }
 
   private static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs,
-      java.util.function.Function<String, List<String>> wrapper, int dataNice) throws IOException {
+      Function<String, List<String>> wrapper, int dataNice) throws IOException {
     Files.createDirectories(plan.dir().resolve("logs"));
     ProcessCluster c = new ProcessCluster(plan, launcher);
     List<ClusterFile.Node> meta = new ArrayList<>();
@@ -142,7 +146,7 @@ public final class ProcessCluster implements LocalCluster {
     if (nice == 0) {
       return List.of();
     }
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(java.io.File.pathSeparator)) {
+    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
       if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "nice"))) {
         return List.of(Path.of(dir, "nice").toString(), "-n", String.valueOf(nice));
       }
@@ -291,10 +295,10 @@ public final class ProcessCluster implements LocalCluster {
     launch(id, extraArgs);
     int port = plan.metaPeers().stream().filter(p -> p.id().equals(id)).map(p -> p.clientPort()).findFirst()
         .orElseGet(() -> plan.dataPort(id));
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       checkAlive(id);   // others may be down on purpose
-      try (java.net.Socket s = new java.net.Socket(plan.host(id), port)) {
+      try (Socket s = new Socket(plan.host(id), port)) {
         return;
       } catch (IOException notYet) {
         Thread.sleep(100);
@@ -308,7 +312,7 @@ public final class ProcessCluster implements LocalCluster {
     stopping = true;
     stopServersRestartedByHand();
     List<String> order = new ArrayList<>(processes.keySet());
-    java.util.Collections.reverse(order); // data servers first, then the meta group
+    Collections.reverse(order); // data servers first, then the meta group
     for (String id : order) {
       Process p = processes.get(id);
       if (p.isAlive()) {

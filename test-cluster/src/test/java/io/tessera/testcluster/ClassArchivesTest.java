@@ -2,8 +2,10 @@ package io.tessera.testcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,13 +22,13 @@ class ClassArchivesTest {
 
   private String jars() throws Exception {
     Path a = Files.write(dir.resolve("lib").resolve("a.jar"), new byte[] {1});
-    return a + java.io.File.pathSeparator + Files.write(dir.resolve("lib").resolve("b.jar"), new byte[] {2});
+    return a + File.pathSeparator + Files.write(dir.resolve("lib").resolve("b.jar"), new byte[] {2});
   }
 
   @Test
   void aClassPathWithClassDirectoriesGetsNoArchive() throws Exception {
     Files.createDirectories(dir.resolve("lib"));
-    String classPath = jars() + java.io.File.pathSeparator + Files.createDirectories(dir.resolve("classes"));
+    String classPath = jars() + File.pathSeparator + Files.createDirectories(dir.resolve("classes"));
     ClassArchives archives = ClassArchives.forLauncher(launcher(classPath));
     assertThat(archives.options("meta", List.of())).isEmpty();
     assertThat(dir.resolve("lib").resolve("cds")).doesNotExist();
@@ -96,7 +98,7 @@ class ClassArchivesTest {
 
   private static Path archiveAt(Path cds, String name, long modifiedMillis) throws Exception {
     Path p = Files.write(cds.resolve(name + ".jsa"), new byte[] {7});
-    Files.setLastModifiedTime(p, java.nio.file.attribute.FileTime.fromMillis(modifiedMillis));
+    Files.setLastModifiedTime(p, FileTime.fromMillis(modifiedMillis));
     return p;
   }
 }

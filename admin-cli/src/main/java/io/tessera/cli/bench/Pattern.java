@@ -1,6 +1,7 @@
 package io.tessera.cli.bench;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Random;
 
 /**
@@ -27,7 +28,7 @@ final class Pattern {
   /** The offset of the first wrong byte, or -1. */
   long firstMismatch(byte[] got, int len, long fileOffset, byte[] scratch) {
     fill(scratch, len, fileOffset);
-    int i = java.util.Arrays.mismatch(got, 0, len, scratch, 0, len);
+    int i = Arrays.mismatch(got, 0, len, scratch, 0, len);
     return i < 0 ? -1 : fileOffset + i;
   }
 }

@@ -1,10 +1,10 @@
 package io.tessera.cli.bench;
 
 import io.tessera.cli.ClusterOptions;
-import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.DataSize;
 import java.io.PrintWriter;
@@ -21,6 +21,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -269,7 +270,7 @@ public final class RebuildCommand implements Callable<Integer> {
     }
   }
 
-  private static void await(java.util.function.BooleanSupplier c, int seconds) throws InterruptedException {
+  private static void await(BooleanSupplier c, int seconds) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (!c.getAsBoolean()) {
       if (System.nanoTime() > deadline) {

@@ -3,9 +3,9 @@ package io.tessera.cli.bench;
 import io.tessera.cli.ClusterOptions;
 import io.tessera.cli.fs.LayoutOptions;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.common.config.DataSize;
 import io.tessera.common.config.Durations;
 import java.io.OutputStream;
@@ -13,6 +13,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
@@ -157,7 +158,7 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
       for (String f : files) {
         fs.delete(f, false);
       }
-      return java.util.Arrays.stream(total).anyMatch(p -> p.failed > 0) ? 1 : 0;
+      return Arrays.stream(total).anyMatch(p -> p.failed > 0) ? 1 : 0;
     } finally {
       pool.shutdownNow();
       fss.forEach(TesseraFileSystem::close);

@@ -4,10 +4,11 @@ import io.tessera.cli.ClusterOptions;
 import io.tessera.cli.fs.LayoutOptions;
 import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.admin.SnapshotChange;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.SnapshotChange;
 import io.tessera.common.config.DataSize;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -117,7 +118,7 @@ public final class SnapshotReadDiffCommand implements Callable<Integer> {
   private static double read(TesseraFileSystem fs, String path, long bytes) throws Exception {
     byte[] buf = new byte[16 << 20];
     long t0 = System.nanoTime();
-    try (TesseraFile f = fs.openFile(path); java.io.InputStream in = f.newInputStream(0)) {
+    try (TesseraFile f = fs.openFile(path); InputStream in = f.newInputStream(0)) {
       while (in.readNBytes(buf, 0, buf.length) > 0) {
         // reading is the work
       }

@@ -2,6 +2,8 @@ package io.tessera.cli.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * Decides when untimed warm-up passes may stop: a cluster just started runs its first passes
@@ -82,8 +84,8 @@ public final class SteadyState {
 
   /** The rates so far as "167, 317, 388". */
   String ratesText() {
-    return rates.stream().map(r -> String.format(java.util.Locale.ROOT, "%.0f", r))
-        .collect(java.util.stream.Collectors.joining(", "));
+    return rates.stream().map(r -> String.format(Locale.ROOT, "%.0f", r))
+        .collect(Collectors.joining(", "));
   }
 
   /** The rates recorded so far, in order. */

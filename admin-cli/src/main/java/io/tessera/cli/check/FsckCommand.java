@@ -5,12 +5,15 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ClusterOptions;
 import io.tessera.cli.ClusterPaths;
 import io.tessera.cli.Tessera;
-import io.tessera.client.admin.FileCheck;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.FileCheck;
+import io.tessera.common.config.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -60,9 +63,9 @@ public final class FsckCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    java.time.Duration repairTimeout;
+    Duration repairTimeout;
     try {
-      repairTimeout = io.tessera.common.config.Durations.parse(repairTimeoutText);
+      repairTimeout = Durations.parse(repairTimeoutText);
     } catch (IllegalArgumentException e) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--repair-timeout: " + e.getMessage());
     }
@@ -81,7 +84,7 @@ public final class FsckCommand implements Callable<Integer> {
     long stripes = checks.stream().mapToLong(FileCheck::stripes).sum();
     long mismatches = checks.stream().mapToLong(FileCheck::parityMismatches).sum();
     if (json) {
-      var doc = new java.util.LinkedHashMap<String, Object>();
+      var doc = new LinkedHashMap<String, Object>();
       doc.put("files", checks);
       doc.put("stripes", stripes);
       doc.put("parityVerified", verifyParity);
@@ -101,7 +104,7 @@ public final class FsckCommand implements Callable<Integer> {
 
   /** Asks for every repair, waits until recovery has rewritten the shards, checks those files again. */
   private List<FileCheck> repairAndRecheck(TesseraFileSystem fs, List<FileCheck> checks, PrintWriter out,
-      java.time.Duration repairTimeout) throws IOException, InterruptedException {
+      Duration repairTimeout) throws IOException, InterruptedException {
     List<FileCheck> repaired = checks.stream().filter(FileCheck::repairable).toList();
     for (FileCheck c : repaired) {
       fs.admin().repair(c);
@@ -114,7 +117,7 @@ public final class FsckCommand implements Callable<Integer> {
     for (FileCheck c : repaired) {
       while (!fs.stat(c.path()).staleServers().isEmpty()) {
         if (System.nanoTime() - deadline > 0) {
-          throw new IOException("recovery did not rewrite the shards of " + c.path() + " within " + io.tessera.common.config.Durations.format(repairTimeout)
+          throw new IOException("recovery did not rewrite the shards of " + c.path() + " within " + Durations.format(repairTimeout)
               + " (see `tessera recover status`)");
         }
         Thread.sleep(250);

@@ -4,10 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.cli.recover.RecoverStatusCommand;
-import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.common.config.DataSize;
 import java.io.PrintWriter;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,7 +33,7 @@ public final class ClusterStatusCommand extends ConnectedCommand {
       return "leader";
     }
     if (r.lastContactMillisAgo() > 3000) {
-      return String.format(java.util.Locale.ROOT, "UNREACHABLE (last heard %.0f s ago)", r.lastContactMillisAgo() / 1000.0);
+      return String.format(Locale.ROOT, "UNREACHABLE (last heard %.0f s ago)", r.lastContactMillisAgo() / 1000.0);
     }
     return "follower";
   }
@@ -40,7 +41,7 @@ public final class ClusterStatusCommand extends ConnectedCommand {
   private static String stateOf(ClusterStatus.DataServer d) {
     return switch (d.state()) {
       case "up", "recovering", "draining", "retired" -> d.state();
-      default -> d.state().toUpperCase(java.util.Locale.ROOT);
+      default -> d.state().toUpperCase(Locale.ROOT);
     };
   }
 
@@ -83,7 +84,7 @@ public final class ClusterStatusCommand extends ConnectedCommand {
       out.printf("  %-8s %-22s %-10s %12s %12s %12s %-12s %8s %d%s%n", d.id(), d.address(), stateOf(d),
           DataSize.format(d.usedBytes()), DataSize.format(d.freeBytes()), DataSize.format(d.capacityBytes()),
           d.lastHeartbeatMillisAgo() < 0 ? "unknown"
-              : String.format(java.util.Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0),
+              : String.format(Locale.ROOT, "%.1fs ago", d.lastHeartbeatMillisAgo() / 1000.0),
           leaving ? String.valueOf(d.filesPlaced()) : "-", d.filesToRebuild(), notes(d));
     }
     out.printf("Removed files whose shards are still to be deleted: %s%n", s.filesToReclaim() >= 1_000_000

@@ -1,8 +1,7 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.ConnectedCommand;
-
 import io.tessera.cli.ClusterPaths;
+import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -11,9 +10,14 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -72,13 +76,13 @@ public final class PutCommand extends ConnectedCommand {
     // half-written file behind, and the file it would replace stays whole until then
     String partial = parent.replaceAll("/$", "") + "/" + partialName(target.substring(target.lastIndexOf('/') + 1),
         ProcessHandle.current().pid());
-    java.time.Duration lease = fs.async().partialLease();
+    Duration lease = fs.async().partialLease();
     CreateOptions o = layout.toOptions();
     o = (o == null ? CreateOptions.defaults() : o).overwrite(true).partial(lease);
     Thread onInterrupt = new Thread(() -> removeQuietly(fs, partial), "put-interrupted");
     Runtime.getRuntime().addShutdownHook(onInterrupt);
     boolean renamed = false;
-    java.util.concurrent.ScheduledExecutorService renewer = java.util.concurrent.Executors
+    ScheduledExecutorService renewer = Executors
         .newSingleThreadScheduledExecutor(r -> {
           Thread t = new Thread(r, "put-lease");
           t.setDaemon(true);
@@ -93,7 +97,7 @@ public final class PutCommand extends ConnectedCommand {
         // a put killed outright stops renewing: the cluster removes its copy once the lease runs out
         long every = Math.max(1, lease.toMillis() / 3);
         renewer.scheduleWithFixedDelay(() -> renewQuietly(fs, f, lease), every, every,
-            java.util.concurrent.TimeUnit.MILLISECONDS);
+            TimeUnit.MILLISECONDS);
         OutputStream out = f.newOutputStream(0);
         Transfer.copy("put " + target, in, out, size, quiet, err());
         if (sync) {
@@ -140,7 +144,7 @@ public final class PutCommand extends ConnectedCommand {
   static String partialName(String name, long pid) {
     String suffix = ".tessera-part-" + pid;
     int room = MAX_NAME_BYTES - 1 - suffix.length();
-    byte[] utf8 = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
     if (utf8.length <= room) {
       return "." + name + suffix;
     }
@@ -148,7 +152,7 @@ public final class PutCommand extends ConnectedCommand {
     int used = 0;
     for (int i = 0; i < name.length(); ) {
       int cp = name.codePointAt(i);
-      int bytes = new String(Character.toChars(cp)).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+      int bytes = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
       if (used + bytes > room) {
         break;
       }
@@ -159,7 +163,7 @@ public final class PutCommand extends ConnectedCommand {
     return "." + cut + suffix;
   }
 
-  private static void renewQuietly(TesseraFileSystem fs, TesseraFile f, java.time.Duration lease) {
+  private static void renewQuietly(TesseraFileSystem fs, TesseraFile f, Duration lease) {
     try {
       fs.renewPartial(f, lease);
     } catch (IOException | RuntimeException e) {

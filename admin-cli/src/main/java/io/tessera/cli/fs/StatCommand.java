@@ -1,12 +1,12 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.ConnectedCommand;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ClusterPaths;
+import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.config.DataSize;
 import io.tessera.common.layout.StripeLayout;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -94,6 +94,6 @@ public final class StatCommand extends ConnectedCommand {
   }
 
   private static String compact(int k, int m, int unit) {
-    return k + "+" + m + "/" + io.tessera.common.config.DataSize.format(unit).replace(" ", "");
+    return k + "+" + m + "/" + DataSize.format(unit).replace(" ", "");
   }
 }

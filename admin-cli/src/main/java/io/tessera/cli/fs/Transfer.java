@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.DecimalFormat;
 import java.util.Locale;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -30,7 +33,7 @@ final class Transfer {
     ProgressBar bar = quiet || !stderrIsTerminal() ? null : new ProgressBarBuilder().setTaskName(task)
         .setInitialMax(total < 0 ? -1 : Math.max(total, 1))   // -1: the bar counts up without an end
         .setStyle(ProgressBarStyle.ASCII).setUnit("MB", 1_000_000)
-        .showSpeed(new java.text.DecimalFormat("0.0")).setUpdateIntervalMillis(250)
+        .showSpeed(new DecimalFormat("0.0")).setUpdateIntervalMillis(250)
         .continuousUpdate().build();
     try {
       int n;
@@ -61,7 +64,7 @@ final class Transfer {
   /** Whether standard error is a terminal (Linux: what /proc says file descriptor 2 is). */
   static boolean stderrIsTerminal() {
     try {
-      String target = java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/2")).toString();
+      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
     } catch (IOException | UnsupportedOperationException e) {
       return System.console() != null;

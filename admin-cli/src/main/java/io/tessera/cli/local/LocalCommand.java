@@ -1,20 +1,22 @@
 package io.tessera.cli.local;
 
 import io.tessera.cli.SettingsCommand;
-import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.LayoutPolicy;
 import io.tessera.client.TesseraFileSystem;
-import io.tessera.common.proto.LayoutPolicyProto;
-import io.tessera.meta.registry.DefaultLayout;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
+import io.tessera.common.config.Durations;
+import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.rpc.HostPort;
+import io.tessera.meta.registry.DefaultLayout;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.InProcessCluster;
 import io.tessera.testcluster.LauncherLock;
 import io.tessera.testcluster.LocalCluster;
 import io.tessera.testcluster.ProcessCluster;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,13 +113,13 @@ public final class LocalCommand implements Callable<Integer> {
       } finally {
         try {
           owned.close();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
           // the process is ending: the lock goes with it
         }
         stopped.countDown();
       }
     }, "local-shutdown"));
-    ClusterStatus status = cluster.awaitReady(io.tessera.common.config.Durations.parse(readyTimeout));
+    ClusterStatus status = cluster.awaitReady(Durations.parse(readyTimeout));
     printEndpoints(out, plan, status, Duration.ofNanos(System.nanoTime() - start), rootDefault(plan));
     if (cluster instanceof ProcessCluster pc) {
       watch(pc, out, stopped);
@@ -130,7 +132,7 @@ public final class LocalCommand implements Callable<Integer> {
    * The root directory's default layout; a new cluster gets the widest of 6+3, 4+2 and 2+1 its
    * data servers can hold (files survive losing servers unless they ask for no parity).
    */
-  private static LayoutPolicy rootDefault(ClusterPlan plan) throws java.io.IOException {
+  private static LayoutPolicy rootDefault(ClusterPlan plan) throws IOException {
     try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
       LayoutPolicy now = fs.stat("/").defaultLayout();
       if (now != null) {
@@ -142,7 +144,7 @@ public final class LocalCommand implements Callable<Integer> {
     }
   }
 
-  private ClusterPlan plan() throws java.io.IOException {
+  private ClusterPlan plan() throws IOException {
     Path file = dir.resolve(ClusterFile.NAME);
     if (Files.exists(file)) {
       ClusterFile existing = ClusterFile.read(file);

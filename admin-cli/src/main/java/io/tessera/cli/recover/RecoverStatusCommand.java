@@ -3,10 +3,11 @@ package io.tessera.cli.recover;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ConnectedCommand;
-import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.common.config.DataSize;
 import java.io.PrintWriter;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -55,7 +56,7 @@ public final class RecoverStatusCommand extends ConnectedCommand {
 
   /** A rate as every Tessera command prints one: MB/s, 10^6 bytes a second. */
   public static String mbPerS(double bytesPerSecond) {
-    return String.format(java.util.Locale.ROOT, "%.1f MB/s", bytesPerSecond / 1e6);
+    return String.format(Locale.ROOT, "%.1f MB/s", bytesPerSecond / 1e6);
   }
 
   /** The rebuild table shared with {@code cluster status}. */

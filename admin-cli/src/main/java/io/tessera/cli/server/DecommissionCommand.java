@@ -2,10 +2,13 @@ package io.tessera.cli.server;
 
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.cli.Tessera;
-import io.tessera.client.admin.ClusterStatus;
+import io.tessera.cli.recover.RecoverStatusCommand;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
 import io.tessera.common.config.DataSize;
+import io.tessera.common.config.Durations;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,7 +37,7 @@ public final class DecommissionCommand extends ConnectedCommand {
   protected int run(TesseraFileSystem fs) throws Exception {
     Duration limit;
     try {
-      limit = io.tessera.common.config.Durations.parse(timeout);
+      limit = Durations.parse(timeout);
     } catch (IllegalArgumentException e) {
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--wait-timeout: " + e.getMessage());
     }
@@ -55,8 +58,8 @@ public final class DecommissionCommand extends ConnectedCommand {
       }
       Optional<ClusterStatus.Rebuild> r = s.recovery().rebuilds().stream()
           .filter(x -> x.draining() && x.server().equals(server)).findFirst();
-      String line = r.map(x -> String.format(java.util.Locale.ROOT, "%s: %d files (%s) left to move, %s%s",
-          server, x.filesLeft(), DataSize.format(x.bytesLeft()), io.tessera.cli.recover.RecoverStatusCommand.mbPerS(x.bytesPerSecond()),
+      String line = r.map(x -> String.format(Locale.ROOT, "%s: %d files (%s) left to move, %s%s",
+          server, x.filesLeft(), DataSize.format(x.bytesLeft()), RecoverStatusCommand.mbPerS(x.bytesPerSecond()),
           x.lastError().isEmpty() ? "" : "; last failure: " + x.lastError()))
           .orElse(server + ": " + d.map(ClusterStatus.DataServer::state).orElse("unknown"));
       if (!line.equals(last)) {

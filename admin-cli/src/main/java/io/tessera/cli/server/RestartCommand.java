@@ -2,9 +2,11 @@ package io.tessera.cli.server;
 
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.rpc.HostPort;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.ProcessBuilder.Redirect;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,7 +61,7 @@ public final class RestartCommand implements Callable<Integer> {
     Path log = dir.resolve("logs").resolve(id + ".log");
     Files.createDirectories(log.getParent());
     Process p = new ProcessBuilder(node.cmd()).redirectErrorStream(true).redirectOutput(Redirect.appendTo(log.toFile()))
-        .redirectInput(Redirect.from(new java.io.File("/dev/null"))).start();
+        .redirectInput(Redirect.from(new File("/dev/null"))).start();
     ClusterFile.update(file, f -> f.withPid(id, p.pid()));
     awaitListening(p, HostPort.parse(node.address()), log);
     out.printf("%s restarted (PID %d); log: %s%n", id, p.pid(), log);
@@ -72,7 +74,7 @@ public final class RestartCommand implements Callable<Integer> {
       if (!p.isAlive()) {
         throw new IOException("it exited with code " + p.exitValue() + " while starting; see " + log);
       }
-      try (java.net.Socket s = new java.net.Socket(address.host(), address.port())) {
+      try (Socket s = new Socket(address.host(), address.port())) {
         return;
       } catch (IOException notYet) {
         Thread.sleep(100);

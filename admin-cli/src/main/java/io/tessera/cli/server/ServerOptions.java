@@ -2,6 +2,11 @@ package io.tessera.cli.server;
 
 import io.tessera.cli.SettingsCommand;
 import io.tessera.common.config.Config;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -23,15 +28,15 @@ public final class ServerOptions {
   Path log;
 
   /** Sends standard output and error to the --log file, if one is given; before the server logs anything. */
-  void redirectOutput() throws java.io.IOException {
+  void redirectOutput() throws IOException {
     if (log == null) {
       return;
     }
     if (log.getParent() != null) {
-      java.nio.file.Files.createDirectories(log.getParent());
+      Files.createDirectories(log.getParent());
     }
-    java.io.PrintStream to = new java.io.PrintStream(new java.io.FileOutputStream(log.toFile(), true), true,
-        java.nio.charset.StandardCharsets.UTF_8);
+    PrintStream to = new PrintStream(new FileOutputStream(log.toFile(), true), true,
+        StandardCharsets.UTF_8);
     System.setOut(to);
     System.setErr(to);
   }

@@ -3,10 +3,12 @@ package io.tessera.cli.snapshot;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ConnectedCommand;
-import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.common.config.DataSize;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -25,8 +27,8 @@ public final class SnapshotListCommand extends ConnectedCommand {
   protected int run(TesseraFileSystem fs) throws Exception {
     List<SnapshotInfo> list = noUsage ? fs.admin().snapshots().list() : fs.admin().snapshots().listWithUsage();
     if (json) {
-      List<java.util.Map<String, Object>> rows = list.stream().map(s -> {
-        java.util.Map<String, Object> row = new java.util.LinkedHashMap<>();
+      List<Map<String, Object>> rows = list.stream().map(s -> {
+        Map<String, Object> row = new LinkedHashMap<>();
         row.put("name", s.name());
         row.put("epoch", s.epoch());
         row.put("created", s.created().toString());

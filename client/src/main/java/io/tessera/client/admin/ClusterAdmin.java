@@ -1,5 +1,6 @@
 package io.tessera.client.admin;
 
+import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.Futures;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.internal.DataClient;
@@ -125,7 +126,7 @@ public final class ClusterAdmin {
    * with {@code verifyParity} whether every stripe's parity matches its data (reads it all).
    */
   public FileCheck check(String path, boolean verifyParity) throws IOException {
-    String p = io.tessera.client.AsyncTesseraFileSystem.normalize(path);
+    String p = AsyncTesseraFileSystem.normalize(path);
     InodeProto in = Futures.get(meta.call(MetaRequestProto.newBuilder().setGetAttr(
         GetAttrRequestProto.newBuilder().setPath(p)))).getInode();
     if (in.getType() == FileTypeProto.DIRECTORY) {

@@ -1,6 +1,7 @@
 package io.tessera.client.admin;
 
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * What {@code fsck} found in one file.
@@ -38,7 +39,7 @@ public record FileCheck(String path, String layout, long stripes, long parityVer
 
   /** Stripes whose parity a repair recomputes: mismatched or unprotected, in order, each once. */
   public List<Long> stripesToRecompute() {
-    java.util.TreeSet<Long> all = new java.util.TreeSet<>(mismatchedStripes);
+    TreeSet<Long> all = new TreeSet<>(mismatchedStripes);
     all.addAll(unprotectedStripes);
     return List.copyOf(all);
   }

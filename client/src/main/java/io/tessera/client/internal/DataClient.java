@@ -16,10 +16,15 @@ import io.tessera.common.rpc.PeerUnreachableException;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.Service;
 import io.tessera.common.status.TesseraException;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * data.proto calls to data servers named by id. Addresses come from the meta group's server
@@ -76,7 +81,7 @@ public final class DataClient {
    * Releases a stripe lock on the servers that granted it; completes when each answered or
    * failed (a server that cannot be reached frees the lock when its lease runs out).
    */
-  public CompletableFuture<Void> unlock(java.util.Collection<String> granted, StripeLockProto lock) {
+  public CompletableFuture<Void> unlock(Collection<String> granted, StripeLockProto lock) {
     CompletableFuture<?>[] calls = granted.stream().map(server -> callForOutcome(server,
         DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)), null))
         .toArray(CompletableFuture[]::new);
@@ -87,9 +92,9 @@ public final class DataClient {
    * Where a writer waits before asking again for stripe locks a server refused as busy: a
    * randomised back-off that doubles with each attempt, up to 64 ms.
    */
-  public static java.util.concurrent.Executor afterLockRefusal(int attempt) {
-    long micros = java.util.concurrent.ThreadLocalRandom.current().nextLong(200, 1000L << Math.min(attempt, 6));
-    return CompletableFuture.delayedExecutor(micros, java.util.concurrent.TimeUnit.MICROSECONDS);
+  public static Executor afterLockRefusal(int attempt) {
+    long micros = ThreadLocalRandom.current().nextLong(200, 1000L << Math.min(attempt, 6));
+    return CompletableFuture.delayedExecutor(micros, TimeUnit.MICROSECONDS);
   }
 
   private CompletableFuture<Reply> attempt(String serverId, byte[] header, ByteBuf payload, boolean retried) {
@@ -104,7 +109,7 @@ public final class DataClient {
       }
       Throwable cause = Failures.cause(err);
       boolean transport = cause instanceof PeerUnreachableException
-          || cause instanceof java.util.concurrent.TimeoutException;
+          || cause instanceof TimeoutException;
       // a peer that went silent for the silence limit already had its chance: no second wait
       if (!retried && transport && !(cause instanceof PeerUnreachableException p && p.silent())) {
         return attempt(serverId, header, payload, true);

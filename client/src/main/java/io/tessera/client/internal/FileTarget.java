@@ -1,7 +1,11 @@
 package io.tessera.client.internal;
 
 import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.ReadShardsRequestProto;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,7 +34,7 @@ public final class FileTarget {
   }
 
   /** The target of an inode from the meta group (live, or under /.snapshots). */
-  public static FileTarget of(io.tessera.common.proto.InodeProto in) {
+  public static FileTarget of(InodeProto in) {
     return new FileTarget(in.getId(), StripeLayout.of(in.getLayout()), in.getStaleServersList(),
         in.getInSnapshot() ? in.getSnapshotEpoch() : -1);
   }
@@ -41,8 +45,8 @@ public final class FileTarget {
   }
 
   /** A read request for this file: of the newest versions, or of the snapshot's. */
-  io.tessera.common.proto.ReadShardsRequestProto.Builder newRead() {
-    io.tessera.common.proto.ReadShardsRequestProto.Builder r = io.tessera.common.proto.ReadShardsRequestProto.newBuilder();
+  ReadShardsRequestProto.Builder newRead() {
+    ReadShardsRequestProto.Builder r = ReadShardsRequestProto.newBuilder();
     if (snapshotEpoch >= 0) {
       r.setAtSnapshot(true).setSnapshotEpoch(snapshotEpoch);
     }
@@ -58,15 +62,15 @@ public final class FileTarget {
   }
 
   /** A data request planned with {@code planned} (data servers refuse one older than a move they know of). */
-  static io.tessera.common.proto.DataRequestProto.Builder request(StripeLayout planned) {
-    return io.tessera.common.proto.DataRequestProto.newBuilder().setLayoutGeneration(planned.generation());
+  static DataRequestProto.Builder request(StripeLayout planned) {
+    return DataRequestProto.newBuilder().setLayoutGeneration(planned.generation());
   }
 
   /**
    * Adopts the meta group's current inode of this file: its stale servers, and its layout when
    * that is a newer generation (same striping, some units on other servers).
    */
-  void adopt(io.tessera.common.proto.InodeProto inode) {
+  void adopt(InodeProto inode) {
     StripeLayout next = StripeLayout.of(inode.getLayout());
     if (next.generation() > layout.generation() && next.stripeUnit() == layout.stripeUnit()
         && next.dataUnits() == layout.dataUnits() && next.parityUnits() == layout.parityUnits()) {
@@ -90,7 +94,7 @@ public final class FileTarget {
 
   /** Records servers as stale; returns those not known before. */
   Set<String> addStale(Collection<String> servers) {
-    Set<String> added = new java.util.HashSet<>();
+    Set<String> added = new HashSet<>();
     for (String s : servers) {
       if (stale.add(s)) {
         added.add(s);

@@ -13,7 +13,9 @@ import io.tessera.common.status.TesseraException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /** meta.proto calls to the leader, with leader following, at-most-once changes, and reads through elections. */
 public final class MetaClient {
@@ -41,14 +43,14 @@ public final class MetaClient {
    */
   public CompletableFuture<MetaResponseProto> call(MetaRequestProto.Builder request) {
     MetaRequestProto req = request.setCaller(identity).setCallId(callIds.incrementAndGet()).build();
-    java.util.function.Function<String, byte[]> followerRead = !followerReads || !FollowerReads.answerable(req) ? null
+    Function<String, byte[]> followerRead = !followerReads || !FollowerReads.answerable(req) ? null
         : unreachable -> req.toBuilder().setFollowerReadOk(true).setUnreachableLeader(unreachable)
             .setSeenIndex(seenIndex.get()).build().toByteArray();
     return caller.call(req.toByteArray(), followerRead, MetaResponseProto::parseFrom,
         r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).thenApply(r -> {
       seenIndex.accumulateAndGet(r.getIndex(), Math::max);
       if (r.getStatus() != StatusProto.OK) {
-        throw new java.util.concurrent.CompletionException(TesseraException.of(r.getStatus(), r.getMessage()));
+        throw new CompletionException(TesseraException.of(r.getStatus(), r.getMessage()));
       }
       return r;
     });

@@ -1,13 +1,15 @@
 package io.tessera.client.internal;
 
-import io.tessera.client.IoCounters;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
-import io.tessera.common.fault.FaultPoints;
+import io.tessera.client.IoCounters;
 import io.tessera.common.erasure.ErasureCodec;
+import io.tessera.common.fault.FaultPoints;
 import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.LockReadRequestProto;
 import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.RepairStripesRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
@@ -18,12 +20,14 @@ import io.tessera.common.status.TesseraException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -111,7 +115,7 @@ public final class ParityWriter {
   CompletableFuture<Void> markStale(FileTarget file, Set<String> servers, boolean again, long epoch) {
     Set<String> added = file.addStale(servers);
     if (again) {
-      added = new java.util.HashSet<>(servers);
+      added = new HashSet<>(servers);
     }
     if (added.isEmpty()) {
       return CompletableFuture.completedFuture(null);
@@ -126,8 +130,8 @@ public final class ParityWriter {
     return meta.call(MetaRequestProto.newBuilder().setSetAttr(mark)).handle((r, e) -> {
           if (e != null) {
             file.forgetStale(sent);   // not recorded: the next write must try again
-            throw e instanceof java.util.concurrent.CompletionException ce ? ce
-                : new java.util.concurrent.CompletionException(e);
+            throw e instanceof CompletionException ce ? ce
+                : new CompletionException(e);
           }
           return null;
         });
@@ -302,7 +306,7 @@ public final class ParityWriter {
         refreshedStale = true;
         recycle(updates);
         return data.unlock(granted, lock).thenCompose(v -> meta.call(MetaRequestProto.newBuilder().setGetAttr(
-            io.tessera.common.proto.GetAttrRequestProto.newBuilder().setFileId(file.fileId()))))
+            GetAttrRequestProto.newBuilder().setFileId(file.fileId()))))
             .thenCompose(r -> {
               file.adopt(r.getInode());
               return run(deadline, attempt + 1);
@@ -459,7 +463,7 @@ public final class ParityWriter {
      * fails either way.
      */
     private CompletableFuture<Void> lockLost(StripeLockProto lock, String server) {
-      io.tessera.common.proto.RepairStripesRequestProto.Builder repair = io.tessera.common.proto
+      RepairStripesRequestProto.Builder repair = io.tessera.common.proto
           .RepairStripesRequestProto.newBuilder().setFileId(file.fileId());
       for (long s = lock.getFirstStripe(); s < lock.getFirstStripe() + lock.getStripeCount(); s++) {
         repair.addStripes(s);
@@ -468,7 +472,7 @@ public final class ParityWriter {
           + " took longer than its stripe lock's lease (" + lease.toMillis() + " ms, tessera.client.lock-lease) and was"
           + " refused by data server " + server + "; nothing of it is acknowledged: write it again");
       return meta.call(MetaRequestProto.newBuilder().setRepairStripes(repair)).handle((r, e) -> {
-        throw new java.util.concurrent.CompletionException(failure);
+        throw new CompletionException(failure);
       });
     }
 

@@ -3,13 +3,14 @@ package io.tessera.client.internal;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.layout.StripeRedundancy;
-import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.ReadShardsRequestProto;
 import io.tessera.common.proto.ReadShardsResponseProto;
 import io.tessera.common.proto.ShardStateProto;
+import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.common.status.TesseraException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +84,7 @@ public final class ShardChecker {
       } catch (CompletionException e) {
         Throwable cause = Failures.cause(e);
         throw cause instanceof TesseraException te ? te : new TesseraException(
-            io.tessera.common.proto.StatusProto.INTERNAL, String.valueOf(cause.getMessage()));
+            StatusProto.INTERNAL, String.valueOf(cause.getMessage()));
       }
       for (int i = 0; i < count; i++) {
         StripeRedundancy r = StripeRedundancy.of(states[i], k);
@@ -138,7 +139,7 @@ public final class ShardChecker {
     }
     codec.reconstruct(decoded, from, 0, length);
     for (int u = 0; u < n; u++) {
-      if (usable[u] && !from[u] && !java.util.Arrays.equals(decoded[u], 0, length, units[u], 0, length)) {
+      if (usable[u] && !from[u] && !Arrays.equals(decoded[u], 0, length, units[u], 0, length)) {
         return false;
       }
     }
@@ -164,7 +165,7 @@ public final class ShardChecker {
         } else {
           reply.payload().release();
           if (got.getStatesCount() != batch.ranges().size()) {
-            throw new TesseraException(io.tessera.common.proto.StatusProto.INTERNAL, "data server "
+            throw new TesseraException(StatusProto.INTERNAL, "data server "
                 + batch.server() + " answered " + got.getStatesCount() + " of " + batch.ranges().size() + " probes");
           }
         }

@@ -10,6 +10,7 @@ import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.ReadShardsResponseProto;
 import io.tessera.common.proto.ShardStateProto;
 import io.tessera.common.status.TesseraException;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +36,7 @@ class ReadBatchTest {
   @Test
   void copiedRangesGetWhatTheServerStoredAndZerosPastIt() throws Exception {
     byte[] into = new byte[10];
-    java.util.Arrays.fill(into, (byte) 'x');
+    Arrays.fill(into, (byte) 'x');
     ByteBuf payload = payload("abcdEF");
     assertThat(twoRanges(into).accept(reply(4, 2, ShardStateProto.SHARD_STORED), payload)).isEmpty();
     assertThat(into).isEqualTo(new byte[] {'a', 'b', 'c', 'd', 'E', 'F', 0, 0, 0, 0});

@@ -7,6 +7,7 @@ import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.status.TesseraException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
@@ -42,7 +43,7 @@ class StripeUpdateTest {
       byte[] buf = new byte[len + 7];
       rnd.nextBytes(buf);
       boolean[] ok = new boolean[k + m];
-      java.util.Arrays.fill(ok, true);
+      Arrays.fill(ok, true);
       for (int i = 0; i < unusable; i++) {
         ok[(round + i * 2) % (k + m)] = false;   // a rotating set of unusable units
       }
@@ -66,7 +67,7 @@ class StripeUpdateTest {
       // the unusable units missed the write: decoding them from the others must give the new stripe
       codec.reconstruct(stored, ok, 0, UNIT);
       for (int j = 0; j < k; j++) {
-        assertThat(java.util.Arrays.copyOfRange(model, j * UNIT, (j + 1) * UNIT)).isEqualTo(stored[j]);
+        assertThat(Arrays.copyOfRange(model, j * UNIT, (j + 1) * UNIT)).isEqualTo(stored[j]);
       }
       assertThat(codec.isParityCorrect(stored, 0, UNIT)).as("parity after write %d (%s)", round, update.mode())
           .isTrue();

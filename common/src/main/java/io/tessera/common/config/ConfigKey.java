@@ -1,6 +1,7 @@
 package io.tessera.common.config;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -50,7 +51,7 @@ public record ConfigKey<T>(String key, T defaultValue, String doc, Function<Stri
   }
 
   public static ConfigKey<Boolean> bool(String key, boolean def, String doc) {
-    return new ConfigKey<>(key, def, doc, s -> switch (s.trim().toLowerCase(java.util.Locale.ROOT)) {
+    return new ConfigKey<>(key, def, doc, s -> switch (s.trim().toLowerCase(Locale.ROOT)) {
       case "true", "yes", "on" -> true;
       case "false", "no", "off" -> false;
       default -> throw new IllegalArgumentException("'" + s + "' is not true or false");

@@ -1,5 +1,6 @@
 package io.tessera.common.config;
 
+import io.tessera.common.rpc.RpcServer;
 import java.time.Duration;
 import java.util.List;
 
@@ -43,8 +44,8 @@ public final class RpcConfigKeys {
   }
 
   /** What a server's connections may hold and how long they may stall or idle, from the settings. */
-  public static io.tessera.common.rpc.RpcServer.Limits serverLimits(Config c) {
-    return new io.tessera.common.rpc.RpcServer.Limits(maxFrameBytes(c), c.get(INCOMPLETE_FRAMES),
+  public static RpcServer.Limits serverLimits(Config c) {
+    return new RpcServer.Limits(maxFrameBytes(c), c.get(INCOMPLETE_FRAMES),
         c.get(STALLED_FRAME_TIMEOUT), c.get(IDLE_TIMEOUT), c.get(IO_THREADS));
   }
 

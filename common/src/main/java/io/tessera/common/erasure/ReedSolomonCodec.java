@@ -4,6 +4,7 @@ import com.backblaze.erasure.Galois;
 import com.backblaze.erasure.Matrix;
 import com.backblaze.erasure.ReedSolomon;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** {@link ErasureCodec} backed by the Backblaze JavaReedSolomon codec (MIT), with a coding loop of our choice. */
@@ -99,7 +100,7 @@ final class ReedSolomonCodec implements ErasureCodec {
     if (!loop.vectorNow()) {
       byte[][] tmp = new byte[n][];
       for (int i = 0; i < n; i++) {
-        tmp[i] = i < k ? java.util.Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length) : new byte[length];
+        tmp[i] = i < k ? Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length) : new byte[length];
       }
       encode(tmp, 0, length);
       for (int p = k; p < n; p++) {
@@ -111,8 +112,8 @@ final class ReedSolomonCodec implements ErasureCodec {
     for (int p = k; p < n; p++) {
       rows[p - k] = encoding.getRow(p);
     }
-    VectorCodingLoop.code(rows, java.util.Arrays.copyOf(shards, k), java.util.Arrays.copyOf(offsets, k), k,
-        java.util.Arrays.copyOfRange(shards, k, n), java.util.Arrays.copyOfRange(offsets, k, n), n - k, length);
+    VectorCodingLoop.code(rows, Arrays.copyOf(shards, k), Arrays.copyOf(offsets, k), k,
+        Arrays.copyOfRange(shards, k, n), Arrays.copyOfRange(offsets, k, n), n - k, length);
   }
 
   @Override
@@ -178,7 +179,7 @@ final class ReedSolomonCodec implements ErasureCodec {
     boolean[] p = new boolean[n];
     for (int i = 0; i < n; i++) {
       if (present[i]) {
-        tmp[i] = java.util.Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length);
+        tmp[i] = Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length);
         p[i] = true;
       } else if (i < dataShards()) {
         tmp[i] = new byte[length];

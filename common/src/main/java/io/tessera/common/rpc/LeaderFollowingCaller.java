@@ -9,6 +9,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -35,7 +36,7 @@ public final class LeaderFollowingCaller {
   private volatile String lastUnreachable = "";
   private volatile long lastUnreachableAtMillis;
   /** Back-off waits so far, for tests. */
-  private final java.util.concurrent.atomic.AtomicLong backoffs = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong backoffs = new AtomicLong();
 
   /** How long a replica found unreachable is presumed still down by later calls. */
   static final long UNREACHABLE_MEMORY_MILLIS = 2000;

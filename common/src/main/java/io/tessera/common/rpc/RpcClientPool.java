@@ -10,6 +10,7 @@ import io.netty.channel.socket.SocketChannel;
 import java.io.Closeable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Connections to many peers, one per address, opened on first use and reopened after they
@@ -137,6 +138,6 @@ public final class RpcClientPool implements Closeable {
     closed = true;
     connections.values().forEach(c -> c.thenAccept(RpcConnection::close));
     connections.clear();
-    group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 }

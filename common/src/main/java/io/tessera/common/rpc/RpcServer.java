@@ -6,7 +6,9 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,11 +34,11 @@ public final class RpcServer implements Closeable {
    * What a server's connections may do: the largest frame, the bytes of frames arriving in pieces
    * it holds over all connections, how long a connection may stall mid-frame or idle.
    */
-  public record Limits(int maxFrameBytes, long incompleteFrameBytes, java.time.Duration stalledFrame,
-      java.time.Duration idle, int ioThreads) {
+  public record Limits(int maxFrameBytes, long incompleteFrameBytes, Duration stalledFrame,
+      Duration idle, int ioThreads) {
     /** Defaults around a frame limit (tests). */
     public static Limits of(int maxFrameBytes, int ioThreads) {
-      return new Limits(maxFrameBytes, 256L << 20, java.time.Duration.ofSeconds(30), java.time.Duration.ofMinutes(10),
+      return new Limits(maxFrameBytes, 256L << 20, Duration.ofSeconds(30), Duration.ofMinutes(10),
           ioThreads);
     }
   }
@@ -83,8 +85,8 @@ public final class RpcServer implements Closeable {
   @Override
   public void close() {
     channel.close().syncUninterruptibly();
-    boss.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
-    workers.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     LOG.debug("{} stopped", name);
   }
 }

@@ -7,6 +7,7 @@ import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.StatusProto;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
@@ -122,7 +123,7 @@ class LeaderFollowingCallerTest {
 
   /** A loopback port nothing listens on: connections to it are refused, as to a killed process. */
   private static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
   }

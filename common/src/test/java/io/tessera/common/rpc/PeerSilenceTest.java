@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.common.proto.MetaResponseProto;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.concurrent.CompletableFuture;
@@ -16,11 +18,11 @@ import org.junit.jupiter.api.Test;
 class PeerSilenceTest {
   @Test
   void aPeerThatAcceptsButNeverAnswersIsGivenUpAfterTheSilenceLimitNotTheCallTimeout() throws Exception {
-    try (ServerSocket mute = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress());
+    try (ServerSocket mute = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
          RpcClientPool pool = new RpcClientPool("silence-test", 1, 1 << 20, 60_000, 2000)) {
       Thread swallower = new Thread(() -> {
         try (Socket s = mute.accept(); InputStream in = s.getInputStream()) {
-          in.transferTo(java.io.OutputStream.nullOutputStream());   // reads everything, answers nothing
+          in.transferTo(OutputStream.nullOutputStream());   // reads everything, answers nothing
         } catch (Exception e) {
           // closed by the client
         }

@@ -9,11 +9,16 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.ListIterator;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
@@ -82,7 +87,7 @@ public final class StripeLockTable {
   private final LongSupplier nanoClock;
   private final Map<Long, List<Held>> byFile = new HashMap<>();
   /** Locks whose phase-2 write is being stored: not taken over, even once expired. */
-  private final java.util.Set<Held> writing = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private final Set<Held> writing = Collections.newSetFromMap(new IdentityHashMap<>());
   /** Snapshot reads waiting for writes at or below their epoch to land. */
   private final List<Waiter> waiters = new ArrayList<>();
   private long orphansTakenOver;
@@ -243,7 +248,7 @@ public final class StripeLockTable {
   public synchronized String oldestRecoveryHolder() {
     long now = nanoClock.getAsLong();
     return byFile.values().stream().flatMap(List::stream).filter(h -> h.recovery() && now - h.expiresAtNanos < 0)
-        .min(java.util.Comparator.comparingLong(Held::grantedAtMillis)).map(Held::toString).orElse("none");
+        .min(Comparator.comparingLong(Held::grantedAtMillis)).map(Held::toString).orElse("none");
   }
 
   /**
@@ -342,7 +347,7 @@ public final class StripeLockTable {
     }
     long now = nanoClock.getAsLong();
     for (List<Held> held : byFile.values()) {
-      for (java.util.ListIterator<Held> it = held.listIterator(); it.hasNext(); ) {
+      for (ListIterator<Held> it = held.listIterator(); it.hasNext(); ) {
         Held h = it.next();
         if (!h.recovery() || h.client.equals(coordinator) || writing.contains(h)) {
           continue;

@@ -3,6 +3,7 @@ package io.tessera.data.recovery;
 import io.tessera.data.store.ShardId;
 import io.tessera.data.store.ShardStore;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
 public final class Scrubber {
   private static final Logger LOG = LoggerFactory.getLogger(Scrubber.class);
 
-  static final long MIN_PASS_INTERVAL_NANOS = java.time.Duration.ofMinutes(10).toNanos();
+  static final long MIN_PASS_INTERVAL_NANOS = Duration.ofMinutes(10).toNanos();
   private static final String MIN_PASS_INTERVAL = "10 minutes";
 
   private final ShardStore store;

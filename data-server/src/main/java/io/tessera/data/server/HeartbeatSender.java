@@ -12,6 +12,7 @@ import io.tessera.data.store.EpochState;
 import io.tessera.data.store.ShardStore;
 import java.io.Closeable;
 import java.io.File;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -98,7 +99,7 @@ final class HeartbeatSender implements Closeable {
       serving.learn(r.getState());
       try {
         locks.learnCoordinator(r.getCoordinator());
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         LOG.warn("Could not drop a dead recovery coordinator's locks: {}", e.getMessage());
       }
       corruption.reported(req.getCorruptFilesList());

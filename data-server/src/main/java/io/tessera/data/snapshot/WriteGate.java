@@ -1,12 +1,13 @@
 package io.tessera.data.snapshot;
 
-import io.tessera.data.store.EpochState;
-import io.tessera.data.store.ShardStore;
-import java.util.ArrayList;
-import java.util.List;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
+import io.tessera.data.store.EpochState;
+import io.tessera.data.store.ShardStore;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -172,8 +173,8 @@ public final class WriteGate {
       if (mode == Mode.CLOSED && !settles) {
         return; // the snapshot is still being decided; the gate stays closed
       }
-      shrank = java.util.Arrays.stream(mine.retained())
-          .anyMatch(e -> java.util.Arrays.binarySearch(told.retained(), e) < 0);
+      shrank = Arrays.stream(mine.retained())
+          .anyMatch(e -> Arrays.binarySearch(told.retained(), e) < 0);
       if (told.epoch() != mine.epoch() || shrank || told.retained().length != mine.retained().length) {
         store.setEpochState(told);
       }

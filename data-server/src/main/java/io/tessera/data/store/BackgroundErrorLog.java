@@ -1,5 +1,6 @@
 package io.tessera.data.store;
 
+import java.util.Locale;
 import org.rocksdb.AbstractEventListener;
 import org.rocksdb.BackgroundErrorReason;
 import org.rocksdb.Status;
@@ -32,7 +33,7 @@ final class BackgroundErrorLog extends AbstractEventListener {
       return;
     }
     LOG.warn("Shard store {}: background {} failed: {}{} (retried; corrupt shards are found by their checksums and"
-        + " rebuilt)", where, reason.name().toLowerCase(java.util.Locale.ROOT), status == null ? "?" : status.getState(),
+        + " rebuilt)", where, reason.name().toLowerCase(Locale.ROOT), status == null ? "?" : status.getState(),
         suppressed > 0 ? " (and " + suppressed + " more since the last report)" : "");
     lastLoggedNanos = now;
     suppressed = 0;

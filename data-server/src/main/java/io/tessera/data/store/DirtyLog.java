@@ -3,6 +3,7 @@ package io.tessera.data.store;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +84,7 @@ final class DirtyLog {
       if (server != null && fileId >= 0) {
         byte[] k = key(server, fileId);
         it.seek(k);
-        if (it.isValid() && java.util.Arrays.equals(it.key(), k)) {
+        if (it.isValid() && Arrays.equals(it.key(), k)) {
           out.add(decode(it.key(), it.value()));
         }
         return out;
@@ -143,6 +144,6 @@ final class DirtyLog {
   }
 
   private static boolean startsWith(byte[] key, byte[] prefix) {
-    return key.length >= prefix.length && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 }

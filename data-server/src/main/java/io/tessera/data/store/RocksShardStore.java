@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * <p>A unit-sized write goes from the network buffers to its file in one gathering write (its
  * CRC32C computed over them in place); a read maps the file and replies with a slice of the
  * mapping. Every value carries our CRC32C, verified on every read.
+ *
+ * <p>Over 500 lines because each update (write, truncate, delete, GC) is one read-modify-write of
+ * versions, value files and bookkeeping committed in one batch under the shard mutexes; the
+ * pieces it orchestrates ({@link ShardDb}, {@link VersionIndex}, {@link ValueReader},
+ * {@link VersionWriter}) live apart.
  */
 public final class RocksShardStore implements ShardStore {
   private static final Logger LOG = LoggerFactory.getLogger(RocksShardStore.class);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import io.netty.buffer.Unpooled;
 import io.tessera.common.cluster.RecoveryIdentity;
+import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.data.store.DirtyFile;
 import io.tessera.data.store.RocksShardStore;
@@ -251,8 +252,8 @@ class StripeLockTableTest {
     }
   }
 
-  private static io.tessera.common.proto.ShardRangeProto range(long stripe) {
-    return io.tessera.common.proto.ShardRangeProto.newBuilder().setFileId(7).setStripe(stripe).setUnit(0)
+  private static ShardRangeProto range(long stripe) {
+    return ShardRangeProto.newBuilder().setFileId(7).setStripe(stripe).setUnit(0)
         .setLength(10).build();
   }
 

@@ -4,6 +4,8 @@ import io.netty.buffer.Unpooled;
 import io.tessera.common.config.Config;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
+import io.tessera.common.proto.ReadShardsRequestProto;
+import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.rpc.Frame;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.Service;
@@ -35,10 +37,10 @@ final class AloneDataServer {
   }
 
   /** Reads one unit's bytes back. */
-  static byte[] read(RpcClientPool pool, String address, io.tessera.common.proto.ShardRangeProto range)
+  static byte[] read(RpcClientPool pool, String address, ShardRangeProto range)
       throws Exception {
     Frame reply = pool.call(address, Service.DATA, DataRequestProto.newBuilder().setRead(
-        io.tessera.common.proto.ReadShardsRequestProto.newBuilder().addRanges(range)).build().toByteArray(), null)
+        ReadShardsRequestProto.newBuilder().addRanges(range)).build().toByteArray(), null)
         .get();
     try {
       byte[] got = new byte[reply.payload().readableBytes()];

@@ -4,17 +4,19 @@ import static io.tessera.data.server.AloneDataServer.call;
 import static io.tessera.data.server.AloneDataServer.pool;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.netty.buffer.Unpooled;
-import io.tessera.common.config.Config;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
+import io.tessera.common.proto.DeleteFileRequestProto;
+import io.tessera.common.proto.LayoutFenceRequestProto;
 import io.tessera.common.proto.LockReadRequestProto;
 import io.tessera.common.proto.ReadShardsRequestProto;
-import io.tessera.common.proto.StripeLockProto;
-import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.proto.ShardRangeProto;
+import io.tessera.common.proto.ShardStateProto;
 import io.tessera.common.proto.SnapshotGateRequestProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.common.proto.StripeLockProto;
+import io.tessera.common.proto.TruncateFileRequestProto;
+import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
 import io.tessera.common.rpc.Frame;
 import io.tessera.common.rpc.HostPort;
@@ -24,7 +26,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,8 +89,8 @@ class DataServerBadInputTest {
           UnlockRequestProto.newBuilder().setLock(StripeLockProto.newBuilder().setFileId(1)
               .setFirstStripe(Long.MAX_VALUE).setStripeCount(-1))).build(), null);
       assertThat(hugeLock.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
-      io.tessera.common.proto.DeleteFileRequestProto.Builder manyFiles =
-          io.tessera.common.proto.DeleteFileRequestProto.newBuilder().setFileId(1);
+      DeleteFileRequestProto.Builder manyFiles =
+          DeleteFileRequestProto.newBuilder().setFileId(1);
       for (long f = 2; f <= 100_000; f++) {
         manyFiles.addMoreFileIds(f);
       }
@@ -108,7 +109,7 @@ class DataServerBadInputTest {
 
       // recovery moved file 1's units: a client still planning with the old layout is told to re-read it
       assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setLayoutFence(
-          io.tessera.common.proto.LayoutFenceRequestProto.newBuilder().setFileId(1).setGeneration(2)).build(), null)
+          LayoutFenceRequestProto.newBuilder().setFileId(1).setGeneration(2)).build(), null)
           .getStatus()).isEqualTo(StatusProto.OK);
       DataResponseProto stale = call(pool, server.address(), write.toBuilder().setLayoutGeneration(1).build(), unit);
       assertThat(stale.getStatus()).isEqualTo(StatusProto.STALE_LAYOUT);
@@ -143,7 +144,7 @@ class DataServerBadInputTest {
           .newBuilder().addRanges(range)).build(), unit).getStatus()).isEqualTo(StatusProto.OK);
       StripeLockProto lock = StripeLockProto.newBuilder().setFileId(3).setFirstStripe(1).setStripeCount(1 << 20)
           .setOperation(9).setLeaseMs(5000).build();
-      DataRequestProto cut = DataRequestProto.newBuilder().setTruncate(io.tessera.common.proto.TruncateFileRequestProto
+      DataRequestProto cut = DataRequestProto.newBuilder().setTruncate(TruncateFileRequestProto
           .newBuilder().setFileId(3).setStripe(1).addKeepLengths(0).setUnlock(lock)).build();
       DataResponseProto notHeld = call(pool, server.address(), cut, null);
       assertThat(notHeld.getStatus()).isEqualTo(StatusProto.LOCK_LOST);
@@ -151,7 +152,7 @@ class DataServerBadInputTest {
       DataRequestProto read = DataRequestProto.newBuilder().setRead(ReadShardsRequestProto.newBuilder()
           .addRanges(range).setProbe(true)).build();
       assertThat(call(pool, server.address(), read, null).getRead().getStates(0))
-          .isEqualTo(io.tessera.common.proto.ShardStateProto.SHARD_STORED);
+          .isEqualTo(ShardStateProto.SHARD_STORED);
 
       assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
           .newBuilder().setLock(lock)).build(), null).getStatus()).isEqualTo(StatusProto.OK);
@@ -162,7 +163,7 @@ class DataServerBadInputTest {
           .isEqualTo(StatusProto.BUSY);
       assertThat(call(pool, server.address(), cut, null).getStatus()).isEqualTo(StatusProto.OK);
       assertThat(call(pool, server.address(), read, null).getRead().getStates(0))
-          .isEqualTo(io.tessera.common.proto.ShardStateProto.SHARD_ABSENT);
+          .isEqualTo(ShardStateProto.SHARD_ABSENT);
       assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setLockRead(LockReadRequestProto
           .newBuilder().setLock(writer)).build(), null).getStatus()).as("the cut released its lock")
           .isEqualTo(StatusProto.OK);
@@ -198,7 +199,7 @@ class DataServerBadInputTest {
       assertThat(unlocked.getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
       assertThat(call(pool, server.address(), DataRequestProto.newBuilder().setRead(ReadShardsRequestProto
           .newBuilder().addRanges(range)).build(), null).getRead().getStates(0))
-          .as("nothing was stored").isEqualTo(io.tessera.common.proto.ShardStateProto.SHARD_ABSENT);
+          .as("nothing was stored").isEqualTo(ShardStateProto.SHARD_ABSENT);
       assertThat(call(pool, server.address(), DataRequestProto.newBuilder()
           .setWrite(phase2.clone().setEpoch(4)).build(), unit).getStatus())
           .as("one past the server's epoch: a COMMIT on its way").isEqualTo(StatusProto.OK);

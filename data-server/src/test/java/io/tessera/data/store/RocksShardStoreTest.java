@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -266,8 +267,8 @@ class RocksShardStoreTest {
     store.damageForTesting(live, 0);
     store.damageForTesting(kept, 0);
 
-    List<ShardId> corrupt = new java.util.ArrayList<>();
-    List<String> snapshotOnly = new java.util.ArrayList<>();
+    List<ShardId> corrupt = new ArrayList<>();
+    List<String> snapshotOnly = new ArrayList<>();
     byte[] cursor = null;
     do {
       cursor = store.scrub(cursor, 1 << 20, corrupt, snapshotOnly);

@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,10 +58,10 @@ class UnitsInRocksDbStoreTest {
       }
     }
     long logBytes = 0;
-    try (var files = java.nio.file.Files.list(dir)) {
+    try (var files = Files.list(dir)) {
       for (Path f : (Iterable<Path>) files::iterator) {
         if (f.getFileName().toString().endsWith(".log")) {
-          logBytes += java.nio.file.Files.size(f);
+          logBytes += Files.size(f);
         }
       }
     }
@@ -76,12 +80,12 @@ class UnitsInRocksDbStoreTest {
     }
     store.close();
     Path oldest;
-    try (var files = java.nio.file.Files.list(dir)) {
+    try (var files = Files.list(dir)) {
       oldest = files.filter(f -> f.getFileName().toString().endsWith(".blob")).sorted().findFirst().orElseThrow();
     }
-    try (var blob = java.nio.channels.FileChannel.open(oldest, java.nio.file.StandardOpenOption.READ,
-        java.nio.file.StandardOpenOption.WRITE)) {
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+    try (var blob = FileChannel.open(oldest, StandardOpenOption.READ,
+        StandardOpenOption.WRITE)) {
+      ByteBuffer b = ByteBuffer.allocate(1);
       long at = blob.size() / 2;      // inside the shard's bytes
       blob.read(b, at);
       b.put(0, (byte) (b.get(0) ^ 0x10)).rewind();

@@ -4,10 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.internal.PlatformDependent;
 import io.tessera.common.platform.UnpackedLibraries;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -84,21 +92,21 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   void directWritesPadToABlockAndAFileSystemThatRefusesThemGetsThePageCache() throws Exception {
     byte[] value = bytes(UNIT + 4, 9);   // as stored: a checksum, then the unit
     ValueFiles direct = new ValueFiles(dir.resolve("direct"), ValueFileOptions.DEFAULTS);
-    ValueFiles.Ref a = direct.write(new ShardId(60, 0, 0), 0, new java.nio.ByteBuffer[] {
-        java.nio.ByteBuffer.wrap(value, 0, 4), java.nio.ByteBuffer.wrap(value, 4, UNIT)}, false, true);
+    ValueFiles.Ref a = direct.write(new ShardId(60, 0, 0), 0, new ByteBuffer[] {
+        ByteBuffer.wrap(value, 0, 4), ByteBuffer.wrap(value, 4, UNIT)}, false, true);
     assertThat(Files.size(direct.pathForTesting(a))).as("a direct write's file: a whole block (unpadded only where "
         + "this file system refuses direct I/O)").isIn(69_632L, (long) value.length);
     assertThat(readAll(direct, a, value.length)).isEqualTo(value);
-    ValueFiles.Ref kept = direct.write(new ShardId(60, 1, 0), 0, new java.nio.ByteBuffer[] {
-        java.nio.ByteBuffer.wrap(value)}, false, false);
+    ValueFiles.Ref kept = direct.write(new ShardId(60, 1, 0), 0, new ByteBuffer[] {
+        ByteBuffer.wrap(value)}, false, false);
     assertThat(Files.size(direct.pathForTesting(kept))).as("a unit a partial write will read back: through the "
         + "page cache").isEqualTo(value.length);
 
-    java.nio.file.OpenOption refused = new java.nio.file.OpenOption() {};
+    OpenOption refused = new OpenOption() {};
     ValueFiles buffered = new ValueFiles(dir.resolve("refused"), ValueFileOptions.DEFAULTS, refused);
     for (int i = 0; i < 2; i++) {
-      ValueFiles.Ref b = buffered.write(new ShardId(61, i, 0), 0, new java.nio.ByteBuffer[] {
-          java.nio.ByteBuffer.wrap(value)}, i == 1, true);
+      ValueFiles.Ref b = buffered.write(new ShardId(61, i, 0), 0, new ByteBuffer[] {
+          ByteBuffer.wrap(value)}, i == 1, true);
       assertThat(Files.size(buffered.pathForTesting(b))).as("write %d where direct I/O is refused", i)
           .isEqualTo(value.length);
       assertThat(readAll(buffered, b, value.length)).isEqualTo(value);
@@ -114,8 +122,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   void aWholeUnitReadOfAColdFileStaysOutOfThePageCacheAndACachedOneIsServedFromIt() throws Exception {
     byte[] value = bytes(UNIT + 4, 3);
     ValueFiles files = new ValueFiles(dir.resolve("reads"), ValueFileOptions.DEFAULTS);
-    ValueFiles.Ref cold = files.write(new ShardId(62, 0, 0), 0, new java.nio.ByteBuffer[] {
-        java.nio.ByteBuffer.wrap(value)}, false, true);
+    ValueFiles.Ref cold = files.write(new ShardId(62, 0, 0), 0, new ByteBuffer[] {
+        ByteBuffer.wrap(value)}, false, true);
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.size(files.pathForTesting(cold)) % 4096 == 0,
         "this file system refuses direct I/O");
     assertThat(cached(files.pathForTesting(cold), value.length)).as("a unit written past the cache").isFalse();
@@ -123,7 +131,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     assertThat(wholeReadIsMapped(files, cold, value)).as("a cold unit is read into a buffer, not mapped").isFalse();
     assertThat(cached(files.pathForTesting(cold), value.length)).as("after a whole-unit read").isFalse();
 
-    ByteBuf part = files.read(cold, value.length, io.netty.buffer.ByteBufAllocator.DEFAULT, false);
+    ByteBuf part = files.read(cold, value.length, ByteBufAllocator.DEFAULT, false);
     part.release();
     assertThat(cached(files.pathForTesting(cold), value.length)).as("after a read of part of the unit").isTrue();
     assertThat(wholeReadIsMapped(files, cold, value)).as("a cached unit is replied from the cache").isTrue();
@@ -131,7 +139,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
 
   /** Reads a whole unit as a streaming reader does, checks its bytes; whether it came mapped. */
   private static boolean wholeReadIsMapped(ValueFiles files, ValueFiles.Ref ref, byte[] expected) throws Exception {
-    ByteBuf got = files.read(ref, expected.length, io.netty.buffer.ByteBufAllocator.DEFAULT, true);
+    ByteBuf got = files.read(ref, expected.length, ByteBufAllocator.DEFAULT, true);
     try {
       assertThat(copy(got)).isEqualTo(expected);
       return got instanceof MappedValue;
@@ -145,8 +153,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   void aFileSystemThatRefusesDirectReadsGetsWholeUnitsThroughThePageCache() throws Exception {
     byte[] value = bytes(UNIT + 4, 4);
     ValueFiles.Ref ref = new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS)
-        .write(new ShardId(63, 0, 0), 0, new java.nio.ByteBuffer[] {java.nio.ByteBuffer.wrap(value)}, false, true);
-    ValueFiles refusing = new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS, new java.nio.file.OpenOption() {});
+        .write(new ShardId(63, 0, 0), 0, new ByteBuffer[] {ByteBuffer.wrap(value)}, false, true);
+    ValueFiles refusing = new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS, new OpenOption() {});
     for (int i = 0; i < 2; i++) {
       assertThat(wholeReadIsMapped(refusing, ref, value)).as("read %d: mapped", i).isTrue();
     }
@@ -154,11 +162,11 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
 
   /** Whether every page of the file's first {@code length} bytes is in the page cache (mincore). */
   private static boolean cached(Path file, int length) throws Exception {
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
-        java.nio.file.StandardOpenOption.READ)) {
-      java.nio.MappedByteBuffer m = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, length);
+    try (FileChannel ch = FileChannel.open(file,
+        StandardOpenOption.READ)) {
+      MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, 0, length);
       boolean loaded = m.isLoaded();
-      io.netty.util.internal.PlatformDependent.freeDirectBuffer(m);
+      PlatformDependent.freeDirectBuffer(m);
       return loaded;
     }
   }
@@ -170,7 +178,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   }
 
   private static byte[] readAll(ValueFiles files, ValueFiles.Ref ref, int length) throws Exception {
-    ByteBuf got = files.read(ref, length, io.netty.buffer.ByteBufAllocator.DEFAULT, true);
+    ByteBuf got = files.read(ref, length, ByteBufAllocator.DEFAULT, true);
     try {
       return copy(got);
     } finally {
@@ -209,7 +217,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
         store.write(List.of(put(new ShardId(46, v, 0), 0, bytes(UNIT, -v), true)), false);
       }
       assertThat(copy(held)).as("the held reply, after its file was replaced 18 times")
-          .isEqualTo(java.util.Arrays.copyOfRange(bytes(UNIT, 1), 10, 110));
+          .isEqualTo(Arrays.copyOfRange(bytes(UNIT, 1), 10, 110));
     } finally {
       held.release();
     }

@@ -2,16 +2,17 @@ package io.tessera.it.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.ProcessCluster;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.admin.FileCheck;
 import io.tessera.client.admin.SnapshotInfo;
-import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.it.ServerLaunchers;
 import io.tessera.it.TestDirs;
 import io.tessera.it.TestPorts;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -189,7 +192,7 @@ class RecoveryScenariosTest {
           // its heartbeats report no free space: a new file that needs every server is refused
           r.awaitUntil("a new file refused for lack of space", () -> {
             try (var f = fs.createFile("/scenarios/full-" + System.nanoTime(),
-                io.tessera.client.CreateOptions.erasure(plan.dataIds().size() - 3, 3).stripeUnit(Workload.UNIT))) {
+                CreateOptions.erasure(plan.dataIds().size() - 3, 3).stripeUnit(Workload.UNIT))) {
               return false;
             } catch (Exception e) {
               if (String.valueOf(e.getMessage()).contains("free space")) {
@@ -223,7 +226,7 @@ class RecoveryScenariosTest {
         "tessera.client.down-server-retry-after", "1s", "tessera.client.lock-lease", "5s")));
     workload = new Workload(fs, "/scenarios", 6, 42);
     randomIo = new RandomIoRunner(fs, "/scenarios-random-io", Long.getLong("tessera.it.model-seed",
-        java.util.concurrent.ThreadLocalRandom.current().nextLong()));
+        ThreadLocalRandom.current().nextLong()));
     warmUp = workload.warmUp();
   }
 
@@ -596,10 +599,10 @@ class RecoveryScenariosTest {
           path + "-crash", "0", String.valueOf(3 * 6 * Workload.UNIT + 12345), String.valueOf(seq), where));
       // its own file: the workload's model stays exact; it is one more file recovery must leave whole
       if (!fs.exists(path + "-crash")) {
-        try (var f = fs.createFile(path + "-crash", io.tessera.client.CreateOptions.erasure(6, 3)
+        try (var f = fs.createFile(path + "-crash", CreateOptions.erasure(6, 3)
             .stripeUnit(Workload.UNIT))) {
           byte[] before = new byte[4 * 6 * Workload.UNIT];
-          new java.util.Random(seq).nextBytes(before);
+          new Random(seq).nextBytes(before);
           f.write(0, before, 0, before.length);
         }
       }
@@ -617,7 +620,7 @@ class RecoveryScenariosTest {
       rebuildStarts();
       // a writer of the same stripes waits for recovery to repair and release them, then goes on
       byte[] after = new byte[3 * 6 * Workload.UNIT + 12345];
-      new java.util.Random(-seq).nextBytes(after);
+      new Random(-seq).nextBytes(after);
       try (var f = fs.openFile(path + "-crash")) {
         f.write(0, after, 0, after.length);
         detected();

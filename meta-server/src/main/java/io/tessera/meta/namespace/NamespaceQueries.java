@@ -18,7 +18,7 @@ public final class NamespaceQueries {
 
   public static MetaResponseProto getAttr(NamespaceView ns, GetAttrRequestProto req) {
     if (req.getPath().isEmpty() && req.getFileId() != 0) {
-      io.tessera.common.proto.InodeProto in = ns.inode(req.getFileId());
+      InodeProto in = ns.inode(req.getFileId());
       if (in == null) {
         throw new NamespaceException(StatusProto.NOT_FOUND, "file " + req.getFileId() + " was removed");
       }

@@ -7,19 +7,24 @@ import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutProto;
 import io.tessera.common.proto.SnapshotProto;
+import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.proto.PendingSnapshotProto;
+import io.tessera.meta.proto.ServerStateRecordProto;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
-import io.tessera.common.proto.StatusProto;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Checkpoint;
@@ -131,9 +136,9 @@ public final class NamespaceStore implements Closeable, NamespaceView {
       throw new IOException("cannot open namespace store in " + dir + ": " + e.getMessage()
           + " (is another meta server using this directory?)", e);
     }
-    Map<String, ColumnFamilyHandle> byName = new java.util.HashMap<>();
+    Map<String, ColumnFamilyHandle> byName = new HashMap<>();
     for (int i = 1; i < descriptors.size(); i++) {
-      byName.put(new String(descriptors.get(i).getName(), java.nio.charset.StandardCharsets.UTF_8), handles.get(i));
+      byName.put(new String(descriptors.get(i).getName(), StandardCharsets.UTF_8), handles.get(i));
     }
     inodes = byName.get("inodes");
     dentries = byName.get("dentries");
@@ -186,7 +191,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   private static List<String> existingFamilies(Path dir) throws IOException {
     try (org.rocksdb.Options o = new org.rocksdb.Options()) {
       return RocksDB.listColumnFamilies(o, dir.toString()).stream()
-          .map(n -> new String(n, java.nio.charset.StandardCharsets.UTF_8)).toList();
+          .map(n -> new String(n, StandardCharsets.UTF_8)).toList();
     } catch (RocksDBException e) {
       throw new IOException("cannot list the column families in " + dir + ": " + e.getMessage(), e);
     }
@@ -328,7 +333,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     Map<String, HeartbeatRequestProto> out = new LinkedHashMap<>();
     try (RocksIterator it = db.newIterator(servers)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        out.put(new String(it.key(), java.nio.charset.StandardCharsets.UTF_8),
+        out.put(new String(it.key(), StandardCharsets.UTF_8),
             HeartbeatRequestProto.parseFrom(it.value()));
       }
     } catch (InvalidProtocolBufferException e) {
@@ -396,7 +401,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   private Map<String, Long> countsOf(ColumnFamilyHandle index) {
     return guarded(() -> {
-      Map<String, Long> out = new java.util.TreeMap<>();
+      Map<String, Long> out = new TreeMap<>();
       try (RocksIterator it = db.newIterator(index)) {
         for (it.seekToFirst(); it.isValid(); it.next()) {
           out.merge(Keys.serverOfKey(it.key()), 1L, Long::sum);
@@ -407,13 +412,13 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   }
 
   /** The replicated state of every data server that has one (servers never found down have none: up). */
-  public Map<String, io.tessera.meta.proto.ServerStateRecordProto> serverStates() {
+  public Map<String, ServerStateRecordProto> serverStates() {
     return guarded(() -> {
-      Map<String, io.tessera.meta.proto.ServerStateRecordProto> out = new java.util.TreeMap<>();
+      Map<String, ServerStateRecordProto> out = new TreeMap<>();
       try (RocksIterator it = db.newIterator(serverStates)) {
         for (it.seekToFirst(); it.isValid(); it.next()) {
-          out.put(new String(it.key(), java.nio.charset.StandardCharsets.UTF_8),
-              parse(it.value(), io.tessera.meta.proto.ServerStateRecordProto::parseFrom));
+          out.put(new String(it.key(), StandardCharsets.UTF_8),
+              parse(it.value(), ServerStateRecordProto::parseFrom));
         }
       }
       return out;
@@ -431,7 +436,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
       } catch (InvalidProtocolBufferException e) {
         throw new IllegalStateException("corrupt snapshot record in " + dir, e);
       }
-      out.sort(java.util.Comparator.comparingLong(SnapshotProto::getEpoch));
+      out.sort(Comparator.comparingLong(SnapshotProto::getEpoch));
       return out;
     });
   }

@@ -6,8 +6,11 @@ import io.tessera.common.proto.LayoutProto;
 import io.tessera.common.proto.SnapshotProto;
 import io.tessera.meta.proto.AbortedAttemptsProto;
 import io.tessera.meta.proto.PendingSnapshotProto;
+import io.tessera.meta.proto.ServerStateRecordProto;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -64,7 +67,7 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     } else {
       byte[] from = Keys.dentry(parentId, startAfter);
       it.seek(from);
-      if (it.isValid() && java.util.Arrays.equals(it.key(), from)) {
+      if (it.isValid() && Arrays.equals(it.key(), from)) {
         it.next();
       }
     }
@@ -190,12 +193,12 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     });
   }
 
-  public io.tessera.meta.proto.ServerStateRecordProto serverState(String server) {
+  public ServerStateRecordProto serverState(String server) {
     return NamespaceStore.parse(get(store.serverStates, Keys.utf8(server)),
-        io.tessera.meta.proto.ServerStateRecordProto::parseFrom);
+        ServerStateRecordProto::parseFrom);
   }
 
-  public void setServerState(String server, io.tessera.meta.proto.ServerStateRecordProto state) {
+  public void setServerState(String server, ServerStateRecordProto state) {
     put(store.serverStates, Keys.utf8(server), state.toByteArray());
   }
 
@@ -278,13 +281,13 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
   }
 
   /** Attempts aborted before their BEGIN was logged, newest last. */
-  public java.util.List<Long> abortedAttempts() {
+  public List<Long> abortedAttempts() {
     AbortedAttemptsProto a = NamespaceStore.parse(get(store.system, NamespaceStore.ABORTED_ATTEMPTS),
         AbortedAttemptsProto::parseFrom);
-    return a == null ? java.util.List.of() : a.getAttemptsList();
+    return a == null ? List.of() : a.getAttemptsList();
   }
 
-  public void setAbortedAttempts(java.util.List<Long> attempts) {
+  public void setAbortedAttempts(List<Long> attempts) {
     put(store.system, NamespaceStore.ABORTED_ATTEMPTS,
         AbortedAttemptsProto.newBuilder().addAllAttempts(attempts).build().toByteArray());
   }
@@ -323,7 +326,7 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
   }
 
   /** Runs one change so that, if it is refused part-way, none of its writes remain. */
-  public <T> T atomically(java.util.function.Supplier<T> change) {
+  public <T> T atomically(Supplier<T> change) {
     try {
       batch.setSavePoint();
     } catch (Exception e) {

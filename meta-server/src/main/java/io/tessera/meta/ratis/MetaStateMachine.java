@@ -6,13 +6,15 @@ import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.HeartbeatResponseProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.SnapshotListResponseProto;
+import io.tessera.common.proto.SnapshotProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.namespace.NamespaceChanges;
-import io.tessera.meta.namespace.PartialFiles;
 import io.tessera.meta.namespace.NamespaceException;
 import io.tessera.meta.namespace.NamespaceQueries;
 import io.tessera.meta.namespace.NamespaceStore;
 import io.tessera.meta.namespace.NamespaceTxn;
+import io.tessera.meta.namespace.PartialFiles;
 import io.tessera.meta.namespace.Replies;
 import io.tessera.meta.proto.HeartbeatQueryReplyProto;
 import io.tessera.meta.proto.MetaQueryProto;
@@ -20,23 +22,29 @@ import io.tessera.meta.proto.MetaTxnBatchProto;
 import io.tessera.meta.proto.MetaTxnBatchReplyProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
+import io.tessera.meta.proto.PendingSnapshotProto;
 import io.tessera.meta.proto.ServerStateRecordProto;
 import io.tessera.meta.recovery.ServerStates;
 import io.tessera.meta.registry.DataServerRegistry;
-import io.tessera.common.proto.SnapshotListResponseProto;
-import io.tessera.meta.proto.PendingSnapshotProto;
 import io.tessera.meta.snapshot.SnapshotCatalog;
 import io.tessera.meta.snapshot.SnapshotViews;
-import java.util.List;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -46,6 +54,7 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.FileUtils;
+import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,8 +73,8 @@ public final class MetaStateMachine extends BaseStateMachine {
   private final ReplyCache replies = new ReplyCache(200_000);
   private volatile NamespaceStore store;
   private final SnapshotViews snapshotViews;
-  private final java.util.concurrent.atomic.AtomicInteger checkpointsInstalled = new java.util.concurrent.atomic.AtomicInteger();
-  private final java.util.concurrent.ExecutorService captureThread = java.util.concurrent.Executors.newSingleThreadExecutor(
+  private final AtomicInteger checkpointsInstalled = new AtomicInteger();
+  private final ExecutorService captureThread = Executors.newSingleThreadExecutor(
       r -> {
         Thread t = new Thread(r, "snapshot-capture");
         t.setDaemon(true);
@@ -107,7 +116,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       // killed between applying a snapshot's commit and taking its checkpoint: nothing was
       // applied after the commit, so the store is still the namespace at the snapshot
       String name = store.snapshots().stream().filter(sn -> sn.getEpoch() == uncaptured)
-          .map(io.tessera.common.proto.SnapshotProto::getName).findFirst().orElse("?");
+          .map(SnapshotProto::getName).findFirst().orElse("?");
       capture(name, uncaptured, store.appliedIndex());
     }
     registry.load(store.registeredServers());
@@ -131,8 +140,8 @@ public final class MetaStateMachine extends BaseStateMachine {
   }
 
   @Override
-  public void notifyLeaderChanged(org.apache.ratis.protocol.RaftGroupMemberId member,
-      org.apache.ratis.protocol.RaftPeerId newLeader) {
+  public void notifyLeaderChanged(RaftGroupMemberId member,
+      RaftPeerId newLeader) {
     LOG.info("Meta leader is now {}", newLeader == null ? "unknown (election under way)" : newLeader);
     NamespaceStore s = store;
     if (s == null) {
@@ -218,7 +227,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       snapshotViews.capture(store, epoch);
       store.captureDone();
       LOG.info("Snapshot '{}' (epoch {}): namespace checkpoint taken at log index {} in {} ms", name, epoch, index,
-          java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     } catch (IOException | RuntimeException e) {
       // every replica must apply the entry; this one serves no reads of the snapshot until repaired
       LOG.error("Snapshot '{}': namespace checkpoint failed on this replica: {}", name, e.getMessage());
@@ -305,7 +314,7 @@ public final class MetaStateMachine extends BaseStateMachine {
     return MetaTxnReplyProto.newBuilder().setClient(r).build();
   }
 
-  private static MetaResponseProto catalogChange(NamespaceTxn tx, java.util.function.Supplier<MetaResponseProto> change) {
+  private static MetaResponseProto catalogChange(NamespaceTxn tx, Supplier<MetaResponseProto> change) {
     try {
       return tx.atomically(change);
     } catch (NamespaceException e) {
@@ -357,7 +366,7 @@ public final class MetaStateMachine extends BaseStateMachine {
       return HeartbeatQueryReplyProto.newBuilder().setNeedsLog(true).build();
     }
     registry.heartbeat(hb);
-    long[] retained = s.snapshots().stream().mapToLong(io.tessera.common.proto.SnapshotProto::getEpoch).sorted()
+    long[] retained = s.snapshots().stream().mapToLong(SnapshotProto::getEpoch).sorted()
         .toArray();
     return HeartbeatQueryReplyProto.newBuilder().setReply(heartbeatReply(s.epoch(), retained, state)).build();
   }
@@ -412,8 +421,8 @@ public final class MetaStateMachine extends BaseStateMachine {
   @Override
   public void pause() {
     captureNow();
-    getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSING);
-    getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSED);
+    getLifeCycle().transition(LifeCycle.State.PAUSING);
+    getLifeCycle().transition(LifeCycle.State.PAUSED);
   }
 
   /** After Ratis installed a leader's checkpoint: rebuild the live store from it. */

@@ -2,11 +2,14 @@ package io.tessera.meta.ratis;
 
 import java.io.IOException;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -122,8 +125,8 @@ public final class RaftSubmitter {
    * How long ago this replica, as leader, last heard from each follower (by peer id); empty
    * when it does not lead.
    */
-  public java.util.Map<String, Long> followerContactMillisAgo() {
-    java.util.Map<String, Long> out = new java.util.HashMap<>();
+  public Map<String, Long> followerContactMillisAgo() {
+    Map<String, Long> out = new HashMap<>();
     DivisionInfo i = info();
     if (i == null || !i.isLeader()) {
       return out;
@@ -138,7 +141,7 @@ public final class RaftSubmitter {
     try {
       return server.getDivision(groupId).getRaftConf().getAllPeers();
     } catch (IOException e) {
-      return java.util.List.of();
+      return List.of();
     }
   }
 }

@@ -1,7 +1,8 @@
 package io.tessera.meta.recovery;
 
-import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
+import io.tessera.common.cluster.RecoveryIdentity;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
@@ -12,6 +13,7 @@ import io.tessera.common.rpc.Service;
 import io.tessera.meta.registry.DataServerRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,7 +36,7 @@ final class DataServerCalls {
     this.pool = pool;
     this.registry = registry;
     this.timeoutMillis = timeoutMillis;
-    this.caller = CallerProto.newBuilder().setClientId(io.tessera.common.cluster.RecoveryIdentity.newClientId())
+    this.caller = CallerProto.newBuilder().setClientId(RecoveryIdentity.newClientId())
         .setAppId("tessera-recovery").build();
   }
 
@@ -43,7 +45,7 @@ final class DataServerCalls {
   }
 
   /** Waits for a call started with {@link #callAsync}; throws its failure. */
-  Reply await(java.util.concurrent.CompletableFuture<Reply> call) {
+  Reply await(CompletableFuture<Reply> call) {
     try {
       return call.get(timeoutMillis, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -62,19 +64,19 @@ final class DataServerCalls {
   }
 
   /** A call given up on: its reply, if one still comes, is released on arrival. */
-  private static void releaseWhenAnswered(java.util.concurrent.CompletableFuture<Reply> call) {
+  private static void releaseWhenAnswered(CompletableFuture<Reply> call) {
     call.thenAccept(r -> r.payload().release());
   }
 
   /** Starts a call; completes with the reply, or fails with a {@link RecoveryException}. */
-  java.util.concurrent.CompletableFuture<Reply> callAsync(String server, DataRequestProto.Builder request,
+  CompletableFuture<Reply> callAsync(String server, DataRequestProto.Builder request,
       ByteBuf payload) {
     String address = registry.address(server);
     if (address == null) {
       if (payload != null) {
         payload.release();
       }
-      return java.util.concurrent.CompletableFuture.failedFuture(new RecoveryException(StatusProto.UNAVAILABLE,
+      return CompletableFuture.failedFuture(new RecoveryException(StatusProto.UNAVAILABLE,
           "data server " + server + " is not registered"));
     }
     byte[] header = request.setCaller(caller).setRecovery(true).build().toByteArray();
@@ -86,7 +88,7 @@ final class DataServerCalls {
       DataResponseProto h;
       try {
         h = DataResponseProto.parseFrom(frame.header());
-      } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      } catch (InvalidProtocolBufferException e) {
         frame.release();
         throw new RecoveryException(StatusProto.INTERNAL, "data server " + server + " sent an unreadable reply");
       }
@@ -112,11 +114,11 @@ final class DataServerCalls {
    */
   Map<String, Reply> callAll(Map<String, DataRequestProto.Builder> requests,
       Map<String, ? extends ByteBuf> payloads) {
-    Map<String, java.util.concurrent.CompletableFuture<Reply>> sent = new LinkedHashMap<>();
+    Map<String, CompletableFuture<Reply>> sent = new LinkedHashMap<>();
     requests.forEach((server, request) -> sent.put(server, callAsync(server, request, payloads.get(server))));
     Map<String, Reply> replies = new LinkedHashMap<>();
     RecoveryException failure = null;
-    for (Map.Entry<String, java.util.concurrent.CompletableFuture<Reply>> e : sent.entrySet()) {
+    for (Map.Entry<String, CompletableFuture<Reply>> e : sent.entrySet()) {
       try {
         replies.put(e.getKey(), await(e.getValue()));
       } catch (RecoveryException x) {

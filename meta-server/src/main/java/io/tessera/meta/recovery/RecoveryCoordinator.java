@@ -1,5 +1,6 @@
 package io.tessera.meta.recovery;
 
+import com.google.protobuf.ByteString;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.DirtyClearRequestProto;
@@ -7,9 +8,14 @@ import io.tessera.common.proto.DirtyScanRequestProto;
 import io.tessera.common.proto.DirtyScanResponseProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.RecoveryStatusProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.meta.namespace.NamespaceStore;
+import io.tessera.meta.proto.LayoutMoveProto;
+import io.tessera.meta.proto.LeftoverDroppedProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
 import io.tessera.meta.proto.RebuildDoneProto;
@@ -23,13 +29,17 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -80,7 +90,7 @@ public final class RecoveryCoordinator implements Closeable {
   private final ScheduledExecutorService detector = daemon("failure-detector");
   private final ScheduledExecutorService worker = daemon("recovery");
   private volatile long leaderSinceNanos;
-  private final java.util.concurrent.atomic.AtomicLong orphansRepaired = new java.util.concurrent.atomic.AtomicLong();
+  private final AtomicLong orphansRepaired = new AtomicLong();
 
   public RecoveryCoordinator(Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log,
       Supplier<NamespaceStore> store, DataServerRegistry registry, RpcClientPool dataPool, BooleanSupplier isLeader,
@@ -107,9 +117,9 @@ public final class RecoveryCoordinator implements Closeable {
 
       @Override
       public boolean moved(long fileId, String from, String to, long generation) {
-        return submit(MetaTxnProto.newBuilder().setLayoutMove(io.tessera.meta.proto.LayoutMoveProto.newBuilder()
+        return submit(MetaTxnProto.newBuilder().setLayoutMove(LayoutMoveProto.newBuilder()
             .setFileId(fileId).setFrom(from).setTo(to).setGeneration(generation)))
-            .getClient().getStatus() == io.tessera.common.proto.StatusProto.OK;
+            .getClient().getStatus() == StatusProto.OK;
       }
     }, this::serving, this::rebuildable, limiter,
         new LockShare(() -> clientsBusy() ? settings.lockShareUnderLoad() : 100),
@@ -133,7 +143,7 @@ public final class RecoveryCoordinator implements Closeable {
    * rate, holding every stripe lock it wants, in the seconds when the cluster is most strained.
    */
   private boolean clientsBusy() {
-    java.util.OptionalLong clients = registry.clientBytesPerS();
+    OptionalLong clients = registry.clientBytesPerS();
     return clients.isEmpty() || clients.getAsLong() > BUSY_CLIENT_BYTES_PER_S;
   }
 
@@ -276,7 +286,7 @@ public final class RecoveryCoordinator implements Closeable {
   private void repairOrphanLocks() throws InterruptedException {
     Set<String> done = new HashSet<>();
     for (HeartbeatRequestProto hb : registry.live()) {
-      for (io.tessera.common.proto.StripeLockProto o : hb.getOrphanLocksList()) {
+      for (StripeLockProto o : hb.getOrphanLocksList()) {
         String key = o.getFileId() + "/" + o.getFirstStripe() + "/" + o.getStripeCount();
         if (!done.add(key)) {
           continue;
@@ -332,8 +342,8 @@ public final class RecoveryCoordinator implements Closeable {
       double secs = (System.nanoTime() - started) / 1e9;
       long bytes = p.bytesDone() - bytesBefore;
       LOG.info("Data server {}: every stale file rebuilt ({} files, {} MiB in {} s, {} MB/s)", server, files.size(),
-          String.format(java.util.Locale.ROOT, "%.1f", bytes / 1048576.0), String.format(java.util.Locale.ROOT, "%.2f",
-              secs), String.format(java.util.Locale.ROOT, "%.1f", secs > 0 ? bytes / 1e6 / secs : 0));
+          String.format(Locale.ROOT, "%.1f", bytes / 1048576.0), String.format(Locale.ROOT, "%.2f",
+              secs), String.format(Locale.ROOT, "%.1f", secs > 0 ? bytes / 1e6 / secs : 0));
     }
   }
 
@@ -411,7 +421,7 @@ public final class RecoveryCoordinator implements Closeable {
    * servers per file, emptiest first).
    */
   private String destination(InodeProto in) {
-    java.util.Set<String> taken = new java.util.HashSet<>(in.getLayout().getServersList());
+    Set<String> taken = new HashSet<>(in.getLayout().getServersList());
     HeartbeatRequestProto best = null;
     for (HeartbeatRequestProto hb : registry.live()) {
       String id = hb.getServerId();
@@ -424,7 +434,7 @@ public final class RecoveryCoordinator implements Closeable {
       }
     }
     if (best == null) {
-      throw new RecoveryException(io.tessera.common.proto.StatusProto.NO_SPACE, "no live data server outside the "
+      throw new RecoveryException(StatusProto.NO_SPACE, "no live data server outside the "
           + in.getLayout().getServersCount() + " of file " + in.getId() + " has room for its units (add a data server)");
     }
     return best.getServerId();
@@ -447,7 +457,7 @@ public final class RecoveryCoordinator implements Closeable {
       return;   // when it is reachable again
     }
     rebuilder.dropLeftover(fileId, server);
-    submit(MetaTxnProto.newBuilder().setLeftoverDropped(io.tessera.meta.proto.LeftoverDroppedProto.newBuilder()
+    submit(MetaTxnProto.newBuilder().setLeftoverDropped(LeftoverDroppedProto.newBuilder()
         .setFileId(fileId).setServer(server)));
   }
 
@@ -483,9 +493,9 @@ public final class RecoveryCoordinator implements Closeable {
       return log.apply(txn.setTimeMs(System.currentTimeMillis()).build()).get(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new RecoveryException(io.tessera.common.proto.StatusProto.UNAVAILABLE, "interrupted");
+      throw new RecoveryException(StatusProto.UNAVAILABLE, "interrupted");
     } catch (Exception e) {
-      throw new RecoveryException(io.tessera.common.proto.StatusProto.UNAVAILABLE,
+      throw new RecoveryException(StatusProto.UNAVAILABLE,
           "cannot log a recovery step: " + e.getMessage());
     }
   }
@@ -494,32 +504,32 @@ public final class RecoveryCoordinator implements Closeable {
    * fsck --repair: recomputes the parity of these stripes from their data units (on the recovery
    * thread, between rebuilds). Runs of adjacent stripes are repaired together.
    */
-  public CompletableFuture<io.tessera.common.proto.MetaResponseProto> repairStripes(long fileId, List<Long> stripes) {
+  public CompletableFuture<MetaResponseProto> repairStripes(long fileId, List<Long> stripes) {
     if (stripes.size() > 4096) {
-      return CompletableFuture.completedFuture(reply(io.tessera.common.proto.StatusProto.INVALID_ARGUMENT,
+      return CompletableFuture.completedFuture(reply(StatusProto.INVALID_ARGUMENT,
           "at most 4096 stripes per repair; got " + stripes.size()));
     }
-    CompletableFuture<io.tessera.common.proto.MetaResponseProto> out = new CompletableFuture<>();
+    CompletableFuture<MetaResponseProto> out = new CompletableFuture<>();
     worker.execute(() -> {
       try {
         List<Long> sorted = stripes.stream().distinct().sorted().toList();
         long bytes = repairParity(fileId, sorted);
         LOG.info("Repaired the parity of {} stripe(s) of file {} for fsck ({} bytes rewritten)", sorted.size(),
             fileId, bytes);
-        out.complete(reply(io.tessera.common.proto.StatusProto.OK, ""));
+        out.complete(reply(StatusProto.OK, ""));
       } catch (RecoveryException e) {
         out.complete(reply(e.status(), e.getMessage()));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        out.complete(reply(io.tessera.common.proto.StatusProto.UNAVAILABLE, "the meta leader is stopping"));
+        out.complete(reply(StatusProto.UNAVAILABLE, "the meta leader is stopping"));
       }
     });
     return out;
   }
 
-  private static io.tessera.common.proto.MetaResponseProto reply(io.tessera.common.proto.StatusProto status,
+  private static MetaResponseProto reply(StatusProto status,
       String message) {
-    return io.tessera.common.proto.MetaResponseProto.newBuilder().setStatus(status).setMessage(message).build();
+    return MetaResponseProto.newBuilder().setStatus(status).setMessage(message).build();
   }
 
   /** What the coordinator is doing, for `tessera recover status` and `cluster status`. */
@@ -534,7 +544,7 @@ public final class RecoveryCoordinator implements Closeable {
     Map<String, Long> stale = ns.staleCounts();
     Set<String> servers = new HashSet<>(stale.keySet());
     servers.addAll(progress.keySet());
-    for (String server : new java.util.TreeSet<>(servers)) {
+    for (String server : new TreeSet<>(servers)) {
       long left = unitBytesOf(ns, ns.staleFiles(server, 100_000));
       Progress p = progress.getOrDefault(server, new Progress());
       b.addRebuilds(p.describe(server, stale.getOrDefault(server, 0L), left));
@@ -564,7 +574,7 @@ public final class RecoveryCoordinator implements Closeable {
   }
 
   /** The client id this coordinator's stripe locks carry (data servers learn it with each heartbeat). */
-  public com.google.protobuf.ByteString clientId() {
+  public ByteString clientId() {
     return calls.caller().getClientId();
   }
 

@@ -8,6 +8,7 @@ import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.ReadShardsRequestProto;
 import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.ShardStateProto;
+import io.tessera.common.proto.StatusProto;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,7 +79,7 @@ final class RedundancyCheck {
       List<ShardRangeProto> sent = ranges.get(e.getKey());
       List<ShardStateProto> got = e.getValue().getRead().getStatesList();
       if (got.size() != sent.size()) {
-        throw new RecoveryException(io.tessera.common.proto.StatusProto.INTERNAL, "data server " + e.getKey()
+        throw new RecoveryException(StatusProto.INTERNAL, "data server " + e.getKey()
             + " answered " + got.size() + " of " + sent.size() + " probes of file " + fileId);
       }
       for (int i = 0; i < sent.size(); i++) {

@@ -1,10 +1,13 @@
 package io.tessera.meta.recovery;
 
 import io.tessera.common.proto.DataServerStateProto;
+import io.tessera.common.proto.InodeProto;
 import io.tessera.meta.namespace.NamespaceTxn;
+import io.tessera.meta.proto.LayoutMoveProto;
 import io.tessera.meta.proto.RebuildDoneProto;
 import io.tessera.meta.proto.ServerStateChangeProto;
 import io.tessera.meta.proto.ServerStateRecordProto;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,9 +131,9 @@ public final class ServerStates {
   }
 
   /** The server found corrupt shards of these files: each becomes stale there, so recovery rewrites them. */
-  public static void corrupt(NamespaceTxn tx, String server, java.util.List<Long> fileIds) {
+  public static void corrupt(NamespaceTxn tx, String server, List<Long> fileIds) {
     for (long fileId : fileIds) {
-      io.tessera.common.proto.InodeProto in = tx.inode(fileId);
+      InodeProto in = tx.inode(fileId);
       if (in == null || !in.getLayout().getServersList().contains(server) || in.getLayout().getParityUnits() == 0
           || in.getStaleServersList().contains(server)) {
         continue;
@@ -142,7 +145,7 @@ public final class ServerStates {
   }
 
   /** Recovery moved a file's units from one server to another. */
-  public static boolean moved(NamespaceTxn tx, io.tessera.meta.proto.LayoutMoveProto move) {
+  public static boolean moved(NamespaceTxn tx, LayoutMoveProto move) {
     boolean done = tx.moveUnits(move.getFileId(), move.getFrom(), move.getTo(), move.getGeneration());
     if (done) {
       LOG.info("File {}: units moved from {} to {} (layout generation {})", move.getFileId(), move.getFrom(),

@@ -49,6 +49,10 @@ import java.util.function.Predicate;
  * it is held. A large file's chunk lock counts only when a data server says a writer asked for
  * its stripes meanwhile: a file copied chunk by chunk is one nobody was writing, so it rebuilds
  * at the byte rate, without waiting out the pauses busy files' locks called for.
+ *
+ * <p>Over 500 lines because rebuild and move share one protocol (chunked copy, then the check
+ * under the file-wide lock, then the commit) whose steps are only safe in that order; its locks,
+ * reads, dirty-log checks and parity repair live apart.
  */
 final class ShardRebuilder {
   /** Bytes of the target's units copied per chunk. */

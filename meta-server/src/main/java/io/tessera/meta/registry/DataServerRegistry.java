@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -139,7 +140,7 @@ public final class DataServerRegistry {
    * (registrations, returns from DOWN), often from before any client wrote, so until the first
    * heartbeats reach a new leader it does not know the load.
    */
-  public java.util.OptionalLong clientBytesPerS() {
+  public OptionalLong clientBytesPerS() {
     long since = leadingSinceNanos;
     long sum = 0;
     for (Map.Entry<String, Entry> s : servers.entrySet()) {
@@ -148,11 +149,11 @@ public final class DataServerRegistry {
         continue;
       }
       if (since != 0 && e.heardNanos - since < 0) {
-        return java.util.OptionalLong.empty();
+        return OptionalLong.empty();
       }
       sum += e.last.getClientBytesPerS();
     }
-    return java.util.OptionalLong.of(sum);
+    return OptionalLong.of(sum);
   }
 
   /**

@@ -3,12 +3,14 @@ package io.tessera.meta.server;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.DeleteFileRequestProto;
+import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.Service;
 import io.tessera.meta.namespace.NamespaceStore;
 import io.tessera.meta.proto.MetaTxnProto;
+import io.tessera.meta.proto.PartialExpiredProto;
 import io.tessera.meta.proto.ReclaimDoneProto;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.registry.DataServerRegistry;
@@ -96,12 +98,12 @@ final class FileReclaimer implements Closeable {
     long now = System.currentTimeMillis();
     NamespaceStore ns = store.get();
     for (long fileId : ns.partialFiles(PER_ROUND)) {
-      io.tessera.common.proto.InodeProto in = ns.inode(fileId);
+      InodeProto in = ns.inode(fileId);
       if (in != null && in.getPartialUntilMs() != 0 && in.getPartialUntilMs() <= now) {
         LOG.info("Removing a partial copy (file {}) whose writer stopped renewing it {} s ago", fileId,
             (now - in.getPartialUntilMs()) / 1000);
         batcher.submit(MetaTxnProto.newBuilder().setTimeMs(now).setPartialExpired(
-            io.tessera.meta.proto.PartialExpiredProto.newBuilder().setFileId(fileId)).build());
+            PartialExpiredProto.newBuilder().setFileId(fileId)).build());
       }
     }
   }

@@ -1,5 +1,6 @@
 package io.tessera.meta.server;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.HeartbeatResponseProto;
@@ -27,9 +28,9 @@ final class HeartbeatHandler implements RpcService {
   private final RaftSubmitter raft;
   private final TxnBatcher batcher;
   /** This replica's recovery coordinator's lock owner id, told to data servers while it leads. */
-  private final com.google.protobuf.ByteString coordinator;
+  private final ByteString coordinator;
 
-  HeartbeatHandler(RaftSubmitter raft, TxnBatcher batcher, com.google.protobuf.ByteString coordinator) {
+  HeartbeatHandler(RaftSubmitter raft, TxnBatcher batcher, ByteString coordinator) {
     this.raft = raft;
     this.batcher = batcher;
     this.coordinator = coordinator;

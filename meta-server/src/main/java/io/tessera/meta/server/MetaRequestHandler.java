@@ -3,10 +3,12 @@ package io.tessera.meta.server;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.cluster.FollowerReads;
 import io.tessera.common.proto.ClusterStatusResponseProto;
+import io.tessera.common.proto.DataServerProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.MetaReplicaProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.SnapshotProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcReply;
@@ -15,6 +17,7 @@ import io.tessera.meta.namespace.NamespaceChanges;
 import io.tessera.meta.namespace.NamespaceException;
 import io.tessera.meta.namespace.NamespaceStore;
 import io.tessera.meta.namespace.Replies;
+import io.tessera.meta.proto.MetaQueryProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.ServerStateChangeProto;
 import io.tessera.meta.proto.ServerStateRecordProto;
@@ -25,8 +28,11 @@ import io.tessera.meta.registry.DefaultLayout;
 import io.tessera.meta.registry.PlacementPolicy;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftPeer;
 
 /**
@@ -127,10 +133,10 @@ final class MetaRequestHandler implements RpcService {
   }
 
   private static byte[] query(MetaRequestProto req) {
-    return io.tessera.meta.proto.MetaQueryProto.newBuilder().setClient(req).build().toByteArray();
+    return MetaQueryProto.newBuilder().setClient(req).build().toByteArray();
   }
 
-  private static MetaResponseProto queryResult(org.apache.ratis.protocol.RaftClientReply reply) {
+  private static MetaResponseProto queryResult(RaftClientReply reply) {
     try {
       return MetaResponseProto.parseFrom(reply.getMessage().getContent().toByteArray());
     } catch (InvalidProtocolBufferException e) {
@@ -148,7 +154,7 @@ final class MetaRequestHandler implements RpcService {
     ServerStateRecordProto rec = ns.serverStates().get(server);
     if (rec != null && rec.getDecommissioned()) {
       return CompletableFuture.completedFuture(Replies.error(StatusProto.OK, server + " is already "
-          + rec.getState().name().toLowerCase(java.util.Locale.ROOT)));
+          + rec.getState().name().toLowerCase(Locale.ROOT)));
     }
     return logServerChange(ServerStateChangeProto.newBuilder().setServer(server)
             .setState(DataServerStateProto.DRAINING).setDecommissioned(true), "decommissioned",
@@ -179,7 +185,7 @@ final class MetaRequestHandler implements RpcService {
     }
     ServerStateRecordProto rec = ns.serverStates().get(server);
     if (rec == null || rec.getState() != DataServerStateProto.RETIRED) {
-      String state = rec == null ? "up" : rec.getState().name().toLowerCase(java.util.Locale.ROOT);
+      String state = rec == null ? "up" : rec.getState().name().toLowerCase(Locale.ROOT);
       return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, server + " is " + state
           + ": only a retired server can be removed (tessera server decommission " + server + " --wait, then stop it)"));
     }
@@ -188,7 +194,7 @@ final class MetaRequestHandler implements RpcService {
           + " still sends heartbeats: stop it first (a running server would register again)"));
     }
     List<String> older = ns.snapshots().stream().filter(s -> s.getCreatedMs() <= rec.getSinceMs())
-        .map(io.tessera.common.proto.SnapshotProto::getName).toList();
+        .map(SnapshotProto::getName).toList();
     if (!older.isEmpty() && !force) {
       return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, server + " may hold the"
           + " only copies of shard versions kept for snapshots taken before it retired (" + String.join(", ",
@@ -211,7 +217,7 @@ final class MetaRequestHandler implements RpcService {
    * change is applied) or why the state machine refused it ("ds-3 cannot be {@code verb} now: ...").
    */
   private CompletableFuture<MetaResponseProto> logServerChange(ServerStateChangeProto.Builder change, String verb,
-      java.util.function.Supplier<String> done) {
+      Supplier<String> done) {
     MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setServerState(change).build();
     return batcher.submit(txn).handle((reply, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
         : reply.getClient().getStatus() == StatusProto.OK ? Replies.error(StatusProto.OK, done.get())
@@ -228,41 +234,41 @@ final class MetaRequestHandler implements RpcService {
   private MetaResponseProto clusterStatus(boolean firstHand) {
     ClusterStatusResponseProto.Builder b = ClusterStatusResponseProto.newBuilder();
     String leader = raft.leaderId();
-    java.util.Map<String, Long> contact = raft.followerContactMillisAgo();
+    Map<String, Long> contact = raft.followerContactMillisAgo();
     for (RaftPeer p : raft.peers()) {
       String id = p.getId().toString();
       b.addReplicas(MetaReplicaProto.newBuilder().setId(id).setAddress(p.getClientAddress())
           .setLeader(id.equals(leader)).setLastContactMsAgo(id.equals(leader) ? 0 : contact.getOrDefault(id, -1L)));
     }
     NamespaceStore ns = store.get();
-    java.util.Map<String, io.tessera.meta.proto.ServerStateRecordProto> states = ns.serverStates();
-    java.util.Map<String, Long> stale = ns.staleCounts();
-    java.util.Map<String, Long> leftovers = ns.leftoverCounts();
-    for (io.tessera.common.proto.DataServerProto d : registry.describe()) {
-      io.tessera.meta.proto.ServerStateRecordProto rec = states.get(d.getId());
-      io.tessera.common.proto.DataServerProto.Builder db = d.toBuilder()
+    Map<String, ServerStateRecordProto> states = ns.serverStates();
+    Map<String, Long> stale = ns.staleCounts();
+    Map<String, Long> leftovers = ns.leftoverCounts();
+    for (DataServerProto d : registry.describe()) {
+      ServerStateRecordProto rec = states.get(d.getId());
+      DataServerProto.Builder db = d.toBuilder()
           .setFilesToRebuild(stale.getOrDefault(d.getId(), 0L)).setLeftoverFiles(leftovers.getOrDefault(d.getId(), 0L));
-      if (rec != null && (rec.getState() == io.tessera.common.proto.DataServerStateProto.DRAINING
-          || rec.getState() == io.tessera.common.proto.DataServerStateProto.RETIRED)) {
+      if (rec != null && (rec.getState() == DataServerStateProto.DRAINING
+          || rec.getState() == DataServerStateProto.RETIRED)) {
         // counted only where it is work left: a scan of one server's range of the placement index
         db.setFilesPlaced(ns.placedCount(d.getId()));
       }
       if (!firstHand) {
-        db.setLastHeartbeatMsAgo(-1).setState(rec != null ? rec.getState() : io.tessera.common.proto.DataServerStateProto.UP);
+        db.setLastHeartbeatMsAgo(-1).setState(rec != null ? rec.getState() : DataServerStateProto.UP);
       }
-      if (rec != null && rec.getState() != io.tessera.common.proto.DataServerStateProto.UP) {
+      if (rec != null && rec.getState() != DataServerStateProto.UP) {
         db.setDownSinceMs(rec.getDownSinceMs() != 0 ? rec.getDownSinceMs() : rec.getSinceMs())
             .setDecommissioned(rec.getDecommissioned());
-        if (d.getState() != io.tessera.common.proto.DataServerStateProto.DOWN
-            || rec.getState() == io.tessera.common.proto.DataServerStateProto.DRAINING
-            || rec.getState() == io.tessera.common.proto.DataServerStateProto.RETIRED) {
+        if (d.getState() != DataServerStateProto.DOWN
+            || rec.getState() == DataServerStateProto.DRAINING
+            || rec.getState() == DataServerStateProto.RETIRED) {
           db.setState(rec.getState());   // heard from, but DOWN not yet moved on, RECOVERING, DRAINING or RETIRED
         }
       }
-      if (firstHand && rec != null && db.getState() == io.tessera.common.proto.DataServerStateProto.UP
+      if (firstHand && rec != null && db.getState() == DataServerStateProto.UP
           && !registry.reportsServing(d.getId())) {
         // back from DOWN and rebuilt, but it has not yet said it heard so: it still reads around itself
-        db.setState(io.tessera.common.proto.DataServerStateProto.RECOVERING);
+        db.setState(DataServerStateProto.RECOVERING);
       }
       b.addDataServers(db);
     }

@@ -3,11 +3,15 @@ package io.tessera.meta.server;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.platform.CommonPool;
-import io.tessera.common.proto.LayoutPolicyProto;
+import io.tessera.common.proto.GetAttrRequestProto;
+import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.rpc.FrameBudget;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
+import io.tessera.meta.namespace.NamespaceException;
+import io.tessera.meta.namespace.NamespaceStore;
+import io.tessera.meta.namespace.Replies;
 import io.tessera.meta.ratis.MetaStateMachine;
 import io.tessera.meta.ratis.RaftPortGuard;
 import io.tessera.meta.ratis.RaftSubmitter;
@@ -27,18 +31,22 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.ratis.conf.RaftProperties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.netty.NettyConfigKeys;
-import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.LifeCycle;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
@@ -64,8 +72,8 @@ public final class MetaServer implements Closeable {
   private final SnapshotCoordinator snapshots;
   private final RecoveryCoordinator recovery;
   private volatile boolean closing;
-  private final java.util.concurrent.ScheduledExecutorService watchdog =
-      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+  private final ScheduledExecutorService watchdog =
+      Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "raft-watchdog");
         t.setDaemon(true);
         return t;
@@ -177,10 +185,10 @@ public final class MetaServer implements Closeable {
           + ": expected netty or grpc");
     }
     RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(
-        config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MIN).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
+        config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MIN).toMillis(), TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(
-        config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MAX).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS));
-    RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(5, java.util.concurrent.TimeUnit.SECONDS));
+        config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MAX).toMillis(), TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(5, TimeUnit.SECONDS));
     RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
     RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
@@ -192,7 +200,7 @@ public final class MetaServer implements Closeable {
     // Ratis keeps each write's reply to answer a client that resends the same call; ours never
     // does (RaftSubmitter numbers every write anew, and MetaStateMachine's own reply cache answers
     // clients' retries), so a minute of them (Ratis's default) would only fill the heap
-    RaftServerConfigKeys.RetryCache.setExpiryTime(p, TimeDuration.valueOf(5, java.util.concurrent.TimeUnit.SECONDS));
+    RaftServerConfigKeys.RetryCache.setExpiryTime(p, TimeDuration.valueOf(5, TimeUnit.SECONDS));
     return p;
   }
 
@@ -203,12 +211,12 @@ public final class MetaServer implements Closeable {
   public void onRaftDeath(Runnable onDeath) {
     watchdog.scheduleWithFixedDelay(() -> {
       var state = raftServer.getLifeCycleState();
-      if (!closing && (state.isClosingOrClosed() || state == org.apache.ratis.util.LifeCycle.State.EXCEPTION)) {
+      if (!closing && (state.isClosingOrClosed() || state == LifeCycle.State.EXCEPTION)) {
         LOG.error("Meta server {}: its Raft server stopped ({}); see the errors above", self.id(), state);
         watchdog.shutdown();
         onDeath.run();
       }
-    }, 1, 1, java.util.concurrent.TimeUnit.SECONDS);
+    }, 1, 1, TimeUnit.SECONDS);
   }
 
   public String id() {
@@ -220,17 +228,17 @@ public final class MetaServer implements Closeable {
   }
 
   /** This replica's committed namespace, for tools and tests (read-only use). */
-  public io.tessera.meta.namespace.NamespaceStore namespace() {
+  public NamespaceStore namespace() {
     return stateMachine.store();
   }
 
   /** getattr of a path under /.snapshots as this replica would answer it, for tools and tests. */
-  public io.tessera.common.proto.MetaResponseProto snapshotAttr(String path) {
+  public MetaResponseProto snapshotAttr(String path) {
     try {
       return stateMachine.snapshotViews().getAttr(stateMachine.store(),
-          io.tessera.common.proto.GetAttrRequestProto.newBuilder().setPath(path).build());
-    } catch (io.tessera.meta.namespace.NamespaceException e) {
-      return io.tessera.meta.namespace.Replies.error(e.status(), e.getMessage());
+          GetAttrRequestProto.newBuilder().setPath(path).build());
+    } catch (NamespaceException e) {
+      return Replies.error(e.status(), e.getMessage());
     }
   }
 

@@ -12,6 +12,7 @@ import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.Service;
+import io.tessera.meta.namespace.NamespaceException;
 import io.tessera.meta.namespace.NamespaceStore;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
@@ -102,7 +103,7 @@ public final class SnapshotCoordinator implements Closeable {
   public synchronized CompletableFuture<MetaResponseProto> create(String name, CallerProto caller, long callId) {
     try {
       SnapshotCatalog.checkName(name);
-    } catch (io.tessera.meta.namespace.NamespaceException e) {
+    } catch (NamespaceException e) {
       return CompletableFuture.completedFuture(error(e.status(), e.getMessage()));
     }
     long started = System.nanoTime();

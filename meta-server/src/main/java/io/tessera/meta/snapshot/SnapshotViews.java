@@ -21,13 +21,16 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.ratis.util.FileUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,7 +103,7 @@ public final class SnapshotViews implements Closeable {
    * catalog that it lacks, and deletes those of snapshots no longer in the catalog.
    */
   public synchronized void adopt(Path shipped, List<SnapshotProto> catalog) throws IOException {
-    java.util.Set<String> keep = new java.util.HashSet<>();
+    Set<String> keep = new HashSet<>();
     for (SnapshotProto s : catalog) {
       String epoch = Long.toString(s.getEpoch());
       keep.add(epoch);
@@ -114,7 +117,7 @@ public final class SnapshotViews implements Closeable {
         LOG.info("Snapshot '{}' (epoch {}): namespace checkpoint taken from the leader's", s.getName(), epoch);
       }
     }
-    try (java.util.stream.Stream<Path> all = Files.list(dir)) {
+    try (Stream<Path> all = Files.list(dir)) {
       for (Path d : (Iterable<Path>) all::iterator) {
         String name = d.getFileName().toString();
         if (name.chars().allMatch(Character::isDigit) && !keep.contains(name)) {
@@ -131,7 +134,7 @@ public final class SnapshotViews implements Closeable {
   /** Hard links of every file under {@code from} (checkpoints never change once taken). */
   private static void linkTree(Path from, Path to) throws IOException {
     Files.createDirectories(to);
-    try (java.util.stream.Stream<Path> files = Files.list(from)) {
+    try (Stream<Path> files = Files.list(from)) {
       for (Path f : (Iterable<Path>) files::iterator) {
         if (Files.isDirectory(f)) {
           linkTree(f, to.resolve(f.getFileName().toString()));

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.tessera.common.proto.CreateRequestProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.GetAttrRequestProto;
+import io.tessera.common.proto.HeartbeatRequestProto;
+import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -16,8 +18,10 @@ import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.proto.ServerStateChangeProto;
 import io.tessera.meta.recovery.ServerStates;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /** The namespace rules a user relies on, applied as the state machine applies them. */
@@ -255,7 +259,7 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     }
     assertThat(moved).isTrue();
     assertThat(again).isFalse();
-    io.tessera.common.proto.InodeProto in = store.inode(id);
+    InodeProto in = store.inode(id);
     assertThat(in.getLayout().getServersList()).containsExactly("ds-9", "ds-2");
     assertThat(in.getLayout().getGeneration()).isEqualTo(1);
     assertThat(in.getStaleServersList()).as("the stale copy left with its server").isEmpty();
@@ -278,7 +282,7 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     long id = one(create("/on-ds-1")).getInode().getId();
     for (String ds : List.of("ds-1", "ds-2")) {
       try (NamespaceTxn tx = store.begin()) {
-        tx.registerServer(io.tessera.common.proto.HeartbeatRequestProto.newBuilder().setServerId(ds)
+        tx.registerServer(HeartbeatRequestProto.newBuilder().setServerId(ds)
             .setAddress("127.0.0.1:1").build());
         tx.commit(1, ++index);
       }
@@ -300,7 +304,7 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     assertThat(store.inode(id).getLayout().getServersList()).containsExactly("ds-9", "ds-2");
   }
 
-  private boolean change(String server, java.util.function.UnaryOperator<ServerStateChangeProto.Builder> how) {
+  private boolean change(String server, UnaryOperator<ServerStateChangeProto.Builder> how) {
     try (NamespaceTxn tx = store.begin()) {
       boolean changed = ServerStates.change(tx, how.apply(ServerStateChangeProto.newBuilder().setServer(server))
           .build(), 1000);
@@ -323,7 +327,7 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
       try (org.rocksdb.DBOptions dbo = new org.rocksdb.DBOptions();
            org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(dbo, dir.toString(), all, handles)) {
         for (int i = 0; i < all.size(); i++) {
-          if (new String(all.get(i).getName(), java.nio.charset.StandardCharsets.UTF_8).equals("placed")) {
+          if (new String(all.get(i).getName(), StandardCharsets.UTF_8).equals("placed")) {
             db.dropColumnFamily(handles.get(i));
           }
         }
