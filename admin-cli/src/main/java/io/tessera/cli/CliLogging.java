@@ -3,9 +3,9 @@ package io.tessera.cli;
 import java.util.List;
 
 /**
- * How log lines look to a user of a client command: plain, on stderr, as {@code tessera:
- * warning: ...} with no logger names, thread names or levels in brackets; nothing but errors with
- * {@code -q}. Servers and {@code tessera local} keep the log format of {@code simplelogger.properties}
+ * How log lines look to a user of a client command: plain, on stderr, as {@code tessera: warning:
+ * ...} with no logger names, thread names or levels in brackets; nothing but errors with {@code
+ * -q}. Servers and {@code tessera local} keep the log format of {@code simplelogger.properties}
  * (their lines go to log files, where a logger name helps).
  */
 final class CliLogging {

@@ -13,25 +13,39 @@ import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
- * How a command finds and reaches the cluster; mixed into every command that talks to one.
- * Order: {@code --meta}, {@code $TESSERA_META}, then {@code ./tessera-data/cluster.json}.
+ * How a command finds and reaches the cluster; mixed into every command that talks to one. Order:
+ * {@code --meta}, {@code $TESSERA_META}, then {@code ./tessera-data/cluster.json}.
  */
 public final class ClusterOptions {
-  @Option(names = "--meta", paramLabel = "HOST:PORT,...",
-      description = "meta replicas to contact (default: $TESSERA_META, else the cluster.json of tessera-data in the "
-          + "current directory)")
+  @Option(
+      names = "--meta",
+      paramLabel = "HOST:PORT,...",
+      description =
+          "meta replicas to contact (default: $TESSERA_META, else the cluster.json of tessera-data in the "
+              + "current directory)")
   String meta;
 
-  @Option(names = "--app-id", paramLabel = "NAME", defaultValue = "tessera-cli",
+  @Option(
+      names = "--app-id",
+      paramLabel = "NAME",
+      defaultValue = "tessera-cli",
       description = "application name for QoS accounting (default: ${DEFAULT-VALUE})")
   String appId;
 
-  @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "10s",
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      defaultValue = "10s",
       description = "how long to retry while no meta leader answers (default: ${DEFAULT-VALUE})")
   String timeout;
 
-  @Option(names = "-D", paramLabel = "KEY=VALUE", description = {"one client setting, e.g. "
-      + "-Dtessera.client.reads-ahead=8 (repeatable; every key, with its default: tessera settings client)"})
+  @Option(
+      names = "-D",
+      paramLabel = "KEY=VALUE",
+      description = {
+        "one client setting, e.g. "
+            + "-Dtessera.client.reads-ahead=8 (repeatable; every key, with its default: tessera settings client)"
+      })
   Map<String, String> settings;
 
   /** The meta addresses this command will use. */
@@ -47,8 +61,9 @@ public final class ClusterOptions {
     if (Files.exists(local)) {
       return ClusterFile.read(local).metaAddresses();
     }
-    throw new IllegalArgumentException("no cluster given: pass --meta host:port,..., set TESSERA_META, "
-        + "or run from the directory where 'tessera local' keeps tessera-data/");
+    throw new IllegalArgumentException(
+        "no cluster given: pass --meta host:port,..., set TESSERA_META, "
+            + "or run from the directory where 'tessera local' keeps tessera-data/");
   }
 
   /** A connected client; close it when done. */
@@ -56,10 +71,11 @@ public final class ClusterOptions {
     Map<String, String> conf = new HashMap<>();
     if (settings != null) {
       try {
-        SettingsCommand.requireKnown("-D", settings.keySet(), "client", SettingsCommand.Group.client);
+        SettingsCommand.requireKnown(
+            "-D", settings.keySet(), "client", SettingsCommand.Group.client);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(e.getMessage() + "; --meta, --app-id and --timeout have options "
-            + "of their own");
+        throw new IllegalArgumentException(
+            e.getMessage() + "; --meta, --app-id and --timeout have options " + "of their own");
       }
       conf.putAll(settings);
     }

@@ -9,11 +9,9 @@ import picocli.CommandLine.Spec;
 
 /** Base of the commands that talk to a cluster: owns the connection. */
 public abstract class ConnectedCommand implements Callable<Integer> {
-  @Spec
-  protected CommandSpec spec;
+  @Spec protected CommandSpec spec;
 
-  @Mixin
-  protected ClusterOptions cluster;
+  @Mixin protected ClusterOptions cluster;
 
   @Override
   public final Integer call() throws Exception {

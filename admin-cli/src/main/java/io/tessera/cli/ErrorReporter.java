@@ -8,9 +8,12 @@ import picocli.CommandLine;
 /** One clear line on stderr per failure, and an exit code scripts can trust. No stack traces. */
 final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
   @Override
-  public int handleExecutionException(Exception ex, CommandLine cmd, CommandLine.ParseResult parsed) {
+  public int handleExecutionException(
+      Exception ex, CommandLine cmd, CommandLine.ParseResult parsed) {
     Throwable t = ex;
-    while (t.getCause() != null && !(t instanceof IOException) && !(t instanceof IllegalArgumentException)) {
+    while (t.getCause() != null
+        && !(t instanceof IOException)
+        && !(t instanceof IllegalArgumentException)) {
       t = t.getCause();
     }
     String msg = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();

@@ -12,38 +12,62 @@ import io.tessera.common.platform.CommonPool;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** The {@code tessera} command. */
-@Command(name = "tessera", mixinStandardHelpOptions = true, version = "tessera 0.1.0",
-    description = {"Tessera: a parallel file system for clusters.", "",
-        "Start a whole cluster on this machine with 'tessera local', then use 'tessera fs ...'.",
-        "Commands find the cluster from --meta host:port,..., then $TESSERA_META, then the cluster.json that "
-            + "'tessera local' keeps in tessera-data in the current directory."},
+@Command(
+    name = "tessera",
+    mixinStandardHelpOptions = true,
+    version = "tessera 0.1.0",
+    description = {
+      "Tessera: a parallel file system for clusters.",
+      "",
+      "Start a whole cluster on this machine with 'tessera local', then use 'tessera fs ...'.",
+      "Commands find the cluster from --meta host:port,..., then $TESSERA_META, then the cluster.json that "
+          + "'tessera local' keeps in tessera-data in the current directory."
+    },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:done", "1:refused or failed (the message says why)", "2:bad usage",
-        "3:cluster unreachable (no meta replica answered)",
-        "4:data unreadable now (its servers are down beyond what its parity rebuilds)"})
+    exitCodeList = {
+      "0:done",
+      "1:refused or failed (the message says why)",
+      "2:bad usage",
+      "3:cluster unreachable (no meta replica answered)",
+      "4:data unreadable now (its servers are down beyond what its parity rebuilds)"
+    })
 public final class Tessera {
   /** The top-level commands, in the order help lists them. */
-  private static final List<Class<?>> COMMANDS = List.of(LocalCommand.class, ServerCommand.class, FsCommand.class,
-      FsckCommand.class, SnapshotCommand.class, ClusterCommand.class, RecoverCommand.class, BenchCommand.class,
-      SettingsCommand.class, CommandLine.HelpCommand.class);
+  private static final List<Class<?>> COMMANDS =
+      List.of(
+          LocalCommand.class,
+          ServerCommand.class,
+          FsCommand.class,
+          FsckCommand.class,
+          SnapshotCommand.class,
+          ClusterCommand.class,
+          RecoverCommand.class,
+          BenchCommand.class,
+          SettingsCommand.class,
+          CommandLine.HelpCommand.class);
 
   /** Exit code when the cluster refused or failed the request. */
   public static final int EXIT_FAILED = 1;
+
   /** Exit code for bad command-line usage (picocli's own). */
   public static final int EXIT_USAGE = 2;
+
   /** Exit code when no meta replica could be reached. */
   public static final int EXIT_UNREACHABLE = 3;
-  /** Exit code when data could not be read: its servers are down beyond what its parity rebuilds. */
+
+  /**
+   * Exit code when data could not be read: its servers are down beyond what its parity rebuilds.
+   */
   public static final int EXIT_UNREADABLE = 4;
 
   private Tessera() {}
 
   public static void main(String[] args) {
-    CliLogging.configure(args);  // before any logger exists
+    CliLogging.configure(args); // before any logger exists
     CommonPool.ensureThreads(); // before anything starts the pool
     System.exit(run(args));
   }
@@ -60,15 +84,16 @@ public final class Tessera {
 
   /**
    * The parser for {@code args}: only the top-level command they name, when they name one (other
-   * than help). Picocli reads every option of every command it is given, by reflection and
-   * mostly interpreted, so building only the branch asked for makes every start cheaper.
+   * than help). Picocli reads every option of every command it is given, by reflection and mostly
+   * interpreted, so building only the branch asked for makes every start cheaper.
    */
   static CommandLine commandLine(String... args) {
     if (args.length > 0) {
       for (Class<?> c : COMMANDS) {
         Command command = c.getAnnotation(Command.class);
-        if (c != CommandLine.HelpCommand.class && (command.name().equals(args[0])
-            || Arrays.asList(command.aliases()).contains(args[0]))) {
+        if (c != CommandLine.HelpCommand.class
+            && (command.name().equals(args[0])
+                || Arrays.asList(command.aliases()).contains(args[0]))) {
           return withCommands(List.of(c));
         }
       }
@@ -82,7 +107,9 @@ public final class Tessera {
     return cl;
   }
 
-  /** Runs a command line writing to the given streams (null: standard ones); returns the exit code. */
+  /**
+   * Runs a command line writing to the given streams (null: standard ones); returns the exit code.
+   */
   public static int run(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cl = commandLine(args);
     cl.setExecutionExceptionHandler(new ErrorReporter());

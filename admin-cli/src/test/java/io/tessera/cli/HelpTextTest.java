@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * Every command's --help renders as written: picocli formats descriptions with
- * {@code String.format}, so a bare "10 %" printed three "[picocli WARN] Could not format"
- * lines above the help of `tessera bench ior`.
+ * Every command's --help renders as written: picocli formats descriptions with {@code
+ * String.format}, so a bare "10 %" printed three "[picocli WARN] Could not format" lines above the
+ * help of `tessera bench ior`.
  */
 class HelpTextTest {
   @Test
@@ -29,20 +29,28 @@ class HelpTextTest {
     } finally {
       System.setErr(original);
     }
-    assertThat(warnings.toString(StandardCharsets.UTF_8)).as("picocli's complaints while rendering every --help")
+    assertThat(warnings.toString(StandardCharsets.UTF_8))
+        .as("picocli's complaints while rendering every --help")
         .isEmpty();
-    assertThat(helps).as("commands rendered").hasSizeGreaterThan(20)
-        .anyMatch(h -> h.replaceAll("\\s+", " ").contains("within 10 % of the rate of the pass before"));
+    assertThat(helps)
+        .as("commands rendered")
+        .hasSizeGreaterThan(20)
+        .anyMatch(
+            h -> h.replaceAll("\\s+", " ").contains("within 10 % of the rate of the pass before"));
   }
 
-  /** A command list shows each command's first description line: `bench --help` cut one mid-sentence. */
+  /**
+   * A command list shows each command's first description line: `bench --help` cut one
+   * mid-sentence.
+   */
   @Test
   void everyCommandsFirstDescriptionLineIsAWholeSentence() {
     org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
     for (CommandLine cl : allCommands(Tessera.commandLine())) {
       String[] description = cl.getCommandSpec().usageMessage().description();
       if (description.length > 0) {
-        soft.assertThat(description[0].strip()).as("first description line of %s", cl.getCommandSpec().qualifiedName())
+        soft.assertThat(description[0].strip())
+            .as("first description line of %s", cl.getCommandSpec().qualifiedName())
             .matches(".*[.?!)]$");
       }
     }
@@ -55,7 +63,8 @@ class HelpTextTest {
     org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
     for (CommandLine cl : allCommands(Tessera.commandLine())) {
       for (String line : cl.getUsageMessage(CommandLine.Help.Ansi.OFF).lines().toList()) {
-        soft.assertThat(line.strip()).as("a line of %s --help", cl.getCommandSpec().qualifiedName())
+        soft.assertThat(line.strip())
+            .as("a line of %s --help", cl.getCommandSpec().qualifiedName())
             .doesNotStartWith("/");
       }
     }

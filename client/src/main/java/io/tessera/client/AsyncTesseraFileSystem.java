@@ -41,9 +41,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The asynchronous core of the client: every call returns a future that fails with a
- * {@link TesseraException} carrying the status code. {@link TesseraFileSystem} is the
- * blocking facade over it. Thread-safe; share one per process.
+ * The asynchronous core of the client: every call returns a future that fails with a {@link
+ * TesseraException} carrying the status code. {@link TesseraFileSystem} is the blocking facade over
+ * it. Thread-safe; share one per process.
  */
 public final class AsyncTesseraFileSystem implements Closeable {
   private final RpcClientPool pool;
@@ -65,46 +65,72 @@ public final class AsyncTesseraFileSystem implements Closeable {
     byte[] clientId = new byte[16];
     new SecureRandom().nextBytes(clientId);
     CallerProto identity = MetaClient.identity(clientId, config.get(ClientConfigKeys.APP_ID));
-    List<String> replicas = Arrays.stream(config.get(ClientConfigKeys.META).split(","))
-        .map(String::trim).filter(s -> !s.isEmpty()).toList();
+    List<String> replicas =
+        Arrays.stream(config.get(ClientConfigKeys.META).split(","))
+            .map(String::trim)
+            .filter(s -> !s.isEmpty())
+            .toList();
     // the meta group's calls get a network thread of their own: small, latency-bound replies
     // should not queue behind megabytes of shard data on a shared event loop
     this.metaPool = pool("tessera-client-meta", 1, config);
     try {
-      this.meta = new MetaClient(metaPool, replicas, config.get(ClientConfigKeys.META_RETRY_FOR), identity,
-          config.get(ClientConfigKeys.READS_DURING_ELECTION));
+      this.meta =
+          new MetaClient(
+              metaPool,
+              replicas,
+              config.get(ClientConfigKeys.META_RETRY_FOR),
+              identity,
+              config.get(ClientConfigKeys.READS_DURING_ELECTION));
     } catch (IllegalArgumentException e) {
       pool.close();
       metaPool.close();
       throw e;
     }
-    this.data = new DataClient(pool, meta, identity,
-        new ServerHealth(config.get(ClientConfigKeys.DOWN_SERVER_RETRY_AFTER), System::nanoTime));
+    this.data =
+        new DataClient(
+            pool,
+            meta,
+            identity,
+            new ServerHealth(
+                config.get(ClientConfigKeys.DOWN_SERVER_RETRY_AFTER), System::nanoTime));
     AtomicInteger codingThreads = new AtomicInteger();
-    this.coding = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(), r -> {
-      Thread t = new Thread(r, "tessera-coding-" + codingThreads.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    this.writer = new ParityWriter(data, meta, coding, counters, config.get(ClientConfigKeys.LOCK_LEASE), this);
-    this.ctx = new FsContext(meta, new StripedIo(data, writer, coding, counters,
-        new LayoutRefresh(meta)), this,
-        config.get(ClientConfigKeys.WRITE_BUFFER),
-        config.get(ClientConfigKeys.READ_CHUNK), config.get(ClientConfigKeys.WRITES_IN_FLIGHT),
-        config.get(ClientConfigKeys.READS_AHEAD));
+    this.coding =
+        Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(),
+            r -> {
+              Thread t = new Thread(r, "tessera-coding-" + codingThreads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    this.writer =
+        new ParityWriter(
+            data, meta, coding, counters, config.get(ClientConfigKeys.LOCK_LEASE), this);
+    this.ctx =
+        new FsContext(
+            meta,
+            new StripedIo(data, writer, coding, counters, new LayoutRefresh(meta)),
+            this,
+            config.get(ClientConfigKeys.WRITE_BUFFER),
+            config.get(ClientConfigKeys.READ_CHUNK),
+            config.get(ClientConfigKeys.WRITES_IN_FLIGHT),
+            config.get(ClientConfigKeys.READS_AHEAD));
     this.blocking = new TesseraFileSystem(this);
     this.admin = new ClusterAdmin(meta, data, blocking);
   }
 
   private static RpcClientPool pool(String name, int ioThreads, Config config) {
-    return new RpcClientPool(name, ioThreads, RpcConfigKeys.maxFrameBytes(config),
-        config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(), (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(),
+    return new RpcClientPool(
+        name,
+        ioThreads,
+        RpcConfigKeys.maxFrameBytes(config),
+        config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(),
+        (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(),
         RpcConfigKeys.silenceLimitMillis(config));
   }
 
   /**
-   * Connects to the cluster whose meta replicas are named by {@code tessera.client.meta}.
-   * No call is made until the first request.
+   * Connects to the cluster whose meta replicas are named by {@code tessera.client.meta}. No call
+   * is made until the first request.
    */
   public static AsyncTesseraFileSystem connect(Config config) {
     return new AsyncTesseraFileSystem(config);
@@ -113,19 +139,24 @@ public final class AsyncTesseraFileSystem implements Closeable {
   /** Creates a regular file and opens it; fails with EXISTS unless overwrite was asked for. */
   public CompletableFuture<TesseraFile> create(String path, CreateOptions options) {
     String p = normalize(path);
-    CreateRequestProto.Builder c = CreateRequestProto.newBuilder().setPath(p).setMode(options.mode())
-        .setOverwrite(options.overwrite()).setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE,
-            options.partialLeaseMillis()));
+    CreateRequestProto.Builder c =
+        CreateRequestProto.newBuilder()
+            .setPath(p)
+            .setMode(options.mode())
+            .setOverwrite(options.overwrite())
+            .setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE, options.partialLeaseMillis()));
     LayoutPolicyProto policy;
     try {
       policy = options.hasCodingPolicy() ? options.policy(1 << 20) : null;
     } catch (IllegalArgumentException e) {
-      return CompletableFuture.failedFuture(new TesseraException(StatusProto.INVALID_ARGUMENT, e.getMessage()));
+      return CompletableFuture.failedFuture(
+          new TesseraException(StatusProto.INVALID_ARGUMENT, e.getMessage()));
     }
     if (policy != null) {
       c.setLayout(policy).setHasLayout(true);
     }
-    return meta.call(MetaRequestProto.newBuilder().setCreate(c)).thenApply(r -> handle(p, r.getInode()));
+    return meta.call(MetaRequestProto.newBuilder().setCreate(c))
+        .thenApply(r -> handle(p, r.getInode()));
   }
 
   /** How long a partial copy outlives its writer (tessera.client.partial-lease). */
@@ -134,26 +165,32 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   /**
-   * Renews the lease of a partial copy created with {@link CreateOptions#partial}, for {@code lease}
-   * from now (nothing for an ordinary file).
+   * Renews the lease of a partial copy created with {@link CreateOptions#partial}, for {@code
+   * lease} from now (nothing for an ordinary file).
    */
   public CompletableFuture<Void> renewPartial(long fileId, Duration lease) {
-    return meta.call(MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto
-        .newBuilder().setFileId(fileId).setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE, lease.toMillis()))))
+    return meta.call(
+            MetaRequestProto.newBuilder()
+                .setSetAttr(
+                    SetAttrRequestProto.newBuilder()
+                        .setFileId(fileId)
+                        .setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE, lease.toMillis()))))
         .thenApply(r -> null);
   }
 
   /** Opens an existing regular file. */
   public CompletableFuture<TesseraFile> open(String path) {
     String p = normalize(path);
-    return meta.call(MetaRequestProto.newBuilder().setGetAttr(GetAttrRequestProto.newBuilder().setPath(p)))
-        .thenApply(r -> {
-          if (r.getInode().getType() == FileTypeProto.DIRECTORY) {
-            throw new CompletionException(
-                new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory"));
-          }
-          return handle(p, r.getInode());
-        });
+    return meta.call(
+            MetaRequestProto.newBuilder().setGetAttr(GetAttrRequestProto.newBuilder().setPath(p)))
+        .thenApply(
+            r -> {
+              if (r.getInode().getType() == FileTypeProto.DIRECTORY) {
+                throw new CompletionException(
+                    new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory"));
+              }
+              return handle(p, r.getInode());
+            });
   }
 
   private TesseraFile handle(String path, InodeProto in) {
@@ -163,44 +200,59 @@ public final class AsyncTesseraFileSystem implements Closeable {
   /** Attributes of a file or directory. */
   public CompletableFuture<FileStatus> stat(String path) {
     String p = normalize(path);
-    return meta.call(MetaRequestProto.newBuilder().setGetAttr(GetAttrRequestProto.newBuilder().setPath(p)))
+    return meta.call(
+            MetaRequestProto.newBuilder().setGetAttr(GetAttrRequestProto.newBuilder().setPath(p)))
         .thenApply(r -> FileStatus.of(p, r.getInode()));
   }
 
   /** One page of a directory's entries, by name, after {@code startAfter} ("" for the first). */
   public CompletableFuture<DirectoryPage> list(String path, String startAfter, int limit) {
     String p = normalize(path);
-    return meta.call(MetaRequestProto.newBuilder().setReadDir(ReadDirRequestProto.newBuilder().setPath(p)
-        .setStartAfter(startAfter == null ? "" : startAfter).setLimit(limit))).thenApply(r -> {
-          List<FileStatus> out = new ArrayList<>();
-          for (DirEntryProto e : r.getEntries().getEntriesList()) {
-            out.add(FileStatus.of(p.equals("/") ? "/" + e.getName() : p + "/" + e.getName(), e.getInode()));
-          }
-          return new DirectoryPage(out, r.getEntries().getMore());
-        });
+    return meta.call(
+            MetaRequestProto.newBuilder()
+                .setReadDir(
+                    ReadDirRequestProto.newBuilder()
+                        .setPath(p)
+                        .setStartAfter(startAfter == null ? "" : startAfter)
+                        .setLimit(limit)))
+        .thenApply(
+            r -> {
+              List<FileStatus> out = new ArrayList<>();
+              for (DirEntryProto e : r.getEntries().getEntriesList()) {
+                out.add(
+                    FileStatus.of(
+                        p.equals("/") ? "/" + e.getName() : p + "/" + e.getName(), e.getInode()));
+              }
+              return new DirectoryPage(out, r.getEntries().getMore());
+            });
   }
 
   /**
    * Creates a directory; with {@code parents}, also its missing ancestors, and an existing
-   * directory is fine (given a {@code defaultLayout}, it takes it as its new default). A
-   * {@code defaultLayout} is inherited by files created below, down to a directory with its own.
-   * One wider than the cluster's data servers is refused unless it says
-   * {@link CreateOptions#widerThanCluster}.
+   * directory is fine (given a {@code defaultLayout}, it takes it as its new default). A {@code
+   * defaultLayout} is inherited by files created below, down to a directory with its own. One wider
+   * than the cluster's data servers is refused unless it says {@link
+   * CreateOptions#widerThanCluster}.
    */
-  public CompletableFuture<FileStatus> mkdir(String path, boolean parents, CreateOptions defaultLayout) {
+  public CompletableFuture<FileStatus> mkdir(
+      String path, boolean parents, CreateOptions defaultLayout) {
     String p = normalize(path);
     MkdirRequestProto.Builder m = MkdirRequestProto.newBuilder().setPath(p).setParents(parents);
     if (defaultLayout != null) {
       try {
         LayoutPolicyProto policy = defaultLayout.policy(1 << 20);
         if (policy != null) {
-          m.setDefaultLayout(policy).setHasDefaultLayout(true).setForce(defaultLayout.widerThanCluster());
+          m.setDefaultLayout(policy)
+              .setHasDefaultLayout(true)
+              .setForce(defaultLayout.widerThanCluster());
         }
       } catch (IllegalArgumentException e) {
-        return CompletableFuture.failedFuture(new TesseraException(StatusProto.INVALID_ARGUMENT, e.getMessage()));
+        return CompletableFuture.failedFuture(
+            new TesseraException(StatusProto.INVALID_ARGUMENT, e.getMessage()));
       }
     }
-    return meta.call(MetaRequestProto.newBuilder().setMkdir(m)).thenApply(r -> FileStatus.of(p, r.getInode()));
+    return meta.call(MetaRequestProto.newBuilder().setMkdir(m))
+        .thenApply(r -> FileStatus.of(p, r.getInode()));
   }
 
   /** Renames atomically, with POSIX rules for an existing target. */
@@ -209,38 +261,46 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   /**
-   * Renames atomically; an existing target is replaced by POSIX rules if {@code replace}, else
-   * the rename fails with EXISTS and changes nothing.
+   * Renames atomically; an existing target is replaced by POSIX rules if {@code replace}, else the
+   * rename fails with EXISTS and changes nothing.
    */
   public CompletableFuture<Void> rename(String source, String target, boolean replace) {
     String s = normalize(source);
     String t = normalize(target);
-    return meta.call(MetaRequestProto.newBuilder().setRename(RenameRequestProto.newBuilder().setSource(s)
-        .setTarget(t).setNoReplace(!replace))).thenApply(r -> null);
+    return meta.call(
+            MetaRequestProto.newBuilder()
+                .setRename(
+                    RenameRequestProto.newBuilder()
+                        .setSource(s)
+                        .setTarget(t)
+                        .setNoReplace(!replace)))
+        .thenApply(r -> null);
   }
 
   /**
-   * Removes a file, or a directory: an empty one, or with {@code recursive} a whole tree.
-   * Space on the data servers is freed in the background.
+   * Removes a file, or a directory: an empty one, or with {@code recursive} a whole tree. Space on
+   * the data servers is freed in the background.
    */
   public CompletableFuture<Void> delete(String path, boolean recursive) {
     String p = normalize(path);
-    return meta.call(MetaRequestProto.newBuilder().setRemove(RemoveRequestProto.newBuilder().setPath(p)
-        .setRecursive(recursive))).thenApply(r -> null);
+    return meta.call(
+            MetaRequestProto.newBuilder()
+                .setRemove(RemoveRequestProto.newBuilder().setPath(p).setRecursive(recursive)))
+        .thenApply(r -> null);
   }
 
   /** Changes permission bits and/or the modification time (null leaves it). */
   public CompletableFuture<FileStatus> setAttributes(String path, Integer mode, Instant modified) {
     String p = normalize(path);
-    SetAttrRequestProto.Builder a = SetAttrRequestProto.newBuilder()
-        .setPath(p);
+    SetAttrRequestProto.Builder a = SetAttrRequestProto.newBuilder().setPath(p);
     if (mode != null) {
       a.setSetMode(true).setMode(mode);
     }
     if (modified != null) {
       a.setSetMtime(true).setMtimeMs(modified.toEpochMilli());
     }
-    return meta.call(MetaRequestProto.newBuilder().setSetAttr(a)).thenApply(r -> FileStatus.of(p, r.getInode()));
+    return meta.call(MetaRequestProto.newBuilder().setSetAttr(a))
+        .thenApply(r -> FileStatus.of(p, r.getInode()));
   }
 
   /** The blocking facade over this client. */
@@ -248,7 +308,10 @@ public final class AsyncTesseraFileSystem implements Closeable {
     return blocking;
   }
 
-  /** Administration of the cluster (servers, snapshots, recovery, fsck) over this client's connections. */
+  /**
+   * Administration of the cluster (servers, snapshots, recovery, fsck) over this client's
+   * connections.
+   */
   public ClusterAdmin admin() {
     return admin;
   }

@@ -5,8 +5,8 @@ import io.tessera.common.proto.LayoutPolicyProto;
 import java.time.Duration;
 
 /**
- * How a new file is laid out. Fields left unset come from the parent directory's default
- * layout, then from the cluster's.
+ * How a new file is laid out. Fields left unset come from the parent directory's default layout,
+ * then from the cluster's.
  *
  * <pre>
  * fs.create("/results/a.dat", CreateOptions.erasure(6, 3).stripeUnit(1 &lt;&lt; 20));
@@ -56,8 +56,8 @@ public final class CreateOptions {
 
   /**
    * As a directory's default layout: keep it even when it is wider than the data servers the
-   * cluster has now (files created in the directory are refused until enough servers join).
-   * Without it such a default is refused at once.
+   * cluster has now (files created in the directory are refused until enough servers join). Without
+   * it such a default is refused at once.
    */
   public CreateOptions widerThanCluster(boolean keep) {
     this.widerThanCluster = keep;
@@ -71,7 +71,8 @@ public final class CreateOptions {
   /**
    * A partial copy, written under a hidden name and renamed into place when complete: the cluster
    * removes it unless renewed ({@link TesseraFileSystem#renewPartial}) within {@code lease} (1 s to
-   * a day), so a writer that dies leaves nothing behind for good. A rename makes it an ordinary file.
+   * a day), so a writer that dies leaves nothing behind for good. A rename makes it an ordinary
+   * file.
    */
   public CreateOptions partial(Duration lease) {
     this.partialLeaseMillis = lease.toMillis();
@@ -105,7 +106,11 @@ public final class CreateOptions {
     int m = parityUnits == null ? 0 : parityUnits;
     int u = stripeUnit == null ? defaultUnit : stripeUnit;
     StripeLayout.validate(u, k, m);
-    return LayoutPolicyProto.newBuilder().setDataUnits(k).setParityUnits(m).setStripeUnit(u).build();
+    return LayoutPolicyProto.newBuilder()
+        .setDataUnits(k)
+        .setParityUnits(m)
+        .setStripeUnit(u)
+        .build();
   }
 
   /** Whether the caller chose k and m (and not only a stripe unit). */

@@ -17,23 +17,42 @@ import java.util.List;
  * @param modified last change of content
  * @param changed last change of content or attributes
  * @param layout how a regular file is striped; null for directories
- * @param staleServers servers of the layout whose shards missed writes while they were down
- *     (reads decode around them until recovery rebuilds them)
- * @param recordedMode the mode as the file system records it: for an entry under
- *     {@code /.snapshots}, the mode it had when the snapshot was taken ({@code mode} there lacks
- *     the write bits, the view being read-only); elsewhere the same as {@code mode}
- * @param defaultLayout a directory's own default layout for new files in it; null for files and
- *     for directories that inherit their parent's
+ * @param staleServers servers of the layout whose shards missed writes while they were down (reads
+ *     decode around them until recovery rebuilds them)
+ * @param recordedMode the mode as the file system records it: for an entry under {@code
+ *     /.snapshots}, the mode it had when the snapshot was taken ({@code mode} there lacks the write
+ *     bits, the view being read-only); elsewhere the same as {@code mode}
+ * @param defaultLayout a directory's own default layout for new files in it; null for files and for
+ *     directories that inherit their parent's
  */
-public record FileStatus(String path, long fileId, boolean directory, long size, int mode, Instant modified,
-    Instant changed, StripeLayout layout, List<String> staleServers, int recordedMode, LayoutPolicy defaultLayout) {
+public record FileStatus(
+    String path,
+    long fileId,
+    boolean directory,
+    long size,
+    int mode,
+    Instant modified,
+    Instant changed,
+    StripeLayout layout,
+    List<String> staleServers,
+    int recordedMode,
+    LayoutPolicy defaultLayout) {
 
   static FileStatus of(String path, InodeProto in) {
     boolean dir = in.getType() == FileTypeProto.DIRECTORY;
-    return new FileStatus(path, in.getId(), dir, in.getSize(), in.getMode(), Instant.ofEpochMilli(in.getMtimeMs()),
+    return new FileStatus(
+        path,
+        in.getId(),
+        dir,
+        in.getSize(),
+        in.getMode(),
+        Instant.ofEpochMilli(in.getMtimeMs()),
         Instant.ofEpochMilli(in.getCtimeMs()),
-        !dir && in.hasLayout() && in.getLayout().getServersCount() > 0 ? StripeLayout.of(in.getLayout()) : null,
-        List.copyOf(in.getStaleServersList()), in.getInSnapshot() ? in.getSnapshotMode() : in.getMode(),
+        !dir && in.hasLayout() && in.getLayout().getServersCount() > 0
+            ? StripeLayout.of(in.getLayout())
+            : null,
+        List.copyOf(in.getStaleServersList()),
+        in.getInSnapshot() ? in.getSnapshotMode() : in.getMode(),
         dir && in.getHasDefaultLayout() ? LayoutPolicy.of(in.getDefaultLayout()) : null);
   }
 

@@ -14,8 +14,14 @@ final class FsContext {
   final int writesInFlight;
   final int readsAhead;
 
-  FsContext(MetaClient meta, StripedIo io, AsyncTesseraFileSystem async, long writeBufferBytes, long readChunkBytes,
-      int writesInFlight, int readsAhead) {
+  FsContext(
+      MetaClient meta,
+      StripedIo io,
+      AsyncTesseraFileSystem async,
+      long writeBufferBytes,
+      long readChunkBytes,
+      int writesInFlight,
+      int readsAhead) {
     this.meta = meta;
     this.io = io;
     this.async = async;

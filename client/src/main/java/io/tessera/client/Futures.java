@@ -8,7 +8,9 @@ import java.io.InterruptedIOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
-/** Waits for futures on behalf of blocking code, turning failures into IOExceptions with a status. */
+/**
+ * Waits for futures on behalf of blocking code, turning failures into IOExceptions with a status.
+ */
 public final class Futures {
   private Futures() {}
 

@@ -6,15 +6,19 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class IoCounters {
   /** Phase-1 attempts refused because another writer held an overlapping stripe lock. */
   public final AtomicLong lockRefusals = new AtomicLong();
+
   /**
-   * Groups written again because a snapshot at their locks' epoch was committed before their
-   * size or stale-server record landed.
+   * Groups written again because a snapshot at their locks' epoch was committed before their size
+   * or stale-server record landed.
    */
   public final AtomicLong snapshotRetries = new AtomicLong();
+
   /** Writes that had to skip servers (each newly skipped set counts once per file). */
   public final AtomicLong degradedWrites = new AtomicLong();
+
   /** Stripes read by decoding around a missing or corrupt unit. */
   public final AtomicLong degradedStripeReads = new AtomicLong();
+
   /** Shard bytes data servers returned to reads (data and, for decoding, parity). */
   public final AtomicLong shardBytesRead = new AtomicLong();
 }

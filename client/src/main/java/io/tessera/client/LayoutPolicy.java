@@ -5,8 +5,8 @@ import io.tessera.common.proto.LayoutPolicyProto;
 
 /**
  * The layout a directory hands down to the files created in it: {@code dataUnits} data units and
- * {@code parityUnits} parity units per stripe, {@code stripeUnit} bytes each (no servers: those
- * are chosen for each file).
+ * {@code parityUnits} parity units per stripe, {@code stripeUnit} bytes each (no servers: those are
+ * chosen for each file).
  */
 public record LayoutPolicy(int dataUnits, int parityUnits, int stripeUnit) {
   static LayoutPolicy of(LayoutPolicyProto p) {
@@ -21,7 +21,10 @@ public record LayoutPolicy(int dataUnits, int parityUnits, int stripeUnit) {
   /** "RS 6+3, unit 1 MiB", or "striped 6+0, unit 1 MiB" without parity. */
   @Override
   public String toString() {
-    return (parityUnits == 0 ? "striped " + dataUnits + "+0" : "RS " + dataUnits + "+" + parityUnits) + ", unit "
+    return (parityUnits == 0
+            ? "striped " + dataUnits + "+0"
+            : "RS " + dataUnits + "+" + parityUnits)
+        + ", unit "
         + DataSize.format(stripeUnit);
   }
 }

@@ -13,16 +13,15 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Grows a file's recorded size for its writers with at most one size update in flight: a
- * write that ends beyond the recorded size waits for an update that covers it, and writes
- * that arrive while one is in flight share the next (client-side group commit). A write is
- * acknowledged only once the recorded size covers it, so a reader after the acknowledgement
- * sees every byte.
+ * Grows a file's recorded size for its writers with at most one size update in flight: a write that
+ * ends beyond the recorded size waits for an update that covers it, and writes that arrive while
+ * one is in flight share the next (client-side group commit). A write is acknowledged only once the
+ * recorded size covers it, so a reader after the acknowledgement sees every byte.
  *
  * <p>A write stamped with an epoch (it holds stripe locks granted at that epoch) needs a size
- * recorded before its locks were requested, or one recorded under that epoch: an update that
- * names the epoch is refused once a snapshot at it has been committed, and only the writes
- * stamped with it fail (to be written again); the others are sent again.
+ * recorded before its locks were requested, or one recorded under that epoch: an update that names
+ * the epoch is refused once a snapshot at it has been committed, and only the writes stamped with
+ * it fail (to be written again); the others are sent again.
  */
 final class SizeExtender implements SizeExtension {
   private record Waiter(long end, long epoch, CompletableFuture<Void> done) {}
@@ -31,8 +30,10 @@ final class SizeExtender implements SizeExtension {
   private final long fileId;
   private final List<Waiter> waiting = new ArrayList<>();
   private long recorded;
+
   /** When {@link #recorded} was learned ({@link System#nanoTime()}). */
   private long recordedAtNanos = System.nanoTime();
+
   private boolean inFlight;
 
   SizeExtender(MetaClient meta, long fileId, long recorded) {
@@ -83,45 +84,60 @@ final class SizeExtender implements SizeExtension {
       }
       sent = List.copyOf(waiting);
       target = waiting.stream().mapToLong(Waiter::end).max().orElseThrow();
-      epoch = waiting.stream().mapToLong(Waiter::epoch).filter(e -> e != UNSTAMPED).min().orElse(UNSTAMPED);
+      epoch =
+          waiting.stream()
+              .mapToLong(Waiter::epoch)
+              .filter(e -> e != UNSTAMPED)
+              .min()
+              .orElse(UNSTAMPED);
       inFlight = true;
     }
-    SetAttrRequestProto.Builder update = SetAttrRequestProto.newBuilder().setFileId(fileId)
-        .setSetSize(true).setSize(target).setExtendOnly(true);
+    SetAttrRequestProto.Builder update =
+        SetAttrRequestProto.newBuilder()
+            .setFileId(fileId)
+            .setSetSize(true)
+            .setSize(target)
+            .setExtendOnly(true);
     if (epoch != UNSTAMPED) {
       update.setWritesEpoch(epoch);
     }
-    meta.call(MetaRequestProto.newBuilder().setSetAttr(update)).whenComplete((reply, err) -> {
-      boolean passed = err != null && Failures.cause(err) instanceof TesseraException te
-          && te.status() == StatusProto.SNAPSHOT_PASSED;
-      List<Waiter> finished = new ArrayList<>();
-      synchronized (this) {
-        inFlight = false;
-        if (err == null && reply.getInode().getSize() >= recorded) {
-          recorded = reply.getInode().getSize();
-          recordedAtNanos = System.nanoTime();
-        }
-        for (Iterator<Waiter> it = waiting.iterator(); it.hasNext(); ) {
-          Waiter w = it.next();
-          // a stamped write that came while the update was in flight was not checked against its epoch
-          boolean checked = w.epoch == UNSTAMPED || sent.contains(w);
-          boolean covered = err == null && w.end <= recorded && checked;
-          // refused for the oldest epoch: writes at newer epochs (or none) are sent again
-          boolean failed = err != null && (!passed || (w.epoch == epoch && sent.contains(w)));
-          if (covered || failed) {
-            finished.add(w);
-            it.remove();
-          }
-        }
-      }
-      for (Waiter w : finished) {
-        if (err != null) {
-          w.done.completeExceptionally(err);
-        } else {
-          w.done.complete(null);
-        }
-      }
-      sendIfIdle();
-    });
+    meta.call(MetaRequestProto.newBuilder().setSetAttr(update))
+        .whenComplete(
+            (reply, err) -> {
+              boolean passed =
+                  err != null
+                      && Failures.cause(err) instanceof TesseraException te
+                      && te.status() == StatusProto.SNAPSHOT_PASSED;
+              List<Waiter> finished = new ArrayList<>();
+              synchronized (this) {
+                inFlight = false;
+                if (err == null && reply.getInode().getSize() >= recorded) {
+                  recorded = reply.getInode().getSize();
+                  recordedAtNanos = System.nanoTime();
+                }
+                for (Iterator<Waiter> it = waiting.iterator(); it.hasNext(); ) {
+                  Waiter w = it.next();
+                  // a stamped write that came while the update was in flight was not checked
+                  // against its epoch
+                  boolean checked = w.epoch == UNSTAMPED || sent.contains(w);
+                  boolean covered = err == null && w.end <= recorded && checked;
+                  // refused for the oldest epoch: writes at newer epochs (or none) are sent again
+                  boolean failed =
+                      err != null && (!passed || (w.epoch == epoch && sent.contains(w)));
+                  if (covered || failed) {
+                    finished.add(w);
+                    it.remove();
+                  }
+                }
+              }
+              for (Waiter w : finished) {
+                if (err != null) {
+                  w.done.completeExceptionally(err);
+                } else {
+                  w.done.complete(null);
+                }
+              }
+              sendIfIdle();
+            });
   }
 }

@@ -20,11 +20,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * An open regular file: positional reads and writes that go to all of the file's data
- * servers in parallel. Thread-safe. A write is acknowledged (its future completes, or the
- * blocking call returns) once every data server of it has stored it and the file's size
- * covers it: from then on it survives the crash of any process; {@link #sync()} makes it
- * survive power loss too.
+ * An open regular file: positional reads and writes that go to all of the file's data servers in
+ * parallel. Thread-safe. A write is acknowledged (its future completes, or the blocking call
+ * returns) once every data server of it has stored it and the file's size covers it: from then on
+ * it survives the crash of any process; {@link #sync()} makes it survive power loss too.
  */
 public final class TesseraFile implements Closeable {
   private final FsContext ctx;
@@ -32,6 +31,7 @@ public final class TesseraFile implements Closeable {
   private final FileTarget target;
   private final long fileId;
   private final StripeLayout layout;
+
   /** Size the meta group is known to hold for this file (covers every acknowledged write). */
   private final SizeExtender size;
 
@@ -59,19 +59,25 @@ public final class TesseraFile implements Closeable {
     return layout;
   }
 
-  /** The size as this handle knows it: at open, then grown by this handle's writes and truncates. */
+  /**
+   * The size as this handle knows it: at open, then grown by this handle's writes and truncates.
+   */
   public long size() {
     return size.recorded();
   }
 
-  /** Writes {@code len} bytes of {@code buf} at {@code position}; the array must not change until done. */
+  /**
+   * Writes {@code len} bytes of {@code buf} at {@code position}; the array must not change until
+   * done.
+   */
   public CompletableFuture<Void> writeAsync(long position, byte[] buf, int off, int len) {
     Objects.checkFromIndexSize(off, len, buf.length);
     if (target.inSnapshot()) {
       return CompletableFuture.failedFuture(readOnly());
     }
     if (position < 0) {
-      return CompletableFuture.failedFuture(new IllegalArgumentException("negative position " + position));
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException("negative position " + position));
     }
     if (len == 0) {
       return CompletableFuture.completedFuture(null);
@@ -93,7 +99,8 @@ public final class TesseraFile implements Closeable {
     Objects.checkFromIndexSize(off, len, buf.length);
     long n = Math.min(len, size.recorded() - position);
     if (position < 0) {
-      return CompletableFuture.failedFuture(new IllegalArgumentException("negative position " + position));
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException("negative position " + position));
     }
     if (n <= 0) {
       return CompletableFuture.completedFuture(len == 0 ? 0 : -1);
@@ -102,9 +109,9 @@ public final class TesseraFile implements Closeable {
   }
 
   /**
-   * Reads up to {@code len} bytes at {@code position} into a buffer the caller releases; the
-   * bytes stay where the data servers' replies brought them (see {@link TesseraInputStream}).
-   * The buffer is empty at or past the end.
+   * Reads up to {@code len} bytes at {@code position} into a buffer the caller releases; the bytes
+   * stay where the data servers' replies brought them (see {@link TesseraInputStream}). The buffer
+   * is empty at or past the end.
    */
   CompletableFuture<ByteBuf> readBufferAsync(long position, int len) {
     long n = Math.min(len, size.recorded() - position);
@@ -122,23 +129,39 @@ public final class TesseraFile implements Closeable {
   /** Reads exactly {@code len} bytes at {@code position}, failing at end of file. */
   public void readFully(long position, byte[] buf, int off, int len) throws IOException {
     if (position + len > size.recorded()) {
-      throw new EOFException("reading " + len + " bytes at " + position + " passes the end of " + path
-          + " (" + size.recorded() + " bytes)");
+      throw new EOFException(
+          "reading "
+              + len
+              + " bytes at "
+              + position
+              + " passes the end of "
+              + path
+              + " ("
+              + size.recorded()
+              + " bytes)");
     }
     read(position, buf, off, len);
   }
 
-  /** Whether this handle reads a snapshot's copy of the file (opened under /.snapshots): it cannot be changed. */
+  /**
+   * Whether this handle reads a snapshot's copy of the file (opened under /.snapshots): it cannot
+   * be changed.
+   */
   public boolean inSnapshot() {
     return target.inSnapshot();
   }
 
   private TesseraException readOnly() {
-    return new TesseraException(StatusProto.READ_ONLY, path
-        + " is in a snapshot, and snapshots are read-only (tessera snapshot restore brings files back)");
+    return new TesseraException(
+        StatusProto.READ_ONLY,
+        path
+            + " is in a snapshot, and snapshots are read-only (tessera snapshot restore brings files back)");
   }
 
-  /** Makes every acknowledged write of this file durable against power loss on every server involved. */
+  /**
+   * Makes every acknowledged write of this file durable against power loss on every server
+   * involved.
+   */
   public void sync() throws IOException {
     if (target.inSnapshot()) {
       return;
@@ -158,14 +181,20 @@ public final class TesseraFile implements Closeable {
       zeroCutPartOfLastStripe(newSize);
     }
     Futures.get(ctx.io.truncate(target, newSize));
-    Futures.get(ctx.meta.call(MetaRequestProto.newBuilder().setSetAttr(
-        SetAttrRequestProto.newBuilder().setFileId(fileId).setSetSize(true).setSize(newSize))));
+    Futures.get(
+        ctx.meta.call(
+            MetaRequestProto.newBuilder()
+                .setSetAttr(
+                    SetAttrRequestProto.newBuilder()
+                        .setFileId(fileId)
+                        .setSetSize(true)
+                        .setSize(newSize))));
     size.reset(newSize);
   }
 
   /**
-   * Before a file with parity is cut inside a stripe, the cut bytes of that stripe become
-   * zeros through a parity write, so the parity the servers keep matches what is left.
+   * Before a file with parity is cut inside a stripe, the cut bytes of that stripe become zeros
+   * through a parity write, so the parity the servers keep matches what is left.
    */
   private void zeroCutPartOfLastStripe(long newSize) throws IOException {
     long current = Math.max(size.recorded(), refresh());
@@ -183,7 +212,9 @@ public final class TesseraFile implements Closeable {
     return target.staleServers();
   }
 
-  /** Re-reads the size (to see other writers' appends) and the stale servers other writers recorded. */
+  /**
+   * Re-reads the size (to see other writers' appends) and the stale servers other writers recorded.
+   */
   public long refresh() throws IOException {
     FileStatus s = Futures.get(ctx.async.stat(path));
     size.observed(s.size());

@@ -24,8 +24,8 @@ import java.util.Map;
  * }
  * </pre>
  *
- * Every method throws {@link io.tessera.common.status.TesseraException} (an IOException with
- * a status code) when the cluster refuses the request; its message says what to do.
+ * Every method throws {@link io.tessera.common.status.TesseraException} (an IOException with a
+ * status code) when the cluster refuses the request; its message says what to do.
  */
 public final class TesseraFileSystem implements Closeable {
   private final AsyncTesseraFileSystem async;
@@ -121,8 +121,8 @@ public final class TesseraFileSystem implements Closeable {
   }
 
   /**
-   * Creates a directory whose new files default to {@code layout} (null: inherited); with
-   * {@code parents}, missing ancestors too and an existing directory is fine.
+   * Creates a directory whose new files default to {@code layout} (null: inherited); with {@code
+   * parents}, missing ancestors too and an existing directory is fine.
    */
   public FileStatus mkdir(String path, boolean parents, CreateOptions layout) throws IOException {
     return Futures.get(async.mkdir(path, parents, layout));
@@ -133,14 +133,17 @@ public final class TesseraFileSystem implements Closeable {
     return Futures.get(async.mkdir(path, true, layout));
   }
 
-  /** Renames atomically; an existing target file (or empty directory) is replaced, as POSIX rename does. */
+  /**
+   * Renames atomically; an existing target file (or empty directory) is replaced, as POSIX rename
+   * does.
+   */
   public void rename(String source, String target) throws IOException {
     Futures.get(async.rename(source, target));
   }
 
   /**
-   * Renames atomically; with {@code replace} false an existing target is left alone and the
-   * rename fails with {@link io.tessera.common.status.TesseraException.AlreadyExistsException}.
+   * Renames atomically; with {@code replace} false an existing target is left alone and the rename
+   * fails with {@link io.tessera.common.status.TesseraException.AlreadyExistsException}.
    */
   public void rename(String source, String target, boolean replace) throws IOException {
     Futures.get(async.rename(source, target, replace));

@@ -9,9 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Reads whole-stripe chunks and keeps a window of further chunks in flight while the caller
- * consumes the current one, so a sequential reader keeps every data server busy. A chunk
- * stays in the buffers the replies arrived in, so each byte is copied once, into the
- * caller's array.
+ * consumes the current one, so a sequential reader keeps every data server busy. A chunk stays in
+ * the buffers the replies arrived in, so each byte is copied once, into the caller's array.
  */
 final class TesseraInputStream extends InputStream {
   private final TesseraFile file;
@@ -19,8 +18,10 @@ final class TesseraInputStream extends InputStream {
   private final int window;
   private final ArrayDeque<CompletableFuture<ByteBuf>> ahead = new ArrayDeque<>();
   private ByteBuf current;
+
   /** File position of the first byte not yet requested. */
   private long nextFetch;
+
   private boolean closed;
 
   TesseraInputStream(TesseraFile file, long position, int chunk, int window) {

@@ -7,11 +7,10 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Gathers bytes into whole-stripe buffers and keeps several writes in flight, so a
- * sequential writer keeps every data server busy. Each write ends on a stripe boundary of
- * the file (the first one is shortened when the stream starts inside a stripe), so files
- * with parity are written in whole stripes without reading anything back.
- * {@link #flush()} waits for every write.
+ * Gathers bytes into whole-stripe buffers and keeps several writes in flight, so a sequential
+ * writer keeps every data server busy. Each write ends on a stripe boundary of the file (the first
+ * one is shortened when the stream starts inside a stripe), so files with parity are written in
+ * whole stripes without reading anything back. {@link #flush()} waits for every write.
  */
 final class TesseraOutputStream extends OutputStream {
   private record InFlight(CompletableFuture<Void> done, byte[] buffer) {}
@@ -24,10 +23,16 @@ final class TesseraOutputStream extends OutputStream {
   private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
   private byte[] buffer;
   private int filled;
-  /** Bytes the current buffer takes before it is written: up to the next stripe boundary past a full buffer. */
+
+  /**
+   * Bytes the current buffer takes before it is written: up to the next stripe boundary past a full
+   * buffer.
+   */
   private int limit;
+
   private long position;
   private boolean closed;
+
   /** The first write that failed: every later call reports it, so no loss goes unnoticed. */
   private IOException failure;
 
@@ -85,8 +90,14 @@ final class TesseraOutputStream extends OutputStream {
       Futures.get(oldest.done);
     } catch (IOException e) {
       inFlight.clear();
-      failure = new IOException("a write to " + file.path() + " failed; bytes from the failed write on were not"
-          + " stored: " + e.getMessage(), e);
+      failure =
+          new IOException(
+              "a write to "
+                  + file.path()
+                  + " failed; bytes from the failed write on were not"
+                  + " stored: "
+                  + e.getMessage(),
+              e);
       throw failure;
     }
     spare.push(oldest.buffer);
@@ -105,7 +116,7 @@ final class TesseraOutputStream extends OutputStream {
   public void close() throws IOException {
     if (closed) {
       if (failure != null) {
-        throw failure;   // closed by a close that reported the loss: every later close reports it too
+        throw failure; // closed by a close that reported the loss: every later close reports it too
       }
       return;
     }

@@ -3,13 +3,13 @@ package io.tessera.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.ProcessCluster;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.admin.FileCheck;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.FileCheck;
 import io.tessera.common.config.Config;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,18 +27,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * One OS process per server; data servers die by SIGKILL. For RS 4+2 and 6+3, every way of
- * losing up to m of a file's servers: the file written while healthy reads back identical,
- * overwritten while they are down it reads back identical then and after they return (their
- * shards of it are stale, and readers decode around them), fsck never calls it DAMAGED, and
- * recovery rebuilds the returned servers' shards until fsck calls it HEALTHY with every parity
- * unit verified.
+ * One OS process per server; data servers die by SIGKILL. For RS 4+2 and 6+3, every way of losing
+ * up to m of a file's servers: the file written while healthy reads back identical, overwritten
+ * while they are down it reads back identical then and after they return (their shards of it are
+ * stale, and readers decode around them), fsck never calls it DAMAGED, and recovery rebuilds the
+ * returned servers' shards until fsck calls it HEALTHY with every parity unit verified.
  *
- * <p>Which servers die is named by position in the file's server list. Unit j of stripe s lives
- * at position (j + s) mod n, so a file of at least n stripes meets every rotation of a set of
- * positions in some stripe: one set per rotation class covers every combination of failed
- * units, and the classes keep the number of kill-and-restart rounds small (23 instead of 152).
- * {@code -Dtessera.it.exhaustive=true} runs every combination of servers instead.
+ * <p>Which servers die is named by position in the file's server list. Unit j of stripe s lives at
+ * position (j + s) mod n, so a file of at least n stripes meets every rotation of a set of
+ * positions in some stripe: one set per rotation class covers every combination of failed units,
+ * and the classes keep the number of kill-and-restart rounds small (23 instead of 152). {@code
+ * -Dtessera.it.exhaustive=true} runs every combination of servers instead.
  */
 class DegradedIoProcessTest {
   private static final int UNIT = 16 << 10;
@@ -66,14 +65,15 @@ class DegradedIoProcessTest {
     int n = k + m;
     List<int[]> combos = killSets(n, m, Boolean.getBoolean("tessera.it.exhaustive"));
     long stripeBytes = (long) k * UNIT;
-    int size = (int) (2 * n * stripeBytes + 12345);   // every rotation, and a partial last stripe
+    int size = (int) (2 * n * stripeBytes + 12345); // every rotation, and a partial last stripe
     String dirName = "/degraded-" + k + "-" + m;
     List<List<String>> servers = new ArrayList<>();
     try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
       fs.mkdirs(dirName);
       for (int c = 0; c < combos.size(); c++) {
         // written while every server is up, then read and overwritten while some are down
-        try (TesseraFile f = fs.createFile(dirName + "/f" + c, CreateOptions.erasure(k, m).stripeUnit(UNIT))) {
+        try (TesseraFile f =
+            fs.createFile(dirName + "/f" + c, CreateOptions.erasure(k, m).stripeUnit(UNIT))) {
           f.write(0, bytes(size, -c), 0, size);
           servers.add(f.layout().servers());
         }
@@ -91,18 +91,24 @@ class DegradedIoProcessTest {
           cluster.signal(id, "KILL");
         }
         try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
-          assertThat(read(fs, path, size)).as("file written healthy, read with %s killed", killed)
+          assertThat(read(fs, path, size))
+              .as("file written healthy, read with %s killed", killed)
               .isEqualTo(bytes(size, -c));
-          // decoding reuses the units read for their own bytes: k units per stripe, not k plus the survivors
+          // decoding reuses the units read for their own bytes: k units per stripe, not k plus the
+          // survivors
           long before = fs.ioCounters().shardBytesRead.get();
           read(fs, path, size);
           assertThat(fs.ioCounters().shardBytesRead.get() - before)
-              .as("shard bytes fetched to read %d bytes with %s killed", size, killed).isLessThanOrEqualTo(size + stripeBytes);
+              .as("shard bytes fetched to read %d bytes with %s killed", size, killed)
+              .isLessThanOrEqualTo(size + stripeBytes);
           try (TesseraFile f = fs.openFile(path)) {
             f.write(0, fresh, 0, size);
           }
-          assertThat(read(fs, path, size)).as("file overwritten with %s killed", killed).isEqualTo(fresh);
-          assertThat(fs.stat(path).staleServers()).as("stale servers recorded")
+          assertThat(read(fs, path, size))
+              .as("file overwritten with %s killed", killed)
+              .isEqualTo(fresh);
+          assertThat(fs.stat(path).staleServers())
+              .as("stale servers recorded")
               .containsExactlyInAnyOrderElementsOf(killed);
         }
       } finally {
@@ -111,18 +117,22 @@ class DegradedIoProcessTest {
         }
       }
       try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
-        assertThat(read(fs, path, size)).as("file overwritten with %s killed, after they returned", killed)
+        assertThat(read(fs, path, size))
+            .as("file overwritten with %s killed, after they returned", killed)
             .isEqualTo(fresh);
         FileCheck check = fs.admin().check(path, true);
         assertThat(check.unreadableStripes()).as(check.toString()).isZero();
         assertThat(check.parityMismatches()).as(check.toString()).isZero();
         // recovery rebuilds the returned servers' stale shards: the file is whole again
-        await("recovery rebuilds " + killed + "' shards of " + path).atMost(Duration.ofSeconds(60))
+        await("recovery rebuilds " + killed + "' shards of " + path)
+            .atMost(Duration.ofSeconds(60))
             .until(() -> fs.stat(path).staleServers().isEmpty());
         // the last server rebuilt hears that it is up with its next heartbeat answer, and reads
         // around it until then
-        FileCheck healed = await("every shard of " + path + " served again").atMost(Duration.ofSeconds(10))
-            .until(() -> fs.admin().check(path, true), now -> now.verdict().equals("HEALTHY"));
+        FileCheck healed =
+            await("every shard of " + path + " served again")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> fs.admin().check(path, true), now -> now.verdict().equals("HEALTHY"));
         assertThat(healed.parityMismatches()).as(healed.toString()).isZero();
         assertThat(read(fs, path, size)).as("file read after recovery").isEqualTo(fresh);
       }
@@ -136,73 +146,93 @@ class DegradedIoProcessTest {
    * flight as the copy started, doubling the rebuild's reads, decoding and time.
    */
   @Test
-  void aSmallFileWrittenThroughoutItsRebuildIsCopiedOncePerPassAndHoldsEveryWrite() throws Exception {
+  void aSmallFileWrittenThroughoutItsRebuildIsCopiedOncePerPassAndHoldsEveryWrite()
+      throws Exception {
     int stripes = 64;
     int size = stripes * 4 * UNIT;
     String path = "/rebuild-while-written";
     byte[] model = bytes(size, 7);
-    Config conf = Config.of(Map.of(
-        "tessera.client.meta", plan.metaAddresses(), "tessera.client.down-server-retry-after", "1s"));
+    Config conf =
+        Config.of(
+            Map.of(
+                "tessera.client.meta",
+                plan.metaAddresses(),
+                "tessera.client.down-server-retry-after",
+                "1s"));
     try (TesseraFileSystem fs = TesseraFileSystem.connect(conf);
-         TesseraFile f = fs.createFile(path, CreateOptions.erasure(4, 2).stripeUnit(UNIT))) {
+        TesseraFile f = fs.createFile(path, CreateOptions.erasure(4, 2).stripeUnit(UNIT))) {
       f.write(0, model, 0, size);
       String victim = f.layout().servers().get(0);
       long[] doneBefore = rebuilt(fs, victim);
       AtomicLong writes = new AtomicLong();
       AtomicLong longestWriteNanos = new AtomicLong();
       AtomicBoolean stop = new AtomicBoolean();
-      CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-        Random r = new Random(11);
-        while (!stop.get()) {
-          int len = (4 << 10) + r.nextInt(60 << 10);
-          int off = r.nextInt(size - len);
-          byte[] data = new byte[len];
-          r.nextBytes(data);
-          long start = System.nanoTime();
-          try {
-            f.write(off, data, 0, len);
-          } catch (Exception e) {
-            throw new CompletionException(e);
-          }
-          longestWriteNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
-          System.arraycopy(data, 0, model, off, len);
-          writes.incrementAndGet();
-        }
-      });
+      CompletableFuture<Void> writer =
+          CompletableFuture.runAsync(
+              () -> {
+                Random r = new Random(11);
+                while (!stop.get()) {
+                  int len = (4 << 10) + r.nextInt(60 << 10);
+                  int off = r.nextInt(size - len);
+                  byte[] data = new byte[len];
+                  r.nextBytes(data);
+                  long start = System.nanoTime();
+                  try {
+                    f.write(off, data, 0, len);
+                  } catch (Exception e) {
+                    throw new CompletionException(e);
+                  }
+                  longestWriteNanos.accumulateAndGet(System.nanoTime() - start, Math::max);
+                  System.arraycopy(data, 0, model, off, len);
+                  writes.incrementAndGet();
+                }
+              });
       try {
         cluster.signal(victim, "KILL");
-        await(victim + " recorded stale").atMost(Duration.ofSeconds(30))
+        await(victim + " recorded stale")
+            .atMost(Duration.ofSeconds(30))
             .until(() -> writer.isDone() || fs.stat(path).staleServers().contains(victim));
         cluster.restart(victim);
-        await("recovery rebuilds " + victim + "'s shards").atMost(Duration.ofSeconds(60))
+        await("recovery rebuilds " + victim + "'s shards")
+            .atMost(Duration.ofSeconds(60))
             .until(() -> writer.isDone() || fs.stat(path).staleServers().isEmpty());
         long writesAtRebuilt = writes.get();
         // the writer goes on after the rebuild: it was neither failed nor left waiting on a lock
-        await("a write acknowledged after the rebuild").atMost(Duration.ofSeconds(30))
+        await("a write acknowledged after the rebuild")
+            .atMost(Duration.ofSeconds(30))
             .until(() -> writer.isDone() || writes.get() > writesAtRebuilt);
       } finally {
         stop.set(true);
       }
       writer.join();
       // the coordinator counts the pass once its commit (which cleared the stale mark) is answered
-      await("recovery counts its pass over " + path).atMost(Duration.ofSeconds(10))
+      await("recovery counts its pass over " + path)
+          .atMost(Duration.ofSeconds(10))
           .until(() -> rebuilt(fs, victim)[0] > doneBefore[0]);
       // a write waits for a rebuild's copy of the stripes it touches, never for the whole rebuild
       // or a lock's lease
-      assertThat(Duration.ofNanos(longestWriteNanos.get())).as("longest of %d writes", writes.get())
+      assertThat(Duration.ofNanos(longestWriteNanos.get()))
+          .as("longest of %d writes", writes.get())
           .isLessThan(Duration.ofSeconds(5));
       writer.join();
       long[] done = rebuilt(fs, victim);
       long passes = done[0] - doneBefore[0];
       long copied = done[1] - doneBefore[1];
       long unitsOnVictim = (long) stripes * UNIT;
-      assertThat(copied).as("bytes rebuilt on %s in %d pass(es) over the file, whose units there are %d bytes",
-          victim, passes, unitsOnVictim).isBetween(unitsOnVictim, passes * unitsOnVictim);
-      assertThat(read(fs, path, size)).as("the file after its rebuild, %d writes later", writes.get())
+      assertThat(copied)
+          .as(
+              "bytes rebuilt on %s in %d pass(es) over the file, whose units there are %d bytes",
+              victim, passes, unitsOnVictim)
+          .isBetween(unitsOnVictim, passes * unitsOnVictim);
+      assertThat(read(fs, path, size))
+          .as("the file after its rebuild, %d writes later", writes.get())
           .isEqualTo(model);
-      // the rebuilt server hears that it is up with its next heartbeat answer; reads go around it until then
-      FileCheck healed = await("every shard of " + path + " served again").atMost(Duration.ofSeconds(10))
-          .until(() -> fs.admin().check(path, true), now -> now.verdict().equals("HEALTHY"));
+      // the rebuilt server hears that it is up with its next heartbeat answer; reads go around it
+      // until then
+      FileCheck healed =
+          await("every shard of " + path + " served again")
+              .atMost(Duration.ofSeconds(10))
+              .until(() -> fs.admin().check(path, true), now -> now.verdict().equals("HEALTHY"));
       assertThat(healed.parityMismatches()).as(healed.toString()).isZero();
     }
   }
@@ -216,7 +246,7 @@ class DegradedIoProcessTest {
    */
   @Test
   void aLargeFileMissedByTwoServersIsRebuiltOnBothAndEachIsCreditedItsOwnUnits() throws Exception {
-    int stripes = 1200;   // each server's units span more than two rebuild chunks (8 MiB)
+    int stripes = 1200; // each server's units span more than two rebuild chunks (8 MiB)
     int size = stripes * 4 * UNIT;
     String path = "/missed-by-two";
     try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
@@ -225,8 +255,9 @@ class DegradedIoProcessTest {
         f.write(0, bytes(size, 1), 0, size);
         killed = List.of(f.layout().servers().get(1), f.layout().servers().get(4));
       }
-      Map<String, long[]> before = Map.of(killed.get(0), rebuilt(fs, killed.get(0)), killed.get(1),
-          rebuilt(fs, killed.get(1)));
+      Map<String, long[]> before =
+          Map.of(
+              killed.get(0), rebuilt(fs, killed.get(0)), killed.get(1), rebuilt(fs, killed.get(1)));
       byte[] fresh = bytes(size, 2);
       try {
         for (String id : killed) {
@@ -241,26 +272,36 @@ class DegradedIoProcessTest {
           cluster.restart(id);
         }
       }
-      await("recovery rebuilds " + killed + "' shards of " + path).atMost(Duration.ofSeconds(90))
+      await("recovery rebuilds " + killed + "' shards of " + path)
+          .atMost(Duration.ofSeconds(90))
           .until(() -> fs.stat(path).staleServers().isEmpty());
       long unitsOnEach = (long) stripes * UNIT;
       for (String id : killed) {
-        await("recovery counts its bytes rebuilt on " + id).atMost(Duration.ofSeconds(10))
+        await("recovery counts its bytes rebuilt on " + id)
+            .atMost(Duration.ofSeconds(10))
             .until(() -> rebuilt(fs, id)[1] - before.get(id)[1] >= unitsOnEach);
-        assertThat(rebuilt(fs, id)[1] - before.get(id)[1]).as("bytes credited to %s for %s", id, path)
+        assertThat(rebuilt(fs, id)[1] - before.get(id)[1])
+            .as("bytes credited to %s for %s", id, path)
             .isEqualTo(unitsOnEach);
       }
-      FileCheck healed = await("every shard of " + path + " served again").atMost(Duration.ofSeconds(10))
-          .until(() -> fs.admin().check(path, true), now -> now.verdict().equals("HEALTHY"));
+      FileCheck healed =
+          await("every shard of " + path + " served again")
+              .atMost(Duration.ofSeconds(10))
+              .until(() -> fs.admin().check(path, true), now -> now.verdict().equals("HEALTHY"));
       assertThat(healed.parityMismatches()).as(healed.toString()).isZero();
-      assertThat(read(fs, path, size)).as("the file after the rebuild on %s", killed).isEqualTo(fresh);
+      assertThat(read(fs, path, size))
+          .as("the file after the rebuild on %s", killed)
+          .isEqualTo(fresh);
     }
   }
 
   /** {files, bytes} recovery has rebuilt on the server so far, as the meta leader reports them. */
   private static long[] rebuilt(TesseraFileSystem fs, String server) throws Exception {
-    return fs.admin().status().recovery().rebuilds().stream().filter(r -> r.server().equals(server))
-        .map(r -> new long[] {r.filesDone(), r.bytesDone()}).findFirst().orElse(new long[2]);
+    return fs.admin().status().recovery().rebuilds().stream()
+        .filter(r -> r.server().equals(server))
+        .map(r -> new long[] {r.filesDone(), r.bytesDone()})
+        .findFirst()
+        .orElse(new long[2]);
   }
 
   private static byte[] read(TesseraFileSystem fs, String path, int size) throws Exception {
@@ -277,7 +318,9 @@ class DegradedIoProcessTest {
     return b;
   }
 
-  /** Sets of at most {@code m} positions out of {@code n}: all of them, or one per rotation class. */
+  /**
+   * Sets of at most {@code m} positions out of {@code n}: all of them, or one per rotation class.
+   */
   static List<int[]> killSets(int n, int m, boolean exhaustive) {
     List<int[]> out = new ArrayList<>();
     for (int mask = 0; mask < (1 << n); mask++) {

@@ -23,18 +23,26 @@ import org.junit.jupiter.api.Test;
  */
 class ElectionReadsProcessTest {
   private static final int FILES = 20;
+
   /** Long enough that an answer before it cannot have come from a new leader. */
   private static final Duration ELECTION_MIN = Duration.ofSeconds(3);
 
   @Test
-  void lookupsAndListingsGoOnWhileANewLeaderIsElectedAndNeverHideTheClientsOwnFiles() throws Exception {
+  void lookupsAndListingsGoOnWhileANewLeaderIsElectedAndNeverHideTheClientsOwnFiles()
+      throws Exception {
     Path dir = TestDirs.fresh("election-reads");
     ClusterPlan plan = new ClusterPlan(dir, 3, 1, TestPorts.freeBase(10));
-    try (ProcessCluster cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(),
-        List.of("-Dtessera.meta.election-timeout-min=" + ELECTION_MIN.toMillis()
-        + "ms", "-Dtessera.meta.election-timeout-max=" + ELECTION_MIN.multipliedBy(2).toMillis() + "ms"));
-         TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses());
-         TesseraFileSystem other = TesseraFileSystem.connect(plan.metaAddresses())) {
+    try (ProcessCluster cluster =
+            ProcessCluster.start(
+                plan,
+                ServerLaunchers.defaults(),
+                List.of(
+                    "-Dtessera.meta.election-timeout-min=" + ELECTION_MIN.toMillis() + "ms",
+                    "-Dtessera.meta.election-timeout-max="
+                        + ELECTION_MIN.multipliedBy(2).toMillis()
+                        + "ms"));
+        TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses());
+        TesseraFileSystem other = TesseraFileSystem.connect(plan.metaAddresses())) {
       cluster.awaitReady(Duration.ofSeconds(120));
       fs.mkdirs("/elect");
       for (int i = 0; i < FILES; i++) {
@@ -51,10 +59,14 @@ class ElectionReadsProcessTest {
       long answeredMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
       assertThat(st.directory()).isFalse();
       // every file this client made; the other client's marker may show only after the election
-      assertThat(listed).extracting(FileStatus::path)
+      assertThat(listed)
+          .extracting(FileStatus::path)
           .containsAll(IntStream.range(0, FILES).mapToObj(i -> "/elect/f" + i).toList());
-      assertThat(answeredMs).as("ms until stat and list were answered; no new leader can be elected before the "
-          + "followers' election timeout, %d ms after they last heard from the dead one", ELECTION_MIN.toMillis())
+      assertThat(answeredMs)
+          .as(
+              "ms until stat and list were answered; no new leader can be elected before the "
+                  + "followers' election timeout, %d ms after they last heard from the dead one",
+              ELECTION_MIN.toMillis())
           .isLessThan(ELECTION_MIN.toMillis() * 2 / 3);
 
       // a file created just before the leader dies is never reported missing to its creator
@@ -70,6 +82,10 @@ class ElectionReadsProcessTest {
 
   private static String leader(TesseraFileSystem fs) throws Exception {
     ClusterStatus s = fs.admin().status();
-    return s.replicas().stream().filter(ClusterStatus.Replica::leader).findFirst().orElseThrow().id();
+    return s.replicas().stream()
+        .filter(ClusterStatus.Replica::leader)
+        .findFirst()
+        .orElseThrow()
+        .id();
   }
 }

@@ -46,8 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Files with parity against a whole cluster in this JVM: one meta replica, nine data servers. */
 class ErasureCodingTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static InProcessFixture cluster;
   static ClusterPlan plan;
   static TesseraFileSystem fs;
@@ -69,9 +68,13 @@ class ErasureCodingTest {
   @Test
   void randomWritesTruncatesAndReadsMatchAnInMemoryModelWhateverTheLayout() throws Exception {
     Random rnd = new Random(33);
-    CreateOptions[] layouts = {CreateOptions.erasure(4, 2).stripeUnit(4096), CreateOptions.erasure(3, 1)
-        .stripeUnit(65536), CreateOptions.erasure(2, 3).stripeUnit(1 << 20), CreateOptions.erasure(6, 3)
-        .stripeUnit(16384), CreateOptions.striped(5).stripeUnit(8192)};
+    CreateOptions[] layouts = {
+      CreateOptions.erasure(4, 2).stripeUnit(4096),
+      CreateOptions.erasure(3, 1).stripeUnit(65536),
+      CreateOptions.erasure(2, 3).stripeUnit(1 << 20),
+      CreateOptions.erasure(6, 3).stripeUnit(16384),
+      CreateOptions.striped(5).stripeUnit(8192)
+    };
     fs.mkdirs("/model");
     for (int l = 0; l < layouts.length; l++) {
       String path = "/model/f" + l;
@@ -83,9 +86,9 @@ class ErasureCodingTest {
   }
 
   /**
-   * Eight writers, one 4+2 file, 30 s. Each writer owns an 8 KiB slice of every unit of the
-   * first stripes (so every stripe is shared by several writers, but their bytes do not
-   * overlap) and also writes anywhere in the last stripes, overlapping the others.
+   * Eight writers, one 4+2 file, 30 s. Each writer owns an 8 KiB slice of every unit of the first
+   * stripes (so every stripe is shared by several writers, but their bytes do not overlap) and also
+   * writes anywhere in the last stripes, overlapping the others.
    */
   @Test
   void eightWritersOnOneFileLeaveParityConsistentAndTheirOwnBytesIntact() throws Exception {
@@ -109,37 +112,42 @@ class ErasureCodingTest {
         int me = w;
         TesseraFileSystem c = TesseraFileSystem.connect(plan.metaAddresses());
         clients.add(c);
-        results.add(pool.submit(() -> {
-          Random rnd = new Random(me);
-          int writes = 0;
-          try (TesseraFile f = c.openFile("/concurrent/shared")) {
-            while (System.nanoTime() < deadline) {
-              if (rnd.nextInt(4) > 0) {
-                // my own bytes: a run inside my slice of one unit of a private stripe
-                long s = rnd.nextInt(privateStripes);
-                int u = rnd.nextInt(4);
-                int from = rnd.nextInt(slice);
-                int len = 1 + rnd.nextInt(slice - from);
-                long pos = s * stripe + (long) u * unit + (long) me * slice + from;
-                byte[] data = new byte[len];
-                rnd.nextBytes(data);
-                f.write(pos, data, 0, len);
-                System.arraycopy(data, 0, models[me], (int) pos, len);
-                Arrays.fill(owned[me], (int) pos, (int) pos + len, true);
-              } else {
-                // anywhere in the shared stripes, across unit boundaries
-                long base = privateStripes * stripe;
-                int from = rnd.nextInt((int) (sharedStripes * stripe));
-                int len = 1 + rnd.nextInt((int) Math.min(2 * unit, sharedStripes * stripe - from));
-                byte[] data = new byte[len];
-                rnd.nextBytes(data);
-                f.write(base + from, data, 0, len);
-              }
-              writes++;
-            }
-          }
-          return writes;
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  Random rnd = new Random(me);
+                  int writes = 0;
+                  try (TesseraFile f = c.openFile("/concurrent/shared")) {
+                    while (System.nanoTime() < deadline) {
+                      if (rnd.nextInt(4) > 0) {
+                        // my own bytes: a run inside my slice of one unit of a private stripe
+                        long s = rnd.nextInt(privateStripes);
+                        int u = rnd.nextInt(4);
+                        int from = rnd.nextInt(slice);
+                        int len = 1 + rnd.nextInt(slice - from);
+                        long pos = s * stripe + (long) u * unit + (long) me * slice + from;
+                        byte[] data = new byte[len];
+                        rnd.nextBytes(data);
+                        f.write(pos, data, 0, len);
+                        System.arraycopy(data, 0, models[me], (int) pos, len);
+                        Arrays.fill(owned[me], (int) pos, (int) pos + len, true);
+                      } else {
+                        // anywhere in the shared stripes, across unit boundaries
+                        long base = privateStripes * stripe;
+                        int from = rnd.nextInt((int) (sharedStripes * stripe));
+                        int len =
+                            1
+                                + rnd.nextInt(
+                                    (int) Math.min(2 * unit, sharedStripes * stripe - from));
+                        byte[] data = new byte[len];
+                        rnd.nextBytes(data);
+                        f.write(base + from, data, 0, len);
+                      }
+                      writes++;
+                    }
+                  }
+                  return writes;
+                }));
       }
       int total = 0;
       for (Future<Integer> r : results) {
@@ -165,8 +173,15 @@ class ErasureCodingTest {
       }
     }
     StringWriter out = new StringWriter();
-    int code = Tessera.run(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), "fsck",
-        "--meta", plan.metaAddresses(), "--verify-parity", "/concurrent");
+    int code =
+        Tessera.run(
+            new PrintWriter(out, true),
+            new PrintWriter(new StringWriter(), true),
+            "fsck",
+            "--meta",
+            plan.metaAddresses(),
+            "--verify-parity",
+            "/concurrent");
     assertThat(out.toString()).contains("HEALTHY", "0 parity mismatch");
     assertThat(code).as(out.toString()).isZero();
   }
@@ -177,14 +192,19 @@ class ErasureCodingTest {
     try (TesseraFile f = fs.createFile("/orphan/f", CreateOptions.erasure(4, 2).stripeUnit(4096))) {
       f.write(0, new byte[16384], 0, 16384);
     }
-    Config shortLease = Config.of(Map.of("tessera.client.meta", plan.metaAddresses(),
-        "tessera.client.lock-lease", "2s"));
+    Config shortLease =
+        Config.of(
+            Map.of("tessera.client.meta", plan.metaAddresses(), "tessera.client.lock-lease", "2s"));
     try (TesseraFileSystem dying = TesseraFileSystem.connect(shortLease);
         TesseraFile f = dying.openFile("/orphan/f")) {
-      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, dying.async(), () -> {
-        throw new IllegalStateException("simulated crash between the write phases");
-      });
-      assertThatThrownBy(() -> f.write(100, new byte[] {1, 2, 3}, 0, 3)).hasMessageContaining("simulated crash");
+      FaultPoints.arm(
+          ParityWriter.BETWEEN_PHASES,
+          dying.async(),
+          () -> {
+            throw new IllegalStateException("simulated crash between the write phases");
+          });
+      assertThatThrownBy(() -> f.write(100, new byte[] {1, 2, 3}, 0, 3))
+          .hasMessageContaining("simulated crash");
     }
     byte[] mine = new byte[5000];
     new Random(5).nextBytes(mine);
@@ -201,48 +221,60 @@ class ErasureCodingTest {
   }
 
   @Test
-  void aWriterPausedPastItsLeaseDoesNotOverwriteWhatWasWrittenAfterItsLockWasRepaired() throws Exception {
+  void aWriterPausedPastItsLeaseDoesNotOverwriteWhatWasWrittenAfterItsLockWasRepaired()
+      throws Exception {
     fs.mkdirs("/paused");
     try (TesseraFile f = fs.createFile("/paused/f", CreateOptions.erasure(4, 2).stripeUnit(4096))) {
       f.write(0, new byte[16384], 0, 16384);
     }
     byte[] later = new byte[3000];
     new Random(6).nextBytes(later);
-    Config shortLease = Config.of(Map.of("tessera.client.meta", plan.metaAddresses(),
-        "tessera.client.lock-lease", "2s"));
+    Config shortLease =
+        Config.of(
+            Map.of("tessera.client.meta", plan.metaAddresses(), "tessera.client.lock-lease", "2s"));
     try (TesseraFileSystem paused = TesseraFileSystem.connect(shortLease);
         TesseraFile slow = paused.openFile("/paused/f")) {
-      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, paused.async(), () -> {
-        // a long GC pause between the phases: meanwhile the lease runs out, recovery repairs
-        // the stripe and another writer writes it
-        try (TesseraFile f = fs.openFile("/paused/f")) {
-          f.write(100, later, 0, later.length);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      FaultPoints.arm(
+          ParityWriter.BETWEEN_PHASES,
+          paused.async(),
+          () -> {
+            // a long GC pause between the phases: meanwhile the lease runs out, recovery repairs
+            // the stripe and another writer writes it
+            try (TesseraFile f = fs.openFile("/paused/f")) {
+              f.write(100, later, 0, later.length);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
       byte[] stale = new byte[3000];
       Arrays.fill(stale, (byte) 7);
-      assertThatThrownBy(() -> slow.write(100, stale, 0, stale.length)).isInstanceOf(TesseraException.class)
+      assertThatThrownBy(() -> slow.write(100, stale, 0, stale.length))
+          .isInstanceOf(TesseraException.class)
           .hasMessageContaining("lease")
-          .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.LOCK_LOST));
+          .satisfies(
+              e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.LOCK_LOST));
     }
     byte[] got = new byte[later.length];
     try (TesseraFile f = fs.openFile("/paused/f")) {
       f.readFully(100, got, 0, got.length);
     }
     assertThat(got).as("what the other writer wrote after the repair").isEqualTo(later);
-    assertThat(fs.admin().check("/paused/f", true).healthy()).as("parity matches the data").isTrue();
+    assertThat(fs.admin().check("/paused/f", true).healthy())
+        .as("parity matches the data")
+        .isTrue();
   }
 
   @Test
   void impossibleLayoutsAreRefusedAtCreationWithTheReason() {
     assertThatThrownBy(() -> fs.createFile("/too-wide", CreateOptions.erasure(8, 2)))
-        .isInstanceOf(TesseraException.class).hasMessageContaining("needs 10 data servers; the cluster has 9")
-        .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NO_SPACE));
+        .isInstanceOf(TesseraException.class)
+        .hasMessageContaining("needs 10 data servers; the cluster has 9")
+        .satisfies(
+            e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NO_SPACE));
     assertThatThrownBy(() -> fs.createFile("/no-data", CreateOptions.erasure(0, 2)))
         .hasMessageContaining("at least one data unit");
-    assertThatThrownBy(() -> fs.createFile("/odd-unit", CreateOptions.erasure(4, 2).stripeUnit(5000)))
+    assertThatThrownBy(
+            () -> fs.createFile("/odd-unit", CreateOptions.erasure(4, 2).stripeUnit(5000)))
         .hasMessageContaining("power of two");
   }
 
@@ -250,7 +282,8 @@ class ErasureCodingTest {
   void moreParityThanDataIsAllowed() throws IOException {
     byte[] data = new byte[100_000];
     new Random(9).nextBytes(data);
-    try (TesseraFile f = fs.createFile("/wide-parity", CreateOptions.erasure(2, 5).stripeUnit(4096))) {
+    try (TesseraFile f =
+        fs.createFile("/wide-parity", CreateOptions.erasure(2, 5).stripeUnit(4096))) {
       f.write(0, data, 0, data.length);
     }
     assertThat(fs.admin().check("/wide-parity", true).healthy()).isTrue();
@@ -274,7 +307,7 @@ class ErasureCodingTest {
 
     FileCheck repaired = fs.admin().check("/torn", true);
     assertThat(repaired.verdict()).as(repaired.toString()).isEqualTo("HEALTHY");
-    System.arraycopy(stomp, 0, content, 4 * unit, stomp.length);   // the data units are what counts
+    System.arraycopy(stomp, 0, content, 4 * unit, stomp.length); // the data units are what counts
     byte[] got = new byte[content.length];
     try (TesseraFile f = fs.openFile("/torn")) {
       f.readFully(0, got, 0, got.length);
@@ -295,7 +328,7 @@ class ErasureCodingTest {
     StripeLayout layout = writeRandom4Plus2("/unprotected", unit, content, 12);
     content = Arrays.copyOf(content, 3 * 4 * unit);
     try (TesseraFile f = fs.openFile("/unprotected")) {
-      f.truncate(content.length);   // stripes 1 and 2 are holes on every server
+      f.truncate(content.length); // stripes 1 and 2 are holes on every server
     }
     long fileId = fs.admin().check("/unprotected", true).fileId();
     byte[] data = new byte[unit];
@@ -336,26 +369,49 @@ class ErasureCodingTest {
     writeBehindParity(layout.serverOf(1, 0), before.fileId(), 1, 0, data);
     System.arraycopy(data, 0, content, 4 * unit, unit);
     // recovery rewrites the shards of the server holding the stripe's first parity unit (as after a
-    // corrupt shard there); the second stays a hole beside the data until the check after the rebuild
+    // corrupt shard there); the second stays a hole beside the data until the check after the
+    // rebuild
     String other = layout.serverOf(1, 4);
-    fs.admin().repair(new FileCheck(before.path(), before.layout(), 0, 0, 0, 0, 0, List.of(), List.of(other), List.of(),
-        List.of(), before.fileId(), true));
+    fs.admin()
+        .repair(
+            new FileCheck(
+                before.path(),
+                before.layout(),
+                0,
+                0,
+                0,
+                0,
+                0,
+                List.of(),
+                List.of(other),
+                List.of(),
+                List.of(),
+                before.fileId(),
+                true));
 
-    FileCheck after = org.awaitility.Awaitility.await("recovery rebuilds " + other + " and checks the file")
-        .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-        .until(() -> fs.admin().check("/checked-after-rebuild", true), c -> c.verdict().equals("HEALTHY"));
+    FileCheck after =
+        org.awaitility.Awaitility.await("recovery rebuilds " + other + " and checks the file")
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(200))
+            .until(
+                () -> fs.admin().check("/checked-after-rebuild", true),
+                c -> c.verdict().equals("HEALTHY"));
     assertThat(after.stripes()).isEqualTo(2);
     assertThat(readAll("/checked-after-rebuild", content.length)).isEqualTo(content);
   }
 
-  /** `fsck --verify-parity` checked nothing in a stripe with a unit missing, though parity was left to check. */
+  /**
+   * `fsck --verify-parity` checked nothing in a stripe with a unit missing, though parity was left
+   * to check.
+   */
   @Test
   void fsckVerifiesTheParityLeftInAStripeWhoseServerIsDown() throws Exception {
     int unit = 16 << 10;
     byte[] content = new byte[3 * 4 * unit];
     StripeLayout layout = writeRandom4Plus2("/degraded-verify", unit, content, 16);
     long fileId = fs.admin().check("/degraded-verify", true).fileId();
-    writeBehindParity(layout.serverOf(1, 5), fileId, 1, 5, new byte[] {1, 2, 3});   // stripe 1's second parity
+    writeBehindParity(
+        layout.serverOf(1, 5), fileId, 1, 5, new byte[] {1, 2, 3}); // stripe 1's second parity
     String down = layout.serverOf(1, 0);
     cluster.cluster.stopData(down);
     try (TesseraFileSystem other = TesseraFileSystem.connect(plan.metaAddresses())) {
@@ -379,17 +435,33 @@ class ErasureCodingTest {
     return got;
   }
 
-  /** Stores {@code bytes} at the start of one unit straight on its data server: no lock, no parity update. */
-  private static void writeBehindParity(String server, long fileId, long stripe, int unit, byte[] bytes)
-      throws Exception {
-    try (RpcClientPool pool = new RpcClientPool("behind-parity", 1,
-        1 << 20, 5000, 2000)) {
-      byte[] header = DataRequestProto.newBuilder().setWrite(
-          WriteShardsRequestProto.newBuilder().addRanges(
-              ShardRangeProto.newBuilder().setFileId(fileId).setStripe(stripe).setUnit(unit)
-                  .setOffset(0).setLength(bytes.length))).build().toByteArray();
-      pool.call("127.0.0.1:" + plan.dataPort(server), Service.DATA, header,
-          Unpooled.wrappedBuffer(bytes)).get(10, TimeUnit.SECONDS).release();
+  /**
+   * Stores {@code bytes} at the start of one unit straight on its data server: no lock, no parity
+   * update.
+   */
+  private static void writeBehindParity(
+      String server, long fileId, long stripe, int unit, byte[] bytes) throws Exception {
+    try (RpcClientPool pool = new RpcClientPool("behind-parity", 1, 1 << 20, 5000, 2000)) {
+      byte[] header =
+          DataRequestProto.newBuilder()
+              .setWrite(
+                  WriteShardsRequestProto.newBuilder()
+                      .addRanges(
+                          ShardRangeProto.newBuilder()
+                              .setFileId(fileId)
+                              .setStripe(stripe)
+                              .setUnit(unit)
+                              .setOffset(0)
+                              .setLength(bytes.length)))
+              .build()
+              .toByteArray();
+      pool.call(
+              "127.0.0.1:" + plan.dataPort(server),
+              Service.DATA,
+              header,
+              Unpooled.wrappedBuffer(bytes))
+          .get(10, TimeUnit.SECONDS)
+          .release();
     }
   }
 
@@ -401,8 +473,8 @@ class ErasureCodingTest {
     long fileId = fs.admin().check("/rotten", false).fileId();
     String server = layout.serverOf(2, 1);
     List<Path> rotted;
-    try (Stream<Path> files = Files.walk(plan.dataDir(server).resolve("shards")
-        .resolve("values"))) {
+    try (Stream<Path> files =
+        Files.walk(plan.dataDir(server).resolve("shards").resolve("values"))) {
       rotted = files.filter(p -> p.getFileName().toString().startsWith(fileId + ".")).toList();
     }
     assertThat(rotted).as("value files of the file on %s", server).isNotEmpty();
@@ -414,17 +486,24 @@ class ErasureCodingTest {
 
     try (TesseraFile f = fs.openFile("/rotten")) {
       try (InputStream in = f.newInputStream(0)) {
-        assertThat(Arrays.mismatch(in.readAllBytes(), content)).as("first byte streamed wrong").isEqualTo(-1);
+        assertThat(Arrays.mismatch(in.readAllBytes(), content))
+            .as("first byte streamed wrong")
+            .isEqualTo(-1);
       }
       byte[] got = new byte[content.length];
       f.readFully(0, got, 0, got.length);
-      assertThat(Arrays.mismatch(got, content)).as("first byte read by position wrong").isEqualTo(-1);
+      assertThat(Arrays.mismatch(got, content))
+          .as("first byte read by position wrong")
+          .isEqualTo(-1);
     }
   }
 
-  /** A new 4+2 file at {@code path} holding {@code content}, filled with random bytes first; returns its layout. */
-  private static StripeLayout writeRandom4Plus2(String path, int unit, byte[] content,
-      long seed) throws IOException {
+  /**
+   * A new 4+2 file at {@code path} holding {@code content}, filled with random bytes first; returns
+   * its layout.
+   */
+  private static StripeLayout writeRandom4Plus2(String path, int unit, byte[] content, long seed)
+      throws IOException {
     new Random(seed).nextBytes(content);
     try (TesseraFile f = fs.createFile(path, CreateOptions.erasure(4, 2).stripeUnit(unit))) {
       f.write(0, content, 0, content.length);

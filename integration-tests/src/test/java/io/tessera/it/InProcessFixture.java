@@ -1,9 +1,9 @@
 package io.tessera.it;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.InProcessCluster;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.InProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -20,7 +20,10 @@ final class InProcessFixture implements AutoCloseable {
     this.fs = fs;
   }
 
-  /** Starts {@code meta} replicas and {@code data} data servers in {@code dir} and waits until they serve. */
+  /**
+   * Starts {@code meta} replicas and {@code data} data servers in {@code dir} and waits until they
+   * serve.
+   */
   static InProcessFixture start(Path dir, int meta, int data) throws Exception {
     ClusterPlan plan = new ClusterPlan(dir, meta, data, TestPorts.freeBase(30));
     InProcessCluster cluster = InProcessCluster.start(plan, Config.of(Map.of()));

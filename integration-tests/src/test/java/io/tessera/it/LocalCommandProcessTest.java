@@ -22,8 +22,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code ./tessera local} as a user runs it, through the script at the repository root: one
- * process per server, stopped by SIGTERM, restarted on its dir.
+ * {@code ./tessera local} as a user runs it, through the script at the repository root: one process
+ * per server, stopped by SIGTERM, restarted on its dir.
  */
 class LocalCommandProcessTest {
   /** The repository's {@code ./tessera} (tests run in the integration-tests module). */
@@ -39,16 +39,28 @@ class LocalCommandProcessTest {
     return b;
   }
 
-  /** Every put, get, cat, fsck and bench printed "WARNING: Using incubator modules", even with --help. */
+  /**
+   * Every put, get, cat, fsck and bench printed "WARNING: Using incubator modules", even with
+   * --help.
+   */
   @Test
   void theScriptTeachesItsCommandsWhenRunWithoutOneOrWithHelp() throws Exception {
-    for (String[] args : List.of(new String[0], new String[] {"--help"}, new String[] {"local", "--help"},
-        new String[] {"fs", "put", "--help"}, new String[] {"fsck", "--help"}, new String[] {"bench", "ior", "--help"})) {
+    for (String[] args :
+        List.of(
+            new String[0],
+            new String[] {"--help"},
+            new String[] {"local", "--help"},
+            new String[] {"fs", "put", "--help"},
+            new String[] {"fsck", "--help"},
+            new String[] {"bench", "ior", "--help"})) {
       Process p = script(args).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(out).as("./tessera %s", String.join(" ", args)).contains("Usage: tessera")
-          .doesNotContain("unbound variable").doesNotContain("WARNING");
+      assertThat(out)
+          .as("./tessera %s", String.join(" ", args))
+          .contains("Usage: tessera")
+          .doesNotContain("unbound variable")
+          .doesNotContain("WARNING");
       if (args.length > 0) {
         assertThat(p.exitValue()).as("./tessera %s exits 0", String.join(" ", args)).isZero();
       }
@@ -62,66 +74,90 @@ class LocalCommandProcessTest {
     byte[] data = new byte[5_000_000];
     new Random(9).nextBytes(data);
 
-    List<Long> firstPids = runLocal(dir, base, fs -> {
-      fs.mkdirs("/kept");
-      try (TesseraFile f = fs.createFile("/kept/file.bin", CreateOptions.striped(2).stripeUnit(65536))) {
-        f.write(0, data, 0, data.length);
-      }
-    });
+    List<Long> firstPids =
+        runLocal(
+            dir,
+            base,
+            fs -> {
+              fs.mkdirs("/kept");
+              try (TesseraFile f =
+                  fs.createFile("/kept/file.bin", CreateOptions.striped(2).stripeUnit(65536))) {
+                f.write(0, data, 0, data.length);
+              }
+            });
     for (long pid : firstPids) {
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
-          .as("server pid %d stopped with tessera local", pid).isFalse();
+          .as("server pid %d stopped with tessera local", pid)
+          .isFalse();
     }
-    runLocal(dir, base, fs -> {
-      byte[] back = new byte[data.length];
-      fs.openFile("/kept/file.bin").readFully(0, back, 0, back.length);
-      assertThat(back).isEqualTo(data);
-    });
+    runLocal(
+        dir,
+        base,
+        fs -> {
+          byte[] back = new byte[data.length];
+          fs.openFile("/kept/file.bin").readFully(0, back, 0, back.length);
+          assertThat(back).isEqualTo(data);
+        });
   }
 
   /**
-   * A second `tessera local` on a running cluster's directory printed every server "up" and
-   * "Ready" (the running cluster answered) though all of its own had exited, and overwrote
-   * cluster.json with their dead PIDs.
+   * A second `tessera local` on a running cluster's directory printed every server "up" and "Ready"
+   * (the running cluster answered) though all of its own had exited, and overwrote cluster.json
+   * with their dead PIDs.
    */
   @Test
   void aSecondLauncherOnARunningClustersDirectoryRefusesAtOnceNamingTheFirst() throws Exception {
     Path dir = TestDirs.fresh("local-twice");
     int base = TestPorts.freeBase(30);
-    runLocal(dir, base, fs -> {
-      Path clusterJson = dir.resolve(ClusterFile.NAME);
-      byte[] before = Files.readAllBytes(clusterJson);
-      long firstPid = Long.parseLong(Files.readString(dir.resolve("launcher.pid")).trim());
-      Process second = script("local", "--dir", dir.toString()).start();
-      String out = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(second.exitValue()).as(out).isNotZero();
-      assertThat(out.strip().lines()).as(out).singleElement().asString()
-          .contains("already run by tessera local (PID " + firstPid + ")").doesNotContain("Ready");
-      assertThat(Files.readAllBytes(clusterJson)).as("cluster.json untouched").isEqualTo(before);
-      assertThat(fs.admin().status().dataServers()).as("the running cluster serves on").allMatch(d -> d.up());
+    runLocal(
+        dir,
+        base,
+        fs -> {
+          Path clusterJson = dir.resolve(ClusterFile.NAME);
+          byte[] before = Files.readAllBytes(clusterJson);
+          long firstPid = Long.parseLong(Files.readString(dir.resolve("launcher.pid")).trim());
+          Process second = script("local", "--dir", dir.toString()).start();
+          String out = new String(second.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+          assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+          assertThat(second.exitValue()).as(out).isNotZero();
+          assertThat(out.strip().lines())
+              .as(out)
+              .singleElement()
+              .asString()
+              .contains("already run by tessera local (PID " + firstPid + ")")
+              .doesNotContain("Ready");
+          assertThat(Files.readAllBytes(clusterJson))
+              .as("cluster.json untouched")
+              .isEqualTo(before);
+          assertThat(fs.admin().status().dataServers())
+              .as("the running cluster serves on")
+              .allMatch(d -> d.up());
 
-      // restarting a server needed python or jq to run its JSON cmd, and it then logged to the terminal
-      Process refused = script("server", "restart", "ds-1", "--dir", dir.toString()).start();
-      String refusal = new String(refused.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(refused.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(refused.exitValue()).as(refusal).isNotZero();
-      assertThat(refusal).contains("ds-1 is running");
-      long oldPid = ClusterFile.read(clusterJson).data().get(0).pid();
-      new ProcessBuilder("kill", "-KILL", String.valueOf(oldPid)).start().waitFor();
-      ProcessHandle.of(oldPid).ifPresent(h -> h.onExit().orTimeout(30, TimeUnit.SECONDS).join());
-      Path log = dir.resolve("logs").resolve("ds-1.log");
-      long logBefore = Files.size(log);
-      Process restart = script("server", "restart", "ds-1", "--dir", dir.toString()).start();
-      String said = new String(restart.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(restart.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      assertThat(restart.exitValue()).as(said).isZero();
-      long newPid = ClusterFile.read(clusterJson).data().get(0).pid();
-      assertThat(newPid).isNotEqualTo(oldPid);
-      assertThat(said.strip()).isEqualTo("ds-1 restarted (PID " + newPid + "); log: " + log);
-      org.awaitility.Awaitility.await("ds-1 logs to its file").atMost(Duration.ofSeconds(30))
-          .until(() -> Files.size(log) > logBefore);
-    });
+          // restarting a server needed python or jq to run its JSON cmd, and it then logged to the
+          // terminal
+          Process refused = script("server", "restart", "ds-1", "--dir", dir.toString()).start();
+          String refusal =
+              new String(refused.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+          assertThat(refused.waitFor(60, TimeUnit.SECONDS)).isTrue();
+          assertThat(refused.exitValue()).as(refusal).isNotZero();
+          assertThat(refusal).contains("ds-1 is running");
+          long oldPid = ClusterFile.read(clusterJson).data().get(0).pid();
+          new ProcessBuilder("kill", "-KILL", String.valueOf(oldPid)).start().waitFor();
+          ProcessHandle.of(oldPid)
+              .ifPresent(h -> h.onExit().orTimeout(30, TimeUnit.SECONDS).join());
+          Path log = dir.resolve("logs").resolve("ds-1.log");
+          long logBefore = Files.size(log);
+          Process restart = script("server", "restart", "ds-1", "--dir", dir.toString()).start();
+          String said = new String(restart.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+          assertThat(restart.waitFor(60, TimeUnit.SECONDS)).isTrue();
+          assertThat(restart.exitValue()).as(said).isZero();
+          long newPid = ClusterFile.read(clusterJson).data().get(0).pid();
+          assertThat(newPid).isNotEqualTo(oldPid);
+          assertThat(said.strip()).isEqualTo("ds-1 restarted (PID " + newPid + "); log: " + log);
+          org.awaitility.Awaitility.await("ds-1 logs to its file")
+              .atMost(Duration.ofSeconds(30))
+              .until(() -> Files.size(log) > logBefore);
+        });
   }
 
   /** A process's nice value, field 19 of /proc/PID/stat (after the command name in parentheses). */
@@ -134,11 +170,23 @@ class LocalCommandProcessTest {
     void accept(TesseraFileSystem fs) throws Exception;
   }
 
-  /** Runs tessera local until ready, uses it, stops it with SIGTERM; returns the server PIDs it had. */
+  /**
+   * Runs tessera local until ready, uses it, stops it with SIGTERM; returns the server PIDs it had.
+   */
   private static List<Long> runLocal(Path dir, int base, ClusterUse use) throws Exception {
     // the script execs java, so its process id is the one SIGTERM goes to
-    Process local = script("local", "--dir", dir.toString(), "--meta-replicas", "3", "--data-servers", "2", "--port-base",
-        String.valueOf(base)).start();
+    Process local =
+        script(
+                "local",
+                "--dir",
+                dir.toString(),
+                "--meta-replicas",
+                "3",
+                "--data-servers",
+                "2",
+                "--port-base",
+                String.valueOf(base))
+            .start();
     List<Long> pids = new ArrayList<>();
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(local.getInputStream()));
@@ -149,7 +197,8 @@ class LocalCommandProcessTest {
       }
       assertThat(line).as("tessera local printed:%n%s", seen).isNotNull();
       // a new cluster's files survive a lost server unless they ask otherwise (it was 6+0)
-      assertThat(out.readLine()).as("the default layout, after %s", line)
+      assertThat(out.readLine())
+          .as("the default layout, after %s", line)
           .startsWith("Default layout: RS 1+1, unit 1 MiB (the root directory's");
       ClusterFile file = ClusterFile.read(dir.resolve(ClusterFile.NAME));
       file.meta().forEach(n -> pids.add(n.pid()));
@@ -157,20 +206,28 @@ class LocalCommandProcessTest {
       assertThat(pids).hasSize(5).allMatch(p -> p > 0 && p != local.pid());
       long ownNice = niceness(ProcessHandle.current().pid());
       for (var n : file.meta()) {
-        assertThat(niceness(n.pid())).as("meta replica %s keeps its priority", n.id()).isEqualTo(ownNice);
+        assertThat(niceness(n.pid()))
+            .as("meta replica %s keeps its priority", n.id())
+            .isEqualTo(ownNice);
       }
       for (var n : file.data()) {
-        assertThat(niceness(n.pid())).as("data server %s yields the CPU to the meta group", n.id())
+        assertThat(niceness(n.pid()))
+            .as("data server %s yields the CPU to the meta group", n.id())
             .isEqualTo(Math.min(19, ownNice + ProcessCluster.DEFAULT_DATA_NICE));
       }
       try (TesseraFileSystem fs = TesseraFileSystem.connect(file.metaAddresses())) {
         use.accept(fs);
       }
       new ProcessBuilder("kill", "-TERM", String.valueOf(local.pid())).start().waitFor();
-      assertThat(local.waitFor(60, TimeUnit.SECONDS)).as("tessera local exits after SIGTERM").isTrue();
+      assertThat(local.waitFor(60, TimeUnit.SECONDS))
+          .as("tessera local exits after SIGTERM")
+          .isTrue();
       String rest = out.lines().collect(Collectors.joining("\n"));
-      // writing the servers' class archives printed "[INFO] ClassArchives - ..." at every first stop
-      assertThat(rest).as("what tessera local printed after Ready").contains("Stopped.")
+      // writing the servers' class archives printed "[INFO] ClassArchives - ..." at every first
+      // stop
+      assertThat(rest)
+          .as("what tessera local printed after Ready")
+          .contains("Stopped.")
           .doesNotContainPattern("\\[(INFO|WARN|DEBUG)\\]");
       for (long pid : pids) {
         ProcessHandle.of(pid).ifPresent(h -> h.onExit().orTimeout(30, TimeUnit.SECONDS).join());
@@ -181,7 +238,10 @@ class LocalCommandProcessTest {
     }
   }
 
-  /** A failed test leaves no server behind: tessera local is told to stop them, then what is left is killed. */
+  /**
+   * A failed test leaves no server behind: tessera local is told to stop them, then what is left is
+   * killed.
+   */
   private static void stopAfterFailure(Process local, List<Long> serverPids) throws Exception {
     if (local.isAlive()) {
       new ProcessBuilder("kill", "-TERM", String.valueOf(local.pid())).start().waitFor();

@@ -3,12 +3,12 @@ package io.tessera.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.ProcessCluster;
-import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,11 +19,11 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
- * One OS process per server, killed with real signals. Four writers stream 512 MiB while a
- * meta follower and then the meta leader are SIGKILLed and started again: every byte whose
- * write was acknowledged must read back identical, then again after the whole cluster is
- * stopped and started from its directories. A data server SIGKILLed after acknowledging
- * returns from its directory with every byte.
+ * One OS process per server, killed with real signals. Four writers stream 512 MiB while a meta
+ * follower and then the meta leader are SIGKILLed and started again: every byte whose write was
+ * acknowledged must read back identical, then again after the whole cluster is stopped and started
+ * from its directories. A data server SIGKILLed after acknowledging returns from its directory with
+ * every byte.
  */
 class MetaFailoverProcessTest {
   private static final int WRITERS = 4;
@@ -46,29 +46,37 @@ class MetaFailoverProcessTest {
         List<Throwable> failures = new ArrayList<>();
         for (int w = 0; w < WRITERS; w++) {
           int writer = w;
-          TesseraFile f = fs.createFile("/failover/w" + w, CreateOptions.striped(4).stripeUnit(1 << 20));
-          Thread t = new Thread(() -> {
-            try {
-              for (int c = 0; c < CHUNKS_PER_WRITER; c++) {
-                byte[] data = chunk(writer, c);
-                f.write((long) c * CHUNK, data, 0, CHUNK);
-                crcs[writer][c] = crc(data);
-                acked.addAndGet(CHUNK);
-              }
-            } catch (Throwable e) {
-              synchronized (failures) {
-                failures.add(e);
-              }
-            }
-          }, "writer-" + w);
+          TesseraFile f =
+              fs.createFile("/failover/w" + w, CreateOptions.striped(4).stripeUnit(1 << 20));
+          Thread t =
+              new Thread(
+                  () -> {
+                    try {
+                      for (int c = 0; c < CHUNKS_PER_WRITER; c++) {
+                        byte[] data = chunk(writer, c);
+                        f.write((long) c * CHUNK, data, 0, CHUNK);
+                        crcs[writer][c] = crc(data);
+                        acked.addAndGet(CHUNK);
+                      }
+                    } catch (Throwable e) {
+                      synchronized (failures) {
+                        failures.add(e);
+                      }
+                    }
+                  },
+                  "writer-" + w);
           writers.add(t);
           t.start();
         }
         awaitAcked(acked, 64 * MIB, failures);
         String follower = follower(fs);
         cluster.signal(follower, "KILL");
-        await().atMost(Duration.ofSeconds(30)).until(() -> fs.admin().status().replicas().stream()
-            .anyMatch(r -> r.id().equals(follower) && r.lastContactMillisAgo() > 3000));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    fs.admin().status().replicas().stream()
+                        .anyMatch(r -> r.id().equals(follower) && r.lastContactMillisAgo() > 3000));
         awaitAcked(acked, 160 * MIB, failures);
         cluster.restart(follower);
         awaitAcked(acked, 256 * MIB, failures);
@@ -83,7 +91,8 @@ class MetaFailoverProcessTest {
         assertThat(acked.get()).isEqualTo(WRITERS * CHUNKS_PER_WRITER * MIB);
         verify(fs, crcs);
 
-        // a data server killed right after acknowledging comes back from its directory with everything
+        // a data server killed right after acknowledging comes back from its directory with
+        // everything
         cluster.signal("ds-2", "KILL");
         cluster.restart("ds-2");
         cluster.awaitReady(Duration.ofSeconds(60));
@@ -99,8 +108,13 @@ class MetaFailoverProcessTest {
   }
 
   private static void awaitAcked(AtomicLong acked, long bytes, List<Throwable> failures) {
-    await().atMost(Duration.ofSeconds(180)).until(() -> acked.get() >= bytes || !failures.isEmpty()
-        || acked.get() == WRITERS * CHUNKS_PER_WRITER * MIB);
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .until(
+            () ->
+                acked.get() >= bytes
+                    || !failures.isEmpty()
+                    || acked.get() == WRITERS * CHUNKS_PER_WRITER * MIB);
   }
 
   private static void verify(TesseraFileSystem fs, long[][] crcs) throws Exception {
@@ -117,7 +131,11 @@ class MetaFailoverProcessTest {
 
   private static String leader(TesseraFileSystem fs) throws Exception {
     ClusterStatus s = fs.admin().status();
-    return s.replicas().stream().filter(ClusterStatus.Replica::leader).findFirst().orElseThrow().id();
+    return s.replicas().stream()
+        .filter(ClusterStatus.Replica::leader)
+        .findFirst()
+        .orElseThrow()
+        .id();
   }
 
   private static String follower(TesseraFileSystem fs) throws Exception {

@@ -57,16 +57,24 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The client API against a whole cluster in this JVM: 3 meta replicas, 4 data servers. */
 class MiniClusterTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static InProcessCluster cluster;
   static TesseraFileSystem fs;
 
   @BeforeAll
   static void start() throws Exception {
     ClusterPlan plan = new ClusterPlan(dir, 3, 4, TestPorts.freeBase(30));
-    cluster = InProcessCluster.start(plan, Config.of(Map.of("tessera.meta.snapshot-every", "50",
-        "tessera.meta.log-purge-gap", "5", "tessera.meta.log-segment-size", "16K")));
+    cluster =
+        InProcessCluster.start(
+            plan,
+            Config.of(
+                Map.of(
+                    "tessera.meta.snapshot-every",
+                    "50",
+                    "tessera.meta.log-purge-gap",
+                    "5",
+                    "tessera.meta.log-segment-size",
+                    "16K")));
     cluster.awaitReady(Duration.ofSeconds(60));
     fs = TesseraFileSystem.connect(plan.metaAddresses());
   }
@@ -84,8 +92,12 @@ class MiniClusterTest {
   @Test
   void randomWritesTruncatesAndReadsMatchAnInMemoryModel() throws Exception {
     Random rnd = new Random(2026);
-    CreateOptions[] layouts = {CreateOptions.striped(1).stripeUnit(4096), CreateOptions.striped(3).stripeUnit(4096),
-        CreateOptions.striped(4).stripeUnit(65536), CreateOptions.striped(2).stripeUnit(1 << 20)};
+    CreateOptions[] layouts = {
+      CreateOptions.striped(1).stripeUnit(4096),
+      CreateOptions.striped(3).stripeUnit(4096),
+      CreateOptions.striped(4).stripeUnit(65536),
+      CreateOptions.striped(2).stripeUnit(1 << 20)
+    };
     fs.mkdirs("/model");
     for (int l = 0; l < layouts.length; l++) {
       ModelFile.exercise(fs, "/model/f" + l, layouts[l], rnd, 60);
@@ -125,17 +137,22 @@ class MiniClusterTest {
     assertThat(fs.list("/ns/a")).extracting(FileStatus::name).containsExactly("b");
     FileStatus f = fs.stat("/ns/a/b/f");
     assertThat(f.size()).isEqualTo(3);
-    assertThat(f.layout().toString()).as("the default on four servers survives losing one").startsWith("RS 2+1");
+    assertThat(f.layout().toString())
+        .as("the default on four servers survives losing one")
+        .startsWith("RS 2+1");
     assertThat(f.layout().servers()).doesNotHaveDuplicates().hasSize(3);
     fs.rename("/ns/a", "/ns/c");
     assertThat(fs.exists("/ns/a/b/f")).isFalse();
     assertThat(fs.stat("/ns/c/b/f").fileId()).isEqualTo(f.fileId());
-    assertThatThrownBy(() -> fs.stat("/ns/nope")).isInstanceOf(TesseraException.NotFoundException.class)
+    assertThatThrownBy(() -> fs.stat("/ns/nope"))
+        .isInstanceOf(TesseraException.NotFoundException.class)
         .hasMessageContaining("/ns/nope");
     assertThatThrownBy(() -> fs.createFile("/ns/c/b/f", CreateOptions.defaults()))
         .isInstanceOf(TesseraException.AlreadyExistsException.class);
-    assertThatThrownBy(() -> fs.delete("/ns/c", false)).isInstanceOf(TesseraException.class)
-        .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NOT_EMPTY));
+    assertThatThrownBy(() -> fs.delete("/ns/c", false))
+        .isInstanceOf(TesseraException.class)
+        .satisfies(
+            e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NOT_EMPTY));
     assertThatThrownBy(() -> fs.createFile("/ns/wide", CreateOptions.striped(9)))
         .satisfies(e -> assertThat(((TesseraException) e).status()).isEqualTo(StatusProto.NO_SPACE))
         .hasMessageContaining("needs 9 data servers; the cluster has 4");
@@ -160,7 +177,9 @@ class MiniClusterTest {
     assertThat(fs.stat("/inherit/x").layout().dataUnits()).isEqualTo(2);
     assertThat(fs.stat("/inherit/x").layout().stripeUnit()).isEqualTo(8192);
     fs.createFile("/inherit/y", CreateOptions.striped(3)).close();
-    assertThat(fs.stat("/inherit/y").layout().dataUnits()).as("an explicit policy wins").isEqualTo(3);
+    assertThat(fs.stat("/inherit/y").layout().dataUnits())
+        .as("an explicit policy wins")
+        .isEqualTo(3);
   }
 
   @Test
@@ -168,19 +187,23 @@ class MiniClusterTest {
     TesseraFile f = fs.createFile("/reclaim.bin", CreateOptions.striped(4).stripeUnit(4096));
     f.write(0, new byte[100_000], 0, 100_000);
     fs.delete("/reclaim.bin", false);
-    await().atMost(Duration.ofSeconds(20)).until(() -> {
-      String leader = cluster.leader();
-      return leader != null && cluster.meta(leader).namespace().pendingReclaims(100).isEmpty();
-    });
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () -> {
+              String leader = cluster.leader();
+              return leader != null
+                  && cluster.meta(leader).namespace().pendingReclaims(100).isEmpty();
+            });
   }
 
   @Test
   void removingADirectoryOfManyFilesFreesTheirShardsOnEveryDataServer() throws Exception {
     fs.mkdirs("/many");
     Set<String> ids = new HashSet<>();
-    byte[] data = new byte[4 * 32 * 1024];   // one 32 KiB unit per server: each is a value file
+    byte[] data = new byte[4 * 32 * 1024]; // one 32 KiB unit per server: each is a value file
     new Random(11).nextBytes(data);
-    for (int i = 0; i < 300; i++) {   // more than one delete request's worth per server
+    for (int i = 0; i < 300; i++) { // more than one delete request's worth per server
       TesseraFile f = fs.createFile("/many/f" + i, CreateOptions.striped(4).stripeUnit(32 * 1024));
       f.write(0, data, 0, data.length);
       ids.add(Long.toString(fs.stat("/many/f" + i).fileId()));
@@ -190,22 +213,28 @@ class MiniClusterTest {
     fs.delete("/many", true);
 
     await().atMost(Duration.ofSeconds(30)).until(() -> valueFilesOf(ids) == 0);
-    await().atMost(Duration.ofSeconds(10)).until(() -> {
-      String leader = cluster.leader();
-      return leader != null && cluster.meta(leader).namespace().pendingReclaims(10).isEmpty();
-    });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              String leader = cluster.leader();
+              return leader != null
+                  && cluster.meta(leader).namespace().pendingReclaims(10).isEmpty();
+            });
   }
 
   /**
    * A program still writing a file that someone removed must not leave shards behind that no
-   * reclaim would ever delete: once the data servers dropped the file, its next write fails
-   * with a message naming the removal, and nothing of it stays on disk.
+   * reclaim would ever delete: once the data servers dropped the file, its next write fails with a
+   * message naming the removal, and nothing of it stays on disk.
    */
   @Test
-  void aWriterStillHoldingARemovedFileIsRefusedOnceItIsReclaimedAndLeavesNoShards() throws Exception {
-    byte[] data = new byte[4 * 32 * 1024];   // one 32 KiB unit per server: each is a value file
+  void aWriterStillHoldingARemovedFileIsRefusedOnceItIsReclaimedAndLeavesNoShards()
+      throws Exception {
+    byte[] data = new byte[4 * 32 * 1024]; // one 32 KiB unit per server: each is a value file
     new Random(12).nextBytes(data);
-    try (TesseraFile f = fs.createFile("/removed-while-open.bin", CreateOptions.striped(4).stripeUnit(32 * 1024))) {
+    try (TesseraFile f =
+        fs.createFile("/removed-while-open.bin", CreateOptions.striped(4).stripeUnit(32 * 1024))) {
       f.write(0, data, 0, data.length);
       Set<String> id = Set.of(Long.toString(fs.stat("/removed-while-open.bin").fileId()));
       assertThat(valueFilesOf(id)).as("written").isEqualTo(4);
@@ -213,9 +242,12 @@ class MiniClusterTest {
       fs.delete("/removed-while-open.bin", false);
       await().atMost(Duration.ofSeconds(30)).until(() -> valueFilesOf(id) == 0);
 
-      assertThatThrownBy(() -> f.write(0, data, 0, data.length)).as("a write after the file was reclaimed")
+      assertThatThrownBy(() -> f.write(0, data, 0, data.length))
+          .as("a write after the file was reclaimed")
           .hasMessageContaining("was removed");
-      assertThat(valueFilesOf(id)).as("value files of the removed file after the late write").isZero();
+      assertThat(valueFilesOf(id))
+          .as("value files of the removed file after the late write")
+          .isZero();
     }
   }
 
@@ -228,7 +260,8 @@ class MiniClusterTest {
     await().atMost(Duration.ofSeconds(30)).until(() -> fs.admin().status().filesToReclaim() == 0);
     fs.mkdirs("/away");
     for (int i = 0; i < 5; i++) {
-      try (TesseraFile f = fs.createFile("/away/f" + i, CreateOptions.striped(4).stripeUnit(4096))) {
+      try (TesseraFile f =
+          fs.createFile("/away/f" + i, CreateOptions.striped(4).stripeUnit(4096))) {
         f.write(0, new byte[20_000], 0, 20_000);
       }
     }
@@ -236,7 +269,9 @@ class MiniClusterTest {
     cluster.stopData(away);
     try {
       fs.delete("/away", true);
-      assertThat(fs.admin().status().filesToReclaim()).as("removed while %s is away", away).isEqualTo(5);
+      assertThat(fs.admin().status().filesToReclaim())
+          .as("removed while %s is away", away)
+          .isEqualTo(5);
     } finally {
       cluster.startData(away);
     }
@@ -244,38 +279,39 @@ class MiniClusterTest {
   }
 
   /**
-   * Value files of the given files on every data server (named {@code <fileId>.<stripe>.<unit>...}).
-   * The servers delete them while this walks: a file gone before it is looked at is not counted.
+   * Value files of the given files on every data server (named {@code
+   * <fileId>.<stripe>.<unit>...}). The servers delete them while this walks: a file gone before it
+   * is looked at is not counted.
    */
   private static long valueFilesOf(Set<String> fileIds) throws IOException {
     long[] n = {0};
     for (String server : cluster.plan().dataIds()) {
-      Files.walkFileTree(cluster.plan().dataDir(server), new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path f,
-            BasicFileAttributes attrs) {
-          if (attrs.isRegularFile() && f.getParent().getParent().endsWith("values")
-              && fileIds.contains(f.getFileName().toString().split("\\.")[0])) {
-            n[0]++;
-          }
-          return FileVisitResult.CONTINUE;
-        }
+      Files.walkFileTree(
+          cluster.plan().dataDir(server),
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
+              if (attrs.isRegularFile()
+                  && f.getParent().getParent().endsWith("values")
+                  && fileIds.contains(f.getFileName().toString().split("\\.")[0])) {
+                n[0]++;
+              }
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult visitFileFailed(Path f, IOException e)
-            throws IOException {
-          if (e instanceof NoSuchFileException) {
-            return FileVisitResult.CONTINUE;   // deleted while walked
-          }
-          throw e;
-        }
+            @Override
+            public FileVisitResult visitFileFailed(Path f, IOException e) throws IOException {
+              if (e instanceof NoSuchFileException) {
+                return FileVisitResult.CONTINUE; // deleted while walked
+              }
+              throw e;
+            }
 
-        @Override
-        public FileVisitResult postVisitDirectory(Path d, IOException e)
-            throws IOException {
-          return e == null ? FileVisitResult.CONTINUE : visitFileFailed(d, e);
-        }
-      });
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+              return e == null ? FileVisitResult.CONTINUE : visitFileFailed(d, e);
+            }
+          });
     }
     return n[0];
   }
@@ -283,7 +319,11 @@ class MiniClusterTest {
   @Test
   void aFollowerThatMissedManyChangesCatchesUpFromACheckpoint() throws Exception {
     String leader = cluster.leader();
-    String follower = List.of("m1", "m2", "m3").stream().filter(id -> !id.equals(leader)).findFirst().orElseThrow();
+    String follower =
+        List.of("m1", "m2", "m3").stream()
+            .filter(id -> !id.equals(leader))
+            .findFirst()
+            .orElseThrow();
     cluster.stopMeta(follower);
     fs.mkdirs("/catchup");
     fs.createFile("/catchup/before-snapshot", CreateOptions.defaults()).close();
@@ -293,18 +333,32 @@ class MiniClusterTest {
     }
     cluster.startMeta(follower);
     // while it installs the checkpoint its store answers "unavailable, retry"
-    await().atMost(Duration.ofSeconds(60)).ignoreExceptionsInstanceOf(NamespaceException.class).until(() -> {
-      NamespaceView ns = cluster.meta(follower).namespace();
-      long dirId = ns.child(NamespaceView.ROOT_ID, "catchup");
-      return dirId != 0 && ns.child(dirId, "f299") != 0;
-    });
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .ignoreExceptionsInstanceOf(NamespaceException.class)
+        .until(
+            () -> {
+              NamespaceView ns = cluster.meta(follower).namespace();
+              long dirId = ns.child(NamespaceView.ROOT_ID, "catchup");
+              return dirId != 0 && ns.child(dirId, "f299") != 0;
+            });
     assertThat(cluster.meta(follower).checkpointsInstalled())
-        .as("the log it missed was purged, so it caught up from the leader's checkpoint").isPositive();
+        .as("the log it missed was purged, so it caught up from the leader's checkpoint")
+        .isPositive();
     // the snapshot's namespace came with the checkpoint: this replica can serve it as leader
-    assertThat(cluster.meta(follower).snapshotAttr("/.snapshots/while-a-follower-was-away/catchup/before-snapshot")
-        .getStatus()).isEqualTo(StatusProto.OK);
-    assertThat(cluster.meta(follower).snapshotAttr("/.snapshots/while-a-follower-was-away/catchup/f0").getStatus())
-        .as("created after the snapshot").isEqualTo(StatusProto.NOT_FOUND);
+    assertThat(
+            cluster
+                .meta(follower)
+                .snapshotAttr("/.snapshots/while-a-follower-was-away/catchup/before-snapshot")
+                .getStatus())
+        .isEqualTo(StatusProto.OK);
+    assertThat(
+            cluster
+                .meta(follower)
+                .snapshotAttr("/.snapshots/while-a-follower-was-away/catchup/f0")
+                .getStatus())
+        .as("created after the snapshot")
+        .isEqualTo(StatusProto.NOT_FOUND);
   }
 
   @Test
@@ -312,16 +366,18 @@ class MiniClusterTest {
     fs.mkdirs("/failover");
     AtomicBoolean stop = new AtomicBoolean();
     AtomicInteger created = new AtomicInteger();
-    Thread writer = new Thread(() -> {
-      try {
-        while (!stop.get()) {
-          fs.createFile("/failover/f" + created.get(), CreateOptions.defaults()).close();
-          created.incrementAndGet();
-        }
-      } catch (Exception e) {
-        throw new AssertionError("a create failed during the leader change", e);
-      }
-    });
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                while (!stop.get()) {
+                  fs.createFile("/failover/f" + created.get(), CreateOptions.defaults()).close();
+                  created.incrementAndGet();
+                }
+              } catch (Exception e) {
+                throw new AssertionError("a create failed during the leader change", e);
+              }
+            });
     AtomicBoolean failed = new AtomicBoolean();
     writer.setUncaughtExceptionHandler((t, e) -> failed.set(true));
     writer.start();
@@ -343,18 +399,23 @@ class MiniClusterTest {
     await().atMost(Duration.ofSeconds(60)).until(() -> fs.admin().status().filesToReclaim() == 0);
     String leader = cluster.leader();
     long before = cluster.meta(leader).namespace().appliedIndex();
-    long window = 4_000;   // 4 heartbeat intervals: 16 heartbeats from the 4 data servers
+    long window = 4_000; // 4 heartbeat intervals: 16 heartbeats from the 4 data servers
     long start = System.nanoTime();
-    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
         .until(() -> System.nanoTime() - start > window * 1_000_000);
     ClusterStatus status = fs.admin().status();
-    assertThat(status.dataServers()).allSatisfy(d -> {
-      assertThat(d.up()).as(d.id() + " up").isTrue();
-      assertThat(d.lastHeartbeatMillisAgo()).as(d.id() + " heard lately").isLessThan(2_500);
-    });
+    assertThat(status.dataServers())
+        .allSatisfy(
+            d -> {
+              assertThat(d.up()).as(d.id() + " up").isTrue();
+              assertThat(d.lastHeartbeatMillisAgo()).as(d.id() + " heard lately").isLessThan(2_500);
+            });
     assertThat(cluster.leader()).as("no election meanwhile").isEqualTo(leader);
     assertThat(cluster.meta(leader).namespace().appliedIndex() - before)
-        .as("log entries while 4 data servers sent about 16 heartbeats that changed nothing").isLessThan(4);
+        .as("log entries while 4 data servers sent about 16 heartbeats that changed nothing")
+        .isLessThan(4);
   }
 
   @Test
@@ -364,14 +425,21 @@ class MiniClusterTest {
     try {
       OutputStream out = f.newOutputStream(0);
       byte[] chunk = new byte[1 << 20];
-      IOException first = org.assertj.core.api.Assertions.catchThrowableOfType(() -> {
-        for (int i = 0; i < 64; i++) {
-          out.write(chunk);
-        }
-        out.close();
-      }, IOException.class);
-      assertThat(first).as("with m = 0 a missing server fails the write").isNotNull().hasMessageContaining("ds-4");
-      assertThatThrownBy(() -> out.write(chunk)).isInstanceOf(IOException.class)
+      IOException first =
+          org.assertj.core.api.Assertions.catchThrowableOfType(
+              () -> {
+                for (int i = 0; i < 64; i++) {
+                  out.write(chunk);
+                }
+                out.close();
+              },
+              IOException.class);
+      assertThat(first)
+          .as("with m = 0 a missing server fails the write")
+          .isNotNull()
+          .hasMessageContaining("ds-4");
+      assertThatThrownBy(() -> out.write(chunk))
+          .isInstanceOf(IOException.class)
           .hasMessageContaining("were not stored");
       assertThatThrownBy(out::close).isInstanceOf(IOException.class);
     } finally {
@@ -398,14 +466,23 @@ class MiniClusterTest {
     }
     try (var pool = new RpcClientPool("garbage", 1, 1 << 20, 5000, 2000)) {
       for (var peer : cluster.plan().metaPeers()) {
-        var reply = pool.call(peer.clientAddress(), Service.META, new byte[] {(byte) 0xff, 0x01},
-            null).get();
+        var reply =
+            pool.call(peer.clientAddress(), Service.META, new byte[] {(byte) 0xff, 0x01}, null)
+                .get();
         var meta = MetaResponseProto.parseFrom(reply.header());
         reply.release();
         assertThat(meta.getStatus()).isIn(StatusProto.INVALID_ARGUMENT);
-        var hb = pool.call(peer.clientAddress(), Service.HEARTBEAT,
-            HeartbeatRequestProto.newBuilder().setServerId("bad id!").setAddress("x")
-                .build().toByteArray(), null).get();
+        var hb =
+            pool.call(
+                    peer.clientAddress(),
+                    Service.HEARTBEAT,
+                    HeartbeatRequestProto.newBuilder()
+                        .setServerId("bad id!")
+                        .setAddress("x")
+                        .build()
+                        .toByteArray(),
+                    null)
+                .get();
         assertThat(HeartbeatResponseProto.parseFrom(hb.header()).getStatus())
             .isEqualTo(StatusProto.INVALID_ARGUMENT);
         hb.release();
@@ -420,11 +497,18 @@ class MiniClusterTest {
     String meta = cluster.plan().metaAddresses();
     Cli missing = Cli.run("fs", "ls", "/no/such/dir", "--meta", meta);
     assertThat(missing.code).isEqualTo(1);
-    assertThat(missing.err.strip().lines()).singleElement().asString().startsWith("tessera: ").contains("/no/such");
+    assertThat(missing.err.strip().lines())
+        .singleElement()
+        .asString()
+        .startsWith("tessera: ")
+        .contains("/no/such");
 
     Cli unreachable = Cli.run("fs", "ls", "/", "--meta", "127.0.0.1:1", "--timeout", "1s");
     assertThat(unreachable.code).isEqualTo(3);
-    assertThat(unreachable.err.strip().lines()).singleElement().asString().contains("is the cluster running");
+    assertThat(unreachable.err.strip().lines())
+        .singleElement()
+        .asString()
+        .contains("is the cluster running");
 
     Cli badLayout = Cli.run("fs", "mkdir", "--ec", "4x2", "/x", "--meta", meta);
     assertThat(badLayout.code).isEqualTo(2);
@@ -434,24 +518,56 @@ class MiniClusterTest {
     byte[] data = new byte[3_000_000];
     new Random(3).nextBytes(data);
     Files.write(src, data);
-    assertThat(Cli.run("fs", "put", "-q", "--sync", src.toString(), "/cli/deep/in.bin", "--meta", meta).code).isZero();
+    assertThat(
+            Cli.run("fs", "put", "-q", "--sync", src.toString(), "/cli/deep/in.bin", "--meta", meta)
+                .code)
+        .isZero();
     Cli ls = Cli.run("fs", "ls", "--json", "/cli/deep", "--meta", meta);
     assertThat(ls.out).contains("\"size\" : 3000000");
     Cli longLs = Cli.run("fs", "ls", "-l", "/cli/deep", "--meta", meta);
-    assertThat(longLs.out.strip().lines()).as("ls -l shows the mode as ls does").singleElement().asString()
-        .startsWith("-rw-r--r-- ").contains(" 3000000 ").endsWith(" in.bin");
+    assertThat(longLs.out.strip().lines())
+        .as("ls -l shows the mode as ls does")
+        .singleElement()
+        .asString()
+        .startsWith("-rw-r--r-- ")
+        .contains(" 3000000 ")
+        .endsWith(" in.bin");
     Path dst = local.resolve("out.bin");
-    assertThat(Cli.run("fs", "get", "-q", "-Dtessera.client.read-chunk=64K", "-Dtessera.client.reads-ahead=2",
-        "/cli/deep/in.bin", dst.toString(), "--meta", meta).code).isZero();
+    assertThat(
+            Cli.run(
+                    "fs",
+                    "get",
+                    "-q",
+                    "-Dtessera.client.read-chunk=64K",
+                    "-Dtessera.client.reads-ahead=2",
+                    "/cli/deep/in.bin",
+                    dst.toString(),
+                    "--meta",
+                    meta)
+                .code)
+        .isZero();
     assertThat(Files.readAllBytes(dst)).isEqualTo(data);
-    Cli typo = Cli.run("fs", "get", "-q", "-Dtessera.client.read-chunks=64K", "/cli/deep/in.bin", dst.toString(),
-        "--meta", meta);
+    Cli typo =
+        Cli.run(
+            "fs",
+            "get",
+            "-q",
+            "-Dtessera.client.read-chunks=64K",
+            "/cli/deep/in.bin",
+            dst.toString(),
+            "--meta",
+            meta);
     assertThat(typo.code).as("a setting no client reads is refused, not ignored").isEqualTo(2);
-    assertThat(typo.err.strip().lines()).singleElement().asString().contains("-Dtessera.client.read-chunks is not a "
-        + "client setting");
+    assertThat(typo.err.strip().lines())
+        .singleElement()
+        .asString()
+        .contains("-Dtessera.client.read-chunks is not a " + "client setting");
     Cli badValue = Cli.run("fs", "ls", "-Dtessera.client.reads-ahead=many", "/", "--meta", meta);
     assertThat(badValue.code).isEqualTo(2);
-    assertThat(badValue.err.strip().lines()).singleElement().asString().contains("tessera.client.reads-ahead=many");
+    assertThat(badValue.err.strip().lines())
+        .singleElement()
+        .asString()
+        .contains("tessera.client.reads-ahead=many");
     Cli again = Cli.run("fs", "put", "-q", src.toString(), "/cli/deep/in.bin", "--meta", meta);
     assertThat(again.code).as("refuses to overwrite without -f").isEqualTo(1);
     assertThat(again.err).contains("already exists");
@@ -461,20 +577,23 @@ class MiniClusterTest {
   }
 
   @Test
-  void putReadsAPipeWhoseLengthIsNotKnownInAdvanceAndRefusesADirectoryWithWhatToDo(@TempDir Path local) throws Exception {
+  void putReadsAPipeWhoseLengthIsNotKnownInAdvanceAndRefusesADirectoryWithWhatToDo(
+      @TempDir Path local) throws Exception {
     String meta = cluster.plan().metaAddresses();
     Path fifo = local.resolve("stream");
     assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
     byte[] data = new byte[5_000_000];
     new Random(4).nextBytes(data);
     // the writer end, as `tar c dir | tessera fs put - PATH` or a process substitution would be
-    CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-      try {
-        Files.write(fifo, data);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    CompletableFuture<Void> writer =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                Files.write(fifo, data);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
     Cli put = Cli.run("fs", "put", fifo.toString(), "/piped/stream.bin", "--meta", meta);
     writer.get(30, TimeUnit.SECONDS);
     assertThat(put.code).as(put.err).isZero();
@@ -486,12 +605,16 @@ class MiniClusterTest {
     }
     Cli dir = Cli.run("fs", "put", local.toString(), "/piped/dir", "--meta", meta);
     assertThat(dir.code).isEqualTo(2);
-    assertThat(dir.err.strip().lines()).singleElement().asString().contains("is a directory", "tar c");
+    assertThat(dir.err.strip().lines())
+        .singleElement()
+        .asString()
+        .contains("is a directory", "tar c");
     assertThat(fs.exists("/piped/dir")).isFalse();
   }
 
   @Test
-  void anInterruptedPutLeavesTheFileItWouldReplaceWholeAndNoHalfWrittenFile(@TempDir Path local) throws Exception {
+  void anInterruptedPutLeavesTheFileItWouldReplaceWholeAndNoHalfWrittenFile(@TempDir Path local)
+      throws Exception {
     byte[] old = new byte[3_000_000];
     new Random(7).nextBytes(old);
     fs.mkdirs("/interrupted");
@@ -501,10 +624,23 @@ class MiniClusterTest {
     Path fifo = local.resolve("stream");
     assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
     // a put of its own process, replacing the file, fed from a pipe that never ends
-    Process put = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), Tessera.class.getName(), "fs", "put", "--overwrite",
-        "--quiet", fifo.toString(), "/interrupted/data.bin", "--meta", cluster.plan().metaAddresses())
-        .redirectErrorStream(true).redirectOutput(local.resolve("put.log").toFile()).start();
+    Process put =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Tessera.class.getName(),
+                "fs",
+                "put",
+                "--overwrite",
+                "--quiet",
+                fifo.toString(),
+                "/interrupted/data.bin",
+                "--meta",
+                cluster.plan().metaAddresses())
+            .redirectErrorStream(true)
+            .redirectOutput(local.resolve("put.log").toFile())
+            .start();
     try (OutputStream pipe = Files.newOutputStream(fifo)) {
       byte[] chunk = new byte[1 << 20];
       new Random(8).nextBytes(chunk);
@@ -515,7 +651,8 @@ class MiniClusterTest {
       await().atMost(Duration.ofSeconds(30)).until(() -> names("/interrupted").size() == 2);
       // stopped while the pipe is still open: SIGTERM runs the same shutdown as Ctrl-C (SIGINT
       // itself may be ignored by a process started in the background, as CI jobs can be)
-      assertThat(new ProcessBuilder("kill", "-TERM", String.valueOf(put.pid())).start().waitFor()).isZero();
+      assertThat(new ProcessBuilder("kill", "-TERM", String.valueOf(put.pid())).start().waitFor())
+          .isZero();
       assertThat(put.waitFor(30, TimeUnit.SECONDS)).isTrue();
     } catch (IOException brokenPipe) {
       // the put went away while we were writing: the assertions below say whether that was right
@@ -523,7 +660,9 @@ class MiniClusterTest {
       put.destroyForcibly();
     }
     assertThat(put.exitValue()).as(Files.readString(local.resolve("put.log"))).isNotZero();
-    assertThat(names("/interrupted")).as("the hidden partial file is removed").containsExactly("data.bin");
+    assertThat(names("/interrupted"))
+        .as("the hidden partial file is removed")
+        .containsExactly("data.bin");
     try (TesseraFile f = fs.openFile("/interrupted/data.bin")) {
       byte[] got = new byte[(int) f.size()];
       f.readFully(0, got, 0, got.length);
@@ -532,9 +671,9 @@ class MiniClusterTest {
   }
 
   /**
-   * A SIGKILLed `fs put` runs no shutdown hook: its hidden .NAME.tessera-part-PID stayed, and showed
-   * in `fs ls`, forever. The copy now lives on a lease the put renews; once the put is gone and the
-   * lease runs out, the cluster removes it. Until then `fs ls` shows it only with -a.
+   * A SIGKILLed `fs put` runs no shutdown hook: its hidden .NAME.tessera-part-PID stayed, and
+   * showed in `fs ls`, forever. The copy now lives on a lease the put renews; once the put is gone
+   * and the lease runs out, the cluster removes it. Until then `fs ls` shows it only with -a.
    */
   @Test
   void aKilledPutsPartialCopyIsHiddenAndRemovedByTheClusterOnceItsLeaseRunsOut(@TempDir Path local)
@@ -543,10 +682,23 @@ class MiniClusterTest {
     fs.mkdirs("/killed-put");
     Path fifo = local.resolve("stream");
     assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
-    Process put = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), Tessera.class.getName(), "fs", "put", "--quiet",
-        "-Dtessera.client.partial-lease=3s", fifo.toString(), "/killed-put/data.bin", "--meta", meta)
-        .redirectErrorStream(true).redirectOutput(local.resolve("put.log").toFile()).start();
+    Process put =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Tessera.class.getName(),
+                "fs",
+                "put",
+                "--quiet",
+                "-Dtessera.client.partial-lease=3s",
+                fifo.toString(),
+                "/killed-put/data.bin",
+                "--meta",
+                meta)
+            .redirectErrorStream(true)
+            .redirectOutput(local.resolve("put.log").toFile())
+            .start();
     try (OutputStream pipe = Files.newOutputStream(fifo)) {
       pipe.write(new byte[1 << 20]);
       pipe.flush();
@@ -560,33 +712,50 @@ class MiniClusterTest {
     }
     String partial = names("/killed-put").get(0);
     assertThat(partial).startsWith(".data.bin.tessera-part-");
-    assertThat(Cli.run("fs", "ls", "/killed-put", "--meta", meta).out).as("hidden from ls").isEmpty();
-    assertThat(Cli.run("fs", "ls", "-a", "/killed-put", "--meta", meta).out.strip()).isEqualTo(partial);
-    await("the cluster removes the dead put's copy").atMost(Duration.ofSeconds(30))
+    assertThat(Cli.run("fs", "ls", "/killed-put", "--meta", meta).out)
+        .as("hidden from ls")
+        .isEmpty();
+    assertThat(Cli.run("fs", "ls", "-a", "/killed-put", "--meta", meta).out.strip())
+        .isEqualTo(partial);
+    await("the cluster removes the dead put's copy")
+        .atMost(Duration.ofSeconds(30))
         .until(() -> names("/killed-put").isEmpty());
   }
 
   @Test
-  void putIntoADirectoryKeepsTheLocalNameAndRefusesAnExistingFileWithoutOverwrite(@TempDir Path local)
-      throws Exception {
+  void putIntoADirectoryKeepsTheLocalNameAndRefusesAnExistingFileWithoutOverwrite(
+      @TempDir Path local) throws Exception {
     String meta = cluster.plan().metaAddresses();
     Path file = local.resolve("report.txt");
     Files.writeString(file, "first");
     fs.mkdirs("/reports");
-    assertThat(Cli.run("fs", "put", "-q", file.toString(), "/reports/", "--meta", meta).code).isZero();
+    assertThat(Cli.run("fs", "put", "-q", file.toString(), "/reports/", "--meta", meta).code)
+        .isZero();
     Files.writeString(file, "second");
     Cli again = Cli.run("fs", "put", "-q", file.toString(), "/reports", "--meta", meta);
     assertThat(again.code).isEqualTo(1);
     assertThat(again.err).contains("/reports/report.txt already exists", "--overwrite");
-    assertThat(Cli.run("fs", "put", "-q", "--overwrite", file.toString(), "/reports", "--meta", meta).code).isZero();
+    assertThat(
+            Cli.run("fs", "put", "-q", "--overwrite", file.toString(), "/reports", "--meta", meta)
+                .code)
+        .isZero();
     assertThat(names("/reports")).containsExactly("report.txt");
     try (InputStream in = fs.open("/reports/report.txt")) {
       assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("second");
     }
-    Cli mvNoClobber = Cli.run("fs", "mv", "-n", "/reports/report.txt", "/reports/report.txt.bak", "--meta", meta);
+    Cli mvNoClobber =
+        Cli.run("fs", "mv", "-n", "/reports/report.txt", "/reports/report.txt.bak", "--meta", meta);
     assertThat(mvNoClobber.code).isZero();
     fs.createFile("/reports/report.txt", CreateOptions.defaults()).close();
-    Cli refused = Cli.run("fs", "mv", "--no-clobber", "/reports/report.txt", "/reports/report.txt.bak", "--meta", meta);
+    Cli refused =
+        Cli.run(
+            "fs",
+            "mv",
+            "--no-clobber",
+            "/reports/report.txt",
+            "/reports/report.txt.bak",
+            "--meta",
+            meta);
     assertThat(refused.code).isEqualTo(1);
     assertThat(refused.err).contains("/reports/report.txt.bak already exists");
     assertThat(fs.stat("/reports/report.txt.bak").size()).as("the target is kept").isEqualTo(6);
@@ -612,19 +781,44 @@ class MiniClusterTest {
     assertThat(refused.code).isEqualTo(1);
     assertThat(refused.err.strip()).contains(existing + " already exists", "--overwrite");
     assertThat(Files.readString(existing)).isEqualTo("mine");
-    Cli missing = Cli.run("fs", "get", "-q", "/got/big.bin", local.resolve("no/such/dir/x").toString(), "--meta", meta);
+    Cli missing =
+        Cli.run(
+            "fs",
+            "get",
+            "-q",
+            "/got/big.bin",
+            local.resolve("no/such/dir/x").toString(),
+            "--meta",
+            meta);
     assertThat(missing.code).isEqualTo(1);
-    assertThat(missing.err.strip().lines()).singleElement().asString()
-        .contains("no such local directory " + local.resolve("no/such/dir")).doesNotContain(".tessera-part");
+    assertThat(missing.err.strip().lines())
+        .singleElement()
+        .asString()
+        .contains("no such local directory " + local.resolve("no/such/dir"))
+        .doesNotContain(".tessera-part");
 
     Path target = local.resolve("copy.bin");
     Path part = local.resolve("copy.bin.tessera-part");
-    Process get = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), Tessera.class.getName(), "fs", "get", "-q",
-        "/got/big.bin", target.toString(), "--meta", meta)
-        .redirectErrorStream(true).redirectOutput(local.resolve("get.log").toFile()).start();
+    Process get =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Tessera.class.getName(),
+                "fs",
+                "get",
+                "-q",
+                "/got/big.bin",
+                target.toString(),
+                "--meta",
+                meta)
+            .redirectErrorStream(true)
+            .redirectOutput(local.resolve("get.log").toFile())
+            .start();
     try {
-      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(5))
           .until(() -> Files.exists(part) || !get.isAlive());
       // held still mid-copy, then stopped as Ctrl-C would (SIGTERM runs the same shutdown)
       signal(get, "STOP");
@@ -632,20 +826,23 @@ class MiniClusterTest {
       signal(get, "TERM");
       signal(get, "CONT");
       assertThat(get.waitFor(30, TimeUnit.SECONDS)).isTrue();
-      assertThat(midCopy).as("the get was stopped half-way (%s)", Files.readString(
-          local.resolve("get.log"))).isTrue();
+      assertThat(midCopy)
+          .as("the get was stopped half-way (%s)", Files.readString(local.resolve("get.log")))
+          .isTrue();
     } finally {
       get.destroyForcibly();
     }
     assertThat(part).as("the partial copy is removed").doesNotExist();
     if (Files.exists(target)) {
-      assertThat(Files.size(target)).as("a copy that got into place is whole").isEqualTo(data.length);
+      assertThat(Files.size(target))
+          .as("a copy that got into place is whole")
+          .isEqualTo(data.length);
     }
   }
 
   /**
-   * `fs ls` showed a name with a newline as two files, printed several directories with no
-   * headers, and listed a killed put's hidden partial copy; a 255-byte name could not be put.
+   * `fs ls` showed a name with a newline as two files, printed several directories with no headers,
+   * and listed a killed put's hidden partial copy; a 255-byte name could not be put.
    */
   @Test
   void lsShowsEachEntryOnOneLineHeadsEachDirectoryAndHidesDotNamesUnlessAsked(@TempDir Path local)
@@ -659,13 +856,17 @@ class MiniClusterTest {
 
     Cli ls = Cli.run("fs", "ls", "/names/a", "/names/b", "--meta", meta);
     assertThat(ls.code).as(ls.err).isZero();
-    assertThat(ls.out.lines().toList()).containsExactly("/names/a:", "two\\nlines", "", "/names/b:", "tab\\there");
+    assertThat(ls.out.lines().toList())
+        .containsExactly("/names/a:", "two\\nlines", "", "/names/b:", "tab\\there");
     Cli all = Cli.run("fs", "ls", "-a", "/names/a", "--meta", meta);
     assertThat(all.out.lines().toList()).containsExactly(".hidden", "two\\nlines");
     Cli json = Cli.run("fs", "ls", "--json", "/names/a", "--meta", meta);
     assertThat(json.out).as("--json keeps names exact").contains("two\\nlines");
     Cli dir = Cli.run("fs", "ls", "-ld", "/names/a", "--meta", meta);
-    assertThat(dir.out.strip()).as("a directory's default layout").startsWith("drwx").contains(" 2+1/64KiB ")
+    assertThat(dir.out.strip())
+        .as("a directory's default layout")
+        .startsWith("drwx")
+        .contains(" 2+1/64KiB ")
         .endsWith("/names/a/");
 
     String longest = "n".repeat(255);
@@ -678,18 +879,28 @@ class MiniClusterTest {
 
   /** Reading a file without parity with one of its servers down exited 3, "cluster unreachable". */
   @Test
-  void dataThatCannotBeReadWithAServerDownHasAnExitCodeOfItsOwn(@TempDir Path local) throws Exception {
+  void dataThatCannotBeReadWithAServerDownHasAnExitCodeOfItsOwn(@TempDir Path local)
+      throws Exception {
     String meta = cluster.plan().metaAddresses();
     byte[] data = new byte[1 << 20];
     new Random(21).nextBytes(data);
     String server;
-    try (TesseraFile f = fs.createFile("/unreadable.bin", CreateOptions.striped(2).stripeUnit(64 << 10))) {
+    try (TesseraFile f =
+        fs.createFile("/unreadable.bin", CreateOptions.striped(2).stripeUnit(64 << 10))) {
       f.write(0, data, 0, data.length);
       server = f.layout().servers().get(1);
     }
     cluster.stopData(server);
     try {
-      Cli get = Cli.run("fs", "get", "-q", "/unreadable.bin", local.resolve("out").toString(), "--meta", meta);
+      Cli get =
+          Cli.run(
+              "fs",
+              "get",
+              "-q",
+              "/unreadable.bin",
+              local.resolve("out").toString(),
+              "--meta",
+              meta);
       assertThat(get.code).as(get.err).isEqualTo(Tessera.EXIT_UNREADABLE);
       assertThat(get.err.strip().lines()).singleElement().asString().contains("no parity", server);
       Cli ls = Cli.run("fs", "ls", "/", "--meta", meta);
@@ -706,44 +917,69 @@ class MiniClusterTest {
   @Test
   void benchmarksSizeTheirWarmUpByTheRunAndLeaveTheMachinesPageCacheAlone() {
     String meta = cluster.plan().metaAddresses();
-    Cli metaBench = Cli.run("bench", "meta", "--threads", "2", "--files", "200", "--warmup-passes", "1",
-        "--meta", meta);
+    Cli metaBench =
+        Cli.run(
+            "bench",
+            "meta",
+            "--threads",
+            "2",
+            "--files",
+            "200",
+            "--warmup-passes",
+            "1",
+            "--meta",
+            meta);
     assertThat(metaBench.code).as(metaBench.err).isZero();
     assertThat(metaBench.out).contains("1 pass(es) of 200 files");
-    Cli ior = Cli.run("bench", "ior", "--block", "1M", "--transfer", "256K", "--warmup-passes", "1", "--meta", meta);
+    Cli ior =
+        Cli.run(
+            "bench",
+            "ior",
+            "--block",
+            "1M",
+            "--transfer",
+            "256K",
+            "--warmup-passes",
+            "1",
+            "--meta",
+            meta);
     assertThat(ior.code).as(ior.err).isZero();
     assertThat(ior.out).contains("read").doesNotContain("page cache dropped");
   }
 
   /**
-   * `fs mkdir --ec 6+3 /results` on a smaller cluster was accepted, then every put into it
-   * failed; `fs stat DIR` showed no default layout.
+   * `fs mkdir --ec 6+3 /results` on a smaller cluster was accepted, then every put into it failed;
+   * `fs stat DIR` showed no default layout.
    */
   @Test
   void aDirectoryDefaultNoFileCouldHaveIsRefusedUnlessForcedAndStatShowsIt() throws Exception {
     String meta = cluster.plan().metaAddresses();
     Cli wide = Cli.run("fs", "mkdir", "--ec", "6+3", "/too-wide", "--meta", meta);
     assertThat(wide.code).isEqualTo(1);
-    assertThat(wide.err.strip().lines()).singleElement().asString()
+    assertThat(wide.err.strip().lines())
+        .singleElement()
+        .asString()
         .contains("layout 6+3 needs 9 data servers and the cluster has 4", "--force");
     assertThat(fs.exists("/too-wide")).isFalse();
     Cli forced = Cli.run("fs", "mkdir", "--ec", "6+3", "--force", "/for-later", "--meta", meta);
     assertThat(forced.code).as(forced.err).isZero();
-    Cli fits = Cli.run("fs", "mkdir", "--ec", "3+1", "--stripe-unit", "64K", "/fits", "--meta", meta);
+    Cli fits =
+        Cli.run("fs", "mkdir", "--ec", "3+1", "--stripe-unit", "64K", "/fits", "--meta", meta);
     assertThat(fits.code).as(fits.err).isZero();
     Cli stat = Cli.run("fs", "stat", "/fits", "--meta", meta);
     assertThat(stat.out).contains("Layout: RS 3+1, unit 64 KiB (default for new files)");
     fs.mkdirs("/fits/deeper/still");
     try (TesseraFile f = fs.createFile("/fits/deeper/still/f", CreateOptions.defaults())) {
-      assertThat(f.layout().toString()).as("inherited from the nearest directory with a default")
+      assertThat(f.layout().toString())
+          .as("inherited from the nearest directory with a default")
           .isEqualTo("RS 3+1, unit 64 KiB");
     }
   }
 
   /**
    * A new k+m file needed k+m live servers: on four servers with one dead, no 2+2 file could be
-   * created. It is now created on the three live ones and the dead one, stale there from the
-   * start, and rebuilt there when it returns.
+   * created. It is now created on the three live ones and the dead one, stale there from the start,
+   * and rebuilt there when it returns.
    */
   @Test
   void aFileCreatedWhileAServerIsDownIsWrittenAroundItAndRebuiltWhenItReturns() throws Exception {
@@ -752,9 +988,14 @@ class MiniClusterTest {
     byte[] data = new byte[300_000];
     new Random(31).nextBytes(data);
     try {
-      await("meta finds " + down + " down").atMost(Duration.ofSeconds(30))
-          .until(() -> fs.admin().status().dataServers().stream().anyMatch(d -> d.id().equals(down) && !d.up()));
-      try (TesseraFile f = fs.createFile("/born-degraded", CreateOptions.erasure(2, 2).stripeUnit(16 << 10))) {
+      await("meta finds " + down + " down")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  fs.admin().status().dataServers().stream()
+                      .anyMatch(d -> d.id().equals(down) && !d.up()));
+      try (TesseraFile f =
+          fs.createFile("/born-degraded", CreateOptions.erasure(2, 2).stripeUnit(16 << 10))) {
         assertThat(f.layout().servers()).contains(down);
         assertThat(f.staleServers()).containsExactly(down);
         f.write(0, data, 0, data.length);
@@ -763,20 +1004,26 @@ class MiniClusterTest {
     } finally {
       cluster.startData(down);
     }
-    await("recovery rebuilds " + down + "'s units").atMost(Duration.ofSeconds(60))
+    await("recovery rebuilds " + down + "'s units")
+        .atMost(Duration.ofSeconds(60))
         .until(() -> fs.stat("/born-degraded").staleServers().isEmpty());
-    await("fsck finds every unit").atMost(Duration.ofSeconds(30))
+    await("fsck finds every unit")
+        .atMost(Duration.ofSeconds(30))
         .until(() -> fs.admin().check("/born-degraded", true).verdict().equals("HEALTHY"));
     assertThat(readBack("/born-degraded", data.length)).isEqualTo(data);
   }
 
-  /** With 6+0 files, `recover status` said "Every shard is fully redundant" and fsck HEALTHY, nothing more. */
+  /**
+   * With 6+0 files, `recover status` said "Every shard is fully redundant" and fsck HEALTHY,
+   * nothing more.
+   */
   @Test
   void filesWithoutParityAreNeverCountedAsRedundant() throws Exception {
     String meta = cluster.plan().metaAddresses();
     fs.createFile("/bare.bin", CreateOptions.striped(2)).close();
     Cli status = Cli.run("recover", "status", "--meta", meta);
-    assertThat(status.out).contains("file(s) have no parity (layout K+0): not redundant by layout")
+    assertThat(status.out)
+        .contains("file(s) have no parity (layout K+0): not redundant by layout")
         .doesNotContain("Every shard is fully redundant.");
     Cli fsck = Cli.run("fsck", "/bare.bin", "--meta", meta);
     assertThat(fsck.out).contains("not redundant by layout (no parity)", "1 without parity");
@@ -792,7 +1039,8 @@ class MiniClusterTest {
   }
 
   private static void signal(Process p, String signal) throws Exception {
-    assertThat(new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start().waitFor()).isZero();
+    assertThat(new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).start().waitFor())
+        .isZero();
   }
 
   private List<String> names(String dir) throws IOException {
@@ -804,8 +1052,7 @@ class MiniClusterTest {
     static Cli run(String... args) {
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
-      int code = Tessera.run(new PrintWriter(out, true), new PrintWriter(err, true),
-          args);
+      int code = Tessera.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
       return new Cli(code, out.toString(), err.toString());
     }
   }

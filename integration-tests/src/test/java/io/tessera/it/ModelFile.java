@@ -11,14 +11,15 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * A property test's engine: random writes, reads (also past the end), truncates and reopens
- * of one file, each checked against a byte array holding what the file must contain.
+ * A property test's engine: random writes, reads (also past the end), truncates and reopens of one
+ * file, each checked against a byte array holding what the file must contain.
  */
 final class ModelFile {
   private ModelFile() {}
 
   /** Runs {@code ops} random operations on a new file at {@code path}; returns the final model. */
-  static byte[] exercise(TesseraFileSystem fs, String path, CreateOptions layout, Random rnd, int ops)
+  static byte[] exercise(
+      TesseraFileSystem fs, String path, CreateOptions layout, Random rnd, int ops)
       throws IOException {
     TesseraFile f = fs.createFile(path, layout);
     long stripe = f.layout().stripeDataBytes();
@@ -42,10 +43,12 @@ final class ModelFile {
         byte[] got = new byte[len];
         int n = f.read(off, got, 0, len);
         int expect = Math.max(-1, Math.min(len, model.length - off));
-        assertThat(n).as("%s (%s): bytes read at %d of %d", path, f.layout(), off, model.length)
+        assertThat(n)
+            .as("%s (%s): bytes read at %d of %d", path, f.layout(), off, model.length)
             .isEqualTo(expect == 0 ? -1 : expect);
         if (n > 0) {
-          assertThat(Arrays.copyOf(got, n)).as("%s (%s) bytes %d+%d after op %d", path, f.layout(), off, n, op)
+          assertThat(Arrays.copyOf(got, n))
+              .as("%s (%s) bytes %d+%d after op %d", path, f.layout(), off, n, op)
               .isEqualTo(Arrays.copyOfRange(model, off, off + n));
         }
       } else if (kind == 8) {
@@ -66,8 +69,9 @@ final class ModelFile {
     int from = rnd.nextInt(model.length + 1);
     try (InputStream in = reopened.newInputStream(0)) {
       assertThat(in.skip(from)).isEqualTo(from);
-      assertThat(in.readAllBytes()).as("%s streamed from %d", path, from).isEqualTo(Arrays.copyOfRange(model, from,
-          model.length));
+      assertThat(in.readAllBytes())
+          .as("%s streamed from %d", path, from)
+          .isEqualTo(Arrays.copyOfRange(model, from, model.length));
     }
     assertThat(fs.stat(path).size()).isEqualTo(model.length);
     return model;

@@ -38,9 +38,12 @@ class RaftPortEdgeProcessTest {
   void aBadPeerOnTheRaftPortCostsOneLogLineAndItsConnection() throws Exception {
     Path dir = TestDirs.fresh("raft-port-edge");
     ClusterPlan plan = new ClusterPlan(dir, 3, 2, TestPorts.freeBase(30));
-    try (ProcessCluster cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(),
-        List.of("-Dtessera.rpc.stalled-frame-timeout=" + STALLED.toMillis() + "ms"));
-         TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+    try (ProcessCluster cluster =
+            ProcessCluster.start(
+                plan,
+                ServerLaunchers.defaults(),
+                List.of("-Dtessera.rpc.stalled-frame-timeout=" + STALLED.toMillis() + "ms"));
+        TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
       cluster.awaitReady(Duration.ofSeconds(120));
       MetaPeer target = plan.metaPeers().get(0);
       Path log = plan.logFile(target.id());
@@ -67,14 +70,19 @@ class RaftPortEdgeProcessTest {
 
       for (int i = 0; i < BAD_PEERS; i++) {
         assertThat(closedByServer(badPeers.get(i), STALLED.plusSeconds(15)))
-            .as("bad peer %d (%s) is disconnected", i, kind(i)).isTrue();
+            .as("bad peer %d (%s) is disconnected", i, kind(i))
+            .isTrue();
       }
       List<String> written = Files.readAllLines(log);
       List<String> added = written.subList(linesBefore, written.size());
       assertThat(added.stream().filter(l -> l.contains("Closing Raft connection")))
-          .as("one line per bad peer, in:%n%s", String.join("\n", added)).hasSize(BAD_PEERS);
-      assertThat(added).as("no stack traces").noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception"));
-      assertThat(fs.admin().status().replicas()).as("the replicas still form a group")
+          .as("one line per bad peer, in:%n%s", String.join("\n", added))
+          .hasSize(BAD_PEERS);
+      assertThat(added)
+          .as("no stack traces")
+          .noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception"));
+      assertThat(fs.admin().status().replicas())
+          .as("the replicas still form a group")
           .anyMatch(ClusterStatus.Replica::leader);
     }
   }
@@ -91,18 +99,18 @@ class RaftPortEdgeProcessTest {
   private static byte[] junk(int i) {
     byte[] b = new byte[26];
     switch (i % 3) {
-      case 0 -> {   // a whole 25-byte message whose bytes are no protobuf
+      case 0 -> { // a whole 25-byte message whose bytes are no protobuf
         b[0] = 25;
         Arrays.fill(b, 1, 26, (byte) 0xff);
       }
-      case 1 -> {   // a length of 2^32 - 1, then the start of a message that size
+      case 1 -> { // a length of 2^32 - 1, then the start of a message that size
         b[0] = (byte) 0xff;
         b[1] = (byte) 0xff;
         b[2] = (byte) 0xff;
         b[3] = (byte) 0xff;
         b[4] = 0x0f;
       }
-      default -> {   // a length of 65536, then 23 of those bytes and nothing more
+      default -> { // a length of 65536, then 23 of those bytes and nothing more
         b[0] = (byte) 0x80;
         b[1] = (byte) 0x80;
         b[2] = 0x04;
@@ -125,7 +133,7 @@ class RaftPortEdgeProcessTest {
         } catch (SocketTimeoutException e) {
           return false;
         } catch (IOException reset) {
-          return true;   // closed with unread bytes: a reset
+          return true; // closed with unread bytes: a reset
         }
       }
       return false;

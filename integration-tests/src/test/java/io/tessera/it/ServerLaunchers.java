@@ -11,10 +11,10 @@ import java.util.stream.Collectors;
 
 /**
  * How the process tests start server JVMs: with this test run's jars (the code under test) but
- * without this module's class directories, which hold tests no server loads. A class path of
- * jars alone gets class archives as the distribution's servers do, so a server a test kills and
- * restarts starts as cheaply as an operator's: on a shared two-core machine that start-up
- * competes with the foreground the recovery scenarios measure.
+ * without this module's class directories, which hold tests no server loads. A class path of jars
+ * alone gets class archives as the distribution's servers do, so a server a test kills and restarts
+ * starts as cheaply as an operator's: on a shared two-core machine that start-up competes with the
+ * foreground the recovery scenarios measure.
  */
 public final class ServerLaunchers {
   private ServerLaunchers() {}

@@ -26,10 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Snapshots against one OS process per server, killed with real signals: the meta leader
- * SIGKILLed between a snapshot's PREPARE and COMMIT (the coordinator pauses there: a
- * fault-injection setting), a data server down while a snapshot is taken, and the whole
- * cluster stopped and started again.
+ * Snapshots against one OS process per server, killed with real signals: the meta leader SIGKILLed
+ * between a snapshot's PREPARE and COMMIT (the coordinator pauses there: a fault-injection
+ * setting), a data server down while a snapshot is taken, and the whole cluster stopped and started
+ * again.
  */
 class SnapshotProcessTest {
   private static final int CHUNK = 256 << 10;
@@ -51,33 +51,43 @@ class SnapshotProcessTest {
         AtomicInteger acked = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
         List<Throwable> failures = new ArrayList<>();
-        Thread writer = new Thread(() -> {
-          try {
-            for (int c = 0; !stop.get(); c++) {
-              log.write((long) c * CHUNK, bytes(CHUNK, 100 + c), 0, CHUNK);
-              acked.incrementAndGet();
-            }
-          } catch (Throwable e) {
-            failures.add(e);
-          }
-        }, "appender");
+        Thread writer =
+            new Thread(
+                () -> {
+                  try {
+                    for (int c = 0; !stop.get(); c++) {
+                      log.write((long) c * CHUNK, bytes(CHUNK, 100 + c), 0, CHUNK);
+                      acked.incrementAndGet();
+                    }
+                  } catch (Throwable e) {
+                    failures.add(e);
+                  }
+                },
+                "appender");
         writer.start();
 
         // 1. the leader dies after every data server is READY, before the commit
         String leader = leader(fs);
         long logStart = Files.size(plan.logFile(leader));
-        CompletableFuture<SnapshotInfo> mid = CompletableFuture.supplyAsync(() -> {
-          try {
-            return fs.admin().snapshots().create("mid");
-          } catch (Exception e) {
-            throw new CompletionException(e);
-          }
-        });
-        await().atMost(Duration.ofSeconds(30)).until(() -> logSince(plan.logFile(leader), logStart)
-            .contains("pausing 3000 ms before the commit"));
+        CompletableFuture<SnapshotInfo> mid =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return fs.admin().snapshots().create("mid");
+                  } catch (Exception e) {
+                    throw new CompletionException(e);
+                  }
+                });
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    logSince(plan.logFile(leader), logStart)
+                        .contains("pausing 3000 ms before the commit"));
         cluster.signal(leader, "KILL");
         int ackedAtKill = acked.get();
-        await("writes resume after the leader died mid-snapshot").atMost(Duration.ofSeconds(20))
+        await("writes resume after the leader died mid-snapshot")
+            .atMost(Duration.ofSeconds(20))
             .until(() -> acked.get() > ackedAtKill + 4 || !failures.isEmpty());
         boolean completed;
         try {
@@ -86,8 +96,10 @@ class SnapshotProcessTest {
         } catch (Exception e) {
           completed = false;
         }
-        List<String> names = fs.admin().snapshots().list().stream().map(SnapshotInfo::name).toList();
-        assertThat(names.contains("mid")).as("the snapshot is listed exactly when its creation completed")
+        List<String> names =
+            fs.admin().snapshots().list().stream().map(SnapshotInfo::name).toList();
+        assertThat(names.contains("mid"))
+            .as("the snapshot is listed exactly when its creation completed")
             .isEqualTo(completed);
         if (completed) {
           snapshots.add("mid");
@@ -95,17 +107,22 @@ class SnapshotProcessTest {
         }
         cluster.restart(leader);
 
-        // 2. a data server is down while a snapshot is taken: readable degraded, then after it returns
+        // 2. a data server is down while a snapshot is taken: readable degraded, then after it
+        // returns
         cluster.signal("ds-3", "KILL");
-        await().atMost(Duration.ofSeconds(30)).until(() -> fs.admin().status().dataServers().stream()
-            .anyMatch(d -> d.id().equals("ds-3") && !d.up()));
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(
+                () ->
+                    fs.admin().status().dataServers().stream()
+                        .anyMatch(d -> d.id().equals("ds-3") && !d.up()));
         SnapshotInfo degraded = fs.admin().snapshots().create("degraded");
         snapshots.add("degraded");
         assertThat(degraded.missingServers()).containsExactly("ds-3");
         assertThat(read(fs, "/.snapshots/degraded/snap/a")).isEqualTo(before);
         cluster.restart("ds-3");
         cluster.awaitReady(Duration.ofSeconds(60));
-        write(fs, "/snap/a", bytes(3 << 20, 2));   // overwrites land on ds-3 again, at the new epoch
+        write(fs, "/snap/a", bytes(3 << 20, 2)); // overwrites land on ds-3 again, at the new epoch
         assertThat(read(fs, "/.snapshots/degraded/snap/a")).isEqualTo(before);
         FileCheck check = fs.admin().check("/.snapshots/degraded/snap/a", true);
         assertThat(check.parityMismatches()).isZero();
@@ -137,13 +154,20 @@ class SnapshotProcessTest {
 
   private static String logSince(Path log, long from) throws Exception {
     byte[] all = Files.readAllBytes(log);
-    return new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from),
+    return new String(
+        all,
+        (int) Math.min(from, all.length),
+        (int) Math.max(0, all.length - from),
         StandardCharsets.UTF_8);
   }
 
   private static String leader(TesseraFileSystem fs) throws Exception {
     ClusterStatus s = fs.admin().status();
-    return s.replicas().stream().filter(ClusterStatus.Replica::leader).findFirst().orElseThrow().id();
+    return s.replicas().stream()
+        .filter(ClusterStatus.Replica::leader)
+        .findFirst()
+        .orElseThrow()
+        .id();
   }
 
   private static void write(TesseraFileSystem fs, String path, byte[] data) throws Exception {

@@ -36,10 +36,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Snapshots of a busy file system, against a whole cluster in this JVM: one meta replica, nine data servers. */
+/**
+ * Snapshots of a busy file system, against a whole cluster in this JVM: one meta replica, nine data
+ * servers.
+ */
 class SnapshotTest {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
   static InProcessFixture cluster;
   static TesseraFileSystem fs;
 
@@ -60,7 +62,7 @@ class SnapshotTest {
   private static final class Writer {
     final int id;
     final TesseraFile file;
-    final List<long[]> writes = new ArrayList<>();   // {position, length, seed}
+    final List<long[]> writes = new ArrayList<>(); // {position, length, seed}
     final AtomicInteger started = new AtomicInteger();
     final AtomicInteger acked = new AtomicInteger();
 
@@ -73,7 +75,8 @@ class SnapshotTest {
   private static final int FILE_BYTES = 4 << 20;
 
   @Test
-  void twentySnapshotsUnderEightFullSpeedWritersEachHoldAnAcknowledgedStateWithMatchingParity() throws Exception {
+  void twentySnapshotsUnderEightFullSpeedWritersEachHoldAnAcknowledgedStateWithMatchingParity()
+      throws Exception {
     fs.mkdirs("/busy", CreateOptions.erasure(4, 2).stripeUnit(256 << 10));
     List<Writer> writers = new ArrayList<>();
     for (int w = 0; w < 8; w++) {
@@ -83,30 +86,34 @@ class SnapshotTest {
     List<Throwable> failures = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
     for (Writer w : writers) {
-      Thread t = new Thread(() -> {
-        Random rnd = new Random(w.id);
-        try {
-          while (!stop.get()) {
-            int len = 1 + rnd.nextInt(1 << 20);
-            long pos = rnd.nextInt(FILE_BYTES - len);
-            long seed = rnd.nextLong();
-            synchronized (w.writes) {
-              w.writes.add(new long[] {pos, len, seed});
-            }
-            w.started.incrementAndGet();
-            w.file.write(pos, bytes(len, seed), 0, len);
-            w.acked.incrementAndGet();
-          }
-        } catch (Throwable e) {
-          synchronized (failures) {
-            failures.add(e);
-          }
-        }
-      }, "snapshot-writer-" + w.id);
+      Thread t =
+          new Thread(
+              () -> {
+                Random rnd = new Random(w.id);
+                try {
+                  while (!stop.get()) {
+                    int len = 1 + rnd.nextInt(1 << 20);
+                    long pos = rnd.nextInt(FILE_BYTES - len);
+                    long seed = rnd.nextLong();
+                    synchronized (w.writes) {
+                      w.writes.add(new long[] {pos, len, seed});
+                    }
+                    w.started.incrementAndGet();
+                    w.file.write(pos, bytes(len, seed), 0, len);
+                    w.acked.incrementAndGet();
+                  }
+                } catch (Throwable e) {
+                  synchronized (failures) {
+                    failures.add(e);
+                  }
+                }
+              },
+              "snapshot-writer-" + w.id);
       threads.add(t);
       t.start();
     }
-    // the window of writes each snapshot may hold: acknowledged before it began .. begun before it ended
+    // the window of writes each snapshot may hold: acknowledged before it began .. begun before it
+    // ended
     int[][] window = new int[20][];
     List<SnapshotInfo> taken = new ArrayList<>();
     try {
@@ -129,13 +136,16 @@ class SnapshotTest {
     }
     assertThat(failures).isEmpty();
     assertThat(taken).hasSize(20);
-    assertThat(writers.stream().mapToInt(w -> w.acked.get()).sum()).as("the writers kept writing").isGreaterThan(100);
+    assertThat(writers.stream().mapToInt(w -> w.acked.get()).sum())
+        .as("the writers kept writing")
+        .isGreaterThan(100);
     for (int s = 0; s < 20; s++) {
       for (Writer w : writers) {
         String path = "/.snapshots/busy-" + s + "/busy/w" + w.id;
         byte[] content = readAll(path);
         assertThat(matchingState(w, content, window[s][2 * w.id], window[s][2 * w.id + 1]))
-            .as("%s holds the file as it was after some acknowledged write", path).isTrue();
+            .as("%s holds the file as it was after some acknowledged write", path)
+            .isTrue();
         FileCheck check = fs.admin().check(path, true);
         assertThat(check.parityMismatches()).as("parity of %s", path).isZero();
         assertThat(check.unreadableStripes()).isZero();
@@ -143,7 +153,9 @@ class SnapshotTest {
     }
   }
 
-  /** Whether {@code content} is the file after the writer's first j writes, for some j in [lo, hi]. */
+  /**
+   * Whether {@code content} is the file after the writer's first j writes, for some j in [lo, hi].
+   */
   private static boolean matchingState(Writer w, byte[] content, int lo, int hi) {
     byte[] model = new byte[0];
     List<long[]> writes;
@@ -168,7 +180,8 @@ class SnapshotTest {
   }
 
   @Test
-  void filesChangedAfterASnapshotReadBackAsTheyWereAndDiffListsExactlyTheChanges() throws Exception {
+  void filesChangedAfterASnapshotReadBackAsTheyWereAndDiffListsExactlyTheChanges()
+      throws Exception {
     fs.mkdirs("/proj", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
     byte[] a = bytes(700_000, 1);
     byte[] b = bytes(300_000, 2);
@@ -204,26 +217,34 @@ class SnapshotTest {
     assertThat(fs.exists("/.snapshots/before/proj/created")).isFalse();
     assertThat(readAll("/proj/truncated")).isEqualTo(Arrays.copyOf(b, 1234));
 
-    List<String> diff = fs.admin().snapshots().diff("before", "after").stream().map(SnapshotChange::toString).toList();
-    assertThat(diff).containsExactlyInAnyOrder(
-        "M /proj/overwritten",
-        "M /proj/truncated",
-        "R /proj/renamed -> /proj/renamed-now",
-        "- /proj/deleted",
-        "+ /proj/created",
-        "R /proj/dir -> /proj/moved-dir",
-        "M /proj/moved-dir/inner");
+    List<String> diff =
+        fs.admin().snapshots().diff("before", "after").stream()
+            .map(SnapshotChange::toString)
+            .toList();
+    assertThat(diff)
+        .containsExactlyInAnyOrder(
+            "M /proj/overwritten",
+            "M /proj/truncated",
+            "R /proj/renamed -> /proj/renamed-now",
+            "- /proj/deleted",
+            "+ /proj/created",
+            "R /proj/dir -> /proj/moved-dir",
+            "M /proj/moved-dir/inner");
 
     // read-only, validated, unique
     assertThatThrownBy(() -> fs.create("/.snapshots/before/proj/x", CreateOptions.defaults()))
-        .isInstanceOf(TesseraException.class).hasMessageContaining("read-only");
+        .isInstanceOf(TesseraException.class)
+        .hasMessageContaining("read-only");
     assertThatThrownBy(() -> fs.delete("/.snapshots/before/proj/overwritten", false))
-        .isInstanceOf(TesseraException.class).hasMessageContaining("read-only");
+        .isInstanceOf(TesseraException.class)
+        .hasMessageContaining("read-only");
     try (TesseraFile f = fs.openFile("/.snapshots/before/proj/overwritten")) {
       assertThatThrownBy(() -> f.write(0, new byte[1], 0, 1)).hasMessageContaining("read-only");
     }
-    assertThatThrownBy(() -> fs.admin().snapshots().create("before")).hasMessageContaining("already exists");
-    assertThatThrownBy(() -> fs.admin().snapshots().create("../etc")).hasMessageContaining("not valid");
+    assertThatThrownBy(() -> fs.admin().snapshots().create("before"))
+        .hasMessageContaining("already exists");
+    assertThatThrownBy(() -> fs.admin().snapshots().create("../etc"))
+        .hasMessageContaining("not valid");
 
     // restore one file, then the whole tree
     fs.admin().snapshots().restore("before", "/proj/overwritten", null);
@@ -236,7 +257,8 @@ class SnapshotTest {
 
     // deleting the older snapshot keeps the newer one whole
     fs.admin().snapshots().delete("before");
-    assertThat(fs.admin().snapshots().list().stream().map(SnapshotInfo::name)).doesNotContain("before");
+    assertThat(fs.admin().snapshots().list().stream().map(SnapshotInfo::name))
+        .doesNotContain("before");
     assertThat(readAll("/.snapshots/after/proj/renamed-now")).isEqualTo(c);
     assertThat(readAll("/.snapshots/after/proj/truncated")).isEqualTo(Arrays.copyOf(b, 1234));
   }
@@ -260,29 +282,42 @@ class SnapshotTest {
       before.put(p, fs.stat(p));
     }
     SnapshotInfo made = fs.admin().snapshots().create("modes");
-    assertThat(fs.admin().snapshots().list().stream().filter(x -> x.name().equals("modes")).findFirst().orElseThrow()
-        .tookMillis()).as("the time create reports is the one list shows").isEqualTo(made.tookMillis());
-    assertThat(fs.stat("/.snapshots/modes/modes/rw").mode()).as("the snapshot's view is read-only").isEqualTo(0444);
+    assertThat(
+            fs.admin().snapshots().list().stream()
+                .filter(x -> x.name().equals("modes"))
+                .findFirst()
+                .orElseThrow()
+                .tookMillis())
+        .as("the time create reports is the one list shows")
+        .isEqualTo(made.tookMillis());
+    assertThat(fs.stat("/.snapshots/modes/modes/rw").mode())
+        .as("the snapshot's view is read-only")
+        .isEqualTo(0444);
 
     try (TesseraFile f = fs.createFile("/modes/rw", CreateOptions.defaults().overwrite(true))) {
-      f.write(0, bytes(2000, 4), 0, 2000);        // replaced: a new file
+      f.write(0, bytes(2000, 4), 0, 2000); // replaced: a new file
     }
     fs.setMode("/modes/rw", 0600);
-    fs.setMode("/modes/chmodded", 0600);        // content unchanged, only the mode
+    fs.setMode("/modes/chmodded", 0600); // content unchanged, only the mode
     fs.delete("/modes/sub", true);
     fs.admin().snapshots().create("modes-after");
     // a file replaced at its path (fs put -f) showed as "+ /p" and "- /p"
-    assertThat(fs.admin().snapshots().diff("modes", "modes-after").stream().map(SnapshotChange::toString).toList())
-        .contains("M /modes/rw", "M /modes/chmodded").doesNotContain("+ /modes/rw", "- /modes/rw");
+    assertThat(
+            fs.admin().snapshots().diff("modes", "modes-after").stream()
+                .map(SnapshotChange::toString)
+                .toList())
+        .contains("M /modes/rw", "M /modes/chmodded")
+        .doesNotContain("+ /modes/rw", "- /modes/rw");
     fs.admin().snapshots().delete("modes-after");
 
     fs.admin().snapshots().restore("modes", "/modes/rw", null);
     assertThat(fs.stat("/modes/rw").mode()).isEqualTo(0644);
     assertThat(fs.stat("/modes/rw").modified()).isEqualTo(before.get("/modes/rw").modified());
-    fs.admin().snapshots().restore("modes", "/", null);   // the whole file system, as --all does
+    fs.admin().snapshots().restore("modes", "/", null); // the whole file system, as --all does
     for (var e : before.entrySet()) {
       FileStatus now = fs.stat(e.getKey());
-      assertThat(Integer.toOctalString(now.mode())).as("mode of %s", e.getKey())
+      assertThat(Integer.toOctalString(now.mode()))
+          .as("mode of %s", e.getKey())
           .isEqualTo(Integer.toOctalString(e.getValue().mode()));
       if (!now.directory()) {
         assertThat(now.modified()).as("mtime of %s", e.getKey()).isEqualTo(e.getValue().modified());
@@ -293,7 +328,8 @@ class SnapshotTest {
   }
 
   @Test
-  void aSnapshotTakenWhileAWriterHoldsItsLocksDoesNotWaitForItAndHoldsTheWriteWholeOnceItLands() throws Exception {
+  void aSnapshotTakenWhileAWriterHoldsItsLocksDoesNotWaitForItAndHoldsTheWriteWholeOnceItLands()
+      throws Exception {
     fs.mkdirs("/held", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
     byte[] old = bytes(512 << 10, 21);
     write("/held/f", old);
@@ -301,50 +337,63 @@ class SnapshotTest {
     byte[] expected = old.clone();
     System.arraycopy(update, 0, expected, 64 << 10, update.length);
     long[] snapshotMillis = new long[1];
-    AtomicReference<CompletableFuture<byte[]>> readAtSnapshot =
-        new AtomicReference<>();
-    try (TesseraFileSystem writer = TesseraFileSystem.connect(Config.of(Map.of(
-            "tessera.client.meta", cluster.plan.metaAddresses(), "tessera.client.lock-lease", "30s")));
+    AtomicReference<CompletableFuture<byte[]>> readAtSnapshot = new AtomicReference<>();
+    try (TesseraFileSystem writer =
+            TesseraFileSystem.connect(
+                Config.of(
+                    Map.of(
+                        "tessera.client.meta",
+                        cluster.plan.metaAddresses(),
+                        "tessera.client.lock-lease",
+                        "30s")));
         TesseraFile f = writer.openFile("/held/f")) {
       AtomicBoolean once = new AtomicBoolean();
-      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, writer.async(), () -> {
-        if (once.getAndSet(true)) {
-          return;
-        }
-        // the writer holds its stripe locks, its phase 2 not sent: a snapshot now
-        long start = System.nanoTime();
-        try {
-          fs.admin().snapshots().create("held-1");
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        snapshotMillis[0] = (System.nanoTime() - start) / 1_000_000;
-        CompletableFuture<byte[]> reader = CompletableFuture.supplyAsync(() -> {
-          try {
-            return readAll("/.snapshots/held-1/held/f");
-          } catch (Exception e) {
-            throw new CompletionException(e);
-          }
-        });
-        assertThatThrownBy(() -> reader.get(500, TimeUnit.MILLISECONDS))
-            .as("a read of the snapshot waits for the write it holds to land")
-            .isInstanceOf(TimeoutException.class);
-        readAtSnapshot.set(reader);
-      });
+      FaultPoints.arm(
+          ParityWriter.BETWEEN_PHASES,
+          writer.async(),
+          () -> {
+            if (once.getAndSet(true)) {
+              return;
+            }
+            // the writer holds its stripe locks, its phase 2 not sent: a snapshot now
+            long start = System.nanoTime();
+            try {
+              fs.admin().snapshots().create("held-1");
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            snapshotMillis[0] = (System.nanoTime() - start) / 1_000_000;
+            CompletableFuture<byte[]> reader =
+                CompletableFuture.supplyAsync(
+                    () -> {
+                      try {
+                        return readAll("/.snapshots/held-1/held/f");
+                      } catch (Exception e) {
+                        throw new CompletionException(e);
+                      }
+                    });
+            assertThatThrownBy(() -> reader.get(500, TimeUnit.MILLISECONDS))
+                .as("a read of the snapshot waits for the write it holds to land")
+                .isInstanceOf(TimeoutException.class);
+            readAtSnapshot.set(reader);
+          });
       f.write(64 << 10, update, 0, update.length);
     }
-    assertThat(snapshotMillis[0]).as("ms to take the snapshot while the writer held its locks (lease 30 s)")
+    assertThat(snapshotMillis[0])
+        .as("ms to take the snapshot while the writer held its locks (lease 30 s)")
         .isLessThan(10_000);
     assertThat(readAtSnapshot.get().get(30, TimeUnit.SECONDS))
-        .as("the snapshot holds the write, which had its locks before it").isEqualTo(expected);
+        .as("the snapshot holds the write, which had its locks before it")
+        .isEqualTo(expected);
     assertThat(readAll("/.snapshots/held-1/held/f")).isEqualTo(expected);
     assertThat(readAll("/held/f")).isEqualTo(expected);
     assertThat(fs.admin().check("/.snapshots/held-1/held/f", true).parityMismatches()).isZero();
   }
 
   @Test
-  void aWriteGrowingTheFileThatASnapshotCatchesBetweenItsPhasesIsWrittenAgainAfterItAndTheSnapshotHasTheFileBefore()
-      throws Exception {
+  void
+      aWriteGrowingTheFileThatASnapshotCatchesBetweenItsPhasesIsWrittenAgainAfterItAndTheSnapshotHasTheFileBefore()
+          throws Exception {
     fs.mkdirs("/grow", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
     byte[] old = bytes(200 << 10, 31);
     write("/grow/f", old);
@@ -352,18 +401,23 @@ class SnapshotTest {
     try (TesseraFileSystem writer = TesseraFileSystem.connect(cluster.plan.metaAddresses());
         TesseraFile f = writer.openFile("/grow/f")) {
       AtomicBoolean once = new AtomicBoolean();
-      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, writer.async(), () -> {
-        if (!once.getAndSet(true)) {
-          try {
-            fs.admin().snapshots().create("grow-1");
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-        }
-      });
-      // spans the old end: a snapshot with the new bytes below the old size but not the size would tear it
+      FaultPoints.arm(
+          ParityWriter.BETWEEN_PHASES,
+          writer.async(),
+          () -> {
+            if (!once.getAndSet(true)) {
+              try {
+                fs.admin().snapshots().create("grow-1");
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            }
+          });
+      // spans the old end: a snapshot with the new bytes below the old size but not the size would
+      // tear it
       f.write(150 << 10, tail, 0, tail.length);
-      assertThat(writer.ioCounters().snapshotRetries.get()).as("the size record came after the snapshot: written again")
+      assertThat(writer.ioCounters().snapshotRetries.get())
+          .as("the size record came after the snapshot: written again")
           .isEqualTo(1);
     }
     byte[] now = Arrays.copyOf(old, (150 << 10) + tail.length);
@@ -375,33 +429,54 @@ class SnapshotTest {
   }
 
   @Test
-  void aWriterThatDiesHalfWayThroughPhase2AfterASnapshotAtItsLocksEpochLeavesThatSnapshotWithParityMatchingItsData()
-      throws Exception {
+  void
+      aWriterThatDiesHalfWayThroughPhase2AfterASnapshotAtItsLocksEpochLeavesThatSnapshotWithParityMatchingItsData()
+          throws Exception {
     fs.mkdirs("/torn", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
     write("/torn/f", bytes(512 << 10, 41));
-    byte[] stripe = bytes(256 << 10, 42);   // the whole first stripe: all six units change
-    try (TesseraFileSystem dying = TesseraFileSystem.connect(Config.of(Map.of(
-            "tessera.client.meta", cluster.plan.metaAddresses(), "tessera.client.lock-lease", "2s")));
+    byte[] stripe = bytes(256 << 10, 42); // the whole first stripe: all six units change
+    try (TesseraFileSystem dying =
+            TesseraFileSystem.connect(
+                Config.of(
+                    Map.of(
+                        "tessera.client.meta",
+                        cluster.plan.metaAddresses(),
+                        "tessera.client.lock-lease",
+                        "2s")));
         TesseraFile f = dying.openFile("/torn/f")) {
-      FaultPoints.arm(ParityWriter.BETWEEN_PHASES, dying.async(), () -> {
-        try {
-          fs.admin().snapshots().create("torn-1");   // the write's locks were granted before it: it lands in torn-1
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-      FaultPoints.arm(ParityWriter.MID_PHASE2, dying.async(), () -> {
-        throw new IllegalStateException("simulated crash half-way through phase 2");
-      });
-      assertThatThrownBy(() -> f.write(0, stripe, 0, stripe.length)).hasMessageContaining("simulated crash");
+      FaultPoints.arm(
+          ParityWriter.BETWEEN_PHASES,
+          dying.async(),
+          () -> {
+            try {
+              fs.admin()
+                  .snapshots()
+                  .create("torn-1"); // the write's locks were granted before it: it lands in torn-1
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          });
+      FaultPoints.arm(
+          ParityWriter.MID_PHASE2,
+          dying.async(),
+          () -> {
+            throw new IllegalStateException("simulated crash half-way through phase 2");
+          });
+      assertThatThrownBy(() -> f.write(0, stripe, 0, stripe.length))
+          .hasMessageContaining("simulated crash");
     }
-    // three units landed, three did not: once the locks' lease ran out, recovery recomputes the parity
+    // three units landed, three did not: once the locks' lease ran out, recovery recomputes the
+    // parity
     org.awaitility.Awaitility.await("recovery repairs the torn stripe of the live file")
-        .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(500))
         .until(() -> fs.admin().check("/torn/f", true).parityMismatches() == 0);
     assertThat(fs.admin().check("/.snapshots/torn-1/torn/f", true).parityMismatches())
-        .as("the snapshot holds the landed units at the write's epoch: its parity was repaired there too").isZero();
-    assertThat(readAll("/.snapshots/torn-1/torn/f")).as("nothing was written after the snapshot")
+        .as(
+            "the snapshot holds the landed units at the write's epoch: its parity was repaired there too")
+        .isZero();
+    assertThat(readAll("/.snapshots/torn-1/torn/f"))
+        .as("nothing was written after the snapshot")
         .isEqualTo(readAll("/torn/f"));
   }
 

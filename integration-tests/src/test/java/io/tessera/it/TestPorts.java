@@ -6,14 +6,15 @@ import java.net.ServerSocket;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Port bases for test clusters: ranges that are free now, different for every cluster, and
- * below Linux's ephemeral range (32768 and up), so that no outgoing connection takes the port
- * of a server the test killed and is about to start again.
+ * Port bases for test clusters: ranges that are free now, different for every cluster, and below
+ * Linux's ephemeral range (32768 and up), so that no outgoing connection takes the port of a server
+ * the test killed and is about to start again.
  */
 public final class TestPorts {
   private static final int LOWEST = 10000;
   private static final int HIGHEST = 32000;
-  private static final AtomicInteger NEXT = new AtomicInteger(LOWEST + (int) (ProcessHandle.current().pid() % 200) * 100);
+  private static final AtomicInteger NEXT =
+      new AtomicInteger(LOWEST + (int) (ProcessHandle.current().pid() % 200) * 100);
 
   private TestPorts() {}
 

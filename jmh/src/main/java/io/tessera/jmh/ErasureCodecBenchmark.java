@@ -20,15 +20,17 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Single-thread Reed-Solomon throughput of one stripe. Multiply ops/s by {@code k * unit}
- * for MB/s of data: encode computes the m parity units; decode rebuilds 1 or m lost data units.
+ * Single-thread Reed-Solomon throughput of one stripe. Multiply ops/s by {@code k * unit} for MB/s
+ * of data: encode computes the m parity units; decode rebuilds 1 or m lost data units.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 public class ErasureCodecBenchmark {
   @Param({"4+2", "6+3", "8+2", "10+4"})
   public String code;

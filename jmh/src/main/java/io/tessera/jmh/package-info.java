@@ -1,4 +1,2 @@
-/**
- * JMH benchmarks of the erasure-coding loops.
- */
+/** JMH benchmarks of the erasure-coding loops. */
 package io.tessera.jmh;

@@ -13,11 +13,12 @@ import java.util.stream.Collectors;
 
 /**
  * Names, ports and directories of a local cluster. With port base B: meta replica i (from 1)
- * listens for clients on B+2(i-1) and for Raft on B+2(i-1)+1; data server j on B+20+(j-1).
- * Every server listens on 127.0.0.1 unless {@code hosts} names another address for it (tests
- * that run each server in a network namespace of their own).
+ * listens for clients on B+2(i-1) and for Raft on B+2(i-1)+1; data server j on B+20+(j-1). Every
+ * server listens on 127.0.0.1 unless {@code hosts} names another address for it (tests that run
+ * each server in a network namespace of their own).
  */
-public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase, Map<String, String> hosts) {
+public record ClusterPlan(
+    Path dir, int metaCount, int dataCount, int portBase, Map<String, String> hosts) {
   public static final int DEFAULT_PORT_BASE = 9860;
   public static final String LOOPBACK = "127.0.0.1";
 
@@ -29,21 +30,27 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase, 
     hosts = Map.copyOf(hosts);
     dir = dir.toAbsolutePath().normalize();
     if (metaCount < 1 || metaCount > 9) {
-      throw new IllegalArgumentException("--meta must be 1 to 9 replicas (3 or 5 tolerate failures), got " + metaCount);
+      throw new IllegalArgumentException(
+          "--meta must be 1 to 9 replicas (3 or 5 tolerate failures), got " + metaCount);
     }
     if (dataCount < 1 || dataCount > 200) {
       throw new IllegalArgumentException("--data-servers must be 1 to 200, got " + dataCount);
     }
     if (portBase < 1024 || portBase + 20 + dataCount > 65535) {
-      throw new IllegalArgumentException("--port-base " + portBase + " leaves no room for " + dataCount
-          + " data servers below port 65536 (and must be at least 1024)");
+      throw new IllegalArgumentException(
+          "--port-base "
+              + portBase
+              + " leaves no room for "
+              + dataCount
+              + " data servers below port 65536 (and must be at least 1024)");
     }
   }
 
   public List<MetaPeer> metaPeers() {
     List<MetaPeer> out = new ArrayList<>();
     for (int i = 1; i <= metaCount; i++) {
-      out.add(new MetaPeer("m" + i, host("m" + i), portBase + 2 * (i - 1), portBase + 2 * (i - 1) + 1));
+      out.add(
+          new MetaPeer("m" + i, host("m" + i), portBase + 2 * (i - 1), portBase + 2 * (i - 1) + 1));
     }
     return out;
   }
@@ -54,17 +61,24 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase, 
    */
   public void requirePortsFree() {
     List<Integer> ports = new ArrayList<>();
-    metaPeers().forEach(p -> {
-      ports.add(p.clientPort());
-      ports.add(p.raftPort());
-    });
+    metaPeers()
+        .forEach(
+            p -> {
+              ports.add(p.clientPort());
+              ports.add(p.raftPort());
+            });
     dataIds().forEach(id -> ports.add(dataPort(id)));
     for (int port : ports) {
       try (ServerSocket s = new ServerSocket()) {
         s.bind(new InetSocketAddress(LOOPBACK, port));
       } catch (IOException e) {
-        throw new IllegalStateException("port " + port + " on " + LOOPBACK + " is in use (another cluster, or "
-            + "another program): give this cluster another --port-base");
+        throw new IllegalStateException(
+            "port "
+                + port
+                + " on "
+                + LOOPBACK
+                + " is in use (another cluster, or "
+                + "another program): give this cluster another --port-base");
       }
     }
   }
@@ -116,15 +130,40 @@ public record ClusterPlan(Path dir, int metaCount, int dataCount, int portBase, 
 
   /** Arguments after the launcher command that start meta replica {@code id}. */
   public List<String> metaArgs(String id) {
-    return List.of("server", "meta", "--id", id, "--peers", peersSpec(), "--dir", metaDir(id).toString(),
-        "--cluster-file", clusterFile().toString(), "--log", logFile(id).toString());
+    return List.of(
+        "server",
+        "meta",
+        "--id",
+        id,
+        "--peers",
+        peersSpec(),
+        "--dir",
+        metaDir(id).toString(),
+        "--cluster-file",
+        clusterFile().toString(),
+        "--log",
+        logFile(id).toString());
   }
 
   /** Arguments after the launcher command that start data server {@code id}. */
   public List<String> dataArgs(String id) {
-    List<String> args = new ArrayList<>(List.of("server", "data", "--id", id, "--dir", dataDir(id).toString(), "--port",
-        String.valueOf(dataPort(id)), "--meta", metaAddresses(), "--cluster-file", clusterFile().toString(), "--log",
-        logFile(id).toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "server",
+                "data",
+                "--id",
+                id,
+                "--dir",
+                dataDir(id).toString(),
+                "--port",
+                String.valueOf(dataPort(id)),
+                "--meta",
+                metaAddresses(),
+                "--cluster-file",
+                clusterFile().toString(),
+                "--log",
+                logFile(id).toString()));
     if (!host(id).equals(LOOPBACK)) {
       args.addAll(List.of("--bind-host", host(id)));
     }

@@ -13,7 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Every server in this JVM: the MiniCluster of fast tests, and {@code tessera local --in-process}. */
+/**
+ * Every server in this JVM: the MiniCluster of fast tests, and {@code tessera local --in-process}.
+ */
 public final class InProcessCluster implements LocalCluster {
   private final ClusterPlan plan;
   private final Config config;
@@ -25,7 +27,8 @@ public final class InProcessCluster implements LocalCluster {
     this.config = config;
   }
 
-  public static InProcessCluster start(ClusterPlan plan, Config config) throws IOException, InterruptedException {
+  public static InProcessCluster start(ClusterPlan plan, Config config)
+      throws IOException, InterruptedException {
     InProcessCluster c = new InProcessCluster(plan, config);
     try {
       List<ClusterFile.Node> meta = new ArrayList<>();
@@ -33,12 +36,15 @@ public final class InProcessCluster implements LocalCluster {
       long pid = ProcessHandle.current().pid();
       for (MetaPeer p : plan.metaPeers()) {
         c.startMeta(p.id());
-        meta.add(new ClusterFile.Node(p.id(), p.clientAddress(), pid, plan.metaDir(p.id()).toString(), List.of()));
+        meta.add(
+            new ClusterFile.Node(
+                p.id(), p.clientAddress(), pid, plan.metaDir(p.id()).toString(), List.of()));
       }
       for (String id : plan.dataIds()) {
         c.startData(id);
-        data.add(new ClusterFile.Node(id, "127.0.0.1:" + plan.dataPort(id), pid, plan.dataDir(id).toString(),
-            List.of()));
+        data.add(
+            new ClusterFile.Node(
+                id, "127.0.0.1:" + plan.dataPort(id), pid, plan.dataDir(id).toString(), List.of()));
       }
       Files.createDirectories(plan.dir());
       new ClusterFile(meta, data).write(plan.clusterFile());
@@ -59,8 +65,10 @@ public final class InProcessCluster implements LocalCluster {
   }
 
   public void startData(String id) throws IOException, InterruptedException {
-    Config c = config.with(DataServerConfigKeys.META_ADDRESSES, plan.metaAddresses())
-        .with(DataServerConfigKeys.PORT, String.valueOf(plan.dataPort(id)));
+    Config c =
+        config
+            .with(DataServerConfigKeys.META_ADDRESSES, plan.metaAddresses())
+            .with(DataServerConfigKeys.PORT, String.valueOf(plan.dataPort(id)));
     datas.put(id, DataServer.start(id, plan.dataDir(id), c));
   }
 
@@ -89,7 +97,11 @@ public final class InProcessCluster implements LocalCluster {
 
   /** The replica that currently leads, or null. */
   public String leader() {
-    return metas.values().stream().filter(MetaServer::isLeader).map(MetaServer::id).findFirst().orElse(null);
+    return metas.values().stream()
+        .filter(MetaServer::isLeader)
+        .map(MetaServer::id)
+        .findFirst()
+        .orElse(null);
   }
 
   @Override

@@ -14,8 +14,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * The lock a launcher holds on its cluster directory while it runs ({@code <dir>/launcher.pid},
  * holding its PID). A second launcher on the same directory refuses at once, naming the first,
- * before it touches anything: its servers could not have taken the directories' locks anyway,
- * and it would have overwritten cluster.json with their PIDs.
+ * before it touches anything: its servers could not have taken the directories' locks anyway, and
+ * it would have overwritten cluster.json with their PIDs.
  */
 public final class LauncherLock implements Closeable {
   static final String NAME = "launcher.pid";
@@ -36,8 +36,9 @@ public final class LauncherLock implements Closeable {
   public static LauncherLock acquire(Path dir) throws IOException {
     Files.createDirectories(dir);
     Path file = dir.resolve(NAME);
-    FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
+    FileChannel ch =
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     FileLock lock;
     try {
       lock = ch.tryLock();
@@ -47,11 +48,19 @@ public final class LauncherLock implements Closeable {
     if (lock == null) {
       String owner = holder(ch);
       ch.close();
-      throw new IllegalStateException("the cluster in " + dir + " is already run by tessera local (PID " + owner
-          + "); stop that one first (kill -TERM " + owner + "), or give this one another --dir");
+      throw new IllegalStateException(
+          "the cluster in "
+              + dir
+              + " is already run by tessera local (PID "
+              + owner
+              + "); stop that one first (kill -TERM "
+              + owner
+              + "), or give this one another --dir");
     }
     ch.truncate(0);
-    ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)), 0);
+    ch.write(
+        ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)),
+        0);
     ch.force(true);
     return new LauncherLock(ch, lock);
   }

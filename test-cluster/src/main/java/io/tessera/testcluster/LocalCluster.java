@@ -1,7 +1,7 @@
 package io.tessera.testcluster;
 
-import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
@@ -22,19 +22,31 @@ public interface LocalCluster extends Closeable {
           long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
           boolean leader = s.replicas().stream().anyMatch(ClusterStatus.Replica::leader);
           if (leader && up == plan().dataCount()) {
-            checkAlive();   // the answer must have come from this cluster's own servers
+            checkAlive(); // the answer must have come from this cluster's own servers
             return s;
           }
-          lastProblem = (leader ? "leader elected" : "no leader yet") + ", " + up + " of " + plan().dataCount()
-              + " data servers up";
+          lastProblem =
+              (leader ? "leader elected" : "no leader yet")
+                  + ", "
+                  + up
+                  + " of "
+                  + plan().dataCount()
+                  + " data servers up";
         } catch (IOException e) {
           lastProblem = e.getMessage();
         }
         Thread.sleep(200);
       }
     }
-    throw new IOException("cluster in " + plan().dir() + " not ready after " + timeout.toSeconds() + " s ("
-        + lastProblem + "); see the logs in " + plan().dir().resolve("logs"));
+    throw new IOException(
+        "cluster in "
+            + plan().dir()
+            + " not ready after "
+            + timeout.toSeconds()
+            + " s ("
+            + lastProblem
+            + "); see the logs in "
+            + plan().dir().resolve("logs"));
   }
 
   /** Throws when a server died, so a broken start fails at once instead of timing out. */

@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * One OS process per server, as in a real deployment. Each process's command line is kept
- * in cluster.json so an operator or a test can kill any server and start it again.
+ * One OS process per server, as in a real deployment. Each process's command line is kept in
+ * cluster.json so an operator or a test can kill any server and start it again.
  */
 public final class ProcessCluster implements LocalCluster {
   private final ClusterPlan plan;
@@ -25,8 +25,10 @@ public final class ProcessCluster implements LocalCluster {
   private final Map<String, Process> processes = new LinkedHashMap<>();
   private final Map<String, List<String>> commands = new LinkedHashMap<>();
   private final ClassArchives archives;
+
   /** JVM options every server gets so that it loads RocksDB's library without unpacking it. */
   private final List<String> nativeOptions;
+
   private volatile boolean stopping;
 
   private ProcessCluster(ClusterPlan plan, List<String> launcher) {
@@ -57,15 +59,19 @@ public final class ProcessCluster implements LocalCluster {
 
   /** Default server JVM options: small heaps, one GC thread (many JVMs share few cores). */
   public static List<String> defaultJvmOptions() {
-    return List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError",
+    return List.of(
+        "-Xms64m",
+        "-Xmx512m",
+        "-XX:+UseSerialGC",
+        "-XX:+ExitOnOutOfMemoryError",
         "-Dorg.slf4j.simpleLogger.showDateTime=true",
         "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd'T'HH:mm:ss.SSS");
   }
 
   /**
-   * Extra JVM options of data servers: their hot paths run in RocksDB and JIT intrinsics, so
-   * the quick C1 compiler alone serves them and spares the cores that many C2-compiling JVMs
-   * would take. Meta replicas keep C2: their Ratis and protobuf paths are Java.
+   * Extra JVM options of data servers: their hot paths run in RocksDB and JIT intrinsics, so the
+   * quick C1 compiler alone serves them and spares the cores that many C2-compiling JVMs would
+   * take. Meta replicas keep C2: their Ratis and protobuf paths are Java.
    */
   public static final List<String> DATA_SERVER_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1");
 
@@ -75,58 +81,92 @@ public final class ProcessCluster implements LocalCluster {
    * first need its warm-up thread and a C2 compile, and a replica that becomes leader mid-rebuild
    * paid those while the cluster was degraded. Over a whole rebuild both loops cost the same.
    *
-   * <p>Their heap starts at its full size (the -Xmx of {@link #defaultJvmOptions()}), so the
-   * serial collector never gives pages back only to fault them in again (a rebuild's stripe
-   * buffers drive the leader into frequent full collections), and metaspace starts at 64 MiB, so
-   * loading the recovery classes forces no full collections of its own.
+   * <p>Their heap starts at its full size (the -Xmx of {@link #defaultJvmOptions()}), so the serial
+   * collector never gives pages back only to fault them in again (a rebuild's stripe buffers drive
+   * the leader into frequent full collections), and metaspace starts at 64 MiB, so loading the
+   * recovery classes forces no full collections of its own.
    */
-  public static final List<String> META_SERVER_JVM_OPTIONS = List.of("-Xms512m", "-XX:MetaspaceSize=64m");
+  public static final List<String> META_SERVER_JVM_OPTIONS =
+      List.of("-Xms512m", "-XX:MetaspaceSize=64m");
 
   /**
-   * CPU niceness data servers start with. On one machine every metadata change and every
-   * snapshot is a Raft round through three meta processes, each hop waiting for a core behind
-   * the data servers' bulk work. Separate machines need none of this.
+   * CPU niceness data servers start with. On one machine every metadata change and every snapshot
+   * is a Raft round through three meta processes, each hop waiting for a core behind the data
+   * servers' bulk work. Separate machines need none of this.
    */
   public static final int DEFAULT_DATA_NICE = 5;
 
   /** Starts every server of the plan and writes cluster.json; does not wait for readiness. */
-  public static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs)
-      throws IOException {
+  public static ProcessCluster start(
+      ClusterPlan plan, List<String> launcher, List<String> extraArgs) throws IOException {
     return start(plan, launcher, extraArgs, id -> List.of());
   }
 
-  /** Like {@link #start(ClusterPlan, List, List)} with data servers at CPU niceness {@code dataNice}. */
-  public static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs, int dataNice)
+  /**
+   * Like {@link #start(ClusterPlan, List, List)} with data servers at CPU niceness {@code
+   * dataNice}.
+   */
+  public static ProcessCluster start(
+      ClusterPlan plan, List<String> launcher, List<String> extraArgs, int dataNice)
       throws IOException {
     return start(plan, launcher, extraArgs, id -> List.of(), dataNice);
   }
 
   /**
-   * Like {@link #start(ClusterPlan, List, List)}, each server's command line prefixed with
-   * {@code wrapper.apply(id)} (e.g. {@code ip netns exec NS}, which keeps the process id).
+   * Like {@link #start(ClusterPlan, List, List)}, each server's command line prefixed with {@code
+   * wrapper.apply(id)} (e.g. {@code ip netns exec NS}, which keeps the process id).
    */
-  public static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs,
-      Function<String, List<String>> wrapper) throws IOException {
+  public static ProcessCluster start(
+      ClusterPlan plan,
+      List<String> launcher,
+      List<String> extraArgs,
+      Function<String, List<String>> wrapper)
+      throws IOException {
     return start(plan, launcher, extraArgs, wrapper, DEFAULT_DATA_NICE);
   }
 
-  private static ProcessCluster start(ClusterPlan plan, List<String> launcher, List<String> extraArgs,
-      Function<String, List<String>> wrapper, int dataNice) throws IOException {
+  private static ProcessCluster start(
+      ClusterPlan plan,
+      List<String> launcher,
+      List<String> extraArgs,
+      Function<String, List<String>> wrapper,
+      int dataNice)
+      throws IOException {
     Files.createDirectories(plan.dir().resolve("logs"));
     ProcessCluster c = new ProcessCluster(plan, launcher);
     List<ClusterFile.Node> meta = new ArrayList<>();
     List<ClusterFile.Node> data = new ArrayList<>();
     for (var p : plan.metaPeers()) {
-      c.commands.put(p.id(), wrapped(wrapper.apply(p.id()),
-          c.command(c.withArchive("meta", META_SERVER_JVM_OPTIONS), plan.metaArgs(p.id()), extraArgs)));
-      meta.add(new ClusterFile.Node(p.id(), p.clientAddress(), 0, plan.metaDir(p.id()).toString(),
-          c.commands.get(p.id())));
+      c.commands.put(
+          p.id(),
+          wrapped(
+              wrapper.apply(p.id()),
+              c.command(
+                  c.withArchive("meta", META_SERVER_JVM_OPTIONS),
+                  plan.metaArgs(p.id()),
+                  extraArgs)));
+      meta.add(
+          new ClusterFile.Node(
+              p.id(),
+              p.clientAddress(),
+              0,
+              plan.metaDir(p.id()).toString(),
+              c.commands.get(p.id())));
     }
     for (String id : plan.dataIds()) {
-      c.commands.put(id, wrapped(wrapper.apply(id), wrapped(niced(dataNice),
-          c.command(c.withArchive("data", DATA_SERVER_JVM_OPTIONS), plan.dataArgs(id), extraArgs))));
-      data.add(new ClusterFile.Node(id, plan.dataAddress(id), 0, plan.dataDir(id).toString(),
-          c.commands.get(id)));
+      c.commands.put(
+          id,
+          wrapped(
+              wrapper.apply(id),
+              wrapped(
+                  niced(dataNice),
+                  c.command(
+                      c.withArchive("data", DATA_SERVER_JVM_OPTIONS),
+                      plan.dataArgs(id),
+                      extraArgs))));
+      data.add(
+          new ClusterFile.Node(
+              id, plan.dataAddress(id), 0, plan.dataDir(id).toString(), c.commands.get(id)));
     }
     ClusterFile file = new ClusterFile(meta, data);
     file.write(plan.clusterFile());
@@ -141,12 +181,15 @@ public final class ProcessCluster implements LocalCluster {
     return c;
   }
 
-  /** {@code nice -n N} (which keeps the process id), or nothing for 0 or where there is no nice(1). */
+  /**
+   * {@code nice -n N} (which keeps the process id), or nothing for 0 or where there is no nice(1).
+   */
   private static List<String> niced(int nice) {
     if (nice == 0) {
       return List.of();
     }
-    for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
+    for (String dir :
+        System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(File.pathSeparator)) {
       if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "nice"))) {
         return List.of(Path.of(dir, "nice").toString(), "-n", String.valueOf(nice));
       }
@@ -160,7 +203,10 @@ public final class ProcessCluster implements LocalCluster {
     return out;
   }
 
-  /** A kind of server's JVM options with those of its class archive and of RocksDB's unpacked library. */
+  /**
+   * A kind of server's JVM options with those of its class archive and of RocksDB's unpacked
+   * library.
+   */
   private List<String> withArchive(String kind, List<String> jvmOptions) {
     List<String> out = new ArrayList<>(jvmOptions);
     out.addAll(nativeOptions);
@@ -169,7 +215,8 @@ public final class ProcessCluster implements LocalCluster {
   }
 
   /** The launcher with role-specific JVM options inserted before its main class. */
-  private List<String> command(List<String> jvmOptions, List<String> serverArgs, List<String> extraArgs) {
+  private List<String> command(
+      List<String> jvmOptions, List<String> serverArgs, List<String> extraArgs) {
     List<String> cmd = new ArrayList<>(launcher);
     int main = cmd.lastIndexOf("io.tessera.cli.Tessera");
     int cp = cmd.indexOf("-cp");
@@ -187,8 +234,11 @@ public final class ProcessCluster implements LocalCluster {
     Path log = plan.logFile(id);
     List<String> cmd = new ArrayList<>(commands.get(id));
     cmd.addAll(extraArgs);
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(Redirect.appendTo(log.toFile())).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(Redirect.appendTo(log.toFile()))
+            .start();
     processes.put(id, p);
     ClusterFile.update(plan.clusterFile(), f -> f.withPid(id, p.pid()));
   }
@@ -206,16 +256,26 @@ public final class ProcessCluster implements LocalCluster {
     if (p != null && !p.isAlive()) {
       Path log = plan.logFile(id);
       List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-      String last = lines.stream().filter(l -> l.startsWith("tessera:")).reduce((a, b) -> b)
-          .orElse(lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1));
-      throw new IOException(id + " exited with code " + p.exitValue() + " while starting: " + last + " (log: "
-          + log + ")");
+      String last =
+          lines.stream()
+              .filter(l -> l.startsWith("tessera:"))
+              .reduce((a, b) -> b)
+              .orElse(lines.isEmpty() ? "(no output)" : lines.get(lines.size() - 1));
+      throw new IOException(
+          id
+              + " exited with code "
+              + p.exitValue()
+              + " while starting: "
+              + last
+              + " (log: "
+              + log
+              + ")");
     }
   }
 
   /**
-   * Servers an operator started again with their cmd are not our children; cluster.json has
-   * their PIDs. Each is stopped with SIGTERM when its command line proves it is that server.
+   * Servers an operator started again with their cmd are not our children; cluster.json has their
+   * PIDs. Each is stopped with SIGTERM when its command line proves it is that server.
    */
   private void stopServersRestartedByHand() {
     ClusterFile file;
@@ -232,11 +292,18 @@ public final class ProcessCluster implements LocalCluster {
       if (child != null && child.pid() == n.pid()) {
         continue;
       }
-      ProcessHandle.of(n.pid()).filter(h -> h.info().commandLine().map(c -> c.contains(" --id " + n.id() + " ")
-          && c.contains(n.dir())).orElse(false)).ifPresent(h -> {
-            h.destroy();
-            stopped.add(h);
-          });
+      ProcessHandle.of(n.pid())
+          .filter(
+              h ->
+                  h.info()
+                      .commandLine()
+                      .map(c -> c.contains(" --id " + n.id() + " ") && c.contains(n.dir()))
+                      .orElse(false))
+          .ifPresent(
+              h -> {
+                h.destroy();
+                stopped.add(h);
+              });
     }
     for (ProcessHandle h : stopped) {
       try {
@@ -265,13 +332,16 @@ public final class ProcessCluster implements LocalCluster {
     return Map.copyOf(processes);
   }
 
-  /** Sends a real signal (KILL, TERM, STOP, CONT) to a server and, for KILL, waits for it to die. */
+  /**
+   * Sends a real signal (KILL, TERM, STOP, CONT) to a server and, for KILL, waits for it to die.
+   */
   public void signal(String id, String signal) throws IOException, InterruptedException {
     Process p = process(id);
     if (p == null) {
       throw new IllegalArgumentException("no server " + id);
     }
-    Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
+    Process kill =
+        new ProcessBuilder("kill", "-" + signal, String.valueOf(p.pid())).inheritIO().start();
     kill.waitFor();
     if (signal.equals("KILL")) {
       p.waitFor(30, TimeUnit.SECONDS);
@@ -279,32 +349,40 @@ public final class ProcessCluster implements LocalCluster {
   }
 
   /**
-   * Starts a server again with its recorded command line (after it was killed) and waits
-   * until it accepts connections on its client port.
+   * Starts a server again with its recorded command line (after it was killed) and waits until it
+   * accepts connections on its client port.
    */
   public void restart(String id) throws IOException, InterruptedException {
     restart(id, List.of());
   }
 
-  /** Like {@link #restart(String)} with settings added for this run only (e.g. {@code -Dtessera.data.x=y}). */
+  /**
+   * Like {@link #restart(String)} with settings added for this run only (e.g. {@code
+   * -Dtessera.data.x=y}).
+   */
   public void restart(String id, List<String> extraArgs) throws IOException, InterruptedException {
     Process old = process(id);
     if (old != null && old.isAlive()) {
       throw new IllegalStateException(id + " is still running (pid " + old.pid() + ")");
     }
     launch(id, extraArgs);
-    int port = plan.metaPeers().stream().filter(p -> p.id().equals(id)).map(p -> p.clientPort()).findFirst()
-        .orElseGet(() -> plan.dataPort(id));
+    int port =
+        plan.metaPeers().stream()
+            .filter(p -> p.id().equals(id))
+            .map(p -> p.clientPort())
+            .findFirst()
+            .orElseGet(() -> plan.dataPort(id));
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
-      checkAlive(id);   // others may be down on purpose
+      checkAlive(id); // others may be down on purpose
       try (Socket s = new Socket(plan.host(id), port)) {
         return;
       } catch (IOException notYet) {
         Thread.sleep(100);
       }
     }
-    throw new IOException(id + " did not start listening on port " + port + " within 60 s; see " + plan.logFile(id));
+    throw new IOException(
+        id + " did not start listening on port " + port + " within 60 s; see " + plan.logFile(id));
   }
 
   @Override

@@ -14,7 +14,10 @@ import java.util.List;
 final class StartupCaches {
   private StartupCaches() {}
 
-  /** The class path of {@code launcher} (a java command line with {@code -cp}), or "" when it names none. */
+  /**
+   * The class path of {@code launcher} (a java command line with {@code -cp}), or "" when it names
+   * none.
+   */
   static String classPath(List<String> launcher) {
     int cp = launcher.indexOf("-cp");
     return cp >= 0 && cp + 1 < launcher.size() ? launcher.get(cp + 1) : "";
@@ -36,7 +39,10 @@ final class StartupCaches {
     return jars;
   }
 
-  /** {@code name} next to the class path's first jar, created if need be; null where it cannot be written. */
+  /**
+   * {@code name} next to the class path's first jar, created if need be; null where it cannot be
+   * written.
+   */
   static Path dir(List<Path> jars, String name) {
     if (jars.isEmpty()) {
       return null;

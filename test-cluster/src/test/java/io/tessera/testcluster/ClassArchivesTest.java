@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ClassArchivesTest {
-  private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  private static final String JAVA =
+      Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private List<String> launcher(String classPath) {
     return List.of(JAVA, "-Xmx64m", "-cp", classPath, "io.tessera.cli.Tessera");
@@ -22,13 +22,16 @@ class ClassArchivesTest {
 
   private String jars() throws Exception {
     Path a = Files.write(dir.resolve("lib").resolve("a.jar"), new byte[] {1});
-    return a + File.pathSeparator + Files.write(dir.resolve("lib").resolve("b.jar"), new byte[] {2});
+    return a
+        + File.pathSeparator
+        + Files.write(dir.resolve("lib").resolve("b.jar"), new byte[] {2});
   }
 
   @Test
   void aClassPathWithClassDirectoriesGetsNoArchive() throws Exception {
     Files.createDirectories(dir.resolve("lib"));
-    String classPath = jars() + File.pathSeparator + Files.createDirectories(dir.resolve("classes"));
+    String classPath =
+        jars() + File.pathSeparator + Files.createDirectories(dir.resolve("classes"));
     ClassArchives archives = ClassArchives.forLauncher(launcher(classPath));
     assertThat(archives.options("meta", List.of())).isEmpty();
     assertThat(dir.resolve("lib").resolve("cds")).doesNotExist();
@@ -40,17 +43,25 @@ class ClassArchivesTest {
     List<String> launcher = launcher(jars());
     ClassArchives first = ClassArchives.forLauncher(launcher);
     List<String> writer = first.options("data", List.of("-XX:TieredStopAtLevel=1"));
-    assertThat(writer).anyMatch(o -> o.startsWith("-XX:ArchiveClassesAtExit=" + dir.resolve("lib").resolve("cds")));
-    assertThat(first.options("data", List.of("-XX:TieredStopAtLevel=1"))).as("one writer per kind").isEmpty();
-    assertThat(first.options("meta", List.of())).anyMatch(o -> o.startsWith("-XX:ArchiveClassesAtExit="));
+    assertThat(writer)
+        .anyMatch(
+            o -> o.startsWith("-XX:ArchiveClassesAtExit=" + dir.resolve("lib").resolve("cds")));
+    assertThat(first.options("data", List.of("-XX:TieredStopAtLevel=1")))
+        .as("one writer per kind")
+        .isEmpty();
+    assertThat(first.options("meta", List.of()))
+        .anyMatch(o -> o.startsWith("-XX:ArchiveClassesAtExit="));
 
     Path pending = Path.of(writer.get(0).substring(writer.get(0).indexOf('=') + 1));
-    Path archive = pending.resolveSibling(pending.getFileName().toString().replaceAll("\\.part-\\d+$", ""));
+    Path archive =
+        pending.resolveSibling(pending.getFileName().toString().replaceAll("\\.part-\\d+$", ""));
     Files.write(archive, new byte[] {42});
-    assertThat(ClassArchives.forLauncher(launcher).options("data", List.of("-XX:TieredStopAtLevel=1")))
+    assertThat(
+            ClassArchives.forLauncher(launcher).options("data", List.of("-XX:TieredStopAtLevel=1")))
         .containsExactly("-XX:SharedArchiveFile=" + archive);
     assertThat(ClassArchives.forLauncher(launcher).options("data", List.of()))
-        .as("other JVM options need an archive of their own").noneMatch(o -> o.startsWith("-XX:SharedArchiveFile"));
+        .as("other JVM options need an archive of their own")
+        .noneMatch(o -> o.startsWith("-XX:SharedArchiveFile"));
   }
 
   /**
@@ -62,7 +73,9 @@ class ClassArchivesTest {
     Files.createDirectories(dir.resolve("lib"));
     Path home = Files.createDirectories(dir.resolve("jlinked").resolve("bin")).getParent();
     Path java = Files.writeString(home.resolve("bin").resolve("java"), "#!/bin/sh\n");
-    ClassArchives archives = ClassArchives.forLauncher(List.of(java.toString(), "-cp", jars(), "io.tessera.cli.Tessera"));
+    ClassArchives archives =
+        ClassArchives.forLauncher(
+            List.of(java.toString(), "-cp", jars(), "io.tessera.cli.Tessera"));
     assertThat(archives.options("meta", List.of())).isEmpty();
     assertThat(ClassArchives.hasBaseArchive(java)).isFalse();
     assertThat(ClassArchives.hasBaseArchive(Path.of(JAVA))).as("this JDK's").isTrue();
@@ -74,7 +87,8 @@ class ClassArchivesTest {
     ClassArchives archives = ClassArchives.forLauncher(launcher(jars()));
     List<String> writer = archives.options("meta", List.of());
     Path pending = Path.of(writer.get(0).substring(writer.get(0).indexOf('=') + 1));
-    Files.write(pending, "torn by a kill during the dump".getBytes());   // what a JVM killed mid-dump leaves
+    Files.write(
+        pending, "torn by a kill during the dump".getBytes()); // what a JVM killed mid-dump leaves
     archives.settle();
     assertThat(pending).doesNotExist();
     try (var left = Files.list(pending.getParent())) {

@@ -16,8 +16,7 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.util.Environment;
 
 class NativeLibrariesTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** A distribution's lib/ folder: RocksDB's real jar and another. */
   private String distribution() throws Exception {
@@ -38,11 +37,21 @@ class NativeLibrariesTest {
    */
   private String probe(String classPath, List<String> options) throws Exception {
     Path notADirectory = Files.write(dir.resolve("tmp-is-a-file"), new byte[] {0});
-    Path probeClasses = Path.of(RocksLibraryProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xshare:auto", "-Djava.io.tmpdir=" + notADirectory));
+    Path probeClasses =
+        Path.of(
+            RocksLibraryProbe.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:auto",
+                "-Djava.io.tmpdir=" + notADirectory));
     cmd.addAll(options);
-    cmd.addAll(List.of("-cp", classPath + File.pathSeparator + probeClasses, RocksLibraryProbe.class.getName()));
+    cmd.addAll(
+        List.of(
+            "-cp",
+            classPath + File.pathSeparator + probeClasses,
+            RocksLibraryProbe.class.getName()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the probe JVM finished").isTrue();
     return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -57,21 +66,25 @@ class NativeLibrariesTest {
     assertThat(unpacked).isRegularFile().startsWith(dir.resolve("lib").resolve("native"));
 
     assertThat(probe(classPath, options)).contains("loaded");
-    assertThat(probe(classPath, List.of())).as("without the unpacked copy RocksDB needs a temporary directory")
-        .contains("Unable to load the RocksDB shared library").doesNotContain("loaded");
+    assertThat(probe(classPath, List.of()))
+        .as("without the unpacked copy RocksDB needs a temporary directory")
+        .contains("Unable to load the RocksDB shared library")
+        .doesNotContain("loaded");
   }
 
   @Test
   void aSecondClusterFromTheSameJarsReusesTheCopyAndATornCopyIsReplaced() throws Exception {
     String classPath = distribution();
-    Path unpacked = libraryDir(NativeLibraries.options(classPath)).resolve(Environment.getJniLibraryFileName("rocksdb"));
+    Path unpacked =
+        libraryDir(NativeLibraries.options(classPath))
+            .resolve(Environment.getJniLibraryFileName("rocksdb"));
     long size = Files.size(unpacked);
     FileTime old = FileTime.fromMillis(1_000_000L);
     Files.setLastModifiedTime(unpacked, old);
     NativeLibraries.options(classPath);
     assertThat(Files.getLastModifiedTime(unpacked)).as("reused, not unpacked again").isEqualTo(old);
 
-    Files.write(unpacked, new byte[] {1, 2, 3});   // what a machine crash during the copy could leave
+    Files.write(unpacked, new byte[] {1, 2, 3}); // what a machine crash during the copy could leave
     NativeLibraries.options(classPath);
     assertThat(Files.size(unpacked)).isEqualTo(size);
     try (var left = Files.list(unpacked.getParent())) {
@@ -84,7 +97,8 @@ class NativeLibrariesTest {
     String classPath = distribution();
     Path classes = Files.createDirectories(dir.resolve("classes"));
     assertThat(NativeLibraries.options(classPath + File.pathSeparator + classes)).isEmpty();
-    assertThat(NativeLibraries.options(dir.resolve("lib").resolve("tessera.jar").toString())).isEmpty();
+    assertThat(NativeLibraries.options(dir.resolve("lib").resolve("tessera.jar").toString()))
+        .isEmpty();
     assertThat(dir.resolve("lib").resolve("native")).doesNotExist();
   }
 }

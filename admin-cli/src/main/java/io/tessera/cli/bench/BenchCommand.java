@@ -3,7 +3,15 @@ package io.tessera.cli.bench;
 import picocli.CommandLine.Command;
 
 /** {@code tessera bench}. */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks against a running cluster.",
-    subcommands = {IorCommand.class, MetaBenchCommand.class, SnapshotOverheadCommand.class,
-        SnapshotReadDiffCommand.class, RebuildCommand.class})
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Benchmarks against a running cluster.",
+    subcommands = {
+      IorCommand.class,
+      MetaBenchCommand.class,
+      SnapshotOverheadCommand.class,
+      SnapshotReadDiffCommand.class,
+      RebuildCommand.class
+    })
 public final class BenchCommand {}

@@ -27,76 +27,131 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tessera bench ior}: IOR-like. N clients each write a block of B bytes in transfers
- * of T bytes (one shared file, client i at offset i*B, or a file per client), then read it
- * back; a separate untimed pass verifies every byte. Timed phases only move bytes, as IOR and
- * the HDFS peer benchmark do. MB = 10^6 bytes.
+ * {@code tessera bench ior}: IOR-like. N clients each write a block of B bytes in transfers of T
+ * bytes (one shared file, client i at offset i*B, or a file per client), then read it back; a
+ * separate untimed pass verifies every byte. Timed phases only move bytes, as IOR and the HDFS peer
+ * benchmark do. MB = 10^6 bytes.
  */
-@Command(name = "ior", mixinStandardHelpOptions = true,
-    description = {"IOR-like throughput: N clients write then read their blocks; every byte is verified in an "
-        + "untimed pass. Each client has its own connection, as separate processes would.",
-        "Reports MB/s (10^6 B/s) per phase: the median of --runs, with min and max."})
+@Command(
+    name = "ior",
+    mixinStandardHelpOptions = true,
+    description = {
+      "IOR-like throughput: N clients write then read their blocks; every byte is verified in an "
+          + "untimed pass. Each client has its own connection, as separate processes would.",
+      "Reports MB/s (10^6 B/s) per phase: the median of --runs, with min and max."
+    })
 public final class IorCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  ClusterOptions cluster;
+  @Mixin ClusterOptions cluster;
 
-  @Mixin
-  LayoutOptions layout;
+  @Mixin LayoutOptions layout;
 
-  @Option(names = "--clients", defaultValue = "1", description = "concurrent clients (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--clients",
+      defaultValue = "1",
+      description = "concurrent clients (default ${DEFAULT-VALUE})")
   int clients;
 
-  @Option(names = "--block", defaultValue = "256M", description = "bytes per client (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--block",
+      defaultValue = "256M",
+      description = "bytes per client (default ${DEFAULT-VALUE})")
   String block;
 
-  @Option(names = "--transfer", defaultValue = "4M", description = "bytes per write/read call (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--transfer",
+      defaultValue = "4M",
+      description = "bytes per write/read call (default ${DEFAULT-VALUE})")
   String transfer;
 
-  @Option(names = "--file-per-client", description = "each client its own file (default: one shared file)")
+  @Option(
+      names = "--file-per-client",
+      description = "each client its own file (default: one shared file)")
   boolean filePerClient;
 
-  @Option(names = "--runs", defaultValue = "1", description = "timed repetitions; the median is reported (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--runs",
+      defaultValue = "1",
+      description = "timed repetitions; the median is reported (default ${DEFAULT-VALUE})")
   int runs;
 
-  @Option(names = "--warmup", defaultValue = "block", description = "bytes per client of each untimed warm-up pass "
-      + "(a write and a read; 0: none; default: as --block)")
+  @Option(
+      names = "--warmup",
+      defaultValue = "block",
+      description =
+          "bytes per client of each untimed warm-up pass "
+              + "(a write and a read; 0: none; default: as --block)")
   String warmup;
 
-  @Option(names = "--warmup-passes", defaultValue = "auto", description = {"warm-up passes: a number, or auto: "
-      + "until a pass writes within 10 %% of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})",
-      "a cluster just started is slower for its first gigabytes while every server JVM compiles its I/O path"})
+  @Option(
+      names = "--warmup-passes",
+      defaultValue = "auto",
+      description = {
+        "warm-up passes: a number, or auto: "
+            + "until a pass writes within 10 %% of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})",
+        "a cluster just started is slower for its first gigabytes while every server JVM compiles its I/O path"
+      })
   String warmupPasses;
 
-  @Option(names = "--unbuffered", description = {"each transfer is one positional write, as IOR's POSIX "
-      + "backend does (default: an output stream gathers whole stripes)", "with parity, transfers smaller than a "
-      + "stripe then take the two-phase partial-stripe path"})
+  @Option(
+      names = "--unbuffered",
+      description = {
+        "each transfer is one positional write, as IOR's POSIX "
+            + "backend does (default: an output stream gathers whole stripes)",
+        "with parity, transfers smaller than a "
+            + "stripe then take the two-phase partial-stripe path"
+      })
   boolean unbuffered;
 
-  @Option(names = "--rewrite", description = {"every write pass writes the same file(s) again, in place "
-      + "(default: each pass writes new files, replacing the last pass's, as IOR does between repetitions and as "
-      + "the HDFS peer does)", "a rewrite records no new size and stores each unit in a removed unit's file"})
+  @Option(
+      names = "--rewrite",
+      description = {
+        "every write pass writes the same file(s) again, in place "
+            + "(default: each pass writes new files, replacing the last pass's, as IOR does between repetitions and as "
+            + "the HDFS peer does)",
+        "a rewrite records no new size and stores each unit in a removed unit's file"
+      })
   boolean rewrite;
 
-  @Option(names = "--keep", description = "leave the test files (named <dir>/ior-kept-N) for a later --read-only run")
+  @Option(
+      names = "--keep",
+      description = "leave the test files (named <dir>/ior-kept-N) for a later --read-only run")
   boolean keep;
 
-  @Option(names = "--read-only", description = {"time reads only, of the files a --keep run with the same "
-      + "--clients, --block and --file-per-client left", "e.g. to read with data servers killed in between"})
+  @Option(
+      names = "--read-only",
+      description = {
+        "time reads only, of the files a --keep run with the same "
+            + "--clients, --block and --file-per-client left",
+        "e.g. to read with data servers killed in between"
+      })
   boolean readOnly;
 
-  @Option(names = "--dir", defaultValue = "/bench/ior", description = "cluster directory for the test files")
+  @Option(
+      names = "--dir",
+      defaultValue = "/bench/ior",
+      description = "cluster directory for the test files")
   String dir;
 
-  @Option(names = "--verify", defaultValue = "true", negatable = true, fallbackValue = "true",
-      description = "check every byte in an untimed pass after the last run (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--verify",
+      defaultValue = "true",
+      negatable = true,
+      fallbackValue = "true",
+      description =
+          "check every byte in an untimed pass after the last run (default ${DEFAULT-VALUE})")
   boolean verify;
 
-  @Option(names = "--drop-caches", defaultValue = "false", negatable = true, fallbackValue = "true",
-      description = {"drop the whole machine's page cache before reading (needs root; it slows every other "
-          + "program on the machine for a while, so only when asked; default ${DEFAULT-VALUE})"})
+  @Option(
+      names = "--drop-caches",
+      defaultValue = "false",
+      negatable = true,
+      fallbackValue = "true",
+      description = {
+        "drop the whole machine's page cache before reading (needs root; it slows every other "
+            + "program on the machine for a while, so only when asked; default ${DEFAULT-VALUE})"
+      })
   boolean dropCaches;
 
   private long blockBytes;
@@ -107,9 +162,13 @@ public final class IorCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     blockBytes = DataSize.parse(block);
     transferBytes = (int) DataSize.parse(transfer);
-    long warmBytes = (warmup.equals("block") ? blockBytes : DataSize.parse(warmup)) / transferBytes * transferBytes;
+    long warmBytes =
+        (warmup.equals("block") ? blockBytes : DataSize.parse(warmup))
+            / transferBytes
+            * transferBytes;
     if (clients < 1 || runs < 1 || transferBytes < 1 || blockBytes % transferBytes != 0) {
-      throw new IllegalArgumentException("--clients and --runs must be >= 1 and --block a multiple of --transfer");
+      throw new IllegalArgumentException(
+          "--clients and --runs must be >= 1 and --block a multiple of --transfer");
     }
     SteadyState steady = SteadyState.of(warmupPasses);
     List<TesseraFileSystem> fss = new ArrayList<>();
@@ -122,18 +181,28 @@ public final class IorCommand implements Callable<Integer> {
       fs.mkdirs(dir);
       CreateOptions o = layout.toOptions();
       CreateOptions opts = (o == null ? CreateOptions.defaults() : o).overwrite(true);
-      String prefix = dir + (keep || readOnly ? "/ior-kept" : "/ior-" + ProcessHandle.current().pid());
+      String prefix =
+          dir + (keep || readOnly ? "/ior-kept" : "/ior-" + ProcessHandle.current().pid());
       List<String> files = readOnly ? existing(fs, prefix) : create(fs, prefix, opts);
-      out.printf(Locale.ROOT, "ior: %d client(s), block %s, transfer %s, %s, layout %s, %d run(s), %s%n", clients,
-          DataSize.format(blockBytes), DataSize.format(transferBytes), filePerClient ? "file per client"
-              : "shared file", fs.stat(files.get(0)).layout(), runs,
-          readOnly ? "reads only" : rewrite ? "every pass rewrites the same files" : "new files every pass");
-      Callable<Void> fresh = () -> {
-        if (!rewrite && !readOnly) {
-          recreate(fs, files, opts);
-        }
-        return null;
-      };
+      out.printf(
+          Locale.ROOT,
+          "ior: %d client(s), block %s, transfer %s, %s, layout %s, %d run(s), %s%n",
+          clients,
+          DataSize.format(blockBytes),
+          DataSize.format(transferBytes),
+          filePerClient ? "file per client" : "shared file",
+          fs.stat(files.get(0)).layout(),
+          runs,
+          readOnly
+              ? "reads only"
+              : rewrite ? "every pass rewrites the same files" : "new files every pass");
+      Callable<Void> fresh =
+          () -> {
+            if (!rewrite && !readOnly) {
+              recreate(fs, files, opts);
+            }
+            return null;
+          };
       out.flush();
       if (warmBytes > 0) {
         warmUp(out, pool, fss, files, warmBytes, steady, fresh);
@@ -144,16 +213,43 @@ public final class IorCommand implements Callable<Integer> {
       for (int r = 0; r < runs; r++) {
         long refusedBefore = lockRefusals(fss);
         fresh.call();
-        double seconds = readOnly ? Double.NaN
-            : phase(pool, i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i));
+        double seconds =
+            readOnly
+                ? Double.NaN
+                : phase(
+                    pool,
+                    i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i));
         writes[r] = total / 1e6 / seconds;
         long refused = lockRefusals(fss) - refusedBefore;
         boolean dropped = dropCaches && dropPageCache();
-        reads[r] = total / 1e6 / phase(pool, i -> read(fss.get(i), file(files, i), offset(i, blockBytes),
-            blockBytes, i, false));
-        String write = readOnly ? "write not timed (--read-only)" : String.format(Locale.ROOT,
-            "write %.1f MB/s (%d lock refusals, %.1f/s)", writes[r], refused, refused / seconds);
-        out.printf(Locale.ROOT, "  run %d: %s, read %.1f MB/s%s%n", r + 1, write, reads[r],
+        reads[r] =
+            total
+                / 1e6
+                / phase(
+                    pool,
+                    i ->
+                        read(
+                            fss.get(i),
+                            file(files, i),
+                            offset(i, blockBytes),
+                            blockBytes,
+                            i,
+                            false));
+        String write =
+            readOnly
+                ? "write not timed (--read-only)"
+                : String.format(
+                    Locale.ROOT,
+                    "write %.1f MB/s (%d lock refusals, %.1f/s)",
+                    writes[r],
+                    refused,
+                    refused / seconds);
+        out.printf(
+            Locale.ROOT,
+            "  run %d: %s, read %.1f MB/s%s%n",
+            r + 1,
+            write,
+            reads[r],
             dropped ? " (page cache dropped before reading)" : "");
         out.flush();
       }
@@ -162,8 +258,13 @@ public final class IorCommand implements Callable<Integer> {
       }
       out.printf(Locale.ROOT, "read:  %s MB/s%n", summary(reads));
       if (verify) {
-        phase(pool, i -> read(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i, true));
-        out.printf(Locale.ROOT, "verified: every byte of %s read back as written%n", DataSize.format(total));
+        phase(
+            pool,
+            i -> read(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i, true));
+        out.printf(
+            Locale.ROOT,
+            "verified: every byte of %s read back as written%n",
+            DataSize.format(total));
       }
       if (keep || readOnly) {
         out.printf(Locale.ROOT, "kept: %s%n", String.join(" ", files));
@@ -179,20 +280,51 @@ public final class IorCommand implements Callable<Integer> {
     }
   }
 
-  /** Untimed write and read passes until the rates settle (or as many as asked); prints their rates. */
-  private void warmUp(PrintWriter out, ExecutorService pool, List<TesseraFileSystem> fss, List<String> files,
-      long warmBytes, SteadyState steady, Callable<Void> fresh) throws Exception {
+  /**
+   * Untimed write and read passes until the rates settle (or as many as asked); prints their rates.
+   */
+  private void warmUp(
+      PrintWriter out,
+      ExecutorService pool,
+      List<TesseraFileSystem> fss,
+      List<String> files,
+      long warmBytes,
+      SteadyState steady,
+      Callable<Void> fresh)
+      throws Exception {
     double total = warmBytes * (double) fss.size() / 1e6;
-    steady.warmUp(() -> {
-      fresh.call();
-      double written = readOnly ? Double.NaN
-          : total / phase(pool, i -> write(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
-      double read = total / phase(pool, i -> read(fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i,
-          false));
-      return readOnly ? read : written;
-    });
-    out.printf(Locale.ROOT, "warm-up, untimed: %d pass(es) of %s per client, %s MB/s%n", steady.rates().size(),
-        DataSize.format(warmBytes), (readOnly ? "read " : "write ") + steady.ratesText());
+    steady.warmUp(
+        () -> {
+          fresh.call();
+          double written =
+              readOnly
+                  ? Double.NaN
+                  : total
+                      / phase(
+                          pool,
+                          i ->
+                              write(
+                                  fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
+          double read =
+              total
+                  / phase(
+                      pool,
+                      i ->
+                          read(
+                              fss.get(i),
+                              file(files, i),
+                              offset(i, warmBytes),
+                              warmBytes,
+                              i,
+                              false));
+          return readOnly ? read : written;
+        });
+    out.printf(
+        Locale.ROOT,
+        "warm-up, untimed: %d pass(es) of %s per client, %s MB/s%n",
+        steady.rates().size(),
+        DataSize.format(warmBytes),
+        (readOnly ? "read " : "write ") + steady.ratesText());
     out.flush();
   }
 
@@ -202,15 +334,20 @@ public final class IorCommand implements Callable<Integer> {
       String f = prefix + "-" + i;
       long need = filePerClient ? blockBytes : blockBytes * clients;
       if (!fs.exists(f) || fs.stat(f).size() < need) {
-        throw new IllegalArgumentException(f + " is missing or shorter than " + need + " bytes: run the same "
-            + "bench with --keep first");
+        throw new IllegalArgumentException(
+            f
+                + " is missing or shorter than "
+                + need
+                + " bytes: run the same "
+                + "bench with --keep first");
       }
       files.add(f);
     }
     return files;
   }
 
-  private List<String> create(TesseraFileSystem fs, String prefix, CreateOptions opts) throws IOException {
+  private List<String> create(TesseraFileSystem fs, String prefix, CreateOptions opts)
+      throws IOException {
     List<String> files = new ArrayList<>();
     for (int i = 0; i < (filePerClient ? clients : 1); i++) {
       files.add(prefix + "-" + i);
@@ -219,8 +356,12 @@ public final class IorCommand implements Callable<Integer> {
     return files;
   }
 
-  /** Creates each test file anew, empty (untimed; a file already there is replaced): the next pass grows it. */
-  private static void recreate(TesseraFileSystem fs, List<String> files, CreateOptions opts) throws IOException {
+  /**
+   * Creates each test file anew, empty (untimed; a file already there is replaced): the next pass
+   * grows it.
+   */
+  private static void recreate(TesseraFileSystem fs, List<String> files, CreateOptions opts)
+      throws IOException {
     for (String f : files) {
       fs.createFile(f, opts).close();
     }
@@ -230,8 +371,10 @@ public final class IorCommand implements Callable<Integer> {
   static String summary(double[] values) {
     double[] v = values.clone();
     Arrays.sort(v);
-    double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    return v.length == 1 ? String.format(Locale.ROOT, "%.1f", median)
+    double median =
+        v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return v.length == 1
+        ? String.format(Locale.ROOT, "%.1f", median)
         : String.format(Locale.ROOT, "%.1f [%.1f-%.1f]", median, v[0], v[v.length - 1]);
   }
 
@@ -256,10 +399,12 @@ public final class IorCommand implements Callable<Integer> {
     List<Future<?>> fs = new ArrayList<>();
     for (int i = 0; i < clients; i++) {
       int c = i;
-      fs.add(pool.submit(() -> {
-        task.run(c);
-        return null;
-      }));
+      fs.add(
+          pool.submit(
+              () -> {
+                task.run(c);
+                return null;
+              }));
     }
     for (Future<?> f : fs) {
       f.get();
@@ -267,7 +412,8 @@ public final class IorCommand implements Callable<Integer> {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private void write(TesseraFileSystem fs, String path, long offset, long bytes, int client) throws IOException {
+  private void write(TesseraFileSystem fs, String path, long offset, long bytes, int client)
+      throws IOException {
     Pattern p = new Pattern(client, transferBytes);
     byte[] buf = new byte[transferBytes];
     if (unbuffered) {
@@ -279,7 +425,8 @@ public final class IorCommand implements Callable<Integer> {
       }
       return;
     }
-    try (TesseraFile f = fs.openFile(path); OutputStream out = f.newOutputStream(offset)) {
+    try (TesseraFile f = fs.openFile(path);
+        OutputStream out = f.newOutputStream(offset)) {
       for (long done = 0; done < bytes; done += transferBytes) {
         p.fill(buf, transferBytes, offset + done);
         out.write(buf, 0, transferBytes);
@@ -287,12 +434,14 @@ public final class IorCommand implements Callable<Integer> {
     }
   }
 
-  private void read(TesseraFileSystem fs, String path, long offset, long bytes, int client, boolean check)
+  private void read(
+      TesseraFileSystem fs, String path, long offset, long bytes, int client, boolean check)
       throws IOException {
     Pattern p = new Pattern(client, transferBytes);
     byte[] buf = new byte[transferBytes];
     byte[] expected = check ? new byte[transferBytes] : null;
-    try (TesseraFile f = fs.openFile(path); InputStream in = f.newInputStream(offset)) {
+    try (TesseraFile f = fs.openFile(path);
+        InputStream in = f.newInputStream(offset)) {
       for (long done = 0; done < bytes; done += transferBytes) {
         if (in.readNBytes(buf, 0, transferBytes) != transferBytes) {
           throw new IOException(path + " ended early at " + (offset + done));

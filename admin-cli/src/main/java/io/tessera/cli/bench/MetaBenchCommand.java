@@ -17,31 +17,52 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tessera bench meta}: creates of empty files per second, then stats per second, from T threads. */
-@Command(name = "meta", mixinStandardHelpOptions = true,
-    description = "Metadata rate: T threads create N empty files in one directory, then stat each of them.")
+/**
+ * {@code tessera bench meta}: creates of empty files per second, then stats per second, from T
+ * threads.
+ */
+@Command(
+    name = "meta",
+    mixinStandardHelpOptions = true,
+    description =
+        "Metadata rate: T threads create N empty files in one directory, then stat each of them.")
 public final class MetaBenchCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  ClusterOptions cluster;
+  @Mixin ClusterOptions cluster;
 
-  @Option(names = "--threads", defaultValue = "4", description = "client threads (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--threads",
+      defaultValue = "4",
+      description = "client threads (default ${DEFAULT-VALUE})")
   int threads;
 
-  @Option(names = "--files", defaultValue = "10000", description = "files in all (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--files",
+      defaultValue = "10000",
+      description = "files in all (default ${DEFAULT-VALUE})")
   int files;
 
-  @Option(names = "--warmup", paramLabel = "FILES", description = "files of each untimed warm-up pass of creates "
-      + "and stats (0: none; default: as many as --files)")
+  @Option(
+      names = "--warmup",
+      paramLabel = "FILES",
+      description =
+          "files of each untimed warm-up pass of creates "
+              + "and stats (0: none; default: as many as --files)")
   Integer warmup;
 
-  @Option(names = "--warmup-passes", defaultValue = "auto", description = "warm-up passes: a number, or auto: until "
-      + "a pass creates within 10 %% of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--warmup-passes",
+      defaultValue = "auto",
+      description =
+          "warm-up passes: a number, or auto: until "
+              + "a pass creates within 10 %% of the rate of the pass before, at most 6 (default ${DEFAULT-VALUE})")
   String warmupPasses;
 
-  @Option(names = "--dir", defaultValue = "/bench/meta", description = "cluster directory for the files")
+  @Option(
+      names = "--dir",
+      defaultValue = "/bench/meta",
+      description = "cluster directory for the files")
   String dir;
 
   @Override
@@ -52,7 +73,8 @@ public final class MetaBenchCommand implements Callable<Integer> {
     }
     int warmupFiles = warmup == null ? files : warmup;
     if (warmupFiles < 0) {
-      throw new IllegalArgumentException("--warmup " + warmupFiles + " is negative (0: no warm-up)");
+      throw new IllegalArgumentException(
+          "--warmup " + warmupFiles + " is negative (0: no warm-up)");
     }
     SteadyState steady = SteadyState.of(warmupPasses);
     String run = dir + "/run-" + ProcessHandle.current().pid();
@@ -64,22 +86,37 @@ public final class MetaBenchCommand implements Callable<Integer> {
       }
       if (warmupFiles > 0) {
         int warmFiles = Math.max(warmupFiles, threads);
-        steady.warmUp(() -> {
-          String pass = run + "/warmup-" + (steady.rates().size() + 1);
-          fss.get(0).mkdirs(pass);
-          double rate = warmFiles / timed(pool, fss, pass, warmFiles, true);
-          timed(pool, fss, pass, warmFiles, false);
-          return rate;
-        });
-        out.printf(Locale.ROOT, "warm-up, untimed: %d pass(es) of %d files, creates %s ops/s%n",
-            steady.rates().size(), warmFiles, steady.ratesText());
+        steady.warmUp(
+            () -> {
+              String pass = run + "/warmup-" + (steady.rates().size() + 1);
+              fss.get(0).mkdirs(pass);
+              double rate = warmFiles / timed(pool, fss, pass, warmFiles, true);
+              timed(pool, fss, pass, warmFiles, false);
+              return rate;
+            });
+        out.printf(
+            Locale.ROOT,
+            "warm-up, untimed: %d pass(es) of %d files, creates %s ops/s%n",
+            steady.rates().size(),
+            warmFiles,
+            steady.ratesText());
       }
       fss.get(0).mkdirs(run + "/timed");
       double create = timed(pool, fss, run + "/timed", files, true);
       double stat = timed(pool, fss, run + "/timed", files, false);
-      out.printf(Locale.ROOT, "creates: %.0f ops/s (%d files, %d threads, %.2f s)%n", files / create, files, threads,
+      out.printf(
+          Locale.ROOT,
+          "creates: %.0f ops/s (%d files, %d threads, %.2f s)%n",
+          files / create,
+          files,
+          threads,
           create);
-      out.printf(Locale.ROOT, "stats:   %.0f ops/s (%d files, %d threads, %.2f s)%n", files / stat, files, threads,
+      out.printf(
+          Locale.ROOT,
+          "stats:   %.0f ops/s (%d files, %d threads, %.2f s)%n",
+          files / stat,
+          files,
+          threads,
           stat);
       fss.get(0).delete(run, true);
       return 0;
@@ -89,7 +126,8 @@ public final class MetaBenchCommand implements Callable<Integer> {
     }
   }
 
-  private double timed(ExecutorService pool, List<TesseraFileSystem> fss, String dirPath, int n, boolean create)
+  private double timed(
+      ExecutorService pool, List<TesseraFileSystem> fss, String dirPath, int n, boolean create)
       throws Exception {
     long start = System.nanoTime();
     List<Future<?>> fs = new ArrayList<>();
@@ -97,18 +135,20 @@ public final class MetaBenchCommand implements Callable<Integer> {
     for (int t = 0; t < threads; t++) {
       int thread = t;
       int count = t == threads - 1 ? n - per * (threads - 1) : per;
-      fs.add(pool.submit(() -> {
-        TesseraFileSystem c = fss.get(thread);
-        for (int i = 0; i < count; i++) {
-          String p = dirPath + "/f-" + thread + "-" + i;
-          if (create) {
-            c.createFile(p, CreateOptions.defaults()).close();
-          } else {
-            c.stat(p);
-          }
-        }
-        return null;
-      }));
+      fs.add(
+          pool.submit(
+              () -> {
+                TesseraFileSystem c = fss.get(thread);
+                for (int i = 0; i < count; i++) {
+                  String p = dirPath + "/f-" + thread + "-" + i;
+                  if (create) {
+                    c.createFile(p, CreateOptions.defaults()).close();
+                  } else {
+                    c.stat(p);
+                  }
+                }
+                return null;
+              }));
     }
     for (Future<?> f : fs) {
       f.get();

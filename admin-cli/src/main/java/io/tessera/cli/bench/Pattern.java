@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * Verifiable data without storing it: a random block per client, with the absolute file
- * offset stamped into the first 8 bytes of every 4 KiB page, so a misplaced page is caught.
+ * Verifiable data without storing it: a random block per client, with the absolute file offset
+ * stamped into the first 8 bytes of every 4 KiB page, so a misplaced page is caught.
  */
 final class Pattern {
   private static final int PAGE = 4096;

@@ -29,71 +29,107 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tessera bench rebuild}: how fast recovery rebuilds one data server's shards, and what
- * that leaves foreground writers. On a {@code tessera local} cluster: measures foreground write
- * throughput, SIGKILLs one data server, writes files until it has missed {@code --shard-bytes}
- * of shards, starts it again with its recorded command, and measures the rebuild (time, MB/s)
- * with the foreground writers running, then their throughput during it.
+ * {@code tessera bench rebuild}: how fast recovery rebuilds one data server's shards, and what that
+ * leaves foreground writers. On a {@code tessera local} cluster: measures foreground write
+ * throughput, SIGKILLs one data server, writes files until it has missed {@code --shard-bytes} of
+ * shards, starts it again with its recorded command, and measures the rebuild (time, MB/s) with the
+ * foreground writers running, then their throughput during it.
  */
-@Command(name = "rebuild", mixinStandardHelpOptions = true,
-    description = {"Rebuild rate of one data server's shards, and foreground write throughput during the rebuild.",
-        "With --decommission: the rate at which a decommissioned server's units move to other servers.",
-        "Needs the cluster.json of a `tessera local` cluster (run from the repository root): the victim is",
-        "SIGKILLed, files it misses are written, then it is started again with its recorded command.",
-        "Rebuilds run at up to tessera.meta.rebuild-rate (set on the meta servers); while clients are busy, at up",
-        "to tessera.meta.rebuild-rate-under-load, holding stripe locks that writers wait on at most",
-        "tessera.meta.rebuild-lock-share-under-load of the time."})
+@Command(
+    name = "rebuild",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Rebuild rate of one data server's shards, and foreground write throughput during the rebuild.",
+      "With --decommission: the rate at which a decommissioned server's units move to other servers.",
+      "Needs the cluster.json of a `tessera local` cluster (run from the repository root): the victim is",
+      "SIGKILLed, files it misses are written, then it is started again with its recorded command.",
+      "Rebuilds run at up to tessera.meta.rebuild-rate (set on the meta servers); while clients are busy, at up",
+      "to tessera.meta.rebuild-rate-under-load, holding stripe locks that writers wait on at most",
+      "tessera.meta.rebuild-lock-share-under-load of the time."
+    })
 public final class RebuildCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  ClusterOptions cluster;
+  @Mixin ClusterOptions cluster;
 
-  @Option(names = "--cluster-file", defaultValue = "tessera-data/cluster.json",
+  @Option(
+      names = "--cluster-file",
+      defaultValue = "tessera-data/cluster.json",
       description = "cluster.json of the local cluster (default: ${DEFAULT-VALUE})")
   Path clusterFile;
 
-  @Option(names = "--victim", description = "data server to kill and rebuild (default: the last one)")
+  @Option(
+      names = "--victim",
+      description = "data server to kill and rebuild (default: the last one)")
   String victim;
 
-  @Option(names = "--shard-bytes", defaultValue = "1G",
+  @Option(
+      names = "--shard-bytes",
+      defaultValue = "1G",
       description = "shard bytes the victim misses and gets rebuilt (default: ${DEFAULT-VALUE})")
   String shardBytes;
 
-  @Option(names = "--ec", defaultValue = "6+3", description = "layout of the files (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--ec",
+      defaultValue = "6+3",
+      description = "layout of the files (default: ${DEFAULT-VALUE})")
   String ec;
 
-  @Option(names = "--fg-clients", defaultValue = "2", description = "foreground writers (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--fg-clients",
+      defaultValue = "2",
+      description = "foreground writers (default: ${DEFAULT-VALUE})")
   int fgClients;
 
-  @Option(names = "--decommission", description = {"measure a drain instead: write the files while every server"
-      + " is up, then decommission the victim and time until it is retired (its units moved to servers outside"
-      + " each file's layout, so the cluster needs more data servers than the layout is wide); recommissioned"
-      + " afterwards"})
+  @Option(
+      names = "--decommission",
+      description = {
+        "measure a drain instead: write the files while every server"
+            + " is up, then decommission the victim and time until it is retired (its units moved to servers outside"
+            + " each file's layout, so the cluster needs more data servers than the layout is wide); recommissioned"
+            + " afterwards"
+      })
   boolean decommission;
 
-  @Option(names = "--baseline", defaultValue = "15", description = "seconds of foreground writes measured before (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--baseline",
+      defaultValue = "15",
+      description = "seconds of foreground writes measured before (default: ${DEFAULT-VALUE})")
   int baselineSeconds;
 
-  @Option(names = "--warmup", defaultValue = "10", description = "seconds of foreground writes before the baseline, "
-      + "not measured: a cluster just started writes slower until its JVMs have compiled the write path "
-      + "(default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--warmup",
+      defaultValue = "10",
+      description =
+          "seconds of foreground writes before the baseline, "
+              + "not measured: a cluster just started writes slower until its JVMs have compiled the write path "
+              + "(default: ${DEFAULT-VALUE})")
   int warmupSeconds;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     ClusterFile file = ClusterFile.read(clusterFile);
-    ClusterFile.Node node = file.data().stream().filter(d -> victim == null || d.id().equals(victim))
-        .reduce((a, b) -> victim == null ? b : a)
-        .orElseThrow(() -> new IllegalArgumentException("no data server " + victim + " in " + clusterFile));
+    ClusterFile.Node node =
+        file.data().stream()
+            .filter(d -> victim == null || d.id().equals(victim))
+            .reduce((a, b) -> victim == null ? b : a)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "no data server " + victim + " in " + clusterFile));
     if (!ec.matches("\\d{1,3}\\+\\d{1,3}")) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--ec must be K+M, e.g. 6+3; got " + ec);
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--ec must be K+M, e.g. 6+3; got " + ec);
     }
     if (warmupSeconds < 0 || baselineSeconds < 1) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--warmup must be >= 0 and --baseline "
-          + ">= 1 seconds; got " + warmupSeconds + " and " + baselineSeconds);
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          "--warmup must be >= 0 and --baseline "
+              + ">= 1 seconds; got "
+              + warmupSeconds
+              + " and "
+              + baselineSeconds);
     }
     String[] km = ec.split("\\+");
     int k = Integer.parseInt(km[0]);
@@ -104,11 +140,17 @@ public final class RebuildCommand implements Callable<Integer> {
       fs.mkdirs("/bench/rebuild", layout);
       int width = fs.admin().status().dataServers().size();
       if (width != k + m) {
-        out.printf("note: %d data servers, files of width %d: the victim holds a share of each file only where"
-            + " placed%n", width, k + m);
+        out.printf(
+            "note: %d data servers, files of width %d: the victim holds a share of each file only where"
+                + " placed%n",
+            width, k + m);
       }
       Foreground fg = new Foreground(fs, layout, fgClients);
-      out.printf(Locale.ROOT, "Foreground: %d writers, 1 MiB writes into 256 MiB files (%s)%n", fgClients, ec);
+      out.printf(
+          Locale.ROOT,
+          "Foreground: %d writers, 1 MiB writes into 256 MiB files (%s)%n",
+          fgClients,
+          ec);
       out.flush();
       double before = fgClients == 0 ? Double.NaN : fg.measure(warmupSeconds, baselineSeconds);
       if (fgClients > 0) {
@@ -129,10 +171,18 @@ public final class RebuildCommand implements Callable<Integer> {
       long killedAt = System.nanoTime();
       ProcessHandle.of(node.pid()).ifPresent(ProcessHandle::destroyForcibly);
       await(() -> state(fs, node.id()).equals("down"), 60);
-      out.printf(Locale.ROOT, "Killed %s (pid %d): found down after %d ms%n", node.id(), node.pid(),
+      out.printf(
+          Locale.ROOT,
+          "Killed %s (pid %d): found down after %d ms%n",
+          node.id(),
+          node.pid(),
           (System.nanoTime() - killedAt) / 1_000_000);
 
-      out.printf(Locale.ROOT, "Writing %d x 512 MiB while %s is down (it misses about %s)%n", files, node.id(),
+      out.printf(
+          Locale.ROOT,
+          "Writing %d x 512 MiB while %s is down (it misses about %s)%n",
+          files,
+          node.id(),
           DataSize.format(files * perFile / k));
       byte[] chunk = new byte[8 << 20];
       new Random(1).nextBytes(chunk);
@@ -144,7 +194,11 @@ public final class RebuildCommand implements Callable<Integer> {
             t.write(off, chunk, 0, chunk.length);
           }
         }
-        out.printf(Locale.ROOT, "  %d/%d files (%.1f MB/s degraded)%n", f + 1, files,
+        out.printf(
+            Locale.ROOT,
+            "  %d/%d files (%.1f MB/s degraded)%n",
+            f + 1,
+            files,
             (f + 1) * perFile / ((System.nanoTime() - t0) / 1e9) / 1e6);
         out.flush();
       }
@@ -152,26 +206,38 @@ public final class RebuildCommand implements Callable<Integer> {
       ClusterStatus.Rebuild startCounters = rebuildOf(fs, node.id());
       long doneBefore = startCounters == null ? 0 : startCounters.bytesDone();
       List<String> cmd = node.cmd();
-      Path log = clusterFile.toAbsolutePath().getParent().resolve("logs").resolve(node.id() + ".log");
+      Path log =
+          clusterFile.toAbsolutePath().getParent().resolve("logs").resolve(node.id() + ".log");
       if (fgClients > 0) {
         fg.start();
       }
       long restartAt = System.nanoTime();
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(Redirect.appendTo(log.toFile()))
-          .start();
+      Process p =
+          new ProcessBuilder(cmd)
+              .redirectErrorStream(true)
+              .redirectOutput(Redirect.appendTo(log.toFile()))
+              .start();
       out.printf("Restarted %s (pid %d); rebuilding...%n", node.id(), p.pid());
       long lastPrint = 0;
       while (true) {
         ClusterStatus s = fs.admin().status();
-        ClusterStatus.DataServer d = s.dataServers().stream().filter(x -> x.id().equals(node.id())).findFirst()
-            .orElseThrow();
+        ClusterStatus.DataServer d =
+            s.dataServers().stream()
+                .filter(x -> x.id().equals(node.id()))
+                .findFirst()
+                .orElseThrow();
         if (d.up() && d.filesToRebuild() == 0) {
           break;
         }
         if (System.nanoTime() - lastPrint > 5_000_000_000L) {
           lastPrint = System.nanoTime();
           ClusterStatus.Rebuild r = rebuildOf(fs, node.id());
-          out.printf(Locale.ROOT, "  %s: %s, %d files left, %s rebuilt%n", node.id(), d.state(), d.filesToRebuild(),
+          out.printf(
+              Locale.ROOT,
+              "  %s: %s, %d files left, %s rebuilt%n",
+              node.id(),
+              d.state(),
+              d.filesToRebuild(),
               DataSize.format(r == null ? 0 : r.bytesDone() - doneBefore));
           out.flush();
         }
@@ -182,12 +248,21 @@ public final class RebuildCommand implements Callable<Integer> {
       ClusterStatus.Rebuild r = rebuildOf(fs, node.id());
       long rebuilt = (r == null ? 0 : r.bytesDone()) - doneBefore;
       double secs = (healedAt - restartAt) / 1e9;
-      out.printf(Locale.ROOT, "Rebuild of %s: %s in %.1f s from restart to up = %.1f MB/s (limit %s/s)%n",
-          node.id(), DataSize.format(rebuilt), secs, rebuilt / secs / 1e6,
+      out.printf(
+          Locale.ROOT,
+          "Rebuild of %s: %s in %.1f s from restart to up = %.1f MB/s (limit %s/s)%n",
+          node.id(),
+          DataSize.format(rebuilt),
+          secs,
+          rebuilt / secs / 1e6,
           DataSize.format(fs.admin().status().recovery().rateLimitBytesPerSecond()));
       if (fgClients > 0) {
-        out.printf(Locale.ROOT, "Foreground writes: %.1f MB/s healthy, %.1f MB/s during the rebuild = %.2f of before%n",
-            before / 1e6, during / 1e6, during / before);
+        out.printf(
+            Locale.ROOT,
+            "Foreground writes: %.1f MB/s healthy, %.1f MB/s during the rebuild = %.2f of before%n",
+            before / 1e6,
+            during / 1e6,
+            during / before);
       }
       for (int f = 0; f < files; f++) {
         fs.delete("/bench/rebuild/missed-" + f, false);
@@ -198,8 +273,16 @@ public final class RebuildCommand implements Callable<Integer> {
   }
 
   /** Writes the files with every server up, then decommissions the victim and times its drain. */
-  private static void drain(PrintWriter out, TesseraFileSystem fs, Foreground fg, String victim, CreateOptions layout,
-      int files, long perFile, double before) throws Exception {
+  private static void drain(
+      PrintWriter out,
+      TesseraFileSystem fs,
+      Foreground fg,
+      String victim,
+      CreateOptions layout,
+      int files,
+      long perFile,
+      double before)
+      throws Exception {
     byte[] chunk = new byte[8 << 20];
     new Random(2).nextBytes(chunk);
     out.printf(Locale.ROOT, "Writing %d x 512 MiB with every server up%n", files);
@@ -211,7 +294,8 @@ public final class RebuildCommand implements Callable<Integer> {
         }
       }
     }
-    ClusterStatus.Rebuild earlier = drainOf(fs, victim);   // counters of drains since the leader took over
+    ClusterStatus.Rebuild earlier =
+        drainOf(fs, victim); // counters of drains since the leader took over
     long movedBefore = earlier == null ? 0 : earlier.bytesDone();
     long filesBefore = earlier == null ? 0 : earlier.filesDone();
     if (fg.clients > 0) {
@@ -224,7 +308,11 @@ public final class RebuildCommand implements Callable<Integer> {
       if (System.nanoTime() - lastPrint > 5_000_000_000L) {
         lastPrint = System.nanoTime();
         ClusterStatus.Rebuild r = drainOf(fs, victim);
-        out.printf(Locale.ROOT, "  %s: %d files left, %s moved%n", victim, r == null ? -1 : r.filesLeft(),
+        out.printf(
+            Locale.ROOT,
+            "  %s: %d files left, %s moved%n",
+            victim,
+            r == null ? -1 : r.filesLeft(),
             DataSize.format(r == null ? 0 : r.bytesDone() - movedBefore));
         out.flush();
       }
@@ -235,13 +323,23 @@ public final class RebuildCommand implements Callable<Integer> {
     ClusterStatus.Rebuild r = drainOf(fs, victim);
     long moved = (r == null ? 0 : r.bytesDone()) - movedBefore;
     double secs = (doneAt - startAt) / 1e9;
-    out.printf(Locale.ROOT, "Drain of %s: %d files, %s moved in %.1f s from decommission to retired = %.1f MB/s"
-        + " (limit %s/s)%n", victim, (r == null ? 0 : r.filesDone()) - filesBefore, DataSize.format(moved), secs,
+    out.printf(
+        Locale.ROOT,
+        "Drain of %s: %d files, %s moved in %.1f s from decommission to retired = %.1f MB/s"
+            + " (limit %s/s)%n",
+        victim,
+        (r == null ? 0 : r.filesDone()) - filesBefore,
+        DataSize.format(moved),
+        secs,
         moved / secs / 1e6,
         DataSize.format(fs.admin().status().recovery().rateLimitBytesPerSecond()));
     if (fg.clients > 0) {
-      out.printf(Locale.ROOT, "Foreground writes: %.1f MB/s healthy, %.1f MB/s during the drain = %.2f of before%n",
-          before / 1e6, during / 1e6, during / before);
+      out.printf(
+          Locale.ROOT,
+          "Foreground writes: %.1f MB/s healthy, %.1f MB/s during the drain = %.2f of before%n",
+          before / 1e6,
+          during / 1e6,
+          during / before);
     }
     out.println(fs.admin().recommission(victim));
     await(() -> state(fs, victim).equals("up"), 120);
@@ -252,18 +350,25 @@ public final class RebuildCommand implements Callable<Integer> {
   }
 
   private static ClusterStatus.Rebuild drainOf(TesseraFileSystem fs, String id) throws Exception {
-    return fs.admin().status().recovery().rebuilds().stream().filter(r -> r.draining() && r.server().equals(id))
-        .findFirst().orElse(null);
+    return fs.admin().status().recovery().rebuilds().stream()
+        .filter(r -> r.draining() && r.server().equals(id))
+        .findFirst()
+        .orElse(null);
   }
 
   private static ClusterStatus.Rebuild rebuildOf(TesseraFileSystem fs, String id) throws Exception {
-    return fs.admin().status().recovery().rebuilds().stream().filter(r -> !r.draining() && r.server().equals(id))
-        .findFirst().orElse(null);
+    return fs.admin().status().recovery().rebuilds().stream()
+        .filter(r -> !r.draining() && r.server().equals(id))
+        .findFirst()
+        .orElse(null);
   }
 
   private static String state(TesseraFileSystem fs, String id) {
     try {
-      return fs.admin().status().dataServers().stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow()
+      return fs.admin().status().dataServers().stream()
+          .filter(d -> d.id().equals(id))
+          .findFirst()
+          .orElseThrow()
           .state();
     } catch (Exception e) {
       return "?";
@@ -303,18 +408,21 @@ public final class RebuildCommand implements Callable<Integer> {
       pool = Executors.newFixedThreadPool(clients);
       for (int c = 0; c < clients; c++) {
         int id = c;
-        running.add(pool.submit(() -> {
-          byte[] buf = new byte[TRANSFER];
-          new Random(id).nextBytes(buf);
-          String path = "/bench/rebuild/fg-" + id;
-          try (TesseraFile f = fs.exists(path) ? fs.openFile(path) : fs.createFile(path, layout)) {
-            for (long off = 0; !stop.get(); off = (off + TRANSFER) % FILE) {
-              f.write(off, buf, 0, TRANSFER);
-              bytes.addAndGet(TRANSFER);
-            }
-          }
-          return null;
-        }));
+        running.add(
+            pool.submit(
+                () -> {
+                  byte[] buf = new byte[TRANSFER];
+                  new Random(id).nextBytes(buf);
+                  String path = "/bench/rebuild/fg-" + id;
+                  try (TesseraFile f =
+                      fs.exists(path) ? fs.openFile(path) : fs.createFile(path, layout)) {
+                    for (long off = 0; !stop.get(); off = (off + TRANSFER) % FILE) {
+                      f.write(off, buf, 0, TRANSFER);
+                      bytes.addAndGet(TRANSFER);
+                    }
+                  }
+                  return null;
+                }));
       }
     }
 
@@ -329,7 +437,10 @@ public final class RebuildCommand implements Callable<Integer> {
       return rate;
     }
 
-    /** Stops the writers; returns their rate between the two instants (measured from the byte counter). */
+    /**
+     * Stops the writers; returns their rate between the two instants (measured from the byte
+     * counter).
+     */
     double stop(long fromNanos, long toNanos) throws Exception {
       double rate = bytes.get() / ((System.nanoTime() - fromNanos) / 1e9);
       halt();

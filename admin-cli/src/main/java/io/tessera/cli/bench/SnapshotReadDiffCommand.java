@@ -25,33 +25,46 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tessera bench snapshot-read-diff}: reading a large file from a snapshot against reading
- * the live file (after the live file was overwritten, so the two are different shard versions),
- * and diffing two snapshots that many file creations apart.
+ * the live file (after the live file was overwritten, so the two are different shard versions), and
+ * diffing two snapshots that many file creations apart.
  */
-@Command(name = "snapshot-read-diff", mixinStandardHelpOptions = true,
-    description = {"Read MB/s of a file from a snapshot against the live file, and the time a snapshot diff takes.",
-        "Reads are the best of --rounds (the live file overwritten since the snapshot); the diff is between two"
-            + " snapshots --files creations apart."})
+@Command(
+    name = "snapshot-read-diff",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Read MB/s of a file from a snapshot against the live file, and the time a snapshot diff takes.",
+      "Reads are the best of --rounds (the live file overwritten since the snapshot); the diff is between two"
+          + " snapshots --files creations apart."
+    })
 public final class SnapshotReadDiffCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  ClusterOptions cluster;
+  @Mixin ClusterOptions cluster;
 
-  @Mixin
-  LayoutOptions layout;
+  @Mixin LayoutOptions layout;
 
-  @Option(names = "--size", defaultValue = "1G", description = "bytes of the file read (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--size",
+      defaultValue = "1G",
+      description = "bytes of the file read (default ${DEFAULT-VALUE})")
   String size;
 
-  @Option(names = "--files", defaultValue = "100000", description = "files created between the diffed snapshots (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--files",
+      defaultValue = "100000",
+      description = "files created between the diffed snapshots (default ${DEFAULT-VALUE})")
   int files;
 
-  @Option(names = "--rounds", defaultValue = "2", description = "reads of each kind (default ${DEFAULT-VALUE})")
+  @Option(
+      names = "--rounds",
+      defaultValue = "2",
+      description = "reads of each kind (default ${DEFAULT-VALUE})")
   int rounds;
 
-  @Option(names = "--dir", defaultValue = "/bench/snapshot-read-diff", description = "cluster directory for the files")
+  @Option(
+      names = "--dir",
+      defaultValue = "/bench/snapshot-read-diff",
+      description = "cluster directory for the files")
   String dir;
 
   @Override
@@ -64,10 +77,11 @@ public final class SnapshotReadDiffCommand implements Callable<Integer> {
       fs.mkdirs(dir);
       String big = dir + "/big";
       fill(fs, big, bytes, (o == null ? CreateOptions.defaults() : o).overwrite(true), 1);
-      String many = dir + "/many";   // exists in both snapshots: the diff lists every file created in it
+      String many =
+          dir + "/many"; // exists in both snapshots: the diff lists every file created in it
       fs.mkdirs(many);
       fs.admin().snapshots().create(tag + "-a");
-      fill(fs, big, bytes, null, 2);   // overwritten in place: the snapshot keeps the first versions
+      fill(fs, big, bytes, null, 2); // overwritten in place: the snapshot keeps the first versions
       String old = "/.snapshots/" + tag + "-a" + big;
       double live = 0;
       double snap = 0;
@@ -75,8 +89,14 @@ public final class SnapshotReadDiffCommand implements Callable<Integer> {
         live = Math.max(live, read(fs, big, bytes));
         snap = Math.max(snap, read(fs, old, bytes));
       }
-      out.printf(Locale.ROOT, "read %s (%s): live %.1f MB/s, from a snapshot %.1f MB/s (%.2fx)%n",
-          DataSize.format(bytes), fs.stat(big).layout(), live, snap, snap / live);
+      out.printf(
+          Locale.ROOT,
+          "read %s (%s): live %.1f MB/s, from a snapshot %.1f MB/s (%.2fx)%n",
+          DataSize.format(bytes),
+          fs.stat(big).layout(),
+          live,
+          snap,
+          snap / live);
       out.flush();
 
       long t0 = System.nanoTime();
@@ -85,16 +105,24 @@ public final class SnapshotReadDiffCommand implements Callable<Integer> {
       List<CompletableFuture<?>> creates = new ArrayList<>();
       for (int i = 0; i < files; i++) {
         inFlight.acquire();
-        creates.add(async.create(many + "/f" + i, CreateOptions.defaults()).whenComplete((f, e) -> inFlight.release()));
+        creates.add(
+            async
+                .create(many + "/f" + i, CreateOptions.defaults())
+                .whenComplete((f, e) -> inFlight.release()));
       }
       CompletableFuture.allOf(creates.toArray(CompletableFuture[]::new)).join();
-      out.printf(Locale.ROOT, "created %d files in %.1f s%n", files, (System.nanoTime() - t0) / 1e9);
+      out.printf(
+          Locale.ROOT, "created %d files in %.1f s%n", files, (System.nanoTime() - t0) / 1e9);
       fs.admin().snapshots().create(tag + "-b");
       long d0 = System.nanoTime();
       List<SnapshotChange> changes = fs.admin().snapshots().diff(tag + "-a", tag + "-b");
       double diffSecs = (System.nanoTime() - d0) / 1e9;
-      out.printf(Locale.ROOT, "diff of two snapshots %d files apart: %d change(s) in %.2f s%n", files,
-          changes.size(), diffSecs);
+      out.printf(
+          Locale.ROOT,
+          "diff of two snapshots %d files apart: %d change(s) in %.2f s%n",
+          files,
+          changes.size(),
+          diffSecs);
       fs.admin().snapshots().delete(tag + "-a");
       fs.admin().snapshots().delete(tag + "-b");
       fs.delete(dir, true);
@@ -102,11 +130,13 @@ public final class SnapshotReadDiffCommand implements Callable<Integer> {
     }
   }
 
-  private static void fill(TesseraFileSystem fs, String path, long bytes, CreateOptions opts, int seed)
+  private static void fill(
+      TesseraFileSystem fs, String path, long bytes, CreateOptions opts, int seed)
       throws Exception {
     Pattern p = new Pattern(seed, 4 << 20);
     byte[] buf = new byte[4 << 20];
-    try (OutputStream out = opts == null ? fs.openFile(path).newOutputStream(0) : fs.create(path, opts)) {
+    try (OutputStream out =
+        opts == null ? fs.openFile(path).newOutputStream(0) : fs.create(path, opts)) {
       for (long pos = 0; pos < bytes; pos += buf.length) {
         int n = (int) Math.min(buf.length, bytes - pos);
         p.fill(buf, n, pos);
@@ -118,7 +148,8 @@ public final class SnapshotReadDiffCommand implements Callable<Integer> {
   private static double read(TesseraFileSystem fs, String path, long bytes) throws Exception {
     byte[] buf = new byte[16 << 20];
     long t0 = System.nanoTime();
-    try (TesseraFile f = fs.openFile(path); InputStream in = f.newInputStream(0)) {
+    try (TesseraFile f = fs.openFile(path);
+        InputStream in = f.newInputStream(0)) {
       while (in.readNBytes(buf, 0, buf.length) > 0) {
         // reading is the work
       }

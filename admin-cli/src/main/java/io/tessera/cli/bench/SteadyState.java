@@ -6,11 +6,11 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * Decides when untimed warm-up passes may stop: a cluster just started runs its first passes
- * slower while each server JVM (a ninth of the traffic each, on nine data servers) and the
- * client are still compiling their I/O paths. Warm-up goes on until a pass's rate is within
- * {@code tolerance} of the pass before it, or {@code maxPasses} passes were run. The benches and
- * the failure suite's workload warm up with it.
+ * Decides when untimed warm-up passes may stop: a cluster just started runs its first passes slower
+ * while each server JVM (a ninth of the traffic each, on nine data servers) and the client are
+ * still compiling their I/O paths. Warm-up goes on until a pass's rate is within {@code tolerance}
+ * of the pass before it, or {@code maxPasses} passes were run. The benches and the failure suite's
+ * workload warm up with it.
  */
 public final class SteadyState {
   private final int maxPasses;
@@ -26,8 +26,8 @@ public final class SteadyState {
   }
 
   /**
-   * From a {@code --warmup-passes} value: {@code auto} (until two passes agree within 10 %, at
-   * most 6) or a number of passes.
+   * From a {@code --warmup-passes} value: {@code auto} (until two passes agree within 10 %, at most
+   * 6) or a number of passes.
    */
   static SteadyState of(String passes) {
     if (passes.equals("auto")) {
@@ -41,7 +41,8 @@ public final class SteadyState {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException("--warmup-passes=" + passes + ": expected auto or a number >= 1");
+    throw new IllegalArgumentException(
+        "--warmup-passes=" + passes + ": expected auto or a number >= 1");
   }
 
   /** Exactly {@code passes} passes, whatever their rates. */
@@ -84,7 +85,8 @@ public final class SteadyState {
 
   /** The rates so far as "167, 317, 388". */
   String ratesText() {
-    return rates.stream().map(r -> String.format(Locale.ROOT, "%.0f", r))
+    return rates.stream()
+        .map(r -> String.format(Locale.ROOT, "%.0f", r))
         .collect(Collectors.joining(", "));
   }
 

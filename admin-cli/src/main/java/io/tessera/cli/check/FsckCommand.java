@@ -25,39 +25,52 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code tessera fsck}: checks the shards of every file under a path. */
-@Command(name = "fsck", mixinStandardHelpOptions = true,
-    description = {"Check the shards of a file, or of every file under a directory.",
-        "Per file: stripes checked, parity mismatches, missing shards (server down or stale, shard corrupt, "
-            + "parity absent beside data), unreadable stripes (fewer than k usable units).",
-        "HEALTHY: nothing wrong. DEGRADED: readable, with less redundancy. DAMAGED: parity mismatches or "
-            + "unreadable stripes.",
-        "Without --verify-parity only the shards' presence is checked (cheap); with it every stripe is read and "
-            + "its parity recomputed.",
-        "With --repair, what can be repaired is: corrupt shards are rewritten by recovery (the command waits for "
-            + "it), mismatched parity and parity missing beside data are recomputed from the data units; then the "
-            + "files are checked again.",
-        "Exit code 0 when every file is HEALTHY (after repair, with --repair), 1 otherwise."})
+@Command(
+    name = "fsck",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Check the shards of a file, or of every file under a directory.",
+      "Per file: stripes checked, parity mismatches, missing shards (server down or stale, shard corrupt, "
+          + "parity absent beside data), unreadable stripes (fewer than k usable units).",
+      "HEALTHY: nothing wrong. DEGRADED: readable, with less redundancy. DAMAGED: parity mismatches or "
+          + "unreadable stripes.",
+      "Without --verify-parity only the shards' presence is checked (cheap); with it every stripe is read and "
+          + "its parity recomputed.",
+      "With --repair, what can be repaired is: corrupt shards are rewritten by recovery (the command waits for "
+          + "it), mismatched parity and parity missing beside data are recomputed from the data units; then the "
+          + "files are checked again.",
+      "Exit code 0 when every file is HEALTHY (after repair, with --repair), 1 otherwise."
+    })
 public final class FsckCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  ClusterOptions cluster;
+  @Mixin ClusterOptions cluster;
 
-  @Parameters(paramLabel = "PATH", defaultValue = "/", description = "file or directory to check (default: /)")
+  @Parameters(
+      paramLabel = "PATH",
+      defaultValue = "/",
+      description = "file or directory to check (default: /)")
   String path;
 
-  @Option(names = "--verify-parity", description = "read every stripe and check its parity against its data")
+  @Option(
+      names = "--verify-parity",
+      description = "read every stripe and check its parity against its data")
   boolean verifyParity;
 
   @Option(names = "--json", description = "print one JSON document for scripts")
   boolean json;
 
-  @Option(names = "--repair", description = "repair corrupt or missing shards and mismatched parity, then check again")
+  @Option(
+      names = "--repair",
+      description = "repair corrupt or missing shards and mismatched parity, then check again")
   boolean repair;
 
-  @Option(names = "--repair-timeout", defaultValue = "10m", paramLabel = "DURATION",
-      description = "how long --repair waits for recovery to rewrite shards, e.g. 90s, 10m (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--repair-timeout",
+      defaultValue = "10m",
+      paramLabel = "DURATION",
+      description =
+          "how long --repair waits for recovery to rewrite shards, e.g. 90s, 10m (default: ${DEFAULT-VALUE})")
   String repairTimeoutText;
 
   @Override
@@ -67,7 +80,8 @@ public final class FsckCommand implements Callable<Integer> {
     try {
       repairTimeout = Durations.parse(repairTimeoutText);
     } catch (IllegalArgumentException e) {
-      throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--repair-timeout: " + e.getMessage());
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--repair-timeout: " + e.getMessage());
     }
     List<FileCheck> checks = new ArrayList<>();
     try (TesseraFileSystem fs = cluster.connect()) {
@@ -92,33 +106,56 @@ public final class FsckCommand implements Callable<Integer> {
       doc.put("degradedFiles", degraded);
       doc.put("damagedFiles", damaged);
       doc.put("filesWithoutParity", bare);
-      out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
+      out.println(
+          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(doc));
     } else {
-      out.printf(Locale.ROOT, "%d file(s), %d stripe(s)%s: %d healthy, %d degraded, %d damaged; %d parity "
-              + "mismatch(es)%s%n", checks.size(), stripes, verifyParity ? " (parity verified)" : "",
-          checks.size() - degraded - damaged, degraded, damaged, mismatches, bare == 0 ? ""
-              : "; " + bare + " without parity (not redundant by layout: one lost server loses their bytes)");
+      out.printf(
+          Locale.ROOT,
+          "%d file(s), %d stripe(s)%s: %d healthy, %d degraded, %d damaged; %d parity "
+              + "mismatch(es)%s%n",
+          checks.size(),
+          stripes,
+          verifyParity ? " (parity verified)" : "",
+          checks.size() - degraded - damaged,
+          degraded,
+          damaged,
+          mismatches,
+          bare == 0
+              ? ""
+              : "; "
+                  + bare
+                  + " without parity (not redundant by layout: one lost server loses their bytes)");
     }
     return damaged + degraded == 0 ? 0 : Tessera.EXIT_FAILED;
   }
 
-  /** Asks for every repair, waits until recovery has rewritten the shards, checks those files again. */
-  private List<FileCheck> repairAndRecheck(TesseraFileSystem fs, List<FileCheck> checks, PrintWriter out,
-      Duration repairTimeout) throws IOException, InterruptedException {
+  /**
+   * Asks for every repair, waits until recovery has rewritten the shards, checks those files again.
+   */
+  private List<FileCheck> repairAndRecheck(
+      TesseraFileSystem fs, List<FileCheck> checks, PrintWriter out, Duration repairTimeout)
+      throws IOException, InterruptedException {
     List<FileCheck> repaired = checks.stream().filter(FileCheck::repairable).toList();
     for (FileCheck c : repaired) {
       fs.admin().repair(c);
     }
     if (!json) {
-      out.printf(Locale.ROOT, "Repairing %d file(s): waiting for recovery to rewrite shards%n", repaired.size());
+      out.printf(
+          Locale.ROOT,
+          "Repairing %d file(s): waiting for recovery to rewrite shards%n",
+          repaired.size());
       out.flush();
     }
     long deadline = System.nanoTime() + repairTimeout.toNanos();
     for (FileCheck c : repaired) {
       while (!fs.stat(c.path()).staleServers().isEmpty()) {
         if (System.nanoTime() - deadline > 0) {
-          throw new IOException("recovery did not rewrite the shards of " + c.path() + " within " + Durations.format(repairTimeout)
-              + " (see `tessera recover status`)");
+          throw new IOException(
+              "recovery did not rewrite the shards of "
+                  + c.path()
+                  + " within "
+                  + Durations.format(repairTimeout)
+                  + " (see `tessera recover status`)");
         }
         Thread.sleep(250);
       }
@@ -139,16 +176,26 @@ public final class FsckCommand implements Callable<Integer> {
   }
 
   private void print(PrintWriter out, FileCheck c, String prefix) {
-    out.printf(Locale.ROOT, "%s%-8s %s  (%s) stripes %d, parity %s, missing shards %d, unreadable stripes %d%s%n",
-        prefix, c.verdict(), c.path(), c.layout(), c.stripes(),
-        verifyParity ? c.parityVerified() + " verified / " + c.parityMismatches() + " mismatched" : "not verified",
-        c.missingShards(), c.unreadableStripes(),
+    out.printf(
+        Locale.ROOT,
+        "%s%-8s %s  (%s) stripes %d, parity %s, missing shards %d, unreadable stripes %d%s%n",
+        prefix,
+        c.verdict(),
+        c.path(),
+        c.layout(),
+        c.stripes(),
+        verifyParity
+            ? c.parityVerified() + " verified / " + c.parityMismatches() + " mismatched"
+            : "not verified",
+        c.missingShards(),
+        c.unreadableStripes(),
         (c.staleServers().isEmpty() ? "" : ", stale on " + String.join(",", c.staleServers()))
             + (c.redundantByLayout() ? "" : "; not redundant by layout (no parity)"));
     out.flush();
   }
 
-  private void walk(TesseraFileSystem fs, FileStatus s, List<FileCheck> checks, PrintWriter out) throws IOException {
+  private void walk(TesseraFileSystem fs, FileStatus s, List<FileCheck> checks, PrintWriter out)
+      throws IOException {
     if (!s.directory()) {
       FileCheck c = fs.admin().check(s.path(), verifyParity);
       checks.add(c);

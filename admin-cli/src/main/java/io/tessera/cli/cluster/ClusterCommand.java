@@ -3,6 +3,9 @@ package io.tessera.cli.cluster;
 import picocli.CommandLine.Command;
 
 /** {@code tessera cluster}. */
-@Command(name = "cluster", mixinStandardHelpOptions = true, description = "Inspect the cluster.",
+@Command(
+    name = "cluster",
+    mixinStandardHelpOptions = true,
+    description = "Inspect the cluster.",
     subcommands = {ClusterStatusCommand.class})
 public final class ClusterCommand {}

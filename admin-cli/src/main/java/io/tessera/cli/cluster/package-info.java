@@ -1,4 +1,2 @@
-/**
- * {@code tessera cluster}: the cluster's state as the meta group reports it.
- */
+/** {@code tessera cluster}: the cluster's state as the meta group reports it. */
 package io.tessera.cli.cluster;

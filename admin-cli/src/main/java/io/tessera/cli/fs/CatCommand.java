@@ -1,8 +1,7 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.ConnectedCommand;
-
 import io.tessera.cli.ClusterPaths;
+import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import java.io.InputStream;
@@ -11,7 +10,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs cat}. */
-@Command(name = "cat", mixinStandardHelpOptions = true, description = "Write files to standard output.")
+@Command(
+    name = "cat",
+    mixinStandardHelpOptions = true,
+    description = "Write files to standard output.")
 public final class CatCommand extends ConnectedCommand {
   @Parameters(paramLabel = "PATH", arity = "1..*", description = "files in the cluster")
   List<String> paths;
@@ -19,7 +21,8 @@ public final class CatCommand extends ConnectedCommand {
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     for (String p : paths) {
-      try (TesseraFile f = fs.openFile(ClusterPaths.absolute(p)); InputStream in = f.newInputStream(0)) {
+      try (TesseraFile f = fs.openFile(ClusterPaths.absolute(p));
+          InputStream in = f.newInputStream(0)) {
         in.transferTo(System.out);
       }
     }

@@ -3,8 +3,19 @@ package io.tessera.cli.fs;
 import picocli.CommandLine.Command;
 
 /** {@code tessera fs}: file-system commands. */
-@Command(name = "fs", mixinStandardHelpOptions = true,
-    description = "Work with files: paths are absolute inside the cluster (a relative one starts at /).",
-    subcommands = {LsCommand.class, PutCommand.class, GetCommand.class, CatCommand.class, MkdirCommand.class,
-        RmCommand.class, MvCommand.class, StatCommand.class})
+@Command(
+    name = "fs",
+    mixinStandardHelpOptions = true,
+    description =
+        "Work with files: paths are absolute inside the cluster (a relative one starts at /).",
+    subcommands = {
+      LsCommand.class,
+      PutCommand.class,
+      GetCommand.class,
+      CatCommand.class,
+      MkdirCommand.class,
+      RmCommand.class,
+      MvCommand.class,
+      StatCommand.class
+    })
 public final class FsCommand {}

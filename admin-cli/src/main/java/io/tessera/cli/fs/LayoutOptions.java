@@ -6,11 +6,17 @@ import picocli.CommandLine.Option;
 
 /** {@code --ec K+M} and {@code --stripe-unit SIZE}, shared by the commands that create files. */
 public final class LayoutOptions {
-  @Option(names = "--ec", paramLabel = "K+M",
-      description = "layout: K data units and M parity units per stripe, e.g. 6+0 (default: inherited)")
+  @Option(
+      names = "--ec",
+      paramLabel = "K+M",
+      description =
+          "layout: K data units and M parity units per stripe, e.g. 6+0 (default: inherited)")
   String ec;
 
-  @Option(names = "--stripe-unit", paramLabel = "SIZE", description = "bytes per stripe unit, e.g. 64K, 1M")
+  @Option(
+      names = "--stripe-unit",
+      paramLabel = "SIZE",
+      description = "bytes per stripe unit, e.g. 64K, 1M")
   String stripeUnit;
 
   /** The chosen layout, or null to inherit one. */

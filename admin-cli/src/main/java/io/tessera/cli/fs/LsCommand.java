@@ -14,18 +14,29 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs ls}. */
-@Command(name = "ls", mixinStandardHelpOptions = true,
-    description = {"List directories (or show files), as ls does: names starting with '.' (a put's partial copy "
-        + "among them) only with -a; several paths each under a 'PATH:' header.",
-        "Control characters in names are shown escaped (\\n, \\t, \\ooo); --json keeps names exact."})
+@Command(
+    name = "ls",
+    mixinStandardHelpOptions = true,
+    description = {
+      "List directories (or show files), as ls does: names starting with '.' (a put's partial copy "
+          + "among them) only with -a; several paths each under a 'PATH:' header.",
+      "Control characters in names are shown escaped (\\n, \\t, \\ooo); --json keeps names exact."
+    })
 public final class LsCommand extends ConnectedCommand {
-  @Option(names = "-l", description = "long listing: mode, size, time, layout (a directory's: its default for new files)")
+  @Option(
+      names = "-l",
+      description =
+          "long listing: mode, size, time, layout (a directory's: its default for new files)")
   boolean longFormat;
 
-  @Option(names = {"-a", "--all"}, description = "also list entries whose names start with '.'")
+  @Option(
+      names = {"-a", "--all"},
+      description = "also list entries whose names start with '.'")
   boolean all;
 
-  @Option(names = {"-d", "--directory"}, description = "list directories themselves, not their contents")
+  @Option(
+      names = {"-d", "--directory"},
+      description = "list directories themselves, not their contents")
   boolean directoryItself;
 
   @Option(names = "--json", description = "print JSON for scripts")
@@ -62,7 +73,11 @@ public final class LsCommand extends ConnectedCommand {
       }
     }
     if (json) {
-      out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rows));
+      out()
+          .println(
+              new ObjectMapper()
+                  .enable(SerializationFeature.INDENT_OUTPUT)
+                  .writeValueAsString(rows));
     }
     return 0;
   }

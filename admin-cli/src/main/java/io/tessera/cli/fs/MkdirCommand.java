@@ -1,8 +1,7 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.ConnectedCommand;
-
 import io.tessera.cli.ClusterPaths;
+import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFileSystem;
 import java.util.List;
@@ -12,21 +11,27 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs mkdir}. */
-@Command(name = "mkdir", mixinStandardHelpOptions = true,
-    description = {"Create directories. With --ec/--stripe-unit, files created below default to that layout (down "
-        + "to a directory with a default of its own); fs stat DIR shows it.",
-        "With -p, an existing directory takes the layout as its new default: 'fs mkdir -p --ec 6+3 /' sets the "
-            + "cluster's. A layout wider than the cluster's data servers is refused (--force keeps it)."})
+@Command(
+    name = "mkdir",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Create directories. With --ec/--stripe-unit, files created below default to that layout (down "
+          + "to a directory with a default of its own); fs stat DIR shows it.",
+      "With -p, an existing directory takes the layout as its new default: 'fs mkdir -p --ec 6+3 /' sets the "
+          + "cluster's. A layout wider than the cluster's data servers is refused (--force keeps it)."
+    })
 public final class MkdirCommand extends ConnectedCommand {
   @Option(names = "-p", description = "create missing parents; an existing directory is fine")
   boolean parents;
 
-  @Option(names = "--force", description = "keep a layout wider than the data servers the cluster has now (for "
-      + "servers yet to come)")
+  @Option(
+      names = "--force",
+      description =
+          "keep a layout wider than the data servers the cluster has now (for "
+              + "servers yet to come)")
   boolean force;
 
-  @Mixin
-  LayoutOptions layout;
+  @Mixin LayoutOptions layout;
 
   @Parameters(paramLabel = "PATH", arity = "1..*", description = "directories to create")
   List<String> paths;

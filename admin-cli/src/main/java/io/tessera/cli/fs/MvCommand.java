@@ -1,18 +1,22 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.ConnectedCommand;
-
 import io.tessera.cli.ClusterPaths;
+import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs mv}. */
-@Command(name = "mv", mixinStandardHelpOptions = true,
-    description = "Rename atomically. An existing target file is replaced; an existing target directory must be empty.")
+@Command(
+    name = "mv",
+    mixinStandardHelpOptions = true,
+    description =
+        "Rename atomically. An existing target file is replaced; an existing target directory must be empty.")
 public final class MvCommand extends ConnectedCommand {
-  @Option(names = {"-n", "--no-clobber"}, description = "refuse (exit 1) instead of replacing an existing target")
+  @Option(
+      names = {"-n", "--no-clobber"},
+      description = "refuse (exit 1) instead of replacing an existing target")
   boolean noClobber;
 
   @Parameters(index = "0", paramLabel = "SOURCE")

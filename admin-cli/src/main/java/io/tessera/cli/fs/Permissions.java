@@ -16,7 +16,9 @@ final class Permissions {
     return b.toString();
   }
 
-  /** rwx of the low three bits; a special bit shows in the x place, lower case when x is set too. */
+  /**
+   * rwx of the low three bits; a special bit shows in the x place, lower case when x is set too.
+   */
   private static void triplet(StringBuilder b, int bits, boolean special, char specialChar) {
     b.append((bits & 4) != 0 ? 'r' : '-').append((bits & 2) != 0 ? 'w' : '-');
     boolean x = (bits & 1) != 0;

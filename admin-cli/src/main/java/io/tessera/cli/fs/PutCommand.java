@@ -24,48 +24,68 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs put}. */
-@Command(name = "put", mixinStandardHelpOptions = true,
-    description = {"Copy a local file into the cluster, with a progress bar, then the rate.",
-        "Missing parent directories are created. The layout comes from --ec/--stripe-unit, else from the target directory, else the cluster default.",
-        "LOCAL - reads standard input (tar c dir | tessera fs put - /backups/dir.tar); a pipe works too.",
-        "The file is written under a hidden name (.NAME.tessera-part-PID) and renamed into place when complete: "
-            + "an interrupted put leaves nothing behind, and a file it replaces (--overwrite) stays whole until then. "
-            + "A put killed outright leaves its copy, which the cluster removes once tessera.client.partial-lease "
-            + "(60 s) passes without the put renewing it."})
+@Command(
+    name = "put",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Copy a local file into the cluster, with a progress bar, then the rate.",
+      "Missing parent directories are created. The layout comes from --ec/--stripe-unit, else from the target directory, else the cluster default.",
+      "LOCAL - reads standard input (tar c dir | tessera fs put - /backups/dir.tar); a pipe works too.",
+      "The file is written under a hidden name (.NAME.tessera-part-PID) and renamed into place when complete: "
+          + "an interrupted put leaves nothing behind, and a file it replaces (--overwrite) stays whole until then. "
+          + "A put killed outright leaves its copy, which the cluster removes once tessera.client.partial-lease "
+          + "(60 s) passes without the put renewing it."
+    })
 public final class PutCommand extends ConnectedCommand {
   /** The longest name the namespace takes, in UTF-8 bytes. */
   static final int MAX_NAME_BYTES = 255;
 
-  @Mixin
-  LayoutOptions layout;
+  @Mixin LayoutOptions layout;
 
-  @Option(names = {"-f", "--overwrite"}, description = "replace an existing file")
+  @Option(
+      names = {"-f", "--overwrite"},
+      description = "replace an existing file")
   boolean overwrite;
 
-  @Option(names = "--sync", description = "fsync on every data server before finishing (survives power loss)")
+  @Option(
+      names = "--sync",
+      description = "fsync on every data server before finishing (survives power loss)")
   boolean sync;
 
-  @Option(names = {"-q", "--quiet"}, description = "no progress bar or rate")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "no progress bar or rate")
   boolean quiet;
 
-  @Parameters(index = "0", paramLabel = "LOCAL", description = "local file to copy, or - for standard input")
+  @Parameters(
+      index = "0",
+      paramLabel = "LOCAL",
+      description = "local file to copy, or - for standard input")
   String local;
 
-  @Parameters(index = "1", paramLabel = "PATH", description = "where to put it in the cluster; an existing directory receives it under LOCAL's name")
+  @Parameters(
+      index = "1",
+      paramLabel = "PATH",
+      description =
+          "where to put it in the cluster; an existing directory receives it under LOCAL's name")
   String remote;
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     Path source = local.equals("-") ? null : Path.of(local);
     if (source != null && Files.isDirectory(source)) {
-      throw new IllegalArgumentException(local + " is a directory; put copies one file (tar c " + local
-          + " | tessera fs put - PATH, or put its files one by one)");
+      throw new IllegalArgumentException(
+          local
+              + " is a directory; put copies one file (tar c "
+              + local
+              + " | tessera fs put - PATH, or put its files one by one)");
     }
     if (source != null && !Files.exists(source)) {
       throw new NoSuchFileException(local, null, "no such local file");
     }
     // standard input and pipes have no size known in advance: the progress bar counts up
-    long size = source != null && Files.isRegularFile(source) ? Files.size(source) : Transfer.UNKNOWN_SIZE;
+    long size =
+        source != null && Files.isRegularFile(source) ? Files.size(source) : Transfer.UNKNOWN_SIZE;
     String target = targetPath(fs, source);
     String parent = target.substring(0, Math.max(1, target.lastIndexOf('/')));
     fs.mkdirs(parent);
@@ -74,30 +94,38 @@ public final class PutCommand extends ConnectedCommand {
     }
     // written under a hidden name and renamed when complete: an interrupted put leaves no
     // half-written file behind, and the file it would replace stays whole until then
-    String partial = parent.replaceAll("/$", "") + "/" + partialName(target.substring(target.lastIndexOf('/') + 1),
-        ProcessHandle.current().pid());
+    String partial =
+        parent.replaceAll("/$", "")
+            + "/"
+            + partialName(
+                target.substring(target.lastIndexOf('/') + 1), ProcessHandle.current().pid());
     Duration lease = fs.async().partialLease();
     CreateOptions o = layout.toOptions();
     o = (o == null ? CreateOptions.defaults() : o).overwrite(true).partial(lease);
     Thread onInterrupt = new Thread(() -> removeQuietly(fs, partial), "put-interrupted");
     Runtime.getRuntime().addShutdownHook(onInterrupt);
     boolean renamed = false;
-    ScheduledExecutorService renewer = Executors
-        .newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, "put-lease");
-          t.setDaemon(true);
-          return t;
-        });
+    ScheduledExecutorService renewer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "put-lease");
+              t.setDaemon(true);
+              return t;
+            });
     try {
       try (TesseraFile f = fs.createFile(partial, o);
-          InputStream in = source == null ? new FilterInputStream(System.in) {
-            @Override
-            public void close() {}   // standard input stays open
-          } : Files.newInputStream(source)) {
-        // a put killed outright stops renewing: the cluster removes its copy once the lease runs out
+          InputStream in =
+              source == null
+                  ? new FilterInputStream(System.in) {
+                    @Override
+                    public void close() {} // standard input stays open
+                  }
+                  : Files.newInputStream(source)) {
+        // a put killed outright stops renewing: the cluster removes its copy once the lease runs
+        // out
         long every = Math.max(1, lease.toMillis() / 3);
-        renewer.scheduleWithFixedDelay(() -> renewQuietly(fs, f, lease), every, every,
-            TimeUnit.MILLISECONDS);
+        renewer.scheduleWithFixedDelay(
+            () -> renewQuietly(fs, f, lease), every, every, TimeUnit.MILLISECONDS);
         OutputStream out = f.newOutputStream(0);
         Transfer.copy("put " + target, in, out, size, quiet, err());
         if (sync) {
@@ -130,16 +158,19 @@ public final class PutCommand extends ConnectedCommand {
       return target;
     }
     if (source == null) {
-      throw new IllegalArgumentException(target + " is a directory; name the file to write in it ("
-          + (target.equals("/") ? "" : target) + "/NAME)");
+      throw new IllegalArgumentException(
+          target
+              + " is a directory; name the file to write in it ("
+              + (target.equals("/") ? "" : target)
+              + "/NAME)");
     }
     return (target.equals("/") ? "" : target) + "/" + source.getFileName();
   }
 
   /**
    * The hidden name a put writes under: {@code .NAME.tessera-part-PID}, NAME cut short (whole
-   * characters) where the whole would pass the 255-byte limit on names, so any name that fits
-   * can be put.
+   * characters) where the whole would pass the 255-byte limit on names, so any name that fits can
+   * be put.
    */
   static String partialName(String name, long pid) {
     String suffix = ".tessera-part-" + pid;

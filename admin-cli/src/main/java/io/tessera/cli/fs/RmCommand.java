@@ -1,8 +1,7 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.ConnectedCommand;
-
 import io.tessera.cli.ClusterPaths;
+import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -10,10 +9,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs rm}. */
-@Command(name = "rm", mixinStandardHelpOptions = true,
-    description = "Remove files or empty directories; -r removes whole trees. Space is freed in the background.")
+@Command(
+    name = "rm",
+    mixinStandardHelpOptions = true,
+    description =
+        "Remove files or empty directories; -r removes whole trees. Space is freed in the background.")
 public final class RmCommand extends ConnectedCommand {
-  @Option(names = {"-r", "-R", "--recursive"}, description = "remove directories and everything in them")
+  @Option(
+      names = {"-r", "-R", "--recursive"},
+      description = "remove directories and everything in them")
   boolean recursive;
 
   @Parameters(paramLabel = "PATH", arity = "1..*", description = "what to remove")

@@ -16,8 +16,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera fs stat}. */
-@Command(name = "stat", mixinStandardHelpOptions = true,
-    description = "Show a file's attributes and layout: coding, stripe unit, and which servers hold what.")
+@Command(
+    name = "stat",
+    mixinStandardHelpOptions = true,
+    description =
+        "Show a file's attributes and layout: coding, stripe unit, and which servers hold what.")
 public final class StatCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
@@ -29,29 +32,53 @@ public final class StatCommand extends ConnectedCommand {
   protected int run(TesseraFileSystem fs) throws Exception {
     FileStatus s = fs.stat(ClusterPaths.absolute(path));
     if (json) {
-      out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(toMap(s)));
+      out()
+          .println(
+              new ObjectMapper()
+                  .enable(SerializationFeature.INDENT_OUTPUT)
+                  .writeValueAsString(toMap(s)));
       return 0;
     }
-    out().printf("  Path: %s%n  Type: %s%n  Size: %d%n  Mode: %04o (%s)%n  Inode: %d%nModify: %s%nChange: %s%n",
-        Names.escaped(s.path()), s.directory() ? "directory" : "regular file", s.size(), s.mode(),
-        Permissions.symbolic(s.directory(), s.mode()), s.fileId(), s.modified(), s.changed());
+    out()
+        .printf(
+            "  Path: %s%n  Type: %s%n  Size: %d%n  Mode: %04o (%s)%n  Inode: %d%nModify: %s%nChange: %s%n",
+            Names.escaped(s.path()),
+            s.directory() ? "directory" : "regular file",
+            s.size(),
+            s.mode(),
+            Permissions.symbolic(s.directory(), s.mode()),
+            s.fileId(),
+            s.modified(),
+            s.changed());
     if (s.directory()) {
-      out().printf("Layout: %s%n", s.defaultLayout() == null ? "inherited from the parent directory (new files)"
-          : s.defaultLayout() + " (default for new files)");
+      out()
+          .printf(
+              "Layout: %s%n",
+              s.defaultLayout() == null
+                  ? "inherited from the parent directory (new files)"
+                  : s.defaultLayout() + " (default for new files)");
     }
     StripeLayout l = s.layout();
     if (l != null) {
       out().printf("Layout: %s%n", l);
       out().printf("  Stripe 0: ");
       for (int u = 0; u < l.width(); u++) {
-        out().printf("%s%s=%s", u == 0 ? "" : ", ", u < l.dataUnits() ? "d" + u : "p" + (u - l.dataUnits()),
-            l.serverOf(0, u));
+        out()
+            .printf(
+                "%s%s=%s",
+                u == 0 ? "" : ", ",
+                u < l.dataUnits() ? "d" + u : "p" + (u - l.dataUnits()),
+                l.serverOf(0, u));
       }
-      out().printf("%n  (unit j of stripe s is on server (j + s) mod %d of: %s)%n", l.width(),
-          String.join(", ", l.servers()));
+      out()
+          .printf(
+              "%n  (unit j of stripe s is on server (j + s) mod %d of: %s)%n",
+              l.width(), String.join(", ", l.servers()));
       if (!s.staleServers().isEmpty()) {
-        out().printf(" Stale: %s (missed writes while down; reads decode around them until recovery)%n",
-            String.join(", ", s.staleServers()));
+        out()
+            .printf(
+                " Stale: %s (missed writes while down; reads decode around them until recovery)%n",
+                String.join(", ", s.staleServers()));
       }
     }
     return 0;
@@ -68,13 +95,29 @@ public final class StatCommand extends ConnectedCommand {
     m.put("changed", s.changed().toString());
     if (s.layout() != null) {
       StripeLayout l = s.layout();
-      m.put("layout", Map.of("dataUnits", l.dataUnits(), "parityUnits", l.parityUnits(), "stripeUnit",
-          l.stripeUnit(), "servers", l.servers()));
+      m.put(
+          "layout",
+          Map.of(
+              "dataUnits",
+              l.dataUnits(),
+              "parityUnits",
+              l.parityUnits(),
+              "stripeUnit",
+              l.stripeUnit(),
+              "servers",
+              l.servers()));
       m.put("staleServers", s.staleServers());
     }
     if (s.defaultLayout() != null) {
-      m.put("defaultLayout", Map.of("dataUnits", s.defaultLayout().dataUnits(), "parityUnits",
-          s.defaultLayout().parityUnits(), "stripeUnit", s.defaultLayout().stripeUnit()));
+      m.put(
+          "defaultLayout",
+          Map.of(
+              "dataUnits",
+              s.defaultLayout().dataUnits(),
+              "parityUnits",
+              s.defaultLayout().parityUnits(),
+              "stripeUnit",
+              s.defaultLayout().stripeUnit()));
     }
     return m;
   }
@@ -84,13 +127,24 @@ public final class StatCommand extends ConnectedCommand {
    * inherits one), then the entry's name ({@code asEntry}) or its path.
    */
   static String longLine(FileStatus s, boolean asEntry) {
-    String layout = s.layout() != null ? compact(s.layout().dataUnits(), s.layout().parityUnits(),
-        s.layout().stripeUnit())
-        : s.defaultLayout() != null ? compact(s.defaultLayout().dataUnits(), s.defaultLayout().parityUnits(),
-        s.defaultLayout().stripeUnit()) : "-";
+    String layout =
+        s.layout() != null
+            ? compact(s.layout().dataUnits(), s.layout().parityUnits(), s.layout().stripeUnit())
+            : s.defaultLayout() != null
+                ? compact(
+                    s.defaultLayout().dataUnits(),
+                    s.defaultLayout().parityUnits(),
+                    s.defaultLayout().stripeUnit())
+                : "-";
     String name = Names.escaped(asEntry ? s.name() : s.path());
-    return String.format(Locale.ROOT, "%s %14d %s %-12s %s", Permissions.symbolic(s.directory(), s.mode()), s.size(),
-        s.modified().toString().substring(0, 19).replace('T', ' '), layout, s.directory() ? name + "/" : name);
+    return String.format(
+        Locale.ROOT,
+        "%s %14d %s %-12s %s",
+        Permissions.symbolic(s.directory(), s.mode()),
+        s.size(),
+        s.modified().toString().substring(0, 19).replace('T', ' '),
+        layout,
+        s.directory() ? name + "/" : name);
   }
 
   private static String compact(int k, int m, int unit) {

@@ -35,51 +35,77 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code tessera local}: a whole cluster on this machine, in the foreground. */
-@Command(name = "local", mixinStandardHelpOptions = true,
-    description = {"Start a whole cluster on this machine: meta replicas and data servers on 127.0.0.1, "
-        + "one OS process each (or all in this JVM with --in-process).",
-        "Runs in the foreground; Ctrl-C or SIGTERM stops every server cleanly. Started again on the same "
-        + "--dir it finds every file where it was. <dir>/cluster.json names every server with its PID and "
-        + "the command that starts it again; logs are in <dir>/logs/."})
+@Command(
+    name = "local",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Start a whole cluster on this machine: meta replicas and data servers on 127.0.0.1, "
+          + "one OS process each (or all in this JVM with --in-process).",
+      "Runs in the foreground; Ctrl-C or SIGTERM stops every server cleanly. Started again on the same "
+          + "--dir it finds every file where it was. <dir>/cluster.json names every server with its PID and "
+          + "the command that starts it again; logs are in <dir>/logs/."
+    })
 public final class LocalCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--dir", defaultValue = "tessera-data", description = "cluster directory (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--dir",
+      defaultValue = "tessera-data",
+      description = "cluster directory (default: ${DEFAULT-VALUE})")
   Path dir;
 
-  @Option(names = "--meta-replicas", paramLabel = "N", description = "meta replicas: 1, or 3 or 5 to survive "
-      + "failures (default 3, or as the cluster in --dir has)")
+  @Option(
+      names = "--meta-replicas",
+      paramLabel = "N",
+      description =
+          "meta replicas: 1, or 3 or 5 to survive "
+              + "failures (default 3, or as the cluster in --dir has)")
   Integer metaCount;
 
-  @Option(names = "--data-servers", description = "data servers (default 6, or as the cluster in --dir has)")
+  @Option(
+      names = "--data-servers",
+      description = "data servers (default 6, or as the cluster in --dir has)")
   Integer dataCount;
 
-  @Option(names = "--port-base", description = "first port; meta use base.., data base+20.. (default 9860)")
+  @Option(
+      names = "--port-base",
+      description = "first port; meta use base.., data base+20.. (default 9860)")
   Integer portBase;
 
-  @Option(names = "--data-nice", defaultValue = "" + ProcessCluster.DEFAULT_DATA_NICE, paramLabel = "N",
-      description = {"CPU niceness of the data servers (default ${DEFAULT-VALUE}; 0: as the meta replicas). On one "
-          + "machine the meta group's Raft rounds (every metadata change, every snapshot) would otherwise wait for a "
-          + "core behind bulk data work"})
+  @Option(
+      names = "--data-nice",
+      defaultValue = "" + ProcessCluster.DEFAULT_DATA_NICE,
+      paramLabel = "N",
+      description = {
+        "CPU niceness of the data servers (default ${DEFAULT-VALUE}; 0: as the meta replicas). On one "
+            + "machine the meta group's Raft rounds (every metadata change, every snapshot) would otherwise wait for a "
+            + "core behind bulk data work"
+      })
   int dataNice;
 
-  @Option(names = "--in-process", description = "run every server inside this JVM (faster start, no isolation)")
+  @Option(
+      names = "--in-process",
+      description = "run every server inside this JVM (faster start, no isolation)")
   boolean inProcess;
 
   @Option(names = "-D", paramLabel = "KEY=VALUE", description = "a setting passed to every server")
   Map<String, String> defines = new HashMap<>();
 
-  @Option(names = "--ready-timeout", defaultValue = "120s", description = "how long to wait for the cluster to "
-      + "come up (default: ${DEFAULT-VALUE})")
+  @Option(
+      names = "--ready-timeout",
+      defaultValue = "120s",
+      description = "how long to wait for the cluster to " + "come up (default: ${DEFAULT-VALUE})")
   String readyTimeout;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     if (dataNice < 0 || dataNice > 19) {
-      throw new IllegalArgumentException("--data-nice " + dataNice + " is outside 0..19 (a lower priority than the "
-          + "meta replicas; 0 for the same)");
+      throw new IllegalArgumentException(
+          "--data-nice "
+              + dataNice
+              + " is outside 0..19 (a lower priority than the "
+              + "meta replicas; 0 for the same)");
     }
     // checked here, before any server starts (each would refuse it and exit)
     SettingsCommand.requireServerSettings("-D", defines.keySet());
@@ -99,28 +125,38 @@ public final class LocalCommand implements Callable<Integer> {
     } else {
       List<String> extra = new ArrayList<>();
       defines.forEach((k, v) -> extra.add("-D" + k + "=" + v));
-      cluster = ProcessCluster.start(plan, ProcessCluster.javaLauncher(ProcessCluster.defaultJvmOptions()), extra,
-          dataNice);
+      cluster =
+          ProcessCluster.start(
+              plan,
+              ProcessCluster.javaLauncher(ProcessCluster.defaultJvmOptions()),
+              extra,
+              dataNice);
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        System.err.println("Stopping every server...");
-        cluster.close();
-        System.err.println("Stopped.");
-      } catch (Exception e) {
-        System.err.println("tessera: not every server stopped cleanly: " + e.getMessage());
-      } finally {
-        try {
-          owned.close();
-        } catch (IOException e) {
-          // the process is ending: the lock goes with it
-        }
-        stopped.countDown();
-      }
-    }, "local-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    System.err.println("Stopping every server...");
+                    cluster.close();
+                    System.err.println("Stopped.");
+                  } catch (Exception e) {
+                    System.err.println(
+                        "tessera: not every server stopped cleanly: " + e.getMessage());
+                  } finally {
+                    try {
+                      owned.close();
+                    } catch (IOException e) {
+                      // the process is ending: the lock goes with it
+                    }
+                    stopped.countDown();
+                  }
+                },
+                "local-shutdown"));
     ClusterStatus status = cluster.awaitReady(Durations.parse(readyTimeout));
-    printEndpoints(out, plan, status, Duration.ofNanos(System.nanoTime() - start), rootDefault(plan));
+    printEndpoints(
+        out, plan, status, Duration.ofNanos(System.nanoTime() - start), rootDefault(plan));
     if (cluster instanceof ProcessCluster pc) {
       watch(pc, out, stopped);
     }
@@ -129,8 +165,8 @@ public final class LocalCommand implements Callable<Integer> {
   }
 
   /**
-   * The root directory's default layout; a new cluster gets the widest of 6+3, 4+2 and 2+1 its
-   * data servers can hold (files survive losing servers unless they ask for no parity).
+   * The root directory's default layout; a new cluster gets the widest of 6+3, 4+2 and 2+1 its data
+   * servers can hold (files survive losing servers unless they ask for no parity).
    */
   private static LayoutPolicy rootDefault(ClusterPlan plan) throws IOException {
     try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
@@ -139,8 +175,11 @@ public final class LocalCommand implements Callable<Integer> {
         return now;
       }
       LayoutPolicyProto widest = DefaultLayout.widestSafe(plan.dataCount(), 1 << 20);
-      return fs.mkdirs("/", CreateOptions.erasure(widest.getDataUnits(), widest.getParityUnits())
-          .stripeUnit(widest.getStripeUnit())).defaultLayout();
+      return fs.mkdirs(
+              "/",
+              CreateOptions.erasure(widest.getDataUnits(), widest.getParityUnits())
+                  .stripeUnit(widest.getStripeUnit()))
+          .defaultLayout();
     }
   }
 
@@ -151,57 +190,83 @@ public final class LocalCommand implements Callable<Integer> {
       int m = existing.meta().size();
       int d = existing.data().size();
       int base = HostPort.parse(existing.meta().get(0).address()).port();
-      if ((metaCount != null && metaCount != m) || (dataCount != null && dataCount != d)
+      if ((metaCount != null && metaCount != m)
+          || (dataCount != null && dataCount != d)
           || (portBase != null && portBase != base)) {
-        throw new IllegalArgumentException("the cluster in " + dir + " has " + m + " meta replicas and " + d
-            + " data servers on port base " + base + "; start it as it is, or use another --dir");
+        throw new IllegalArgumentException(
+            "the cluster in "
+                + dir
+                + " has "
+                + m
+                + " meta replicas and "
+                + d
+                + " data servers on port base "
+                + base
+                + "; start it as it is, or use another --dir");
       }
       return new ClusterPlan(dir, m, d, base);
     }
-    return new ClusterPlan(dir, metaCount == null ? 3 : metaCount, dataCount == null ? 6 : dataCount,
+    return new ClusterPlan(
+        dir,
+        metaCount == null ? 3 : metaCount,
+        dataCount == null ? 6 : dataCount,
         portBase == null ? ClusterPlan.DEFAULT_PORT_BASE : portBase);
   }
 
-  private static void printEndpoints(PrintWriter out, ClusterPlan plan, ClusterStatus s, Duration took,
-      LayoutPolicy layout) {
+  private static void printEndpoints(
+      PrintWriter out, ClusterPlan plan, ClusterStatus s, Duration took, LayoutPolicy layout) {
     out.printf("Tessera local cluster in %s%n", plan.dir());
     for (var p : plan.metaPeers()) {
       boolean leader = s.replicas().stream().anyMatch(r -> r.id().equals(p.id()) && r.leader());
-      out.printf("  meta %-6s %-18s raft :%d%s%n", p.id(), p.clientAddress(), p.raftPort(), leader ? "  (leader)" : "");
+      out.printf(
+          "  meta %-6s %-18s raft :%d%s%n",
+          p.id(), p.clientAddress(), p.raftPort(), leader ? "  (leader)" : "");
     }
     for (var d : s.dataServers()) {
       out.printf("  data %-6s %-18s %s%n", d.id(), d.address(), d.up() ? "up" : "down");
     }
-    out.printf("Ready in %.1f s. Meta: %s  Logs: %s%n", took.toMillis() / 1000.0, plan.metaAddresses(),
-        plan.dir().resolve("logs"));
-    out.printf("Default layout: %s (the root directory's; 'fs mkdir -p --ec K+M /' changes it)%n", layout);
+    out.printf(
+        "Ready in %.1f s. Meta: %s  Logs: %s%n",
+        took.toMillis() / 1000.0, plan.metaAddresses(), plan.dir().resolve("logs"));
+    out.printf(
+        "Default layout: %s (the root directory's; 'fs mkdir -p --ec K+M /' changes it)%n", layout);
     // commands find ./tessera-data/cluster.json by themselves; any other directory needs naming
-    boolean found = plan.dir().toAbsolutePath().normalize().equals(Path.of("tessera-data").toAbsolutePath().normalize());
+    boolean found =
+        plan.dir()
+            .toAbsolutePath()
+            .normalize()
+            .equals(Path.of("tessera-data").toAbsolutePath().normalize());
     String meta = found ? "" : " --meta " + plan.metaAddresses();
-    out.printf("Try: ./tessera fs put FILE /FILE%s ; ./tessera cluster status%s.  Stop: Ctrl-C%n", meta, meta);
+    out.printf(
+        "Try: ./tessera fs put FILE /FILE%s ; ./tessera cluster status%s.  Stop: Ctrl-C%n",
+        meta, meta);
     out.flush();
   }
 
   /** Reports servers that exit while the cluster runs (killed by an operator or a test). */
   private static void watch(ProcessCluster pc, PrintWriter out, CountDownLatch stopped) {
-    Thread t = new Thread(() -> {
-      Set<Process> reported = new HashSet<>();
-      while (stopped.getCount() > 0 && !pc.isStopping()) {
-        for (Map.Entry<String, Process> e : pc.processes().entrySet()) {
-          Process p = e.getValue();
-          if (!p.isAlive() && !pc.isStopping() && reported.add(p)) {
-            out.printf("%s (pid %d) exited with code %d; start it again with its cmd in cluster.json%n",
-                e.getKey(), p.pid(), p.exitValue());
-            out.flush();
-          }
-        }
-        try {
-          Thread.sleep(500);
-        } catch (InterruptedException ex) {
-          return;
-        }
-      }
-    }, "local-watch");
+    Thread t =
+        new Thread(
+            () -> {
+              Set<Process> reported = new HashSet<>();
+              while (stopped.getCount() > 0 && !pc.isStopping()) {
+                for (Map.Entry<String, Process> e : pc.processes().entrySet()) {
+                  Process p = e.getValue();
+                  if (!p.isAlive() && !pc.isStopping() && reported.add(p)) {
+                    out.printf(
+                        "%s (pid %d) exited with code %d; start it again with its cmd in cluster.json%n",
+                        e.getKey(), p.pid(), p.exitValue());
+                    out.flush();
+                  }
+                }
+                try {
+                  Thread.sleep(500);
+                } catch (InterruptedException ex) {
+                  return;
+                }
+              }
+            },
+            "local-watch");
     t.setDaemon(true);
     t.start();
   }

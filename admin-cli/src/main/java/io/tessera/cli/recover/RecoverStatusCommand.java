@@ -12,14 +12,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code tessera recover status}: what is being rebuilt, bytes left, rate, ETA. */
-@Command(name = "status", mixinStandardHelpOptions = true,
-    description = {"Show, per data server with stale shards, how many files and bytes are left to rebuild, the "
-        + "rebuild rate and the time left; per draining server (decommissioned, or down past "
-        + "tessera.meta.replace-after), the files and bytes left to move to other servers.",
-        "Rebuilds run on the meta leader at up to tessera.meta.rebuild-rate (while clients are busy: "
-        + "tessera.meta.rebuild-rate-under-load, with stripe locks writers wait on held at most "
-        + "tessera.meta.rebuild-lock-share-under-load of the time); counts of files done restart when the leader "
-        + "changes."})
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show, per data server with stale shards, how many files and bytes are left to rebuild, the "
+          + "rebuild rate and the time left; per draining server (decommissioned, or down past "
+          + "tessera.meta.replace-after), the files and bytes left to move to other servers.",
+      "Rebuilds run on the meta leader at up to tessera.meta.rebuild-rate (while clients are busy: "
+          + "tessera.meta.rebuild-rate-under-load, with stripe locks writers wait on held at most "
+          + "tessera.meta.rebuild-lock-share-under-load of the time); counts of files done restart when the leader "
+          + "changes."
+    })
 public final class RecoverStatusCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
@@ -28,7 +32,11 @@ public final class RecoverStatusCommand extends ConnectedCommand {
   protected int run(TesseraFileSystem fs) throws Exception {
     ClusterStatus s = fs.admin().status();
     if (json) {
-      out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s.recovery()));
+      out()
+          .println(
+              new ObjectMapper()
+                  .enable(SerializationFeature.INDENT_OUTPUT)
+                  .writeValueAsString(s.recovery()));
       return 0;
     }
     printRebuilds(out(), s.recovery());
@@ -42,15 +50,22 @@ public final class RecoverStatusCommand extends ConnectedCommand {
    */
   public static String redundancy(ClusterStatus s) {
     long left = s.recovery().rebuilds().stream().mapToLong(ClusterStatus.Rebuild::filesLeft).sum();
-    long notUp = s.dataServers().stream().filter(d -> !d.up() && !d.state().equals("retired")).count();
+    long notUp =
+        s.dataServers().stream().filter(d -> !d.up() && !d.state().equals("retired")).count();
     long bare = s.recovery().filesWithoutParity();
-    String withoutParity = bare == 0 ? "" : bare + " file(s) have no parity (layout K+0): not redundant by layout, "
-        + "one lost server loses their bytes.";
+    String withoutParity =
+        bare == 0
+            ? ""
+            : bare
+                + " file(s) have no parity (layout K+0): not redundant by layout, "
+                + "one lost server loses their bytes.";
     if (left > 0 || notUp > 0) {
-      return (left > 0 ? left + " file(s) left to rebuild. " : "") + (notUp > 0 ? notUp + " data server(s) not up; "
-          + "see `tessera cluster status`. " : "") + withoutParity;
+      return (left > 0 ? left + " file(s) left to rebuild. " : "")
+          + (notUp > 0 ? notUp + " data server(s) not up; " + "see `tessera cluster status`. " : "")
+          + withoutParity;
     }
-    return bare == 0 ? "Every shard is fully redundant."
+    return bare == 0
+        ? "Every shard is fully redundant."
         : withoutParity + " Every shard of the files with parity is fully redundant.";
   }
 
@@ -65,16 +80,35 @@ public final class RecoverStatusCommand extends ConnectedCommand {
       out.println("Rebuilds: none");
       return;
     }
-    out.printf("Rebuilds (limit %s):%n", recovery.rateLimitBytesPerSecond() == 0 ? "none"
-        : mbPerS(recovery.rateLimitBytesPerSecond()));
-    out.printf("  %-8s %-8s %10s %12s %10s %12s %12s %8s %s%n", "SERVER", "WORK", "FILES LEFT", "BYTES LEFT",
-        "FILES DONE", "BYTES DONE", "RATE", "ETA", "FAILURES");
+    out.printf(
+        "Rebuilds (limit %s):%n",
+        recovery.rateLimitBytesPerSecond() == 0
+            ? "none"
+            : mbPerS(recovery.rateLimitBytesPerSecond()));
+    out.printf(
+        "  %-8s %-8s %10s %12s %10s %12s %12s %8s %s%n",
+        "SERVER",
+        "WORK",
+        "FILES LEFT",
+        "BYTES LEFT",
+        "FILES DONE",
+        "BYTES DONE",
+        "RATE",
+        "ETA",
+        "FAILURES");
     for (ClusterStatus.Rebuild r : recovery.rebuilds()) {
       long eta = r.etaSeconds();
-      out.printf("  %-8s %-8s %10d %12s %10d %12s %12s %8s %d%s%n", r.server(), r.draining() ? "move off" : "rebuild",
+      out.printf(
+          "  %-8s %-8s %10d %12s %10d %12s %12s %8s %d%s%n",
+          r.server(),
+          r.draining() ? "move off" : "rebuild",
           r.filesLeft(),
-          DataSize.format(r.bytesLeft()), r.filesDone(), DataSize.format(r.bytesDone()),
-          mbPerS(r.bytesPerSecond()), eta < 0 ? "?" : eta + "s", r.failures(),
+          DataSize.format(r.bytesLeft()),
+          r.filesDone(),
+          DataSize.format(r.bytesDone()),
+          mbPerS(r.bytesPerSecond()),
+          eta < 0 ? "?" : eta + "s",
+          r.failures(),
           r.lastError().isEmpty() ? "" : " (last: " + r.lastError() + ")");
     }
   }

@@ -1,4 +1,2 @@
-/**
- * {@code tessera recover}: what recovery is rebuilding and how far it got.
- */
+/** {@code tessera recover}: what recovery is rebuilding and how far it got. */
 package io.tessera.cli.recover;

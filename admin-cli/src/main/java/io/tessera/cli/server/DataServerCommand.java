@@ -10,10 +10,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code tessera server data}: one data server. */
-@Command(name = "data", mixinStandardHelpOptions = true,
+@Command(
+    name = "data",
+    mixinStandardHelpOptions = true,
     description = "Run one data server: it stores shards and registers with the meta group.")
 public final class DataServerCommand implements Callable<Integer> {
-  @Option(names = "--id", required = true, description = "this server's id (its directory remembers it)")
+  @Option(
+      names = "--id",
+      required = true,
+      description = "this server's id (its directory remembers it)")
   String id;
 
   @Option(names = "--dir", required = true, description = "where this server keeps its shards")
@@ -25,11 +30,14 @@ public final class DataServerCommand implements Callable<Integer> {
   @Option(names = "--bind-host", description = "address to listen on (default 127.0.0.1)")
   String bindHost;
 
-  @Option(names = "--meta", paramLabel = "HOST:PORT,...", required = true, description = "the meta replicas")
+  @Option(
+      names = "--meta",
+      paramLabel = "HOST:PORT,...",
+      required = true,
+      description = "the meta replicas")
   String meta;
 
-  @Mixin
-  ServerOptions server;
+  @Mixin ServerOptions server;
 
   @Override
   public Integer call() throws Exception {

@@ -17,17 +17,27 @@ public final class ServerOptions {
   @Option(names = "--conf", description = "a properties file of tessera.* settings")
   Path conf;
 
-  @Option(names = "-D", paramLabel = "KEY=VALUE", description = "one setting, e.g. -Dtessera.meta.log-sync=false")
+  @Option(
+      names = "-D",
+      paramLabel = "KEY=VALUE",
+      description = "one setting, e.g. -Dtessera.meta.log-sync=false")
   Map<String, String> defines;
 
   @Option(names = "--cluster-file", description = "cluster.json to record this process's PID in")
   Path clusterFile;
 
-  @Option(names = "--log", paramLabel = "FILE", description = "append this server's output to FILE instead of the "
-      + "terminal (tessera local gives each server <dir>/logs/<id>.log, also when it is restarted from its cmd)")
+  @Option(
+      names = "--log",
+      paramLabel = "FILE",
+      description =
+          "append this server's output to FILE instead of the "
+              + "terminal (tessera local gives each server <dir>/logs/<id>.log, also when it is restarted from its cmd)")
   Path log;
 
-  /** Sends standard output and error to the --log file, if one is given; before the server logs anything. */
+  /**
+   * Sends standard output and error to the --log file, if one is given; before the server logs
+   * anything.
+   */
   void redirectOutput() throws IOException {
     if (log == null) {
       return;
@@ -35,8 +45,8 @@ public final class ServerOptions {
     if (log.getParent() != null) {
       Files.createDirectories(log.getParent());
     }
-    PrintStream to = new PrintStream(new FileOutputStream(log.toFile(), true), true,
-        StandardCharsets.UTF_8);
+    PrintStream to =
+        new PrintStream(new FileOutputStream(log.toFile(), true), true, StandardCharsets.UTF_8);
     System.setOut(to);
     System.setErr(to);
   }

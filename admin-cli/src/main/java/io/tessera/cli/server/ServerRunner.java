@@ -9,7 +9,9 @@ import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Shared by the server commands: configuration, cluster.json upkeep, and a clean stop on SIGTERM. */
+/**
+ * Shared by the server commands: configuration, cluster.json upkeep, and a clean stop on SIGTERM.
+ */
 final class ServerRunner {
   private static final Logger LOG = LoggerFactory.getLogger(ServerRunner.class);
 
@@ -30,15 +32,19 @@ final class ServerRunner {
   /** Blocks until SIGTERM / Ctrl-C, then closes the server. */
   static void runUntilStopped(Closeable server, String what) {
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        server.close();
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("{} did not stop cleanly: {}", what, e.getMessage());
-      } finally {
-        stopped.countDown();
-      }
-    }, "shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    server.close();
+                  } catch (IOException | RuntimeException e) {
+                    LOG.warn("{} did not stop cleanly: {}", what, e.getMessage());
+                  } finally {
+                    stopped.countDown();
+                  }
+                },
+                "shutdown"));
     try {
       stopped.await();
     } catch (InterruptedException e) {

@@ -6,8 +6,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera snapshot delete NAME}. */
-@Command(name = "delete", mixinStandardHelpOptions = true,
-    description = "Delete a snapshot; data servers free the shard versions no other snapshot needs, in the background.")
+@Command(
+    name = "delete",
+    mixinStandardHelpOptions = true,
+    description =
+        "Delete a snapshot; data servers free the shard versions no other snapshot needs, in the background.")
 public final class SnapshotDeleteCommand extends ConnectedCommand {
   @Parameters(index = "0", paramLabel = "NAME")
   String name;

@@ -3,18 +3,22 @@ package io.tessera.cli.snapshot;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ConnectedCommand;
-import io.tessera.client.admin.SnapshotChange;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.SnapshotChange;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code tessera snapshot diff FROM TO}. */
-@Command(name = "diff", mixinStandardHelpOptions = true,
-    description = {"Show what changed from snapshot FROM to snapshot TO.",
-        "  + created   - deleted   M modified (a file replaced at its path too)   R renamed (old -> new)",
-        "Both trees are walked a directory page at a time; only the differences are held in memory."})
+@Command(
+    name = "diff",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show what changed from snapshot FROM to snapshot TO.",
+      "  + created   - deleted   M modified (a file replaced at its path too)   R renamed (old -> new)",
+      "Both trees are walked a directory page at a time; only the differences are held in memory."
+    })
 public final class SnapshotDiffCommand extends ConnectedCommand {
   @Parameters(index = "0", paramLabel = "FROM")
   String from;
@@ -30,11 +34,18 @@ public final class SnapshotDiffCommand extends ConnectedCommand {
     long start = System.nanoTime();
     List<SnapshotChange> changes = fs.admin().snapshots().diff(from, to);
     if (json) {
-      out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(changes));
+      out()
+          .println(
+              new ObjectMapper()
+                  .enable(SerializationFeature.INDENT_OUTPUT)
+                  .writeValueAsString(changes));
       return 0;
     }
     changes.forEach(c -> out().println(c));
-    out().printf("%d change(s) from %s to %s (%.1f s)%n", changes.size(), from, to, (System.nanoTime() - start) / 1e9);
+    out()
+        .printf(
+            "%d change(s) from %s to %s (%.1f s)%n",
+            changes.size(), from, to, (System.nanoTime() - start) / 1e9);
     return 0;
   }
 }

@@ -13,32 +13,47 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code tessera snapshot list}. */
-@Command(name = "list", mixinStandardHelpOptions = true,
-    description = {"List snapshots, oldest first: name, epoch, time, and the bytes only that snapshot holds.",
-        "Those bytes are what deleting it would free; every data server scans its shard versions to tell."})
+@Command(
+    name = "list",
+    mixinStandardHelpOptions = true,
+    description = {
+      "List snapshots, oldest first: name, epoch, time, and the bytes only that snapshot holds.",
+      "Those bytes are what deleting it would free; every data server scans its shard versions to tell."
+    })
 public final class SnapshotListCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
 
-  @Option(names = "--no-usage", description = "skip the bytes each snapshot holds (no data server is asked)")
+  @Option(
+      names = "--no-usage",
+      description = "skip the bytes each snapshot holds (no data server is asked)")
   boolean noUsage;
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    List<SnapshotInfo> list = noUsage ? fs.admin().snapshots().list() : fs.admin().snapshots().listWithUsage();
+    List<SnapshotInfo> list =
+        noUsage ? fs.admin().snapshots().list() : fs.admin().snapshots().listWithUsage();
     if (json) {
-      List<Map<String, Object>> rows = list.stream().map(s -> {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("name", s.name());
-        row.put("epoch", s.epoch());
-        row.put("created", s.created().toString());
-        row.put("tookMillis", s.tookMillis());
-        row.put("attempts", s.attempts());
-        row.put("missingServers", s.missingServers());
-        row.put("exclusiveBytes", s.exclusiveBytes());
-        return row;
-      }).toList();
-      out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(rows));
+      List<Map<String, Object>> rows =
+          list.stream()
+              .map(
+                  s -> {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("name", s.name());
+                    row.put("epoch", s.epoch());
+                    row.put("created", s.created().toString());
+                    row.put("tookMillis", s.tookMillis());
+                    row.put("attempts", s.attempts());
+                    row.put("missingServers", s.missingServers());
+                    row.put("exclusiveBytes", s.exclusiveBytes());
+                    return row;
+                  })
+              .toList();
+      out()
+          .println(
+              new ObjectMapper()
+                  .enable(SerializationFeature.INDENT_OUTPUT)
+                  .writeValueAsString(rows));
       return 0;
     }
     if (list.isEmpty()) {
@@ -47,9 +62,16 @@ public final class SnapshotListCommand extends ConnectedCommand {
     }
     out().printf("%-24s %8s %-24s %12s %s%n", "NAME", "EPOCH", "TAKEN", "ONLY IN IT", "NOTES");
     for (SnapshotInfo s : list) {
-      out().printf("%-24s %8d %-24s %12s %s%n", s.name(), s.epoch(), s.created(),
-          s.exclusiveBytes() < 0 ? (noUsage ? "-" : "unknown") : DataSize.format(s.exclusiveBytes()),
-          s.missingServers().isEmpty() ? "" : "taken without " + s.missingServers());
+      out()
+          .printf(
+              "%-24s %8d %-24s %12s %s%n",
+              s.name(),
+              s.epoch(),
+              s.created(),
+              s.exclusiveBytes() < 0
+                  ? (noUsage ? "-" : "unknown")
+                  : DataSize.format(s.exclusiveBytes()),
+              s.missingServers().isEmpty() ? "" : "taken without " + s.missingServers());
     }
     return 0;
   }

@@ -41,7 +41,9 @@ class SteadyStateTest {
   void aFixedNumberOfPassesIgnoresTheRates() {
     SteadyState s = SteadyState.fixed(3);
     assertThat(s.another(100)).isTrue();
-    assertThat(s.another(100)).as("the same rate twice: steady, but three passes were asked").isTrue();
+    assertThat(s.another(100))
+        .as("the same rate twice: steady, but three passes were asked")
+        .isTrue();
     assertThat(s.another(100)).isFalse();
     assertThatThrownBy(() -> SteadyState.fixed(0)).isInstanceOf(IllegalArgumentException.class);
   }
@@ -52,7 +54,8 @@ class SteadyStateTest {
     auto.another(100);
     assertThat(auto.another(105)).isFalse();
     assertThat(SteadyState.of("2").another(100)).isTrue();
-    assertThatThrownBy(() -> SteadyState.of("0")).hasMessageContaining("expected auto or a number >= 1");
+    assertThatThrownBy(() -> SteadyState.of("0"))
+        .hasMessageContaining("expected auto or a number >= 1");
     assertThatThrownBy(() -> SteadyState.of("many")).hasMessageContaining("--warmup-passes=many");
   }
 }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** A 236-255 byte name worked with mkdir but not put: its hidden temporary name grew past 255 bytes. */
+/**
+ * A 236-255 byte name worked with mkdir but not put: its hidden temporary name grew past 255 bytes.
+ */
 class PartialNameTest {
   @Test
   void theHiddenNameOfAPutFitsTheNameLimitWhateverTheNameAndItsCharacters() {
@@ -16,11 +18,13 @@ class PartialNameTest {
           break;
         }
         String partial = PutCommand.partialName(name, 4_194_304);
-        assertThat(partial.getBytes(StandardCharsets.UTF_8).length).as("hidden name of %d x '%s'", n, unit)
+        assertThat(partial.getBytes(StandardCharsets.UTF_8).length)
+            .as("hidden name of %d x '%s'", n, unit)
             .isLessThanOrEqualTo(255);
         assertThat(partial).startsWith(".").endsWith(".tessera-part-4194304");
         assertThat(partial).as("whole characters kept").doesNotContain("\uFFFD");
-        assertThat(name).startsWith(partial.substring(1, partial.length() - ".tessera-part-4194304".length()));
+        assertThat(name)
+            .startsWith(partial.substring(1, partial.length() - ".tessera-part-4194304".length()));
       }
     }
     assertThat(PutCommand.partialName("report.txt", 42)).isEqualTo(".report.txt.tessera-part-42");

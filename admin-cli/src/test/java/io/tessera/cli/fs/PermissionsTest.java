@@ -11,9 +11,13 @@ import org.junit.jupiter.api.Test;
 /** {@code tessera fs ls -l} shows a mode as ls does, so a user reads it at a glance. */
 class PermissionsTest {
   private static final PosixFilePermission[] BY_BIT = {
-      PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-      PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-      PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+    PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+        PosixFilePermission.OTHERS_READ,
+    PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
+        PosixFilePermission.GROUP_READ,
+    PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
+        PosixFilePermission.OWNER_READ
+  };
 
   @Test
   void everyPermissionModeReadsAsTheJdkWritesIt() {

@@ -30,9 +30,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Administration of the cluster a client is connected to: servers and their states,
- * decommissioning, snapshots, recovery progress and fsck with repair. The CLI, the console and
- * the NFS gateway all act through this one API, so they never disagree. Obtain it from
- * {@link TesseraFileSystem#admin()}; it shares that client's connections.
+ * decommissioning, snapshots, recovery progress and fsck with repair. The CLI, the console and the
+ * NFS gateway all act through this one API, so they never disagree. Obtain it from {@link
+ * TesseraFileSystem#admin()}; it shares that client's connections.
  */
 public final class ClusterAdmin {
   /** Most stripes one repair request names (meta.proto RepairStripesRequestProto). */
@@ -56,25 +56,62 @@ public final class ClusterAdmin {
 
   /** {@link #status()} without waiting. */
   public CompletableFuture<ClusterStatus> statusAsync() {
-    return meta.call(MetaRequestProto.newBuilder().setClusterStatus(ClusterStatusRequestProto.getDefaultInstance()))
+    return meta.call(
+            MetaRequestProto.newBuilder()
+                .setClusterStatus(ClusterStatusRequestProto.getDefaultInstance()))
         .thenApply(r -> status(r.getCluster()));
   }
 
   private static ClusterStatus status(ClusterStatusResponseProto c) {
-    List<ClusterStatus.Replica> replicas = c.getReplicasList().stream()
-        .map(x -> new ClusterStatus.Replica(x.getId(), x.getAddress(), x.getLeader(), x.getLastContactMsAgo()))
-        .toList();
-    List<ClusterStatus.DataServer> servers = c.getDataServersList().stream()
-        .map(x -> new ClusterStatus.DataServer(x.getId(), x.getAddress(), stateName(x.getState()),
-            x.getCapacityBytes(), x.getFreeBytes(), x.getUsedBytes(), x.getLastHeartbeatMsAgo(),
-            x.getFilesToRebuild(), x.getDownSinceMs(), x.getFilesPlaced(), x.getDecommissioned(),
-            x.getLeftoverFiles())).toList();
-    List<ClusterStatus.Rebuild> rebuilds = c.getRecovery().getRebuildsList().stream()
-        .map(x -> new ClusterStatus.Rebuild(x.getServer(), x.getFilesLeft(), x.getBytesLeft(), x.getFilesDone(),
-            x.getBytesDone(), x.getRateBytesPerS(), x.getFailures(), x.getLastError(), x.getDraining())).toList();
-    return new ClusterStatus(replicas, servers, c.getEpoch(),
-        new ClusterStatus.Recovery(rebuilds, c.getRecovery().getRateLimitBytesPerS(),
-            c.getRecovery().getFilesWithoutParity()), c.getFilesToReclaim());
+    List<ClusterStatus.Replica> replicas =
+        c.getReplicasList().stream()
+            .map(
+                x ->
+                    new ClusterStatus.Replica(
+                        x.getId(), x.getAddress(), x.getLeader(), x.getLastContactMsAgo()))
+            .toList();
+    List<ClusterStatus.DataServer> servers =
+        c.getDataServersList().stream()
+            .map(
+                x ->
+                    new ClusterStatus.DataServer(
+                        x.getId(),
+                        x.getAddress(),
+                        stateName(x.getState()),
+                        x.getCapacityBytes(),
+                        x.getFreeBytes(),
+                        x.getUsedBytes(),
+                        x.getLastHeartbeatMsAgo(),
+                        x.getFilesToRebuild(),
+                        x.getDownSinceMs(),
+                        x.getFilesPlaced(),
+                        x.getDecommissioned(),
+                        x.getLeftoverFiles()))
+            .toList();
+    List<ClusterStatus.Rebuild> rebuilds =
+        c.getRecovery().getRebuildsList().stream()
+            .map(
+                x ->
+                    new ClusterStatus.Rebuild(
+                        x.getServer(),
+                        x.getFilesLeft(),
+                        x.getBytesLeft(),
+                        x.getFilesDone(),
+                        x.getBytesDone(),
+                        x.getRateBytesPerS(),
+                        x.getFailures(),
+                        x.getLastError(),
+                        x.getDraining()))
+            .toList();
+    return new ClusterStatus(
+        replicas,
+        servers,
+        c.getEpoch(),
+        new ClusterStatus.Recovery(
+            rebuilds,
+            c.getRecovery().getRateLimitBytesPerS(),
+            c.getRecovery().getFilesWithoutParity()),
+        c.getFilesToReclaim());
   }
 
   private static String stateName(DataServerStateProto s) {
@@ -89,8 +126,8 @@ public final class ClusterAdmin {
 
   /**
    * Decommissions a data server: it takes no new files and recovery moves every unit it holds to
-   * other servers (watch {@link #status()}: it ends "retired", and may then be stopped).
-   * Returns the meta leader's one-line summary.
+   * other servers (watch {@link #status()}: it ends "retired", and may then be stopped). Returns
+   * the meta leader's one-line summary.
    */
   public String decommission(String serverId) throws IOException {
     return decommissionCall(DecommissionRequestProto.newBuilder().setServer(serverId));
@@ -98,22 +135,24 @@ public final class ClusterAdmin {
 
   /** Takes a decommission back: the server recovers, then takes new files again. */
   public String recommission(String serverId) throws IOException {
-    return decommissionCall(DecommissionRequestProto.newBuilder().setServer(serverId).setUndo(true));
+    return decommissionCall(
+        DecommissionRequestProto.newBuilder().setServer(serverId).setUndo(true));
   }
 
   /**
-   * Forgets a retired data server that no longer runs: {@link #status()} stops listing it.
-   * Refused for a server that is not retired or still sends heartbeats, and, unless
-   * {@code force}, while snapshots taken before it retired exist (moves copy live versions
-   * only, so it may hold the only copies of some of their shard versions).
+   * Forgets a retired data server that no longer runs: {@link #status()} stops listing it. Refused
+   * for a server that is not retired or still sends heartbeats, and, unless {@code force}, while
+   * snapshots taken before it retired exist (moves copy live versions only, so it may hold the only
+   * copies of some of their shard versions).
    */
   public String removeServer(String serverId, boolean force) throws IOException {
-    return decommissionCall(DecommissionRequestProto.newBuilder().setServer(serverId).setRemove(true)
-        .setForce(force));
+    return decommissionCall(
+        DecommissionRequestProto.newBuilder().setServer(serverId).setRemove(true).setForce(force));
   }
 
   private String decommissionCall(DecommissionRequestProto.Builder request) throws IOException {
-    return Futures.get(meta.call(MetaRequestProto.newBuilder().setDecommission(request))).getMessage();
+    return Futures.get(meta.call(MetaRequestProto.newBuilder().setDecommission(request)))
+        .getMessage();
   }
 
   /** Snapshots of the whole file system: create, list, diff, restore, delete. */
@@ -122,61 +161,94 @@ public final class ClusterAdmin {
   }
 
   /**
-   * Checks one regular file's shards: which are missing, which stripes cannot be read, and
-   * with {@code verifyParity} whether every stripe's parity matches its data (reads it all).
+   * Checks one regular file's shards: which are missing, which stripes cannot be read, and with
+   * {@code verifyParity} whether every stripe's parity matches its data (reads it all).
    */
   public FileCheck check(String path, boolean verifyParity) throws IOException {
     String p = AsyncTesseraFileSystem.normalize(path);
-    InodeProto in = Futures.get(meta.call(MetaRequestProto.newBuilder().setGetAttr(
-        GetAttrRequestProto.newBuilder().setPath(p)))).getInode();
+    InodeProto in =
+        Futures.get(
+                meta.call(
+                    MetaRequestProto.newBuilder()
+                        .setGetAttr(GetAttrRequestProto.newBuilder().setPath(p))))
+            .getInode();
     if (in.getType() == FileTypeProto.DIRECTORY) {
       throw new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory");
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());
-    ShardChecker.Result r = new ShardChecker(data).check(FileTarget.of(in), in.getSize(), verifyParity);
-    return new FileCheck(p, layout.toString(), r.stripes(), r.parityVerified(), r.parityMismatches(),
-        r.missingShards(), r.unreadableStripes(), List.copyOf(in.getStaleServersList()),
-        List.copyOf(r.damagedServers()), List.copyOf(r.mismatchedStripes()), List.copyOf(r.unprotectedStripes()),
-        in.getId(), layout.parityUnits() > 0);
+    ShardChecker.Result r =
+        new ShardChecker(data).check(FileTarget.of(in), in.getSize(), verifyParity);
+    return new FileCheck(
+        p,
+        layout.toString(),
+        r.stripes(),
+        r.parityVerified(),
+        r.parityMismatches(),
+        r.missingShards(),
+        r.unreadableStripes(),
+        List.copyOf(in.getStaleServersList()),
+        List.copyOf(r.damagedServers()),
+        List.copyOf(r.mismatchedStripes()),
+        List.copyOf(r.unprotectedStripes()),
+        in.getId(),
+        layout.parityUnits() > 0);
   }
 
   /**
    * Repairs what {@link #check} found: the damaged servers' shards of the file are marked stale
-   * (recovery rewrites them in the background) and the mismatched or unprotected stripes get
-   * their parity recomputed from their data units before this returns.
+   * (recovery rewrites them in the background) and the mismatched or unprotected stripes get their
+   * parity recomputed from their data units before this returns.
    */
   public void repair(FileCheck check) throws IOException {
     List<CompletableFuture<?>> calls = new ArrayList<>();
     if (!check.damagedServers().isEmpty()) {
-      calls.add(meta.call(MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder()
-          .setFileId(check.fileId()).addAllAddStaleServers(check.damagedServers()))));
+      calls.add(
+          meta.call(
+              MetaRequestProto.newBuilder()
+                  .setSetAttr(
+                      SetAttrRequestProto.newBuilder()
+                          .setFileId(check.fileId())
+                          .addAllAddStaleServers(check.damagedServers()))));
     }
     List<Long> stripes = check.stripesToRecompute();
     for (int i = 0; i < stripes.size(); i += MAX_REPAIR_STRIPES) {
-      calls.add(meta.call(MetaRequestProto.newBuilder().setRepairStripes(RepairStripesRequestProto.newBuilder()
-          .setFileId(check.fileId()).addAllStripes(stripes.subList(i, Math.min(stripes.size(),
-              i + MAX_REPAIR_STRIPES))))));
+      calls.add(
+          meta.call(
+              MetaRequestProto.newBuilder()
+                  .setRepairStripes(
+                      RepairStripesRequestProto.newBuilder()
+                          .setFileId(check.fileId())
+                          .addAllStripes(
+                              stripes.subList(
+                                  i, Math.min(stripes.size(), i + MAX_REPAIR_STRIPES))))));
     }
     Futures.get(CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)));
   }
 
   /** One scan per registered data server (null where it is down or failed). */
-  CompletableFuture<List<ScanVersionsResponseProto>> scanVersions(ScanVersionsRequestProto.Builder scan) {
-    return statusAsync().thenCompose(cluster -> {
-      List<CompletableFuture<ScanVersionsResponseProto>> calls = new ArrayList<>();
-      for (ClusterStatus.DataServer ds : cluster.dataServers()) {
-        calls.add(!ds.up() ? CompletableFuture.completedFuture(null)
-            : data.call(ds.id(), DataRequestProto.newBuilder().setScanVersions(scan), null)
-                .handle((reply, err) -> {
-                  if (err != null) {
-                    return null;
-                  }
-                  reply.payload().release();
-                  return reply.header().getVersions();
-                }));
-      }
-      return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-          .thenApply(v -> calls.stream().map(CompletableFuture::join).toList());
-    });
+  CompletableFuture<List<ScanVersionsResponseProto>> scanVersions(
+      ScanVersionsRequestProto.Builder scan) {
+    return statusAsync()
+        .thenCompose(
+            cluster -> {
+              List<CompletableFuture<ScanVersionsResponseProto>> calls = new ArrayList<>();
+              for (ClusterStatus.DataServer ds : cluster.dataServers()) {
+                calls.add(
+                    !ds.up()
+                        ? CompletableFuture.completedFuture(null)
+                        : data.call(
+                                ds.id(), DataRequestProto.newBuilder().setScanVersions(scan), null)
+                            .handle(
+                                (reply, err) -> {
+                                  if (err != null) {
+                                    return null;
+                                  }
+                                  reply.payload().release();
+                                  return reply.header().getVersions();
+                                }));
+              }
+              return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+                  .thenApply(v -> calls.stream().map(CompletableFuture::join).toList());
+            });
   }
 }

@@ -12,7 +12,11 @@ import java.util.List;
  * @param filesToReclaim removed files whose shards are not yet deleted from every data server of
  *     theirs (one that is away keeps them waiting), counted up to 1,000,000
  */
-public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers, long epoch, Recovery recovery,
+public record ClusterStatus(
+    List<Replica> replicas,
+    List<DataServer> dataServers,
+    long epoch,
+    Recovery recovery,
     long filesToReclaim) {
 
   /**
@@ -30,23 +34,36 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    *
    * @param id its id
    * @param address where clients reach it
-   * @param state "up", "down" (silent past the timeout), "recovering" (back, rebuilding what it missed;
-   *     clients do not read from it yet), "draining" (decommissioned or down past the replacement timeout:
-   *     its units move to other servers) or "retired" (drained: no file uses it)
+   * @param state "up", "down" (silent past the timeout), "recovering" (back, rebuilding what it
+   *     missed; clients do not read from it yet), "draining" (decommissioned or down past the
+   *     replacement timeout: its units move to other servers) or "retired" (drained: no file uses
+   *     it)
    * @param capacityBytes size of its disk
    * @param freeBytes free space on its disk
    * @param usedBytes bytes of shards it stores
-   * @param lastHeartbeatMillisAgo how long since the meta leader heard from it; -1 when no leader answered
-   *     (the state is then as the last leader recorded it)
+   * @param lastHeartbeatMillisAgo how long since the meta leader heard from it; -1 when no leader
+   *     answered (the state is then as the last leader recorded it)
    * @param filesToRebuild files whose shards on it are stale
    * @param downSinceMillis when it was found down (0: not down or recovering)
-   * @param filesPlaced draining or retired: files with a unit on it, left to move (0 for other states)
+   * @param filesPlaced draining or retired: files with a unit on it, left to move (0 for other
+   *     states)
    * @param decommissioned draining or retired because an operator asked
-   * @param leftoverFiles files moved off it while it was unreachable, whose old shards it still holds
+   * @param leftoverFiles files moved off it while it was unreachable, whose old shards it still
+   *     holds
    */
-  public record DataServer(String id, String address, String state, long capacityBytes, long freeBytes,
-      long usedBytes, long lastHeartbeatMillisAgo, long filesToRebuild, long downSinceMillis, long filesPlaced,
-      boolean decommissioned, long leftoverFiles) {
+  public record DataServer(
+      String id,
+      String address,
+      String state,
+      long capacityBytes,
+      long freeBytes,
+      long usedBytes,
+      long lastHeartbeatMillisAgo,
+      long filesToRebuild,
+      long downSinceMillis,
+      long filesPlaced,
+      boolean decommissioned,
+      long leftoverFiles) {
     /** Whether clients use it. */
     public boolean up() {
       return "up".equals(state);
@@ -61,7 +78,8 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    * @param filesWithoutParity files whose layout has no parity: not redundant by layout, whatever
    *     recovery does (counted up to a million)
    */
-  public record Recovery(List<Rebuild> rebuilds, long rateLimitBytesPerSecond, long filesWithoutParity) {}
+  public record Recovery(
+      List<Rebuild> rebuilds, long rateLimitBytesPerSecond, long filesWithoutParity) {}
 
   /**
    * Rebuild progress of one server.
@@ -74,13 +92,24 @@ public record ClusterStatus(List<Replica> replicas, List<DataServer> dataServers
    * @param bytesPerSecond over the last seconds
    * @param failures attempts that failed and are retried
    * @param lastError why the last failure failed ("" when none)
-   * @param draining the server's units move to other servers (else: its stale shards are rebuilt on it)
+   * @param draining the server's units move to other servers (else: its stale shards are rebuilt on
+   *     it)
    */
-  public record Rebuild(String server, long filesLeft, long bytesLeft, long filesDone, long bytesDone,
-      double bytesPerSecond, long failures, String lastError, boolean draining) {
+  public record Rebuild(
+      String server,
+      long filesLeft,
+      long bytesLeft,
+      long filesDone,
+      long bytesDone,
+      double bytesPerSecond,
+      long failures,
+      String lastError,
+      boolean draining) {
     /** Seconds until done at the current rate; -1 when unknown. */
     public long etaSeconds() {
-      return bytesPerSecond > 0 ? (long) Math.ceil(bytesLeft / bytesPerSecond) : (filesLeft == 0 ? 0 : -1);
+      return bytesPerSecond > 0
+          ? (long) Math.ceil(bytesLeft / bytesPerSecond)
+          : (filesLeft == 0 ? 0 : -1);
     }
   }
 }

@@ -8,7 +8,10 @@ import io.tessera.common.status.TesseraException;
 import java.io.IOException;
 import java.util.Iterator;
 
-/** A directory's entries in name order, fetched a page at a time (never the whole directory at once). */
+/**
+ * A directory's entries in name order, fetched a page at a time (never the whole directory at
+ * once).
+ */
 final class DirectoryCursor {
   private static final int PAGE = 1000;
 

@@ -13,8 +13,8 @@ import java.util.TreeSet;
  *     only where more than k units could be read: a degraded stripe's remaining units are checked
  *     against what k of them decode to)
  * @param parityMismatches stripes whose parity does not match their data
- * @param missingShards units that could not be used: server down or stale, shard corrupt, or
- *     parity absent beside stored data
+ * @param missingShards units that could not be used: server down or stale, shard corrupt, or parity
+ *     absent beside stored data
  * @param unreadableStripes stripes with fewer than k usable units: their data is lost until a
  *     server returns
  * @param staleServers servers recorded as having missed writes to this file
@@ -25,16 +25,31 @@ import java.util.TreeSet;
  * @param unprotectedStripes stripes whose data is stored beside a parity unit that is a hole (the
  *     first 4096; repair: their parity is recomputed from the data units)
  * @param fileId the file's inode number
- * @param redundantByLayout whether the layout has parity; a file without is never redundant, however
- *     healthy its shards
+ * @param redundantByLayout whether the layout has parity; a file without is never redundant,
+ *     however healthy its shards
  */
-public record FileCheck(String path, String layout, long stripes, long parityVerified, long parityMismatches,
-    long missingShards, long unreadableStripes, List<String> staleServers, List<String> damagedServers,
-    List<Long> mismatchedStripes, List<Long> unprotectedStripes, long fileId, boolean redundantByLayout) {
+public record FileCheck(
+    String path,
+    String layout,
+    long stripes,
+    long parityVerified,
+    long parityMismatches,
+    long missingShards,
+    long unreadableStripes,
+    List<String> staleServers,
+    List<String> damagedServers,
+    List<Long> mismatchedStripes,
+    List<Long> unprotectedStripes,
+    long fileId,
+    boolean redundantByLayout) {
 
-  /** Whether {@code fsck --repair} has something to do: shards to rewrite or parity to recompute. */
+  /**
+   * Whether {@code fsck --repair} has something to do: shards to rewrite or parity to recompute.
+   */
   public boolean repairable() {
-    return !damagedServers.isEmpty() || !mismatchedStripes.isEmpty() || !unprotectedStripes.isEmpty();
+    return !damagedServers.isEmpty()
+        || !mismatchedStripes.isEmpty()
+        || !unprotectedStripes.isEmpty();
   }
 
   /** Stripes whose parity a repair recomputes: mismatched or unprotected, in order, each once. */
@@ -49,7 +64,10 @@ public record FileCheck(String path, String layout, long stripes, long parityVer
     return parityMismatches == 0 && missingShards == 0 && unreadableStripes == 0;
   }
 
-  /** HEALTHY, DEGRADED (readable, redundancy reduced) or DAMAGED (mismatching parity or unreadable stripes). */
+  /**
+   * HEALTHY, DEGRADED (readable, redundancy reduced) or DAMAGED (mismatching parity or unreadable
+   * stripes).
+   */
   public String verdict() {
     if (parityMismatches > 0 || unreadableStripes > 0) {
       return "DAMAGED";

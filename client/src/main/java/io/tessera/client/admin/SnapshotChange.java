@@ -11,7 +11,10 @@ package io.tessera.client.admin;
 public record SnapshotChange(Type type, String path, String fromPath, boolean directory) {
   /** Kinds of change, as HDFS's snapshotDiff names them (+, -, M, R). */
   public enum Type {
-    CREATED("+"), DELETED("-"), MODIFIED("M"), RENAMED("R");
+    CREATED("+"),
+    DELETED("-"),
+    MODIFIED("M"),
+    RENAMED("R");
 
     private final String mark;
 

@@ -19,10 +19,10 @@ import java.util.Set;
 
 /**
  * Compares two snapshots by walking both trees side by side, one directory page at a time, so
- * neither namespace is ever held in memory: only the differences are. Entries are matched by
- * name, then by inode id (an id that left one place and appeared in another was renamed). A
- * file with the same id is modified when its size or mtime differ, or when a data server holds
- * a version of it stamped between the two snapshots' epochs.
+ * neither namespace is ever held in memory: only the differences are. Entries are matched by name,
+ * then by inode id (an id that left one place and appeared in another was renamed). A file with the
+ * same id is modified when its size or mtime differ, or when a data server holds a version of it
+ * stamped between the two snapshots' epochs.
  */
 public final class SnapshotDiffer {
   private final Snapshots snapshots;
@@ -40,11 +40,15 @@ public final class SnapshotDiffer {
   public List<SnapshotChange> diff(String fromName, String toName) throws IOException {
     SnapshotInfo from = find(fromName);
     SnapshotInfo to = find(toName);
-    Set<Long> written = Futures.get(snapshots.filesWritten(Math.min(from.epoch(), to.epoch()),
-        Math.max(from.epoch(), to.epoch())));
+    Set<Long> written =
+        Futures.get(
+            snapshots.filesWritten(
+                Math.min(from.epoch(), to.epoch()), Math.max(from.epoch(), to.epoch())));
     if (written == null) {
-      throw new TesseraException(StatusProto.UNAVAILABLE, "a data server is down, so files modified in place"
-          + " between the snapshots cannot all be found; retry when tessera cluster status shows every server up");
+      throw new TesseraException(
+          StatusProto.UNAVAILABLE,
+          "a data server is down, so files modified in place"
+              + " between the snapshots cannot all be found; retry when tessera cluster status shows every server up");
     }
     List<SnapshotChange> changes = new ArrayList<>();
     Map<Long, Entry> gone = new HashMap<>();
@@ -54,7 +58,8 @@ public final class SnapshotDiffer {
     dirs.add(new Pair("", ""));
     while (!dirs.isEmpty()) {
       while (!dirs.isEmpty()) {
-        compare(from.path(), to.path(), dirs.poll(), written, changes, gone, appeared, replaced, dirs);
+        compare(
+            from.path(), to.path(), dirs.poll(), written, changes, gone, appeared, replaced, dirs);
       }
       // an id that left one place and appeared in another was renamed; a renamed directory's
       // contents are compared in turn
@@ -85,20 +90,38 @@ public final class SnapshotDiffer {
         changes.add(new SnapshotChange(Type.MODIFIED, a.path(), null, false));
       }
     }
-    gone.values().forEach(e -> changes.add(new SnapshotChange(Type.DELETED, e.path(), null, e.status().directory())));
-    appeared.values().forEach(e -> changes.add(new SnapshotChange(Type.CREATED, e.path(), null,
-        e.status().directory())));
+    gone.values()
+        .forEach(
+            e ->
+                changes.add(
+                    new SnapshotChange(Type.DELETED, e.path(), null, e.status().directory())));
+    appeared
+        .values()
+        .forEach(
+            e ->
+                changes.add(
+                    new SnapshotChange(Type.CREATED, e.path(), null, e.status().directory())));
     changes.sort(Comparator.comparing(SnapshotChange::path).thenComparing(SnapshotChange::type));
     return changes;
   }
 
   /** {@code replaced}: {old id, new id} of entries whose name stayed while their inode changed. */
-  private void compare(String rootA, String rootB, Pair dir, Set<Long> written, List<SnapshotChange> changes,
-      Map<Long, Entry> gone, Map<Long, Entry> appeared, List<long[]> replaced, Deque<Pair> dirs) throws IOException {
+  private void compare(
+      String rootA,
+      String rootB,
+      Pair dir,
+      Set<Long> written,
+      List<SnapshotChange> changes,
+      Map<Long, Entry> gone,
+      Map<Long, Entry> appeared,
+      List<long[]> replaced,
+      Deque<Pair> dirs)
+      throws IOException {
     DirectoryCursor a = new DirectoryCursor(fs, rootA + (dir.from().isEmpty() ? "" : dir.from()));
     DirectoryCursor b = new DirectoryCursor(fs, rootB + (dir.to().isEmpty() ? "" : dir.to()));
     while (a.head() != null || b.head() != null) {
-      int c = a.head() == null ? 1 : b.head() == null ? -1 : a.head().name().compareTo(b.head().name());
+      int c =
+          a.head() == null ? 1 : b.head() == null ? -1 : a.head().name().compareTo(b.head().name());
       if (c < 0) {
         gone.put(a.head().fileId(), new Entry(dir.from() + "/" + a.head().name(), a.head()));
         a.advance();
@@ -126,7 +149,9 @@ public final class SnapshotDiffer {
   }
 
   private static boolean modified(FileStatus x, FileStatus y, Set<Long> written) {
-    return x.size() != y.size() || !x.modified().equals(y.modified()) || x.recordedMode() != y.recordedMode()
+    return x.size() != y.size()
+        || !x.modified().equals(y.modified())
+        || x.recordedMode() != y.recordedMode()
         || written.contains(y.fileId());
   }
 
@@ -136,7 +161,8 @@ public final class SnapshotDiffer {
         return s;
       }
     }
-    throw new TesseraException(StatusProto.NOT_FOUND, "no snapshot called '" + name
-        + "' (tessera snapshot list shows them)");
+    throw new TesseraException(
+        StatusProto.NOT_FOUND,
+        "no snapshot called '" + name + "' (tessera snapshot list shows them)");
   }
 }

@@ -15,8 +15,14 @@ import java.util.List;
  * @param exclusiveBytes bytes only this snapshot holds (what deleting it frees); -1 when not asked
  *     for or a data server did not answer
  */
-public record SnapshotInfo(String name, long epoch, Instant created, long tookMillis, int attempts,
-    List<String> missingServers, long exclusiveBytes) {
+public record SnapshotInfo(
+    String name,
+    long epoch,
+    Instant created,
+    long tookMillis,
+    int attempts,
+    List<String> missingServers,
+    long exclusiveBytes) {
 
   /** Where its files appear in the namespace. */
   public String path() {

@@ -17,12 +17,11 @@ import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
- * Brings a file or a tree back to what a snapshot holds, as a new version: a file that differs
- * is copied from {@code /.snapshots/<name>/...} into a new file at its path (same layout, mode
- * and mtime); entries the snapshot did not have are removed, and every entry gets back the mode
- * it had. A file whose inode, size and mtime
- * match and that no data server holds a newer version of is unchanged, and left alone, so
- * restoring a mostly unchanged tree costs little.
+ * Brings a file or a tree back to what a snapshot holds, as a new version: a file that differs is
+ * copied from {@code /.snapshots/<name>/...} into a new file at its path (same layout, mode and
+ * mtime); entries the snapshot did not have are removed, and every entry gets back the mode it had.
+ * A file whose inode, size and mtime match and that no data server holds a newer version of is
+ * unchanged, and left alone, so restoring a mostly unchanged tree costs little.
  */
 public final class SnapshotRestorer {
   private static final int COPY_BUFFER = 8 << 20;
@@ -35,7 +34,8 @@ public final class SnapshotRestorer {
    * @param filesUnchanged files left alone because they had not changed since the snapshot
    * @param entriesRemoved files and directories removed because the snapshot did not have them
    */
-  public record Result(long filesCopied, long bytesCopied, long filesUnchanged, long entriesRemoved) {}
+  public record Result(
+      long filesCopied, long bytesCopied, long filesUnchanged, long entriesRemoved) {}
 
   private final TesseraFileSystem fs;
   private final Snapshots snapshots;
@@ -43,7 +43,7 @@ public final class SnapshotRestorer {
   private long bytes;
   private long unchanged;
   private long removed;
-  private LongConsumer progress = b -> { };
+  private LongConsumer progress = b -> {};
   private Set<Long> writtenSince;
 
   SnapshotRestorer(TesseraFileSystem fs, Snapshots snapshots) {
@@ -54,11 +54,18 @@ public final class SnapshotRestorer {
   Result restore(String name, String path, LongConsumer onProgress) throws IOException {
     String target = AsyncTesseraFileSystem.normalize(path);
     if (target.equals("/.snapshots") || target.startsWith("/.snapshots/")) {
-      throw new TesseraException(StatusProto.INVALID_ARGUMENT, "restore a path of the live file system, not " + target);
+      throw new TesseraException(
+          StatusProto.INVALID_ARGUMENT, "restore a path of the live file system, not " + target);
     }
-    SnapshotInfo snapshot = Futures.get(snapshots.listAsync()).stream().filter(s -> s.name().equals(name))
-        .findFirst().orElseThrow(() -> new TesseraException(StatusProto.NOT_FOUND, "no snapshot called '" + name
-            + "' (tessera snapshot list shows them)"));
+    SnapshotInfo snapshot =
+        Futures.get(snapshots.listAsync()).stream()
+            .filter(s -> s.name().equals(name))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new TesseraException(
+                        StatusProto.NOT_FOUND,
+                        "no snapshot called '" + name + "' (tessera snapshot list shows them)"));
     if (onProgress != null) {
       progress = onProgress;
     }
@@ -67,7 +74,8 @@ public final class SnapshotRestorer {
     try {
       from = fs.stat(source);
     } catch (TesseraException.NotFoundException e) {
-      throw new TesseraException(StatusProto.NOT_FOUND, target + " did not exist in snapshot '" + name + "'");
+      throw new TesseraException(
+          StatusProto.NOT_FOUND, target + " did not exist in snapshot '" + name + "'");
     }
     // null: some data server could not say, so every file is copied
     writtenSince = Futures.get(snapshots.filesWritten(snapshot.epoch(), Long.MAX_VALUE));
@@ -94,7 +102,8 @@ public final class SnapshotRestorer {
     DirectoryCursor b = new DirectoryCursor(fs.async(), target);
     // decide first, change afterwards: the live directory is listed while it would change
     while (a.head() != null || b.head() != null) {
-      int c = a.head() == null ? 1 : b.head() == null ? -1 : a.head().name().compareTo(b.head().name());
+      int c =
+          a.head() == null ? 1 : b.head() == null ? -1 : a.head().name().compareTo(b.head().name());
       if (c <= 0) {
         work.add(new FileStatus[] {a.head(), c == 0 ? b.head() : null});
         a.advance();
@@ -132,19 +141,29 @@ public final class SnapshotRestorer {
     }
   }
 
-  private void restoreFile(String source, String target, FileStatus from, FileStatus to) throws IOException {
-    if (to != null && to.fileId() == from.fileId() && to.size() == from.size() && to.modified().equals(from.modified())
-        && writtenSince != null && !writtenSince.contains(to.fileId())) {
+  private void restoreFile(String source, String target, FileStatus from, FileStatus to)
+      throws IOException {
+    if (to != null
+        && to.fileId() == from.fileId()
+        && to.size() == from.size()
+        && to.modified().equals(from.modified())
+        && writtenSince != null
+        && !writtenSince.contains(to.fileId())) {
       keepMode(target, from, to);
       unchanged++;
       return;
     }
     StripeLayout layout = from.layout();
-    CreateOptions options = (layout.parityUnits() > 0 ? CreateOptions.erasure(layout.dataUnits(), layout.parityUnits())
-        : CreateOptions.striped(layout.dataUnits())).stripeUnit(layout.stripeUnit())
-        .mode(from.recordedMode() | 0200).overwrite(true);
+    CreateOptions options =
+        (layout.parityUnits() > 0
+                ? CreateOptions.erasure(layout.dataUnits(), layout.parityUnits())
+                : CreateOptions.striped(layout.dataUnits()))
+            .stripeUnit(layout.stripeUnit())
+            .mode(from.recordedMode() | 0200)
+            .overwrite(true);
     byte[] buf = new byte[(int) Math.min(COPY_BUFFER, Math.max(1, from.size()))];
-    try (TesseraFile in = fs.openFile(source); OutputStream out = fs.create(target, options)) {
+    try (TesseraFile in = fs.openFile(source);
+        OutputStream out = fs.create(target, options)) {
       for (long pos = 0; pos < from.size(); ) {
         int n = in.read(pos, buf, 0, (int) Math.min(buf.length, from.size() - pos));
         if (n <= 0) {

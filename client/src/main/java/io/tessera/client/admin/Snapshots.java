@@ -22,9 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.LongConsumer;
 
 /**
- * Snapshots of the whole file system ({@code fs.admin().snapshots()}): taken while the file
- * system is busy, readable at {@code /.snapshots/<name>/...} (read-only), compared, restored,
- * deleted.
+ * Snapshots of the whole file system ({@code fs.admin().snapshots()}): taken while the file system
+ * is busy, readable at {@code /.snapshots/<name>/...} (read-only), compared, restored, deleted.
  */
 public final class Snapshots {
   private final ClusterAdmin admin;
@@ -37,10 +36,16 @@ public final class Snapshots {
     this.fs = fs;
   }
 
-  /** Takes a snapshot; waits through busy data servers (the meta leader retries) until it is committed. */
+  /**
+   * Takes a snapshot; waits through busy data servers (the meta leader retries) until it is
+   * committed.
+   */
   public SnapshotInfo create(String name) throws IOException {
-    return Futures.get(meta.call(MetaRequestProto.newBuilder().setSnapshotCreate(SnapshotCreateRequestProto
-        .newBuilder().setName(name))).thenApply(r -> info(r.getSnapshot(), -1)));
+    return Futures.get(
+        meta.call(
+                MetaRequestProto.newBuilder()
+                    .setSnapshotCreate(SnapshotCreateRequestProto.newBuilder().setName(name)))
+            .thenApply(r -> info(r.getSnapshot(), -1)));
   }
 
   /** Every snapshot, oldest first, without the bytes each holds (cheap). */
@@ -49,33 +54,58 @@ public final class Snapshots {
   }
 
   CompletableFuture<List<SnapshotInfo>> listAsync() {
-    return meta.call(MetaRequestProto.newBuilder().setSnapshotList(SnapshotListRequestProto.getDefaultInstance()))
-        .thenApply(r -> r.getSnapshots().getSnapshotsList().stream().map(s -> info(s, -1)).toList());
+    return meta.call(
+            MetaRequestProto.newBuilder()
+                .setSnapshotList(SnapshotListRequestProto.getDefaultInstance()))
+        .thenApply(
+            r -> r.getSnapshots().getSnapshotsList().stream().map(s -> info(s, -1)).toList());
   }
 
   /** Every snapshot with the bytes only it holds (asks every data server to scan its versions). */
   public List<SnapshotInfo> listWithUsage() throws IOException {
-    return Futures.get(listAsync().thenCompose(list -> admin.scanVersions(ScanVersionsRequestProto.newBuilder()
-        .setUsage(true)).thenApply(scans -> {
-          Map<Long, Long> bytes = new HashMap<>();
-          boolean complete = scans.stream().allMatch(Objects::nonNull);
-          for (ScanVersionsResponseProto scan : scans) {
-            for (int i = 0; scan != null && i < scan.getEpochsCount(); i++) {
-              bytes.merge(scan.getEpochs(i), scan.getExclusiveBytes(i), Long::sum);
-            }
-          }
-          return list.stream().map(s -> new SnapshotInfo(s.name(), s.epoch(), s.created(), s.tookMillis(),
-              s.attempts(), s.missingServers(), complete ? bytes.getOrDefault(s.epoch(), 0L) : -1)).toList();
-        })));
+    return Futures.get(
+        listAsync()
+            .thenCompose(
+                list ->
+                    admin
+                        .scanVersions(ScanVersionsRequestProto.newBuilder().setUsage(true))
+                        .thenApply(
+                            scans -> {
+                              Map<Long, Long> bytes = new HashMap<>();
+                              boolean complete = scans.stream().allMatch(Objects::nonNull);
+                              for (ScanVersionsResponseProto scan : scans) {
+                                for (int i = 0; scan != null && i < scan.getEpochsCount(); i++) {
+                                  bytes.merge(
+                                      scan.getEpochs(i), scan.getExclusiveBytes(i), Long::sum);
+                                }
+                              }
+                              return list.stream()
+                                  .map(
+                                      s ->
+                                          new SnapshotInfo(
+                                              s.name(),
+                                              s.epoch(),
+                                              s.created(),
+                                              s.tookMillis(),
+                                              s.attempts(),
+                                              s.missingServers(),
+                                              complete ? bytes.getOrDefault(s.epoch(), 0L) : -1))
+                                  .toList();
+                            })));
   }
 
   /** Deletes a snapshot; the shard versions only it held are freed in the background. */
   public void delete(String name) throws IOException {
-    Futures.get(meta.call(MetaRequestProto.newBuilder().setSnapshotDelete(SnapshotDeleteRequestProto.newBuilder()
-        .setName(name))));
+    Futures.get(
+        meta.call(
+            MetaRequestProto.newBuilder()
+                .setSnapshotDelete(SnapshotDeleteRequestProto.newBuilder().setName(name))));
   }
 
-  /** What changed from snapshot {@code from} to snapshot {@code to}: created, deleted, modified, renamed. */
+  /**
+   * What changed from snapshot {@code from} to snapshot {@code to}: created, deleted, modified,
+   * renamed.
+   */
   public List<SnapshotChange> diff(String from, String to) throws IOException {
     return new SnapshotDiffer(this, fs.async()).diff(from, to);
   }
@@ -87,7 +117,8 @@ public final class Snapshots {
    *
    * @param progress called with the bytes copied so far (may be null)
    */
-  public SnapshotRestorer.Result restore(String name, String path, LongConsumer progress) throws IOException {
+  public SnapshotRestorer.Result restore(String name, String path, LongConsumer progress)
+      throws IOException {
     return new SnapshotRestorer(fs, this).restore(name, path, progress);
   }
 
@@ -97,25 +128,37 @@ public final class Snapshots {
   }
 
   /**
-   * Ids of files with shard versions stamped in {@code (after, upTo]}, over every data server;
-   * null when a data server could not be asked (the answer would be incomplete).
+   * Ids of files with shard versions stamped in {@code (after, upTo]}, over every data server; null
+   * when a data server could not be asked (the answer would be incomplete).
    */
   CompletableFuture<Set<Long>> filesWritten(long after, long upTo) {
-    return admin.scanVersions(ScanVersionsRequestProto.newBuilder().setWritten(true).setWrittenAfter(after)
-        .setWrittenUpTo(upTo)).thenApply(scans -> {
-          Set<Long> out = new HashSet<>();
-          for (ScanVersionsResponseProto scan : scans) {
-            if (scan == null) {
-              return null;
-            }
-            out.addAll(scan.getWrittenFilesList());
-          }
-          return out;
-        });
+    return admin
+        .scanVersions(
+            ScanVersionsRequestProto.newBuilder()
+                .setWritten(true)
+                .setWrittenAfter(after)
+                .setWrittenUpTo(upTo))
+        .thenApply(
+            scans -> {
+              Set<Long> out = new HashSet<>();
+              for (ScanVersionsResponseProto scan : scans) {
+                if (scan == null) {
+                  return null;
+                }
+                out.addAll(scan.getWrittenFilesList());
+              }
+              return out;
+            });
   }
 
   private static SnapshotInfo info(SnapshotProto s, long exclusiveBytes) {
-    return new SnapshotInfo(s.getName(), s.getEpoch(), Instant.ofEpochMilli(s.getCreatedMs()), s.getTookMs(),
-        s.getAttempts(), List.copyOf(s.getMissingServersList()), exclusiveBytes);
+    return new SnapshotInfo(
+        s.getName(),
+        s.getEpoch(),
+        Instant.ofEpochMilli(s.getCreatedMs()),
+        s.getTookMs(),
+        s.getAttempts(),
+        List.copyOf(s.getMissingServersList()),
+        exclusiveBytes);
   }
 }

@@ -27,9 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * data.proto calls to data servers named by id. Addresses come from the meta group's server
- * map, refreshed when a server is unknown or unreachable (it may have moved), and each call
- * is retried once before its error reaches the caller.
+ * data.proto calls to data servers named by id. Addresses come from the meta group's server map,
+ * refreshed when a server is unknown or unreachable (it may have moved), and each call is retried
+ * once before its error reaches the caller.
  */
 public final class DataClient {
   /** A data server's reply: its header and raw payload (release it). */
@@ -41,7 +41,8 @@ public final class DataClient {
   private final Map<String, String> addresses = new ConcurrentHashMap<>();
   private final ServerHealth health;
 
-  public DataClient(RpcClientPool pool, MetaClient meta, CallerProto identity, ServerHealth health) {
+  public DataClient(
+      RpcClientPool pool, MetaClient meta, CallerProto identity, ServerHealth health) {
     this.pool = pool;
     this.meta = meta;
     this.identity = identity;
@@ -54,37 +55,49 @@ public final class DataClient {
   }
 
   /** Sends one request; payload ownership passes to this call (retries retain it). */
-  public CompletableFuture<Reply> call(String serverId, DataRequestProto.Builder request, ByteBuf payload) {
+  public CompletableFuture<Reply> call(
+      String serverId, DataRequestProto.Builder request, ByteBuf payload) {
     byte[] header = request.setCaller(identity).build().toByteArray();
-    return attempt(serverId, header, payload, false).whenComplete((r, e) -> {
-      if (payload != null) {
-        payload.release();
-      }
-    });
+    return attempt(serverId, header, payload, false)
+        .whenComplete(
+            (r, e) -> {
+              if (payload != null) {
+                payload.release();
+              }
+            });
   }
 
   /**
-   * Sends a request whose reply carries nothing the caller needs: completes with null when
-   * the server did it, or with the reason it did not (never exceptionally).
+   * Sends a request whose reply carries nothing the caller needs: completes with null when the
+   * server did it, or with the reason it did not (never exceptionally).
    */
-  public CompletableFuture<Throwable> callForOutcome(String serverId, DataRequestProto.Builder request,
-      ByteBuf payload) {
-    return call(serverId, request, payload).handle((r, e) -> {
-      if (r != null) {
-        r.payload().release();
-      }
-      return e == null ? null : Failures.cause(e);
-    });
+  public CompletableFuture<Throwable> callForOutcome(
+      String serverId, DataRequestProto.Builder request, ByteBuf payload) {
+    return call(serverId, request, payload)
+        .handle(
+            (r, e) -> {
+              if (r != null) {
+                r.payload().release();
+              }
+              return e == null ? null : Failures.cause(e);
+            });
   }
 
   /**
-   * Releases a stripe lock on the servers that granted it; completes when each answered or
-   * failed (a server that cannot be reached frees the lock when its lease runs out).
+   * Releases a stripe lock on the servers that granted it; completes when each answered or failed
+   * (a server that cannot be reached frees the lock when its lease runs out).
    */
   public CompletableFuture<Void> unlock(Collection<String> granted, StripeLockProto lock) {
-    CompletableFuture<?>[] calls = granted.stream().map(server -> callForOutcome(server,
-        DataRequestProto.newBuilder().setUnlock(UnlockRequestProto.newBuilder().setLock(lock)), null))
-        .toArray(CompletableFuture[]::new);
+    CompletableFuture<?>[] calls =
+        granted.stream()
+            .map(
+                server ->
+                    callForOutcome(
+                        server,
+                        DataRequestProto.newBuilder()
+                            .setUnlock(UnlockRequestProto.newBuilder().setLock(lock)),
+                        null))
+            .toArray(CompletableFuture[]::new);
     return CompletableFuture.allOf(calls);
   }
 
@@ -97,34 +110,51 @@ public final class DataClient {
     return CompletableFuture.delayedExecutor(micros, TimeUnit.MICROSECONDS);
   }
 
-  private CompletableFuture<Reply> attempt(String serverId, byte[] header, ByteBuf payload, boolean retried) {
-    return address(serverId, retried).thenCompose(addr -> {
-      if (payload != null) {
-        payload.retain();
-      }
-      return pool.call(addr, Service.DATA, header, payload == null ? null : payload.duplicate());
-    }).handle((frame, err) -> {
-      if (err == null) {
-        return CompletableFuture.completedFuture(decode(serverId, frame, health));
-      }
-      Throwable cause = Failures.cause(err);
-      boolean transport = cause instanceof PeerUnreachableException
-          || cause instanceof TimeoutException;
-      // a peer that went silent for the silence limit already had its chance: no second wait
-      if (!retried && transport && !(cause instanceof PeerUnreachableException p && p.silent())) {
-        return attempt(serverId, header, payload, true);
-      }
-      if (cause instanceof TesseraException te) {
-        return CompletableFuture.<Reply>failedFuture(te);
-      }
-      String why = "data server " + serverId + " (" + addresses.getOrDefault(serverId, "address unknown")
-          + ") failed: " + cause.getMessage();
-      if (transport) {
-        health.markDown(serverId, cause.getMessage());
-        return CompletableFuture.<Reply>failedFuture(new ServerDownException(serverId, why));
-      }
-      return CompletableFuture.<Reply>failedFuture(new TesseraException(StatusProto.UNAVAILABLE, why));
-    }).thenCompose(f -> f);
+  private CompletableFuture<Reply> attempt(
+      String serverId, byte[] header, ByteBuf payload, boolean retried) {
+    return address(serverId, retried)
+        .thenCompose(
+            addr -> {
+              if (payload != null) {
+                payload.retain();
+              }
+              return pool.call(
+                  addr, Service.DATA, header, payload == null ? null : payload.duplicate());
+            })
+        .handle(
+            (frame, err) -> {
+              if (err == null) {
+                return CompletableFuture.completedFuture(decode(serverId, frame, health));
+              }
+              Throwable cause = Failures.cause(err);
+              boolean transport =
+                  cause instanceof PeerUnreachableException || cause instanceof TimeoutException;
+              // a peer that went silent for the silence limit already had its chance: no second
+              // wait
+              if (!retried
+                  && transport
+                  && !(cause instanceof PeerUnreachableException p && p.silent())) {
+                return attempt(serverId, header, payload, true);
+              }
+              if (cause instanceof TesseraException te) {
+                return CompletableFuture.<Reply>failedFuture(te);
+              }
+              String why =
+                  "data server "
+                      + serverId
+                      + " ("
+                      + addresses.getOrDefault(serverId, "address unknown")
+                      + ") failed: "
+                      + cause.getMessage();
+              if (transport) {
+                health.markDown(serverId, cause.getMessage());
+                return CompletableFuture.<Reply>failedFuture(
+                    new ServerDownException(serverId, why));
+              }
+              return CompletableFuture.<Reply>failedFuture(
+                  new TesseraException(StatusProto.UNAVAILABLE, why));
+            })
+        .thenCompose(f -> f);
   }
 
   private static Reply decode(String serverId, Frame frame, ServerHealth health) {
@@ -133,21 +163,22 @@ public final class DataClient {
       h = DataResponseProto.parseFrom(frame.header());
     } catch (Exception e) {
       frame.release();
-      throw new CompletionException(new TesseraException(StatusProto.INTERNAL,
-          "unreadable reply from data server " + serverId));
+      throw new CompletionException(
+          new TesseraException(
+              StatusProto.INTERNAL, "unreadable reply from data server " + serverId));
     }
     if (h.getStatus() == StatusProto.UNAVAILABLE) {
       // up but unable to serve (starting, or cut off from the meta group): as good as down for now
       frame.release();
       health.markDown(serverId, h.getMessage());
-      throw new CompletionException(new ServerDownException(serverId, "data server " + serverId + ": "
-          + h.getMessage()));
+      throw new CompletionException(
+          new ServerDownException(serverId, "data server " + serverId + ": " + h.getMessage()));
     }
     health.answered(serverId);
     if (h.getStatus() != StatusProto.OK) {
       frame.release();
-      throw new CompletionException(TesseraException.of(h.getStatus(),
-          "data server " + serverId + ": " + h.getMessage()));
+      throw new CompletionException(
+          TesseraException.of(h.getStatus(), "data server " + serverId + ": " + h.getMessage()));
     }
     return new Reply(h, frame.payload());
   }
@@ -157,25 +188,31 @@ public final class DataClient {
     if (known != null && !refresh) {
       return CompletableFuture.completedFuture(known);
     }
-    return refreshMap().thenApply(v -> {
-      String a = addresses.get(serverId);
-      if (a == null) {
-        // removed (or never registered): read around it like a down server, and ask again later
-        String why = "data server " + serverId + " is not registered with the meta group";
-        health.markDown(serverId, why);
-        throw new CompletionException(new ServerDownException(serverId, why));
-      }
-      return a;
-    });
+    return refreshMap()
+        .thenApply(
+            v -> {
+              String a = addresses.get(serverId);
+              if (a == null) {
+                // removed (or never registered): read around it like a down server, and ask again
+                // later
+                String why = "data server " + serverId + " is not registered with the meta group";
+                health.markDown(serverId, why);
+                throw new CompletionException(new ServerDownException(serverId, why));
+              }
+              return a;
+            });
   }
 
   /** Reloads every data server's address from the meta group. */
   public CompletableFuture<Void> refreshMap() {
-    return meta.call(MetaRequestProto.newBuilder().setClusterStatus(ClusterStatusRequestProto.getDefaultInstance()))
-        .thenAccept(r -> {
-          for (DataServerProto s : r.getCluster().getDataServersList()) {
-            addresses.put(s.getId(), s.getAddress());
-          }
-        });
+    return meta.call(
+            MetaRequestProto.newBuilder()
+                .setClusterStatus(ClusterStatusRequestProto.getDefaultInstance()))
+        .thenAccept(
+            r -> {
+              for (DataServerProto s : r.getCluster().getDataServersList()) {
+                addresses.put(s.getId(), s.getAddress());
+              }
+            });
   }
 }

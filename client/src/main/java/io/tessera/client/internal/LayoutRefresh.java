@@ -11,12 +11,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * Runs file operations planned with the file's cached layout again after a data server said
- * the layout is stale (recovery moved some of the file's units to another server): the inode is
- * re-read from the meta group and the operation planned anew.
+ * Runs file operations planned with the file's cached layout again after a data server said the
+ * layout is stale (recovery moved some of the file's units to another server): the inode is re-read
+ * from the meta group and the operation planned anew.
  */
 public final class LayoutRefresh {
-  /** Re-plans before giving up; the meta group logs a move before any server refuses the old layout. */
+  /**
+   * Re-plans before giving up; the meta group logs a move before any server refuses the old layout.
+   */
   private static final int MAX_REPLANS = 8;
 
   private final MetaClient meta;
@@ -27,8 +29,10 @@ public final class LayoutRefresh {
 
   /** Re-reads the file's inode (by id) and adopts its layout and stale servers. */
   public CompletableFuture<Void> refresh(FileTarget file) {
-    return meta.call(MetaRequestProto.newBuilder().setGetAttr(GetAttrRequestProto.newBuilder()
-        .setFileId(file.fileId()))).thenAccept(r -> file.adopt(r.getInode()));
+    return meta.call(
+            MetaRequestProto.newBuilder()
+                .setGetAttr(GetAttrRequestProto.newBuilder().setFileId(file.fileId())))
+        .thenAccept(r -> file.adopt(r.getInode()));
   }
 
   /** Runs {@code op}; when it fails with STALE_LAYOUT, refreshes the layout and runs it again. */
@@ -36,27 +40,38 @@ public final class LayoutRefresh {
     return planned(file, op, 0);
   }
 
-  private <T> CompletableFuture<T> planned(FileTarget file, Supplier<CompletableFuture<T>> op, int replans) {
+  private <T> CompletableFuture<T> planned(
+      FileTarget file, Supplier<CompletableFuture<T>> op, int replans) {
     long generation = file.layout().generation();
-    return op.get().handle((v, e) -> {
-      if (e == null) {
-        return CompletableFuture.completedFuture(v);
-      }
-      Throwable cause = Failures.cause(e);
-      if (!(cause instanceof TesseraException te) || te.status() != StatusProto.STALE_LAYOUT
-          || replans >= MAX_REPLANS || file.inSnapshot()) {
-        return CompletableFuture.<T>failedFuture(cause);
-      }
-      return refresh(file).thenCompose(x -> {
-        if (file.layout().generation() > generation) {
-          return planned(file, op, replans + 1);
-        }
-        // fenced before the meta group answers with the new layout: try again shortly
-        long waitMs = ThreadLocalRandom.current().nextLong(20, 100L << Math.min(replans, 4));
-        return CompletableFuture.supplyAsync(() -> null,
-            CompletableFuture.delayedExecutor(waitMs, TimeUnit.MILLISECONDS)).thenCompose(y -> planned(file, op,
-                replans + 1));
-      });
-    }).thenCompose(f -> f);
+    return op.get()
+        .handle(
+            (v, e) -> {
+              if (e == null) {
+                return CompletableFuture.completedFuture(v);
+              }
+              Throwable cause = Failures.cause(e);
+              if (!(cause instanceof TesseraException te)
+                  || te.status() != StatusProto.STALE_LAYOUT
+                  || replans >= MAX_REPLANS
+                  || file.inSnapshot()) {
+                return CompletableFuture.<T>failedFuture(cause);
+              }
+              return refresh(file)
+                  .thenCompose(
+                      x -> {
+                        if (file.layout().generation() > generation) {
+                          return planned(file, op, replans + 1);
+                        }
+                        // fenced before the meta group answers with the new layout: try again
+                        // shortly
+                        long waitMs =
+                            ThreadLocalRandom.current().nextLong(20, 100L << Math.min(replans, 4));
+                        return CompletableFuture.supplyAsync(
+                                () -> null,
+                                CompletableFuture.delayedExecutor(waitMs, TimeUnit.MILLISECONDS))
+                            .thenCompose(y -> planned(file, op, replans + 1));
+                      });
+            })
+        .thenCompose(f -> f);
   }
 }

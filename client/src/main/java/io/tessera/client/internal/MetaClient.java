@@ -17,16 +17,25 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
-/** meta.proto calls to the leader, with leader following, at-most-once changes, and reads through elections. */
+/**
+ * meta.proto calls to the leader, with leader following, at-most-once changes, and reads through
+ * elections.
+ */
 public final class MetaClient {
   private final LeaderFollowingCaller caller;
   private final CallerProto identity;
   private final AtomicLong callIds = new AtomicLong();
+
   /** The newest namespace log position any answer has shown this client. */
   private final AtomicLong seenIndex = new AtomicLong();
+
   private final boolean followerReads;
 
-  public MetaClient(RpcClientPool pool, List<String> replicas, Duration retryFor, CallerProto identity,
+  public MetaClient(
+      RpcClientPool pool,
+      List<String> replicas,
+      Duration retryFor,
+      CallerProto identity,
       boolean followerReads) {
     this.caller = new LeaderFollowingCaller(pool, replicas, Service.META, retryFor);
     this.identity = identity;
@@ -34,29 +43,46 @@ public final class MetaClient {
   }
 
   /**
-   * Sends a request; a status other than OK fails the future with a {@link TesseraException}.
-   * A lookup or listing the leader cannot answer (it died; an election is under way) may be
-   * answered by another replica from its own state, once that replica has applied everything
-   * this client has seen: this client's own changes and everything it read stay visible, while
-   * another client's change acknowledged in the leader's last moments may show only once the
-   * election is over (at most the election timeout).
+   * Sends a request; a status other than OK fails the future with a {@link TesseraException}. A
+   * lookup or listing the leader cannot answer (it died; an election is under way) may be answered
+   * by another replica from its own state, once that replica has applied everything this client has
+   * seen: this client's own changes and everything it read stay visible, while another client's
+   * change acknowledged in the leader's last moments may show only once the election is over (at
+   * most the election timeout).
    */
   public CompletableFuture<MetaResponseProto> call(MetaRequestProto.Builder request) {
     MetaRequestProto req = request.setCaller(identity).setCallId(callIds.incrementAndGet()).build();
-    Function<String, byte[]> followerRead = !followerReads || !FollowerReads.answerable(req) ? null
-        : unreachable -> req.toBuilder().setFollowerReadOk(true).setUnreachableLeader(unreachable)
-            .setSeenIndex(seenIndex.get()).build().toByteArray();
-    return caller.call(req.toByteArray(), followerRead, MetaResponseProto::parseFrom,
-        r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).thenApply(r -> {
-      seenIndex.accumulateAndGet(r.getIndex(), Math::max);
-      if (r.getStatus() != StatusProto.OK) {
-        throw new CompletionException(TesseraException.of(r.getStatus(), r.getMessage()));
-      }
-      return r;
-    });
+    Function<String, byte[]> followerRead =
+        !followerReads || !FollowerReads.answerable(req)
+            ? null
+            : unreachable ->
+                req.toBuilder()
+                    .setFollowerReadOk(true)
+                    .setUnreachableLeader(unreachable)
+                    .setSeenIndex(seenIndex.get())
+                    .build()
+                    .toByteArray();
+    return caller
+        .call(
+            req.toByteArray(),
+            followerRead,
+            MetaResponseProto::parseFrom,
+            r ->
+                new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage()))
+        .thenApply(
+            r -> {
+              seenIndex.accumulateAndGet(r.getIndex(), Math::max);
+              if (r.getStatus() != StatusProto.OK) {
+                throw new CompletionException(TesseraException.of(r.getStatus(), r.getMessage()));
+              }
+              return r;
+            });
   }
 
   public static CallerProto identity(byte[] clientId, String appId) {
-    return CallerProto.newBuilder().setClientId(ByteString.copyFrom(clientId)).setAppId(appId).build();
+    return CallerProto.newBuilder()
+        .setClientId(ByteString.copyFrom(clientId))
+        .setAppId(appId)
+        .build();
   }
 }

@@ -6,10 +6,10 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The parity units of whole-stripe writes, handed to the next write once the servers stored
- * them. Without it a sequential writer of a 6+3 file with 1 MiB units allocates 3 MiB per
- * stripe, and the buffers of the writes in flight live through young collections, which copy
- * them. Keeps at most {@code maxBytes} of free buffers.
+ * The parity units of whole-stripe writes, handed to the next write once the servers stored them.
+ * Without it a sequential writer of a 6+3 file with 1 MiB units allocates 3 MiB per stripe, and the
+ * buffers of the writes in flight live through young collections, which copy them. Keeps at most
+ * {@code maxBytes} of free buffers.
  */
 final class ParityBuffers {
   private final long maxBytes;

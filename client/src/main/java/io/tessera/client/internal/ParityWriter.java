@@ -34,39 +34,45 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writes to files with parity, in two phases per group of stripes:
+ *
  * <ol>
- *   <li>LOCK+READ to every usable server the write reads or writes, at once: each locks the stripes and
- *       returns the old bytes the parity needs ({@link StripeUpdate} picks them). A refusal
- *       (another writer holds an overlapping lock) releases whatever was granted and retries
- *       after a randomised back-off: no deadlock, no central lock server.
- *   <li>Encode, then WRITE+UNLOCK to every server at once: each stores its units and frees
- *       the lock in one atomic batch.
+ *   <li>LOCK+READ to every usable server the write reads or writes, at once: each locks the stripes
+ *       and returns the old bytes the parity needs ({@link StripeUpdate} picks them). A refusal
+ *       (another writer holds an overlapping lock) releases whatever was granted and retries after
+ *       a randomised back-off: no deadlock, no central lock server.
+ *   <li>Encode, then WRITE+UNLOCK to every server at once: each stores its units and frees the lock
+ *       in one atomic batch.
  * </ol>
+ *
  * Phase 2 is stamped with the newest epoch at which any server granted the group's locks, so a
- * snapshot committed meanwhile holds the write whole on every server, or none of it (see
- * {@code StripeLockTable}); size and stale-server records made between the phases name that
- * epoch, and when a snapshot at it was committed before they landed the group releases its
- * locks and runs again at the new epoch.
- * A server that fails (after the data client's retry) is marked down and the group starts
- * again without it: the write goes on while every stripe keeps {@code k} usable units. Before
- * anything is acknowledged, the skipped servers are recorded as stale for the file in the
- * meta group (so readers decode around them) and in the survivors' dirty-file logs.
+ * snapshot committed meanwhile holds the write whole on every server, or none of it (see {@code
+ * StripeLockTable}); size and stale-server records made between the phases name that epoch, and
+ * when a snapshot at it was committed before they landed the group releases its locks and runs
+ * again at the new epoch. A server that fails (after the data client's retry) is marked down and
+ * the group starts again without it: the write goes on while every stripe keeps {@code k} usable
+ * units. Before anything is acknowledged, the skipped servers are recorded as stale for the file in
+ * the meta group (so readers decode around them) and in the survivors' dirty-file logs.
  */
 public final class ParityWriter {
   /**
-   * Fault point after a group's stripes are locked and read, before anything is written
-   * (throwing there abandons the write with its locks held, as a crash would).
+   * Fault point after a group's stripes are locked and read, before anything is written (throwing
+   * there abandons the write with its locks held, as a crash would).
    */
   public static final String BETWEEN_PHASES = "client.parity-write.between-phases";
+
   /**
-   * Fault point in phase 2: when armed, a group's units go to half of its servers first, then
-   * the action runs (blocking or throwing leaves the stripes torn), then to the rest.
+   * Fault point in phase 2: when armed, a group's units go to half of its servers first, then the
+   * action runs (blocking or throwing leaves the stripes torn), then to the rest.
    */
   public static final String MID_PHASE2 = "client.parity-write.mid-phase2";
 
   /** Bytes of one unit-column per server per group: bounds each request. */
   private static final int MAX_GROUP_BYTES = 16 << 20;
-  /** Free parity buffers kept for the next whole-stripe writes (a 6+3 stream with 1 MiB units has 24 MiB in flight). */
+
+  /**
+   * Free parity buffers kept for the next whole-stripe writes (a 6+3 stream with 1 MiB units has 24
+   * MiB in flight).
+   */
   private static final long KEPT_PARITY_BYTES = 64 << 20;
 
   private final DataClient data;
@@ -74,12 +80,20 @@ public final class ParityWriter {
   private final Executor coding;
   private final IoCounters counters;
   private final Duration lease;
-  private final AtomicLong operations = new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
+  private final AtomicLong operations =
+      new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
   private final ParityBuffers parityBuffers = new ParityBuffers(KEPT_PARITY_BYTES);
   private final Object faultScope;
 
-  /** @param faultScope whom this writer's {@link FaultPoints} fire for: the client that owns it */
-  public ParityWriter(DataClient data, MetaClient meta, Executor coding, IoCounters counters, Duration lease,
+  /**
+   * @param faultScope whom this writer's {@link FaultPoints} fire for: the client that owns it
+   */
+  public ParityWriter(
+      DataClient data,
+      MetaClient meta,
+      Executor coding,
+      IoCounters counters,
+      Duration lease,
       Object faultScope) {
     this.faultScope = faultScope;
     this.data = data;
@@ -99,20 +113,21 @@ public final class ParityWriter {
   }
 
   /**
-   * Records in the meta group that {@code servers} missed changes to the file (readers then
-   * decode around them until recovery rebuilds their shards). Done once per server and file.
+   * Records in the meta group that {@code servers} missed changes to the file (readers then decode
+   * around them until recovery rebuilds their shards). Done once per server and file.
    */
   CompletableFuture<Void> markStale(FileTarget file, Set<String> servers) {
     return markStale(file, servers, false, SizeExtension.UNSTAMPED);
   }
 
   /**
-   * Like {@link #markStale(FileTarget, Set)}; with {@code again} the servers are recorded even
-   * when this client already knows them as stale (a data server has no record of it: recovery
-   * may have rebuilt them since). {@code epoch}: that of the data units the record is for
-   * ({@link SizeExtension#UNSTAMPED} once they landed).
+   * Like {@link #markStale(FileTarget, Set)}; with {@code again} the servers are recorded even when
+   * this client already knows them as stale (a data server has no record of it: recovery may have
+   * rebuilt them since). {@code epoch}: that of the data units the record is for ({@link
+   * SizeExtension#UNSTAMPED} once they landed).
    */
-  CompletableFuture<Void> markStale(FileTarget file, Set<String> servers, boolean again, long epoch) {
+  CompletableFuture<Void> markStale(
+      FileTarget file, Set<String> servers, boolean again, long epoch) {
     Set<String> added = file.addStale(servers);
     if (again) {
       added = new HashSet<>(servers);
@@ -122,28 +137,35 @@ public final class ParityWriter {
     }
     Set<String> sent = added;
     counters.degradedWrites.incrementAndGet();
-    SetAttrRequestProto.Builder mark = SetAttrRequestProto.newBuilder().setFileId(file.fileId())
-        .addAllAddStaleServers(sent);
+    SetAttrRequestProto.Builder mark =
+        SetAttrRequestProto.newBuilder().setFileId(file.fileId()).addAllAddStaleServers(sent);
     if (epoch != SizeExtension.UNSTAMPED) {
       mark.setWritesEpoch(epoch);
     }
-    return meta.call(MetaRequestProto.newBuilder().setSetAttr(mark)).handle((r, e) -> {
-          if (e != null) {
-            file.forgetStale(sent);   // not recorded: the next write must try again
-            throw e instanceof CompletionException ce ? ce
-                : new CompletionException(e);
-          }
-          return null;
-        });
+    return meta.call(MetaRequestProto.newBuilder().setSetAttr(mark))
+        .handle(
+            (r, e) -> {
+              if (e != null) {
+                file.forgetStale(sent); // not recorded: the next write must try again
+                throw e instanceof CompletionException ce ? ce : new CompletionException(e);
+              }
+              return null;
+            });
   }
 
   /**
    * Writes {@code buf[off, off+len)} at {@code pos}; the array must stay unchanged until done.
-   * {@code extendTo} records the file's new size in the meta group; each group calls it for its
-   * end while it holds its locks, naming its epoch, so a snapshot sees a group's bytes and the
-   * size that covers them together, or neither.
+   * {@code extendTo} records the file's new size in the meta group; each group calls it for its end
+   * while it holds its locks, naming its epoch, so a snapshot sees a group's bytes and the size
+   * that covers them together, or neither.
    */
-  public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
+  public CompletableFuture<Void> write(
+      FileTarget file,
+      long pos,
+      byte[] buf,
+      int off,
+      int len,
+      boolean sync,
       SizeExtension extendTo) {
     StripeLayout layout = file.layout();
     long first = layout.stripeOf(pos);
@@ -151,7 +173,8 @@ public final class ParityWriter {
     int perGroup = Math.max(1, MAX_GROUP_BYTES / layout.stripeUnit());
     List<CompletableFuture<Void>> groups = new ArrayList<>();
     for (long s = first; s <= last; s += perGroup) {
-      Group g = new Group(file, s, Math.min(last + 1, s + perGroup), pos, buf, off, len, sync, extendTo);
+      Group g =
+          new Group(file, s, Math.min(last + 1, s + perGroup), pos, buf, off, len, sync, extendTo);
       groups.add(g.run(System.nanoTime() + 2 * lease.toNanos(), 0));
     }
     return CompletableFuture.allOf(groups.toArray(CompletableFuture[]::new));
@@ -169,12 +192,22 @@ public final class ParityWriter {
     private final int len;
     private final boolean sync;
     private final SizeExtension extendTo;
+
     /** (stripe, unit) pairs found corrupt: not used again in this write. */
     private final UnusableUnits bad = new UnusableUnits();
+
     /** Whether this group re-read the file's stale servers from the meta group already. */
     private boolean refreshedStale;
 
-    Group(FileTarget file, long from, long to, long pos, byte[] buf, int off, int len, boolean sync,
+    Group(
+        FileTarget file,
+        long from,
+        long to,
+        long pos,
+        byte[] buf,
+        int off,
+        int len,
+        boolean sync,
         SizeExtension extendTo) {
       this.extendTo = extendTo;
       this.file = file;
@@ -208,7 +241,9 @@ public final class ParityWriter {
           }
           StripeUpdate update = new StripeUpdate(layout, stripe, pos, buf, off, len);
           for (StripeUpdate.Read r : update.plan(u -> ok[u], parityBuffers)) {
-            readsBy.computeIfAbsent(layout.serverOf(stripe, r.unit()), x -> new ArrayList<>()).add(r);
+            readsBy
+                .computeIfAbsent(layout.serverOf(stripe, r.unit()), x -> new ArrayList<>())
+                .add(r);
             stripeOf.put(r, stripe);
             involved.add(layout.serverOf(stripe, r.unit()));
           }
@@ -222,53 +257,88 @@ public final class ParityWriter {
       } catch (TesseraException e) {
         return CompletableFuture.failedFuture(e);
       }
-      StripeLockProto lock = StripeLockProto.newBuilder().setFileId(file.fileId()).setFirstStripe(from)
-          .setStripeCount((int) (to - from)).setOperation(operations.incrementAndGet())
-          .setLeaseMs((int) lease.toMillis()).build();
+      StripeLockProto lock =
+          StripeLockProto.newBuilder()
+              .setFileId(file.fileId())
+              .setFirstStripe(from)
+              .setStripeCount((int) (to - from))
+              .setOperation(operations.incrementAndGet())
+              .setLeaseMs((int) lease.toMillis())
+              .build();
       List<String> lockedOn = new ArrayList<>(involved);
       long lockedSince = System.nanoTime();
       Map<String, CompletableFuture<Object>> phase1 = new LinkedHashMap<>();
       for (String server : lockedOn) {
-        phase1.put(server, lockAndRead(server, lock, readsBy.getOrDefault(server, List.of()), stripeOf));
+        phase1.put(
+            server, lockAndRead(server, lock, readsBy.getOrDefault(server, List.of()), stripeOf));
       }
       return CompletableFuture.allOf(phase1.values().toArray(CompletableFuture[]::new))
           .handle((v, e) -> null)
-          .thenCompose(v -> afterPhase1(phase1, lock, lockedOn, skipped, updates, deadline, attempt, lockedSince));
+          .thenCompose(
+              v ->
+                  afterPhase1(
+                      phase1, lock, lockedOn, skipped, updates, deadline, attempt, lockedSince));
     }
 
-    /** Completes with {@link Granted}, or with the reason to retry: BUSY, a down server, corrupt shards. */
-    private CompletableFuture<Object> lockAndRead(String server, StripeLockProto lock, List<StripeUpdate.Read> reads,
+    /**
+     * Completes with {@link Granted}, or with the reason to retry: BUSY, a down server, corrupt
+     * shards.
+     */
+    private CompletableFuture<Object> lockAndRead(
+        String server,
+        StripeLockProto lock,
+        List<StripeUpdate.Read> reads,
         Map<StripeUpdate.Read, Long> stripeOf) {
       ReadBatch batch = new ReadBatch(server);
       for (StripeUpdate.Read r : reads) {
         long stripe = stripeOf.get(r);
-        batch.add(file.fileId(), stripe, r.unit(), r.offset(), r.length(), r.into(), r.at(),
+        batch.add(
+            file.fileId(),
+            stripe,
+            r.unit(),
+            r.offset(),
+            r.length(),
+            r.into(),
+            r.at(),
             UnusableUnits.key(stripe, r.unit()));
       }
-      LockReadRequestProto.Builder lr = LockReadRequestProto.newBuilder().setLock(lock).addAllReads(batch.ranges());
-      return data.call(server, FileTarget.request(layout).setLockRead(lr), null).handle((reply, err) -> {
-        if (err != null) {
-          return Failures.cause(err);
-        }
-        try {
-          List<Object> corrupt = batch.accept(reply.header(), reply.payload());
-          return corrupt.isEmpty() ? new Granted(Set.copyOf(reply.header().getDirtyServersList()),
-              reply.header().getLockEpoch()) : new CorruptUnits(corrupt);
-        } catch (TesseraException e) {
-          return e;
-        }
-      });
+      LockReadRequestProto.Builder lr =
+          LockReadRequestProto.newBuilder().setLock(lock).addAllReads(batch.ranges());
+      return data.call(server, FileTarget.request(layout).setLockRead(lr), null)
+          .handle(
+              (reply, err) -> {
+                if (err != null) {
+                  return Failures.cause(err);
+                }
+                try {
+                  List<Object> corrupt = batch.accept(reply.header(), reply.payload());
+                  return corrupt.isEmpty()
+                      ? new Granted(
+                          Set.copyOf(reply.header().getDirtyServersList()),
+                          reply.header().getLockEpoch())
+                      : new CorruptUnits(corrupt);
+                } catch (TesseraException e) {
+                  return e;
+                }
+              });
     }
 
-    private CompletableFuture<Void> afterPhase1(Map<String, CompletableFuture<Object>> phase1, StripeLockProto lock,
-        List<String> lockedOn, Set<String> skipped, List<StripeUpdate> updates, long deadline, int attempt,
+    private CompletableFuture<Void> afterPhase1(
+        Map<String, CompletableFuture<Object>> phase1,
+        StripeLockProto lock,
+        List<String> lockedOn,
+        Set<String> skipped,
+        List<StripeUpdate> updates,
+        long deadline,
+        int attempt,
         long lockedSince) {
       List<String> granted = new ArrayList<>();
-      long epoch = 0;   // the newest epoch a server granted its lock at: phase 2 is stamped with it
+      long epoch = 0; // the newest epoch a server granted its lock at: phase 2 is stamped with it
       boolean busy = false;
       boolean retryNow = false;
       Throwable fatal = null;
-      // a skipped server some locked server has no dirty-file entry for must be recorded as stale again
+      // a skipped server some locked server has no dirty-file entry for must be recorded as stale
+      // again
       Set<String> unrecorded = new LinkedHashSet<>();
       Set<String> learnedStale = new LinkedHashSet<>();
       for (Map.Entry<String, CompletableFuture<Object>> e : phase1.entrySet()) {
@@ -305,12 +375,17 @@ public final class ParityWriter {
         // recovery may have rebuilt them; ask the meta group before recording them stale again
         refreshedStale = true;
         recycle(updates);
-        return data.unlock(granted, lock).thenCompose(v -> meta.call(MetaRequestProto.newBuilder().setGetAttr(
-            GetAttrRequestProto.newBuilder().setFileId(file.fileId()))))
-            .thenCompose(r -> {
-              file.adopt(r.getInode());
-              return run(deadline, attempt + 1);
-            });
+        return data.unlock(granted, lock)
+            .thenCompose(
+                v ->
+                    meta.call(
+                        MetaRequestProto.newBuilder()
+                            .setGetAttr(GetAttrRequestProto.newBuilder().setFileId(file.fileId()))))
+            .thenCompose(
+                r -> {
+                  file.adopt(r.getInode());
+                  return run(deadline, attempt + 1);
+                });
       }
       if (!learnedStale.isEmpty() && fatal == null) {
         // another writer went around these servers: their shards of this file are stale, so
@@ -319,7 +394,7 @@ public final class ParityWriter {
         retryNow = true;
       }
       if (fatal != null || busy || retryNow) {
-        recycle(updates);   // nothing was sent: the next attempt plans anew
+        recycle(updates); // nothing was sent: the next attempt plans anew
         CompletableFuture<Void> released = data.unlock(granted, lock);
         if (fatal != null) {
           Throwable f = fatal;
@@ -328,44 +403,76 @@ public final class ParityWriter {
         if (busy) {
           counters.lockRefusals.incrementAndGet();
           if (System.nanoTime() - deadline > 0) {
-            return released.thenCompose(v -> CompletableFuture.failedFuture(new TesseraException(StatusProto.BUSY,
-                "stripes " + from + "-" + (to - 1) + " of file " + file.fileId() + " stayed locked by other writers for "
-                    + (2 * lease.toSeconds()) + " s")));
+            return released.thenCompose(
+                v ->
+                    CompletableFuture.failedFuture(
+                        new TesseraException(
+                            StatusProto.BUSY,
+                            "stripes "
+                                + from
+                                + "-"
+                                + (to - 1)
+                                + " of file "
+                                + file.fileId()
+                                + " stayed locked by other writers for "
+                                + (2 * lease.toSeconds())
+                                + " s")));
           }
-          return released.thenComposeAsync(v -> run(deadline, attempt + 1),
-              DataClient.afterLockRefusal(attempt));
+          return released.thenComposeAsync(
+              v -> run(deadline, attempt + 1), DataClient.afterLockRefusal(attempt));
         }
         if (attempt > 2 * layout.width()) {
-          return released.thenCompose(v -> CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE,
-              "stripes " + from + "-" + (to - 1) + " of file " + file.fileId() + " kept losing servers")));
+          return released.thenCompose(
+              v ->
+                  CompletableFuture.failedFuture(
+                      new TesseraException(
+                          StatusProto.UNAVAILABLE,
+                          "stripes "
+                              + from
+                              + "-"
+                              + (to - 1)
+                              + " of file "
+                              + file.fileId()
+                              + " kept losing servers")));
         }
         return released.thenCompose(v -> run(deadline, attempt + 1));
       }
       FaultPoints.reach(BETWEEN_PHASES, faultScope);
       long end = Math.min(pos + len, to * layout.stripeDataBytes());
       long stamp = epoch;
-      CompletableFuture<Void> ready = CompletableFuture.runAsync(() -> updates.forEach(u -> u.encode(codec(layout))),
-          coding).thenCompose(v -> markStale(file, skipped, !unrecorded.isEmpty(), stamp))
-          .thenCompose(v -> extendTo.extendTo(end, stamp, lockedSince));
-      // nothing was written yet: a failure here (the meta group unreachable) frees the locks at once
-      return ready.handle((v, e) -> e).thenCompose(e -> {
-        if (e == null) {
-          return phase2(lock, lockedOn, skipped, updates, stamp);
-        }
-        recycle(updates);
-        CompletableFuture<Void> released = data.unlock(granted, lock);
-        if (Failures.cause(e) instanceof TesseraException te && te.status() == StatusProto.SNAPSHOT_PASSED
-            && System.nanoTime() - deadline < 0) {
-          // a snapshot at the locks' epoch was committed before the size record: write again after it
-          counters.snapshotRetries.incrementAndGet();
-          return released.thenCompose(x -> run(deadline, attempt + 1));
-        }
-        return released.thenCompose(x -> CompletableFuture.<Void>failedFuture(e));
-      });
+      CompletableFuture<Void> ready =
+          CompletableFuture.runAsync(() -> updates.forEach(u -> u.encode(codec(layout))), coding)
+              .thenCompose(v -> markStale(file, skipped, !unrecorded.isEmpty(), stamp))
+              .thenCompose(v -> extendTo.extendTo(end, stamp, lockedSince));
+      // nothing was written yet: a failure here (the meta group unreachable) frees the locks at
+      // once
+      return ready
+          .handle((v, e) -> e)
+          .thenCompose(
+              e -> {
+                if (e == null) {
+                  return phase2(lock, lockedOn, skipped, updates, stamp);
+                }
+                recycle(updates);
+                CompletableFuture<Void> released = data.unlock(granted, lock);
+                if (Failures.cause(e) instanceof TesseraException te
+                    && te.status() == StatusProto.SNAPSHOT_PASSED
+                    && System.nanoTime() - deadline < 0) {
+                  // a snapshot at the locks' epoch was committed before the size record: write
+                  // again after it
+                  counters.snapshotRetries.incrementAndGet();
+                  return released.thenCompose(x -> run(deadline, attempt + 1));
+                }
+                return released.thenCompose(x -> CompletableFuture.<Void>failedFuture(e));
+              });
     }
 
-    private CompletableFuture<Void> phase2(StripeLockProto lock, List<String> lockedOn, Set<String> skipped,
-        List<StripeUpdate> updates, long epoch) {
+    private CompletableFuture<Void> phase2(
+        StripeLockProto lock,
+        List<String> lockedOn,
+        Set<String> skipped,
+        List<StripeUpdate> updates,
+        long epoch) {
       Map<String, List<ShardRangeProto>> ranges = new LinkedHashMap<>();
       Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
       for (String s : lockedOn) {
@@ -374,13 +481,26 @@ public final class ParityWriter {
       }
       for (StripeUpdate u : updates) {
         long stripe = u.stripe();
-        for (StripeUpdate.Write w : u.writes(unit -> !bad.contains(stripe, unit)
-            && !skipped.contains(layout.serverOf(stripe, unit)))) {
+        for (StripeUpdate.Write w :
+            u.writes(
+                unit ->
+                    !bad.contains(stripe, unit)
+                        && !skipped.contains(layout.serverOf(stripe, unit)))) {
           String server = layout.serverOf(stripe, w.unit());
-          ranges.get(server).add(ShardRangeProto.newBuilder().setFileId(file.fileId()).setStripe(stripe)
-              .setUnit(w.unit()).setOffset(w.offset()).setLength(w.length())
-              .setCoversUnit(w.offset() == 0 && w.length() == layout.stripeUnit()).build());
-          payloads.get(server).addComponent(true, Unpooled.wrappedBuffer(w.from(), w.at(), w.length()));
+          ranges
+              .get(server)
+              .add(
+                  ShardRangeProto.newBuilder()
+                      .setFileId(file.fileId())
+                      .setStripe(stripe)
+                      .setUnit(w.unit())
+                      .setOffset(w.offset())
+                      .setLength(w.length())
+                      .setCoversUnit(w.offset() == 0 && w.length() == layout.stripeUnit())
+                      .build());
+          payloads
+              .get(server)
+              .addComponent(true, Unpooled.wrappedBuffer(w.from(), w.at(), w.length()));
         }
       }
       Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
@@ -393,31 +513,58 @@ public final class ParityWriter {
       CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
       if (tear != null) {
         // fault injection: the rest goes out only once the first half stored its units
-        sent = CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).thenRun(() -> {
-          tear.run();
-          for (String server : lockedOn.subList(firstPart, lockedOn.size())) {
-            calls.put(server, phase2To(server, lock, skipped, ranges, payloads, epoch, wholeStripes));
-          }
-        });
+        sent =
+            CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
+                .thenRun(
+                    () -> {
+                      tear.run();
+                      for (String server : lockedOn.subList(firstPart, lockedOn.size())) {
+                        calls.put(
+                            server,
+                            phase2To(server, lock, skipped, ranges, payloads, epoch, wholeStripes));
+                      }
+                    });
       }
-      return sent.thenCompose(v -> CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)))
+      return sent.thenCompose(
+              v -> CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)))
           .thenCompose(v -> afterPhase2(calls, lock, skipped, updates));
     }
 
-    /** {@code wholeStripes}: the group replaces its stripes whole (the servers may store them past their caches). */
-    private CompletableFuture<Throwable> phase2To(String server, StripeLockProto lock, Set<String> skipped,
-        Map<String, List<ShardRangeProto>> ranges, Map<String, CompositeByteBuf> payloads, long epoch,
+    /**
+     * {@code wholeStripes}: the group replaces its stripes whole (the servers may store them past
+     * their caches).
+     */
+    private CompletableFuture<Throwable> phase2To(
+        String server,
+        StripeLockProto lock,
+        Set<String> skipped,
+        Map<String, List<ShardRangeProto>> ranges,
+        Map<String, CompositeByteBuf> payloads,
+        long epoch,
         boolean wholeStripes) {
-      // the skipped servers were recorded as stale in the meta group above, while the locks are held
-      WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().addAllRanges(ranges.get(server))
-          .setUnlock(lock).setSync(sync).addAllMissingServers(skipped).setStaleMarked(!skipped.isEmpty())
-          .setEpoch(epoch).setWholeStripes(wholeStripes);
-      return data.callForOutcome(server, FileTarget.request(layout).setWrite(w), payloads.get(server));
+      // the skipped servers were recorded as stale in the meta group above, while the locks are
+      // held
+      WriteShardsRequestProto.Builder w =
+          WriteShardsRequestProto.newBuilder()
+              .addAllRanges(ranges.get(server))
+              .setUnlock(lock)
+              .setSync(sync)
+              .addAllMissingServers(skipped)
+              .setStaleMarked(!skipped.isEmpty())
+              .setEpoch(epoch)
+              .setWholeStripes(wholeStripes);
+      return data.callForOutcome(
+          server, FileTarget.request(layout).setWrite(w), payloads.get(server));
     }
 
-    /** Servers lost during phase 2: fine while every stripe still has k units stored; record them. */
-    private CompletableFuture<Void> afterPhase2(Map<String, CompletableFuture<Throwable>> calls, StripeLockProto lock,
-        Set<String> skipped, List<StripeUpdate> updates) {
+    /**
+     * Servers lost during phase 2: fine while every stripe still has k units stored; record them.
+     */
+    private CompletableFuture<Void> afterPhase2(
+        Map<String, CompletableFuture<Throwable>> calls,
+        StripeLockProto lock,
+        Set<String> skipped,
+        List<StripeUpdate> updates) {
       List<String> failed = new ArrayList<>();
       List<String> stored = new ArrayList<>();
       for (Map.Entry<String, CompletableFuture<Throwable>> e : calls.entrySet()) {
@@ -433,47 +580,76 @@ public final class ParityWriter {
         }
       }
       if (failed.isEmpty()) {
-        recycle(updates);   // every server answered: no request holds the parity any more
+        recycle(updates); // every server answered: no request holds the parity any more
         return CompletableFuture.completedFuture(null);
       }
       Set<String> missing = new LinkedHashSet<>(skipped);
       missing.addAll(failed);
       // the servers that missed the write are read around; every stripe needs k others
       if (layout.width() - missing.size() < layout.dataUnits()) {
-        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "write to file "
-            + file.fileId() + " left only " + (layout.width() - missing.size()) + " of its " + layout.width()
-            + " servers up to date; it needs " + layout.dataUnits() + " (lost: " + String.join(", ", failed) + ")"));
+        return CompletableFuture.failedFuture(
+            new TesseraException(
+                StatusProto.UNAVAILABLE,
+                "write to file "
+                    + file.fileId()
+                    + " left only "
+                    + (layout.width() - missing.size())
+                    + " of its "
+                    + layout.width()
+                    + " servers up to date; it needs "
+                    + layout.dataUnits()
+                    + " (lost: "
+                    + String.join(", ", failed)
+                    + ")"));
       }
       // the units landed already: the record cannot be refused, only made
-      return ParityWriter.this.markStale(file, missing, true, SizeExtension.UNSTAMPED).thenCompose(v -> {
-        List<CompletableFuture<?>> marks = new ArrayList<>();
-        for (String s : stored) {
-          WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setUnlock(lock)
-              .addAllMissingServers(missing).setStaleMarked(true);
-          marks.add(data.call(s, FileTarget.request(layout).setWrite(w), null).thenAccept(r -> r.payload().release()));
-        }
-        return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new));
-      });
+      return ParityWriter.this
+          .markStale(file, missing, true, SizeExtension.UNSTAMPED)
+          .thenCompose(
+              v -> {
+                List<CompletableFuture<?>> marks = new ArrayList<>();
+                for (String s : stored) {
+                  WriteShardsRequestProto.Builder w =
+                      WriteShardsRequestProto.newBuilder()
+                          .setUnlock(lock)
+                          .addAllMissingServers(missing)
+                          .setStaleMarked(true);
+                  marks.add(
+                      data.call(s, FileTarget.request(layout).setWrite(w), null)
+                          .thenAccept(r -> r.payload().release()));
+                }
+                return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new));
+              });
     }
 
     /**
      * A server refused phase 2: the lock's lease ran out before the write arrived and recovery
      * repaired the stripes. Servers that still held the lock may have stored their units, so the
-     * stripes' parity is recomputed from their data (as recovery does for orphans); the write
-     * fails either way.
+     * stripes' parity is recomputed from their data (as recovery does for orphans); the write fails
+     * either way.
      */
     private CompletableFuture<Void> lockLost(StripeLockProto lock, String server) {
-      RepairStripesRequestProto.Builder repair = io.tessera.common.proto
-          .RepairStripesRequestProto.newBuilder().setFileId(file.fileId());
+      RepairStripesRequestProto.Builder repair =
+          io.tessera.common.proto.RepairStripesRequestProto.newBuilder().setFileId(file.fileId());
       for (long s = lock.getFirstStripe(); s < lock.getFirstStripe() + lock.getStripeCount(); s++) {
         repair.addStripes(s);
       }
-      TesseraException failure = new TesseraException(StatusProto.LOCK_LOST, "write to file " + file.fileId()
-          + " took longer than its stripe lock's lease (" + lease.toMillis() + " ms, tessera.client.lock-lease) and was"
-          + " refused by data server " + server + "; nothing of it is acknowledged: write it again");
-      return meta.call(MetaRequestProto.newBuilder().setRepairStripes(repair)).handle((r, e) -> {
-        throw new CompletionException(failure);
-      });
+      TesseraException failure =
+          new TesseraException(
+              StatusProto.LOCK_LOST,
+              "write to file "
+                  + file.fileId()
+                  + " took longer than its stripe lock's lease ("
+                  + lease.toMillis()
+                  + " ms, tessera.client.lock-lease) and was"
+                  + " refused by data server "
+                  + server
+                  + "; nothing of it is acknowledged: write it again");
+      return meta.call(MetaRequestProto.newBuilder().setRepairStripes(repair))
+          .handle(
+              (r, e) -> {
+                throw new CompletionException(failure);
+              });
     }
 
     private void recycle(List<StripeUpdate> updates) {

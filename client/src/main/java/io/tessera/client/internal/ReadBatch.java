@@ -13,10 +13,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Ranges to read from one data server and where each range's bytes go: copied into an
- * array, or kept in the reply's buffers. The reply is checked against the request (every
- * length bounded) before a byte is used; the part of a range the server has never stored
- * reads as zeros.
+ * Ranges to read from one data server and where each range's bytes go: copied into an array, or
+ * kept in the reply's buffers. The reply is checked against the request (every length bounded)
+ * before a byte is used; the part of a range the server has never stored reads as zeros.
  */
 final class ReadBatch {
   /** Where one range's bytes land; {@code tag} says what the range serves. */
@@ -51,9 +50,16 @@ final class ReadBatch {
     return targets;
   }
 
-  void add(long fileId, long stripe, int unit, int offset, int length, byte[] into, int at, Object tag) {
-    ranges.add(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(stripe).setUnit(unit).setOffset(offset)
-        .setLength(length).build());
+  void add(
+      long fileId, long stripe, int unit, int offset, int length, byte[] into, int at, Object tag) {
+    ranges.add(
+        ShardRangeProto.newBuilder()
+            .setFileId(fileId)
+            .setStripe(stripe)
+            .setUnit(unit)
+            .setOffset(offset)
+            .setLength(length)
+            .build());
     targets.add(new Target(into, at, length, tag));
     bytes += length;
   }
@@ -84,12 +90,12 @@ final class ReadBatch {
   }
 
   /**
-   * Keeps a reply's bytes where they arrived instead of copying them: one buffer per range,
-   * each exactly the range's length (zeros past what the server stored), holding its own
-   * reference to the payload. Releases the payload.
+   * Keeps a reply's bytes where they arrived instead of copying them: one buffer per range, each
+   * exactly the range's length (zeros past what the server stored), holding its own reference to
+   * the payload. Releases the payload.
    *
-   * @return the buffers in range order, or null (nothing kept) when some range's shard failed
-   *     its checksum or its server is recovering: such a read needs decoding
+   * @return the buffers in range order, or null (nothing kept) when some range's shard failed its
+   *     checksum or its server is recovering: such a read needs decoding
    */
   List<ByteBuf> keep(DataResponseProto header, ByteBuf payload) throws TesseraException {
     try {
@@ -104,7 +110,10 @@ final class ReadBatch {
         int n = r.getStoredLengths(i);
         int zeros = targets.get(i).length() - n;
         ByteBuf stored = payload.readRetainedSlice(n);
-        kept.add(zeros == 0 ? stored : Unpooled.wrappedBuffer(stored, Unpooled.wrappedBuffer(new byte[zeros])));
+        kept.add(
+            zeros == 0
+                ? stored
+                : Unpooled.wrappedBuffer(stored, Unpooled.wrappedBuffer(new byte[zeros])));
       }
       return kept;
     } finally {
@@ -116,8 +125,12 @@ final class ReadBatch {
     return state == ShardStateProto.SHARD_CORRUPT || state == ShardStateProto.SHARD_UNAVAILABLE;
   }
 
-  /** The reply, once it answers every range with no more bytes than asked and the payload holds exactly those. */
-  private ReadShardsResponseProto checked(DataResponseProto header, ByteBuf payload) throws TesseraException {
+  /**
+   * The reply, once it answers every range with no more bytes than asked and the payload holds
+   * exactly those.
+   */
+  private ReadShardsResponseProto checked(DataResponseProto header, ByteBuf payload)
+      throws TesseraException {
     ReadShardsResponseProto r = header.getRead();
     if (r.getStatesCount() != ranges.size() || r.getStoredLengthsCount() != ranges.size()) {
       throw malformed("answers " + r.getStatesCount() + " of " + ranges.size() + " ranges");
@@ -126,7 +139,11 @@ final class ReadBatch {
     for (int i = 0; i < ranges.size(); i++) {
       int n = r.getStoredLengths(i);
       if (n < 0 || n > targets.get(i).length()) {
-        throw malformed("returns " + Integer.toUnsignedString(n) + " bytes for a range of " + targets.get(i).length());
+        throw malformed(
+            "returns "
+                + Integer.toUnsignedString(n)
+                + " bytes for a range of "
+                + targets.get(i).length());
       }
       total += n;
     }
@@ -137,7 +154,7 @@ final class ReadBatch {
   }
 
   private TesseraException malformed(String what) {
-    return new TesseraException(StatusProto.INTERNAL, "data server " + server + " sent a malformed read reply: it "
-        + what);
+    return new TesseraException(
+        StatusProto.INTERNAL, "data server " + server + " sent a malformed read reply: it " + what);
   }
 }

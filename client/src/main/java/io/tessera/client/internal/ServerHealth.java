@@ -9,10 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The client's server-status vector: data servers that failed a request (after its retry)
- * are skipped until their mark expires, then tried again, so a returning server is noticed
- * without asking anyone. Each outage is logged once when it starts and once when the server
- * answers again, however often its mark expires and is renewed in between.
+ * The client's server-status vector: data servers that failed a request (after its retry) are
+ * skipped until their mark expires, then tried again, so a returning server is noticed without
+ * asking anyone. Each outage is logged once when it starts and once when the server answers again,
+ * however often its mark expires and is renewed in between.
  */
 public final class ServerHealth {
   private static final Logger LOG = LoggerFactory.getLogger(ServerHealth.class);
@@ -20,6 +20,7 @@ public final class ServerHealth {
   private final long downForNanos;
   private final LongSupplier nanoClock;
   private final Map<String, Long> downUntil = new ConcurrentHashMap<>();
+
   /** Servers marked down that have not answered since: their outage is already reported. */
   private final Set<String> unanswered = ConcurrentHashMap.newKeySet();
 
@@ -50,8 +51,11 @@ public final class ServerHealth {
     if (!unanswered.add(server)) {
       return false;
     }
-    LOG.warn("Data server {} marked down (tried again every {} s until it answers): {}", server,
-        Duration.ofNanos(downForNanos).toSeconds(), why);
+    LOG.warn(
+        "Data server {} marked down (tried again every {} s until it answers): {}",
+        server,
+        Duration.ofNanos(downForNanos).toSeconds(),
+        why);
     return true;
   }
 

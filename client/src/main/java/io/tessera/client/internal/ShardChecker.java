@@ -20,17 +20,23 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * fsck of one file: asks every server of the file for the state of each of its units (or,
- * to verify parity, for the units themselves) a group of stripes at a time, and counts
- * what cannot be used and what does not add up.
+ * fsck of one file: asks every server of the file for the state of each of its units (or, to verify
+ * parity, for the units themselves) a group of stripes at a time, and counts what cannot be used
+ * and what does not add up.
  */
 public final class ShardChecker {
   /**
    * Counts for one file; {@code unprotectedStripes}: stripes whose data is stored beside a parity
    * hole (their parity is to be recomputed).
    */
-  public record Result(long stripes, long parityVerified, long parityMismatches, long missingShards,
-      long unreadableStripes, Set<String> damagedServers, List<Long> mismatchedStripes,
+  public record Result(
+      long stripes,
+      long parityVerified,
+      long parityMismatches,
+      long missingShards,
+      long unreadableStripes,
+      Set<String> damagedServers,
+      List<Long> mismatchedStripes,
       List<Long> unprotectedStripes) {}
 
   /** Most mismatched (and most unprotected) stripe numbers one check reports. */
@@ -50,7 +56,8 @@ public final class ShardChecker {
     int k = layout.dataUnits();
     long stripes = (size + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
     int perGroup = Math.max(1, MAX_GROUP_BYTES / layout.stripeUnit());
-    ErasureCodec codec = layout.parityUnits() > 0 ? ErasureCodec.shared(k, layout.parityUnits()) : null;
+    ErasureCodec codec =
+        layout.parityUnits() > 0 ? ErasureCodec.shared(k, layout.parityUnits()) : null;
     long verified = 0;
     long mismatches = 0;
     long missing = 0;
@@ -71,8 +78,17 @@ public final class ShardChecker {
             continue;
           }
           byte[] into = verifyParity ? bytes[(int) (s - from)][u] : new byte[0];
-          batches.computeIfAbsent(server, ReadBatch::new).add(file.fileId(), s, u, 0,
-              verifyParity ? layout.stripeUnit() : 0, into, 0, new int[] {(int) (s - from), u});
+          batches
+              .computeIfAbsent(server, ReadBatch::new)
+              .add(
+                  file.fileId(),
+                  s,
+                  u,
+                  0,
+                  verifyParity ? layout.stripeUnit() : 0,
+                  into,
+                  0,
+                  new int[] {(int) (s - from), u});
         }
       }
       List<CompletableFuture<Void>> calls = new ArrayList<>();
@@ -83,8 +99,9 @@ public final class ShardChecker {
         CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).join();
       } catch (CompletionException e) {
         Throwable cause = Failures.cause(e);
-        throw cause instanceof TesseraException te ? te : new TesseraException(
-            StatusProto.INTERNAL, String.valueOf(cause.getMessage()));
+        throw cause instanceof TesseraException te
+            ? te
+            : new TesseraException(StatusProto.INTERNAL, String.valueOf(cause.getMessage()));
       }
       for (int i = 0; i < count; i++) {
         StripeRedundancy r = StripeRedundancy.of(states[i], k);
@@ -110,20 +127,23 @@ public final class ShardChecker {
         }
       }
     }
-    return new Result(stripes, verified, mismatches, missing, unreadable, damaged, mismatched, unprotected);
+    return new Result(
+        stripes, verified, mismatches, missing, unreadable, damaged, mismatched, unprotected);
   }
 
   /**
    * Whether the stripe's usable units agree: with every unit, its parity matches its data; with
-   * some missing but more than k usable, the units beyond the first k usable ones match what
-   * those k decode to (a degraded stripe's remaining parity is still checked).
+   * some missing but more than k usable, the units beyond the first k usable ones match what those
+   * k decode to (a degraded stripe's remaining parity is still checked).
    */
-  private static boolean consistent(ErasureCodec codec, byte[][] units, ShardStateProto[] states, int length) {
+  private static boolean consistent(
+      ErasureCodec codec, byte[][] units, ShardStateProto[] states, int length) {
     int n = units.length;
     boolean[] usable = new boolean[n];
     int count = 0;
     for (int u = 0; u < n; u++) {
-      usable[u] = states[u] == ShardStateProto.SHARD_STORED || states[u] == ShardStateProto.SHARD_ABSENT;
+      usable[u] =
+          states[u] == ShardStateProto.SHARD_STORED || states[u] == ShardStateProto.SHARD_ABSENT;
       count += usable[u] ? 1 : 0;
     }
     if (count == n) {
@@ -146,37 +166,49 @@ public final class ShardChecker {
     return true;
   }
 
-  /** Fills the states of one server's units; a server that cannot be reached leaves them null (missing). */
-  private CompletableFuture<Void> probe(FileTarget file, ReadBatch batch, boolean withBytes,
-      ShardStateProto[][] states) {
-    ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges())
-        .setProbe(!withBytes);
-    return data.call(batch.server(), FileTarget.request(file.layout()).setRead(r), null).handle((reply, err) -> {
-      if (err != null) {
-        if (Failures.cause(err) instanceof ServerDownException) {
-          return null;
-        }
-        throw err instanceof CompletionException ce ? ce : new CompletionException(err);
-      }
-      ReadShardsResponseProto got = reply.header().getRead();
-      try {
-        if (withBytes) {
-          batch.accept(reply.header(), reply.payload());
-        } else {
-          reply.payload().release();
-          if (got.getStatesCount() != batch.ranges().size()) {
-            throw new TesseraException(StatusProto.INTERNAL, "data server "
-                + batch.server() + " answered " + got.getStatesCount() + " of " + batch.ranges().size() + " probes");
-          }
-        }
-      } catch (TesseraException e) {
-        throw new CompletionException(e);
-      }
-      for (int i = 0; i < batch.targets().size(); i++) {
-        int[] at = (int[]) batch.targets().get(i).tag();
-        states[at[0]][at[1]] = got.getStates(i);
-      }
-      return null;
-    });
+  /**
+   * Fills the states of one server's units; a server that cannot be reached leaves them null
+   * (missing).
+   */
+  private CompletableFuture<Void> probe(
+      FileTarget file, ReadBatch batch, boolean withBytes, ShardStateProto[][] states) {
+    ReadShardsRequestProto.Builder r =
+        file.newRead().addAllRanges(batch.ranges()).setProbe(!withBytes);
+    return data.call(batch.server(), FileTarget.request(file.layout()).setRead(r), null)
+        .handle(
+            (reply, err) -> {
+              if (err != null) {
+                if (Failures.cause(err) instanceof ServerDownException) {
+                  return null;
+                }
+                throw err instanceof CompletionException ce ? ce : new CompletionException(err);
+              }
+              ReadShardsResponseProto got = reply.header().getRead();
+              try {
+                if (withBytes) {
+                  batch.accept(reply.header(), reply.payload());
+                } else {
+                  reply.payload().release();
+                  if (got.getStatesCount() != batch.ranges().size()) {
+                    throw new TesseraException(
+                        StatusProto.INTERNAL,
+                        "data server "
+                            + batch.server()
+                            + " answered "
+                            + got.getStatesCount()
+                            + " of "
+                            + batch.ranges().size()
+                            + " probes");
+                  }
+                }
+              } catch (TesseraException e) {
+                throw new CompletionException(e);
+              }
+              for (int i = 0; i < batch.targets().size(); i++) {
+                int[] at = (int[]) batch.targets().get(i).tag();
+                states[at[0]][at[1]] = got.getStates(i);
+              }
+              return null;
+            });
   }
 }

@@ -11,23 +11,33 @@ import java.util.function.IntPredicate;
 /**
  * A parity write's work on one stripe: which old bytes to read, then the new parity.
  *
- * <p>Parity is computed over the columns {@code [c0, c1)} of the units that the write
- * touches (a column is one byte offset inside a unit). Three ways to get it:
+ * <p>Parity is computed over the columns {@code [c0, c1)} of the units that the write touches (a
+ * column is one byte offset inside a unit). Three ways to get it:
+ *
  * <ul>
  *   <li><b>full</b>: the write covers the whole stripe, nothing is read;
- *   <li><b>reconstruct-write</b>: read the untouched bytes of the data units in those columns
- *       and encode the new data;
- *   <li><b>read-modify-write</b>: read the old bytes under the write and the old parity, and
- *       add the encoded difference to the parity (the code is linear over GF(2^8)).
+ *   <li><b>reconstruct-write</b>: read the untouched bytes of the data units in those columns and
+ *       encode the new data;
+ *   <li><b>read-modify-write</b>: read the old bytes under the write and the old parity, and add
+ *       the encoded difference to the parity (the code is linear over GF(2^8)).
  * </ul>
- * The cheaper of the last two (fewer bytes read) is taken. When a data unit cannot be used
- * (server down or stale, shard corrupt) the stripe is <b>degraded</b>: any {@code k}
- * usable units of the columns are read, the rest decoded, then the new data laid over.
+ *
+ * The cheaper of the last two (fewer bytes read) is taken. When a data unit cannot be used (server
+ * down or stale, shard corrupt) the stripe is <b>degraded</b>: any {@code k} usable units of the
+ * columns are read, the rest decoded, then the new data laid over.
  */
 final class StripeUpdate {
-  enum Mode { FULL, RECONSTRUCT, READ_MODIFY, DEGRADED }
+  enum Mode {
+    FULL,
+    RECONSTRUCT,
+    READ_MODIFY,
+    DEGRADED
+  }
 
-  /** One old range to fetch: unit {@code unit}, bytes {@code [offset, offset+length)} into {@code into[at..]}. */
+  /**
+   * One old range to fetch: unit {@code unit}, bytes {@code [offset, offset+length)} into {@code
+   * into[at..]}.
+   */
   record Read(int unit, int offset, int length, byte[] into, int at) {}
 
   /** One range to store: unit {@code unit} at {@code offset}, bytes {@code from[at, at+length)}. */
@@ -38,8 +48,10 @@ final class StripeUpdate {
   private final int k;
   private final int n;
   private final int unit;
+
   /** The write's bytes in stripe coordinates [a, b); buffer index of stripe byte x is base + x. */
   private final int a;
+
   private final int b;
   private final byte[] buf;
   private final long base;
@@ -50,7 +62,10 @@ final class StripeUpdate {
   private byte[][] oldParity;
   private boolean[] present;
 
-  /** The part of a write of {@code buf[off, off+len)} at file position {@code pos} that falls in {@code stripe}. */
+  /**
+   * The part of a write of {@code buf[off, off+len)} at file position {@code pos} that falls in
+   * {@code stripe}.
+   */
   StripeUpdate(StripeLayout layout, long stripe, long pos, byte[] buf, int off, int len) {
     this.layout = layout;
     this.stripe = stripe;
@@ -100,8 +115,8 @@ final class StripeUpdate {
   }
 
   /**
-   * Chooses how to get the parity given which units can be used, and returns the old bytes to
-   * read first.
+   * Chooses how to get the parity given which units can be used, and returns the old bytes to read
+   * first.
    *
    * @throws TesseraException when fewer than {@code k} units of the stripe can be used
    */
@@ -109,7 +124,10 @@ final class StripeUpdate {
     return plan(usable, null);
   }
 
-  /** As {@link #plan(IntPredicate)}; a whole-stripe write takes its parity units from {@code buffers}. */
+  /**
+   * As {@link #plan(IntPredicate)}; a whole-stripe write takes its parity units from {@code
+   * buffers}.
+   */
   List<Read> plan(IntPredicate usable, ParityBuffers buffers) throws TesseraException {
     int cols = c1 - c0;
     int usableUnits = 0;
@@ -122,13 +140,22 @@ final class StripeUpdate {
       usableParity += ok && u >= k ? 1 : 0;
     }
     if (usableUnits < k) {
-      throw new TesseraException(StatusProto.UNAVAILABLE, "stripe " + stripe + " has " + usableUnits + " of its "
-          + n + " servers usable; writing it needs " + k + " (check tessera cluster status)");
+      throw new TesseraException(
+          StatusProto.UNAVAILABLE,
+          "stripe "
+              + stripe
+              + " has "
+              + usableUnits
+              + " of its "
+              + n
+              + " servers usable; writing it needs "
+              + k
+              + " (check tessera cluster status)");
     }
     present = new boolean[n];
     List<Read> reads = new ArrayList<>();
     if (a == 0 && b == layout.stripeDataBytes()) {
-      mode = Mode.FULL;   // the data units are encoded where they lie in the writer's buffer
+      mode = Mode.FULL; // the data units are encoded where they lie in the writer's buffer
       shards = new byte[n][];
       for (int p = k; p < n; p++) {
         shards[p] = buffers == null ? new byte[cols] : buffers.take(cols);
@@ -169,7 +196,8 @@ final class StripeUpdate {
       oldParity = new byte[n][];
       for (int j = 0; j < k; j++) {
         if (writtenLength(j) > 0) {
-          reads.add(new Read(j, writtenStart(j), writtenLength(j), shards[j], writtenStart(j) - c0));
+          reads.add(
+              new Read(j, writtenStart(j), writtenLength(j), shards[j], writtenStart(j) - c0));
         }
       }
       for (int p = k; p < n; p++) {
@@ -208,7 +236,7 @@ final class StripeUpdate {
       if (mode == Mode.READ_MODIFY) {
         byte[] s = shards[j];
         for (int i = 0; i < len; i++) {
-          s[at + i] ^= buf[from + i];   // old ^ new: the change to encode
+          s[at + i] ^= buf[from + i]; // old ^ new: the change to encode
         }
       } else {
         System.arraycopy(buf, from, shards[j], at, len);
@@ -229,8 +257,8 @@ final class StripeUpdate {
   }
 
   /**
-   * Hands a whole-stripe write's parity units back to {@code buffers}: only once no request
-   * holds them any more (every server stored them, or none was sent).
+   * Hands a whole-stripe write's parity units back to {@code buffers}: only once no request holds
+   * them any more (every server stored them, or none was sent).
    */
   void recycle(ParityBuffers buffers) {
     if (mode == Mode.FULL) {
@@ -257,13 +285,21 @@ final class StripeUpdate {
     return out;
   }
 
-  /** What to store, on usable units only: the new data under the write and the new parity of its columns. */
+  /**
+   * What to store, on usable units only: the new data under the write and the new parity of its
+   * columns.
+   */
   List<Write> writes(IntPredicate usable) {
     List<Write> out = new ArrayList<>();
     for (int j = 0; j < k; j++) {
       if (writtenLength(j) > 0 && usable.test(j)) {
-        out.add(new Write(j, writtenStart(j), writtenLength(j), buf,
-            (int) (base + (long) j * unit + writtenStart(j))));
+        out.add(
+            new Write(
+                j,
+                writtenStart(j),
+                writtenLength(j),
+                buf,
+                (int) (base + (long) j * unit + writtenStart(j))));
       }
     }
     for (int p = k; p < n; p++) {

@@ -1,9 +1,9 @@
 package io.tessera.client.internal;
 
-import io.tessera.client.IoCounters;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.tessera.client.IoCounters;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.ShardPiece;
 import io.tessera.common.layout.StripeLayout;
@@ -29,8 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
- * Positional reads and writes of striped files: a request is cut into unit pieces, grouped
- * by data server, and sent to every server at once.
+ * Positional reads and writes of striped files: a request is cut into unit pieces, grouped by data
+ * server, and sent to every server at once.
  */
 public final class StripedIo {
   /** Most bytes one request to one server carries (well inside the frame limit). */
@@ -43,7 +43,12 @@ public final class StripedIo {
   private final LayoutRefresh layouts;
   private final LockedTruncate truncates;
 
-  public StripedIo(DataClient data, ParityWriter writer, Executor coding, IoCounters counters, LayoutRefresh layouts) {
+  public StripedIo(
+      DataClient data,
+      ParityWriter writer,
+      Executor coding,
+      IoCounters counters,
+      LayoutRefresh layouts) {
     this.data = data;
     this.writer = writer;
     this.truncates = new LockedTruncate(data, writer, writer.lease());
@@ -53,17 +58,29 @@ public final class StripedIo {
   }
 
   /**
-   * Writes {@code buf[off, off+len)} at file position {@code pos}; the array must stay
-   * unchanged until done. Files with parity go through the two-phase {@link ParityWriter};
-   * files without are written to their data servers directly. {@code extendTo} records the new
-   * size (with parity: while the stripes are locked, see {@link ParityWriter#write}).
+   * Writes {@code buf[off, off+len)} at file position {@code pos}; the array must stay unchanged
+   * until done. Files with parity go through the two-phase {@link ParityWriter}; files without are
+   * written to their data servers directly. {@code extendTo} records the new size (with parity:
+   * while the stripes are locked, see {@link ParityWriter#write}).
    */
-  public CompletableFuture<Void> write(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
+  public CompletableFuture<Void> write(
+      FileTarget file,
+      long pos,
+      byte[] buf,
+      int off,
+      int len,
+      boolean sync,
       SizeExtension extendTo) {
     return layouts.planned(file, () -> writeOnce(file, pos, buf, off, len, sync, extendTo));
   }
 
-  private CompletableFuture<Void> writeOnce(FileTarget file, long pos, byte[] buf, int off, int len, boolean sync,
+  private CompletableFuture<Void> writeOnce(
+      FileTarget file,
+      long pos,
+      byte[] buf,
+      int off,
+      int len,
+      boolean sync,
       SizeExtension extendTo) {
     if (file.hasParity()) {
       return writer.write(file, pos, buf, off, len, sync, extendTo);
@@ -73,48 +90,57 @@ public final class StripedIo {
     List<CompletableFuture<?>> calls = new ArrayList<>();
     calls.add(extendTo.extendTo(pos + len, SizeExtension.UNSTAMPED, System.nanoTime()));
     // whole stripes streamed out: no partial write reads their units back soon
-    boolean wholeStripes = pos % layout.stripeDataBytes() == 0 && len % layout.stripeDataBytes() == 0;
+    boolean wholeStripes =
+        pos % layout.stripeDataBytes() == 0 && len % layout.stripeDataBytes() == 0;
     for (Map.Entry<String, List<List<ShardPiece>>> e : byServer(layout, pos, len).entrySet()) {
       for (List<ShardPiece> chunk : e.getValue()) {
-        WriteShardsRequestProto.Builder w = WriteShardsRequestProto.newBuilder().setSync(sync)
-            .setWholeStripes(wholeStripes);
+        WriteShardsRequestProto.Builder w =
+            WriteShardsRequestProto.newBuilder().setSync(sync).setWholeStripes(wholeStripes);
         CompositeByteBuf payload = Unpooled.compositeBuffer(chunk.size());
         for (ShardPiece p : chunk) {
-          w.addRanges(range(fileId, p).setCoversUnit(p.offsetInUnit() == 0 && p.length() == layout.stripeUnit()));
-          payload.addComponent(true, Unpooled.wrappedBuffer(buf, off + (int) p.bufferOffset(), p.length()));
+          w.addRanges(
+              range(fileId, p)
+                  .setCoversUnit(p.offsetInUnit() == 0 && p.length() == layout.stripeUnit()));
+          payload.addComponent(
+              true, Unpooled.wrappedBuffer(buf, off + (int) p.bufferOffset(), p.length()));
         }
-        calls.add(data.call(e.getKey(), FileTarget.request(layout).setWrite(w), payload)
-            .thenAccept(r -> r.payload().release()));
+        calls.add(
+            data.call(e.getKey(), FileTarget.request(layout).setWrite(w), payload)
+                .thenAccept(r -> r.payload().release()));
       }
     }
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
   /**
-   * Reads file bytes {@code [pos, pos+len)} into {@code buf} at {@code off}; holes read as
-   * zeros. Healthy stripes fetch only the data units asked for; a stripe with a unit that
-   * cannot be used (server down or stale, shard corrupt) is decoded from any {@code k} of
-   * its units. A server that fails mid-read is marked down and its stripes decoded.
+   * Reads file bytes {@code [pos, pos+len)} into {@code buf} at {@code off}; holes read as zeros.
+   * Healthy stripes fetch only the data units asked for; a stripe with a unit that cannot be used
+   * (server down or stale, shard corrupt) is decoded from any {@code k} of its units. A server that
+   * fails mid-read is marked down and its stripes decoded.
    */
   public CompletableFuture<Void> read(FileTarget file, long pos, byte[] buf, int off, int len) {
-    return layouts.planned(file, () -> readRound(file, file.layout().pieces(pos, len), buf, off, new UnusableUnits(),
-        0));
+    return layouts.planned(
+        file,
+        () -> readRound(file, file.layout().pieces(pos, len), buf, off, new UnusableUnits(), 0));
   }
 
   /**
-   * Reads file bytes {@code [pos, pos+len)} into a buffer the caller must release, keeping
-   * the bytes where the replies brought them instead of copying them when every unit is
-   * readable as stored. Anything else (a unit to decode, a server that fails, a corrupt
-   * shard) is read by {@link #read} into an array, which the buffer then wraps.
+   * Reads file bytes {@code [pos, pos+len)} into a buffer the caller must release, keeping the
+   * bytes where the replies brought them instead of copying them when every unit is readable as
+   * stored. Anything else (a unit to decode, a server that fails, a corrupt shard) is read by
+   * {@link #read} into an array, which the buffer then wraps.
    */
   public CompletableFuture<ByteBuf> readKept(FileTarget file, long pos, int len) {
-    return layouts.planned(file, () -> keptRound(file, pos, len)).thenCompose(kept -> {
-      if (kept != null) {
-        return CompletableFuture.completedFuture(kept);
-      }
-      byte[] copy = new byte[len];
-      return read(file, pos, copy, 0, len).thenApply(v -> Unpooled.wrappedBuffer(copy));
-    });
+    return layouts
+        .planned(file, () -> keptRound(file, pos, len))
+        .thenCompose(
+            kept -> {
+              if (kept != null) {
+                return CompletableFuture.completedFuture(kept);
+              }
+              byte[] copy = new byte[len];
+              return read(file, pos, copy, 0, len).thenApply(v -> Unpooled.wrappedBuffer(copy));
+            });
   }
 
   /** The kept bytes, or null when the read needs what only {@link #read} does. */
@@ -128,60 +154,83 @@ public final class StripedIo {
       if (!usable(file, none, p.stripe(), p.unit())) {
         return CompletableFuture.completedFuture(null);
       }
-      addTo(batches, layout.serverOf(p.stripe(), p.unit()), file.fileId(), p.stripe(), p.unit(), p.offsetInUnit(),
-          p.length(), null, i, p);
+      addTo(
+          batches,
+          layout.serverOf(p.stripe(), p.unit()),
+          file.fileId(),
+          p.stripe(),
+          p.unit(),
+          p.offsetInUnit(),
+          p.length(),
+          null,
+          i,
+          p);
     }
     ByteBuf[] parts = new ByteBuf[pieces.size()];
     List<CompletableFuture<Boolean>> calls = new ArrayList<>();
     for (Map.Entry<String, List<ReadBatch>> e : batches.entrySet()) {
       for (ReadBatch batch : e.getValue()) {
         ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
-        calls.add(data.call(e.getKey(), FileTarget.request(layout).setRead(r), null).thenApply(reply -> {
-          counters.shardBytesRead.addAndGet(reply.payload().readableBytes());
-          List<ByteBuf> kept;
-          try {
-            kept = batch.keep(reply.header(), reply.payload());
-          } catch (TesseraException te) {
-            throw new CompletionException(te);
-          }
-          if (kept == null) {
-            return false;
-          }
-          for (int i = 0; i < kept.size(); i++) {
-            parts[batch.targets().get(i).at()] = kept.get(i);
-          }
-          return true;
-        }));
+        calls.add(
+            data.call(e.getKey(), FileTarget.request(layout).setRead(r), null)
+                .thenApply(
+                    reply -> {
+                      counters.shardBytesRead.addAndGet(reply.payload().readableBytes());
+                      List<ByteBuf> kept;
+                      try {
+                        kept = batch.keep(reply.header(), reply.payload());
+                      } catch (TesseraException te) {
+                        throw new CompletionException(te);
+                      }
+                      if (kept == null) {
+                        return false;
+                      }
+                      for (int i = 0; i < kept.size(); i++) {
+                        parts[batch.targets().get(i).at()] = kept.get(i);
+                      }
+                      return true;
+                    }));
       }
     }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).handle((v, err) -> {
-      boolean whole = err == null && calls.stream().allMatch(CompletableFuture::join);
-      if (whole) {
-        return Unpooled.wrappedUnmodifiableBuffer(parts);
-      }
-      for (ByteBuf part : parts) {
-        if (part != null) {
-          part.release();
-        }
-      }
-      Throwable cause = err == null ? null : Failures.cause(err);
-      if (cause == null || (cause instanceof ServerDownException && file.hasParity())) {
-        return null;
-      }
-      throw wrap(unreadable(file, cause));
-    });
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+        .handle(
+            (v, err) -> {
+              boolean whole = err == null && calls.stream().allMatch(CompletableFuture::join);
+              if (whole) {
+                return Unpooled.wrappedUnmodifiableBuffer(parts);
+              }
+              for (ByteBuf part : parts) {
+                if (part != null) {
+                  part.release();
+                }
+              }
+              Throwable cause = err == null ? null : Failures.cause(err);
+              if (cause == null || (cause instanceof ServerDownException && file.hasParity())) {
+                return null;
+              }
+              throw wrap(unreadable(file, cause));
+            });
   }
 
-  private CompletableFuture<Void> readRound(FileTarget file, List<ShardPiece> pieces, byte[] buf, int off,
-      UnusableUnits bad, int round) {
+  private CompletableFuture<Void> readRound(
+      FileTarget file, List<ShardPiece> pieces, byte[] buf, int off, UnusableUnits bad, int round) {
     StripeLayout layout = file.layout();
     int n = layout.width();
     Map<String, List<ReadBatch>> batches = new LinkedHashMap<>();
     Map<Long, List<ShardPiece>> degraded = new LinkedHashMap<>();
     for (ShardPiece p : pieces) {
       if (usable(file, bad, p.stripe(), p.unit())) {
-        addTo(batches, layout.serverOf(p.stripe(), p.unit()), file.fileId(), p.stripe(), p.unit(), p.offsetInUnit(),
-            p.length(), buf, off + (int) p.bufferOffset(), p);
+        addTo(
+            batches,
+            layout.serverOf(p.stripe(), p.unit()),
+            file.fileId(),
+            p.stripe(),
+            p.unit(),
+            p.offsetInUnit(),
+            p.length(),
+            buf,
+            off + (int) p.bufferOffset(),
+            p);
       } else {
         degraded.computeIfAbsent(p.stripe(), s -> new ArrayList<>()).add(p);
       }
@@ -199,8 +248,9 @@ public final class StripedIo {
     }
     List<DecodedStripe> decoded = new ArrayList<>();
     for (Map.Entry<Long, List<ShardPiece>> e : degraded.entrySet()) {
-      DecodedStripe d = new DecodedStripe(e.getKey(), e.getValue(), layout.stripeUnit(), layout.dataUnits(), n, buf,
-          off);
+      DecodedStripe d =
+          new DecodedStripe(
+              e.getKey(), e.getValue(), layout.stripeUnit(), layout.dataUnits(), n, buf, off);
       Map<Integer, ShardPiece> readAnyway = direct.getOrDefault(d.stripe, Map.of());
       int taken = 0;
       for (int u = 0; u < n && taken < layout.dataUnits(); u++) {
@@ -218,15 +268,35 @@ public final class StripedIo {
           if (d.shards[u] == null) {
             d.shards[u] = new byte[d.c1 - d.c0];
           }
-          addTo(batches, layout.serverOf(d.stripe, u), file.fileId(), d.stripe, u, d.c0, d.c1 - d.c0, d.shards[u],
-              d.offsets[u], d);
+          addTo(
+              batches,
+              layout.serverOf(d.stripe, u),
+              file.fileId(),
+              d.stripe,
+              u,
+              d.c0,
+              d.c1 - d.c0,
+              d.shards[u],
+              d.offsets[u],
+              d);
         }
       }
       if (taken < layout.dataUnits()) {
-        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNREADABLE, "stripe " + d.stripe
-            + " of file " + file.fileId() + " has only " + taken + " of its " + n + " units readable; decoding needs "
-            + layout.dataUnits() + " (the others are on data servers that are down or stale: see tessera cluster"
-            + " status; it reads again once they are back)"));
+        return CompletableFuture.failedFuture(
+            new TesseraException(
+                StatusProto.UNREADABLE,
+                "stripe "
+                    + d.stripe
+                    + " of file "
+                    + file.fileId()
+                    + " has only "
+                    + taken
+                    + " of its "
+                    + n
+                    + " units readable; decoding needs "
+                    + layout.dataUnits()
+                    + " (the others are on data servers that are down or stale: see tessera cluster"
+                    + " status; it reads again once they are back)"));
       }
       decoded.add(d);
     }
@@ -236,70 +306,88 @@ public final class StripedIo {
     for (Map.Entry<String, List<ReadBatch>> e : batches.entrySet()) {
       for (ReadBatch batch : e.getValue()) {
         ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
-        calls.add(data.call(e.getKey(), FileTarget.request(layout).setRead(r), null).handle((reply, err) -> {
-          if (err != null) {
-            Throwable cause = Failures.cause(err);
-            if (!(cause instanceof ServerDownException) || !file.hasParity()) {
-              throw wrap(unreadable(file, cause));
-            }
-            batch.targets().forEach(t -> retry.add(t.tag()));
-            return null;
-          }
-          List<Object> corrupt;
-          try {
-            counters.shardBytesRead.addAndGet(reply.payload().readableBytes());
-            corrupt = batch.accept(reply.header(), reply.payload());
-          } catch (TesseraException te) {
-            throw new CompletionException(te);
-          }
-          if (!corrupt.isEmpty() && !file.hasParity()) {
-            throw new CompletionException(new TesseraException(StatusProto.CORRUPT, "file " + file.fileId()
-                + " has a shard on data server " + batch.server() + " that fails its checksum, and no parity"));
-          }
-          for (int i = 0; i < batch.targets().size(); i++) {
-            ReadBatch.Target t = batch.targets().get(i);
-            if (corrupt.contains(t.tag())) {
-              ShardRangeProto range = batch.ranges().get(i);
-              bad.add(range.getStripe(), range.getUnit());
-              retry.add(t.tag());
-            }
-          }
-          return null;
-        }));
+        calls.add(
+            data.call(e.getKey(), FileTarget.request(layout).setRead(r), null)
+                .handle(
+                    (reply, err) -> {
+                      if (err != null) {
+                        Throwable cause = Failures.cause(err);
+                        if (!(cause instanceof ServerDownException) || !file.hasParity()) {
+                          throw wrap(unreadable(file, cause));
+                        }
+                        batch.targets().forEach(t -> retry.add(t.tag()));
+                        return null;
+                      }
+                      List<Object> corrupt;
+                      try {
+                        counters.shardBytesRead.addAndGet(reply.payload().readableBytes());
+                        corrupt = batch.accept(reply.header(), reply.payload());
+                      } catch (TesseraException te) {
+                        throw new CompletionException(te);
+                      }
+                      if (!corrupt.isEmpty() && !file.hasParity()) {
+                        throw new CompletionException(
+                            new TesseraException(
+                                StatusProto.CORRUPT,
+                                "file "
+                                    + file.fileId()
+                                    + " has a shard on data server "
+                                    + batch.server()
+                                    + " that fails its checksum, and no parity"));
+                      }
+                      for (int i = 0; i < batch.targets().size(); i++) {
+                        ReadBatch.Target t = batch.targets().get(i);
+                        if (corrupt.contains(t.tag())) {
+                          ShardRangeProto range = batch.ranges().get(i);
+                          bad.add(range.getStripe(), range.getUnit());
+                          retry.add(t.tag());
+                        }
+                      }
+                      return null;
+                    }));
       }
     }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenCompose(v -> {
-      List<ShardPiece> again = new ArrayList<>();
-      List<DecodedStripe> ready = new ArrayList<>();
-      for (Object tag : retry) {
-        if (tag instanceof ShardPiece p) {
-          again.add(p);
-        } else {
-          again.addAll(((DecodedStripe) tag).pieces);
-        }
-      }
-      for (DecodedStripe d : decoded) {
-        if (retry.contains(d)) {
-          continue;
-        }
-        if (d.sharedReads.stream().anyMatch(retry::contains)) {
-          again.addAll(d.pieces); // a unit it decodes from failed: plan the stripe again
-        } else {
-          ready.add(d);
-        }
-      }
-      CompletableFuture<Void> decodedDone = ready.isEmpty() ? CompletableFuture.completedFuture(null)
-          : CompletableFuture.runAsync(() -> ready.forEach(d -> d.decodeInto(writer.codec(layout), buf, off)), coding);
-      counters.degradedStripeReads.addAndGet(ready.size());
-      if (again.isEmpty()) {
-        return decodedDone;
-      }
-      if (round > layout.width()) {
-        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "reading file "
-            + file.fileId() + " kept losing servers"));
-      }
-      return CompletableFuture.allOf(decodedDone, readRound(file, again, buf, off, bad, round + 1));
-    });
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+        .thenCompose(
+            v -> {
+              List<ShardPiece> again = new ArrayList<>();
+              List<DecodedStripe> ready = new ArrayList<>();
+              for (Object tag : retry) {
+                if (tag instanceof ShardPiece p) {
+                  again.add(p);
+                } else {
+                  again.addAll(((DecodedStripe) tag).pieces);
+                }
+              }
+              for (DecodedStripe d : decoded) {
+                if (retry.contains(d)) {
+                  continue;
+                }
+                if (d.sharedReads.stream().anyMatch(retry::contains)) {
+                  again.addAll(d.pieces); // a unit it decodes from failed: plan the stripe again
+                } else {
+                  ready.add(d);
+                }
+              }
+              CompletableFuture<Void> decodedDone =
+                  ready.isEmpty()
+                      ? CompletableFuture.completedFuture(null)
+                      : CompletableFuture.runAsync(
+                          () -> ready.forEach(d -> d.decodeInto(writer.codec(layout), buf, off)),
+                          coding);
+              counters.degradedStripeReads.addAndGet(ready.size());
+              if (again.isEmpty()) {
+                return decodedDone;
+              }
+              if (round > layout.width()) {
+                return CompletableFuture.failedFuture(
+                    new TesseraException(
+                        StatusProto.UNAVAILABLE,
+                        "reading file " + file.fileId() + " kept losing servers"));
+              }
+              return CompletableFuture.allOf(
+                  decodedDone, readRound(file, again, buf, off, bad, round + 1));
+            });
   }
 
   /**
@@ -309,9 +397,18 @@ public final class StripedIo {
    */
   private static Throwable unreadable(FileTarget file, Throwable cause) {
     if (cause instanceof ServerDownException down && !file.hasParity()) {
-      return new TesseraException(StatusProto.UNREADABLE, "file " + file.fileId() + " has no parity (layout "
-          + file.layout() + ") and part of it is on data server " + down.server() + ", which does not answer: those"
-          + " bytes read again once it is back (" + down.getMessage() + ")");
+      return new TesseraException(
+          StatusProto.UNREADABLE,
+          "file "
+              + file.fileId()
+              + " has no parity (layout "
+              + file.layout()
+              + ") and part of it is on data server "
+              + down.server()
+              + ", which does not answer: those"
+              + " bytes read again once it is back ("
+              + down.getMessage()
+              + ")");
     }
     return cause;
   }
@@ -320,9 +417,21 @@ public final class StripedIo {
     return !file.hasParity() || bad.usable(file, data.health(), stripe, unit);
   }
 
-  /** Adds a range to the server's current batch, starting a new batch when it would pass the request bound. */
-  private static void addTo(Map<String, List<ReadBatch>> batches, String server, long fileId, long stripe, int unit,
-      int offset, int length, byte[] into, int at, Object tag) {
+  /**
+   * Adds a range to the server's current batch, starting a new batch when it would pass the request
+   * bound.
+   */
+  private static void addTo(
+      Map<String, List<ReadBatch>> batches,
+      String server,
+      long fileId,
+      long stripe,
+      int unit,
+      int offset,
+      int length,
+      byte[] into,
+      int at,
+      Object tag) {
     List<ReadBatch> list = batches.computeIfAbsent(server, s -> new ArrayList<>());
     if (list.isEmpty() || list.get(list.size() - 1).bytes() + length > MAX_REQUEST_BYTES) {
       list.add(new ReadBatch(server));
@@ -331,9 +440,9 @@ public final class StripedIo {
   }
 
   /**
-   * A stripe read by decoding: columns [c0, c1) of k usable units, the missing data units
-   * rebuilt. A data unit whose requested bytes span all those columns is read and rebuilt in
-   * place in the reader's buffer; only the others (and parity) use arrays of their own.
+   * A stripe read by decoding: columns [c0, c1) of k usable units, the missing data units rebuilt.
+   * A data unit whose requested bytes span all those columns is read and rebuilt in place in the
+   * reader's buffer; only the others (and parity) use arrays of their own.
    */
   private static final class DecodedStripe {
     final long stripe;
@@ -344,10 +453,12 @@ public final class StripedIo {
     final int[] offsets;
     final boolean[] inPlace;
     final boolean[] present;
+
     /** Units read for their own bytes that this stripe decodes from where they landed. */
     final List<ShardPiece> sharedReads = new ArrayList<>();
 
-    DecodedStripe(long stripe, List<ShardPiece> pieces, int unit, int k, int n, byte[] buf, int off) {
+    DecodedStripe(
+        long stripe, List<ShardPiece> pieces, int unit, int k, int n, byte[] buf, int off) {
       this.stripe = stripe;
       this.pieces = pieces;
       int lo = unit;
@@ -377,7 +488,12 @@ public final class StripedIo {
       codec.reconstructDataAt(shards, offsets, present, c1 - c0);
       for (ShardPiece p : pieces) {
         if (!inPlace[p.unit()]) {
-          System.arraycopy(shards[p.unit()], p.offsetInUnit() - c0, buf, off + (int) p.bufferOffset(), p.length());
+          System.arraycopy(
+              shards[p.unit()],
+              p.offsetInUnit() - c0,
+              buf,
+              off + (int) p.bufferOffset(),
+              p.length());
         }
       }
     }
@@ -388,10 +504,9 @@ public final class StripedIo {
   }
 
   /**
-   * Drops file bytes at and after {@code size} on every server of the file. With parity, the
-   * caller first zeroes the cut part of the last stripe through a parity write, so the parity
-   * kept here still matches, and the cut itself holds the cut stripes' locks
-   * ({@link LockedTruncate}).
+   * Drops file bytes at and after {@code size} on every server of the file. With parity, the caller
+   * first zeroes the cut part of the last stripe through a parity write, so the parity kept here
+   * still matches, and the cut itself holds the cut stripes' locks ({@link LockedTruncate}).
    */
   public CompletableFuture<Void> truncate(FileTarget file, long size) {
     return layouts.planned(file, () -> truncateOnce(file, size));
@@ -399,8 +514,10 @@ public final class StripedIo {
 
   private CompletableFuture<Void> truncateOnce(FileTarget file, long size) {
     StripeLayout layout = file.layout();
-    TruncateFileRequestProto.Builder t = TruncateFileRequestProto.newBuilder().setFileId(file.fileId())
-        .setStripe(layout.stripeOf(size));
+    TruncateFileRequestProto.Builder t =
+        TruncateFileRequestProto.newBuilder()
+            .setFileId(file.fileId())
+            .setStripe(layout.stripeOf(size));
     for (int keep : layout.keptUnitLengths(size)) {
       t.addKeepLengths(keep);
     }
@@ -412,11 +529,17 @@ public final class StripedIo {
 
   /** Makes every acknowledged write of the file durable against power loss. */
   public CompletableFuture<Void> sync(FileTarget file) {
-    return layouts.planned(file, () -> onEveryServer(file, file.layout(),
-        DataRequestProto.newBuilder().setSync(SyncRequestProto.getDefaultInstance())));
+    return layouts.planned(
+        file,
+        () ->
+            onEveryServer(
+                file,
+                file.layout(),
+                DataRequestProto.newBuilder().setSync(SyncRequestProto.getDefaultInstance())));
   }
 
-  private CompletableFuture<Void> onEveryServer(FileTarget file, StripeLayout layout, DataRequestProto.Builder req) {
+  private CompletableFuture<Void> onEveryServer(
+      FileTarget file, StripeLayout layout, DataRequestProto.Builder req) {
     Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
     Set<String> skippedDown = new LinkedHashSet<>();
     for (String server : new LinkedHashSet<>(layout.servers())) {
@@ -428,33 +551,49 @@ public final class StripedIo {
       }
       calls.put(server, data.callForOutcome(server, req.clone(), null));
     }
-    return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new)).thenCompose(v -> {
-      Set<String> lost = new LinkedHashSet<>(skippedDown);
-      for (Map.Entry<String, CompletableFuture<Throwable>> e : calls.entrySet()) {
-        Throwable t = e.getValue().join();
-        if (t instanceof ServerDownException && file.hasParity()) {
-          lost.add(e.getKey());
-        } else if (t != null) {
-          return CompletableFuture.failedFuture(t);
-        }
-      }
-      int answered = calls.size() - (lost.size() - skippedDown.size());
-      if (answered < layout.dataUnits()) {
-        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "only "
-            + answered + " of the " + layout.width() + " servers of file " + file.fileId()
-            + " answered; " + layout.dataUnits() + " are needed"));
-      }
-      return writer.markStale(file, lost);
-    });
+    return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
+        .thenCompose(
+            v -> {
+              Set<String> lost = new LinkedHashSet<>(skippedDown);
+              for (Map.Entry<String, CompletableFuture<Throwable>> e : calls.entrySet()) {
+                Throwable t = e.getValue().join();
+                if (t instanceof ServerDownException && file.hasParity()) {
+                  lost.add(e.getKey());
+                } else if (t != null) {
+                  return CompletableFuture.failedFuture(t);
+                }
+              }
+              int answered = calls.size() - (lost.size() - skippedDown.size());
+              if (answered < layout.dataUnits()) {
+                return CompletableFuture.failedFuture(
+                    new TesseraException(
+                        StatusProto.UNAVAILABLE,
+                        "only "
+                            + answered
+                            + " of the "
+                            + layout.width()
+                            + " servers of file "
+                            + file.fileId()
+                            + " answered; "
+                            + layout.dataUnits()
+                            + " are needed"));
+              }
+              return writer.markStale(file, lost);
+            });
   }
 
   private static ShardRangeProto.Builder range(long fileId, ShardPiece p) {
-    return ShardRangeProto.newBuilder().setFileId(fileId).setStripe(p.stripe()).setUnit(p.unit())
-        .setOffset(p.offsetInUnit()).setLength(p.length());
+    return ShardRangeProto.newBuilder()
+        .setFileId(fileId)
+        .setStripe(p.stripe())
+        .setUnit(p.unit())
+        .setOffset(p.offsetInUnit())
+        .setLength(p.length());
   }
 
   /** Pieces grouped by the server that holds them, cut into requests of bounded size. */
-  private static Map<String, List<List<ShardPiece>>> byServer(StripeLayout layout, long pos, long len) {
+  private static Map<String, List<List<ShardPiece>>> byServer(
+      StripeLayout layout, long pos, long len) {
     Map<String, List<List<ShardPiece>>> out = new LinkedHashMap<>();
     Map<String, Integer> bytes = new LinkedHashMap<>();
     for (ShardPiece p : layout.pieces(pos, len)) {

@@ -4,9 +4,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The (stripe, unit) pairs one read or write must not use again: their shard failed its
- * checksum. Combined with the file's stale servers and the client's down servers in
- * {@link #usable}.
+ * The (stripe, unit) pairs one read or write must not use again: their shard failed its checksum.
+ * Combined with the file's stale servers and the client's down servers in {@link #usable}.
  */
 final class UnusableUnits {
   private final Set<Long> units = ConcurrentHashMap.newKeySet();
@@ -28,7 +27,10 @@ final class UnusableUnits {
     return units.contains(key(stripe, unit));
   }
 
-  /** Whether unit {@code u} of {@code stripe} can be used: not marked here, server neither stale nor down. */
+  /**
+   * Whether unit {@code u} of {@code stripe} can be used: not marked here, server neither stale nor
+   * down.
+   */
   boolean usable(FileTarget file, ServerHealth health, long stripe, int u) {
     return !contains(stripe, u) && file.usable(health, stripe, u);
   }

@@ -26,9 +26,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The client's striping core (DataClient, ParityWriter, StripedIo) wired to fake data servers
- * and a fake meta replica on loopback: the meta side answers the server map and records what
- * the client tells it (stale servers, stripe repairs).
+ * The client's striping core (DataClient, ParityWriter, StripedIo) wired to fake data servers and a
+ * fake meta replica on loopback: the meta side answers the server map and records what the client
+ * tells it (stale servers, stripe repairs).
  */
 final class FakeCluster implements AutoCloseable {
   final Map<String, FakeDataServer> servers = new LinkedHashMap<>();
@@ -46,13 +46,21 @@ final class FakeCluster implements AutoCloseable {
       FakeDataServer s = new FakeDataServer("ds-" + i);
       servers.put(s.id(), s);
     }
-    meta = RpcServer.start("fake-meta", new InetSocketAddress("127.0.0.1", 0), Map.of(Service.META, new MetaFake()),
-        1 << 20, 1);
+    meta =
+        RpcServer.start(
+            "fake-meta",
+            new InetSocketAddress("127.0.0.1", 0),
+            Map.of(Service.META, new MetaFake()),
+            1 << 20,
+            1);
     pool = new RpcClientPool("fake-client", 1, 32 << 20, 5_000, 1_000);
     CallerProto identity = MetaClient.identity(new byte[16], "test");
-    MetaClient metaClient = new MetaClient(pool, List.of("127.0.0.1:" + meta.port()), Duration.ofSeconds(2),
-        identity, false);
-    data = new DataClient(pool, metaClient, identity, new ServerHealth(Duration.ofSeconds(30), System::nanoTime));
+    MetaClient metaClient =
+        new MetaClient(
+            pool, List.of("127.0.0.1:" + meta.port()), Duration.ofSeconds(2), identity, false);
+    data =
+        new DataClient(
+            pool, metaClient, identity, new ServerHealth(Duration.ofSeconds(30), System::nanoTime));
     writer = new ParityWriter(data, metaClient, coding, counters, Duration.ofSeconds(10), this);
     io = new StripedIo(data, writer, coding, counters, new LayoutRefresh(metaClient));
   }
@@ -79,8 +87,15 @@ final class FakeCluster implements AutoCloseable {
         MetaResponseProto.Builder reply = MetaResponseProto.newBuilder().setStatus(StatusProto.OK);
         if (req.hasClusterStatus()) {
           ClusterStatusResponseProto.Builder c = ClusterStatusResponseProto.newBuilder();
-          servers.values().forEach(s -> c.addDataServers(DataServerProto.newBuilder().setId(s.id())
-              .setAddress(s.address()).setState(DataServerStateProto.UP)));
+          servers
+              .values()
+              .forEach(
+                  s ->
+                      c.addDataServers(
+                          DataServerProto.newBuilder()
+                              .setId(s.id())
+                              .setAddress(s.address())
+                              .setState(DataServerStateProto.UP)));
           reply.setCluster(c);
         } else {
           synchronized (FakeCluster.this) {
@@ -97,8 +112,11 @@ final class FakeCluster implements AutoCloseable {
 
     @Override
     public RpcReply errorReply(Throwable cause) {
-      return RpcReply.of(MetaResponseProto.newBuilder().setStatus(StatusProto.INTERNAL)
-          .setMessage(String.valueOf(cause.getMessage())).build());
+      return RpcReply.of(
+          MetaResponseProto.newBuilder()
+              .setStatus(StatusProto.INTERNAL)
+              .setMessage(String.valueOf(cause.getMessage()))
+              .build());
     }
   }
 

@@ -25,14 +25,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A data server in memory, on loopback, speaking data.proto as far as a client's writes and
- * reads need: stripe locks (one holder per stripe), units stored whole or in part, reads of
- * ranges. It logs every request, can refuse lock requests as busy and can be stopped.
+ * A data server in memory, on loopback, speaking data.proto as far as a client's writes and reads
+ * need: stripe locks (one holder per stripe), units stored whole or in part, reads of ranges. It
+ * logs every request, can refuse lock requests as busy and can be stopped.
  */
 final class FakeDataServer implements RpcService {
   private final String id;
   private final Map<String, byte[]> units = new HashMap<>();
-  private final Map<Long, Long> lockedStripes = new HashMap<>();   // stripe key to operation
+  private final Map<Long, Long> lockedStripes = new HashMap<>(); // stripe key to operation
   private final List<DataRequestProto> requests = new ArrayList<>();
   private final AtomicInteger locksToRefuse = new AtomicInteger();
   private final String address;
@@ -40,8 +40,13 @@ final class FakeDataServer implements RpcService {
 
   FakeDataServer(String id) throws InterruptedException {
     this.id = id;
-    this.rpc = RpcServer.start("fake-" + id, new InetSocketAddress("127.0.0.1", 0), Map.of(Service.DATA, this),
-        16 << 20, 1);
+    this.rpc =
+        RpcServer.start(
+            "fake-" + id,
+            new InetSocketAddress("127.0.0.1", 0),
+            Map.of(Service.DATA, this),
+            16 << 20,
+            1);
     this.address = "127.0.0.1:" + rpc.port();
   }
 
@@ -53,7 +58,10 @@ final class FakeDataServer implements RpcService {
     return address;
   }
 
-  /** Refuses the next {@code n} lock requests as BUSY, as a server whose stripes another writer holds. */
+  /**
+   * Refuses the next {@code n} lock requests as BUSY, as a server whose stripes another writer
+   * holds.
+   */
   void refuseLocks(int n) {
     locksToRefuse.set(n);
   }
@@ -87,18 +95,20 @@ final class FakeDataServer implements RpcService {
     try {
       DataRequestProto req = DataRequestProto.parseFrom(call.header());
       requests.add(req);
-      return CompletableFuture.completedFuture(switch (req.getOpCase()) {
-        case LOCK_READ -> lockRead(req);
-        case READ -> read(req.getRead().getRangesList(), DataResponseProto.newBuilder());
-        case WRITE -> write(req, call.payload());
-        case UNLOCK -> {
-          unlock(req.getUnlock().getLock());
-          yield reply(StatusProto.OK, "");
-        }
-        default -> reply(StatusProto.OK, "");
-      });
+      return CompletableFuture.completedFuture(
+          switch (req.getOpCase()) {
+            case LOCK_READ -> lockRead(req);
+            case READ -> read(req.getRead().getRangesList(), DataResponseProto.newBuilder());
+            case WRITE -> write(req, call.payload());
+            case UNLOCK -> {
+              unlock(req.getUnlock().getLock());
+              yield reply(StatusProto.OK, "");
+            }
+            default -> reply(StatusProto.OK, "");
+          });
     } catch (Exception e) {
-      return CompletableFuture.completedFuture(reply(StatusProto.INVALID_ARGUMENT, String.valueOf(e.getMessage())));
+      return CompletableFuture.completedFuture(
+          reply(StatusProto.INVALID_ARGUMENT, String.valueOf(e.getMessage())));
     } finally {
       call.payload().release();
     }
@@ -132,7 +142,8 @@ final class FakeDataServer implements RpcService {
       }
       int n = Math.max(0, Math.min(r.getLength(), stored.length - r.getOffset()));
       states.addStates(ShardStateProto.SHARD_STORED).addStoredLengths(n);
-      out.addComponent(true, Unpooled.wrappedBuffer(stored, Math.min(r.getOffset(), stored.length), n));
+      out.addComponent(
+          true, Unpooled.wrappedBuffer(stored, Math.min(r.getOffset(), stored.length), n));
     }
     return RpcReply.of(header.setStatus(StatusProto.OK).setRead(states).build(), out);
   }
@@ -168,7 +179,8 @@ final class FakeDataServer implements RpcService {
   }
 
   private static RpcReply reply(StatusProto status, String message) {
-    return RpcReply.of(DataResponseProto.newBuilder().setStatus(status).setMessage(message).build());
+    return RpcReply.of(
+        DataResponseProto.newBuilder().setStatus(status).setMessage(message).build());
   }
 
   @Override

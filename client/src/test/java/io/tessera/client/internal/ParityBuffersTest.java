@@ -12,13 +12,18 @@ import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** Parity buffers reused between whole-stripe writes must never carry one write's bytes into another's parity. */
+/**
+ * Parity buffers reused between whole-stripe writes must never carry one write's bytes into
+ * another's parity.
+ */
 class ParityBuffersTest {
   private static final int UNIT = 4096;
 
   @Test
-  void aStripeEncodedIntoARecycledBufferHasTheParityOfItsOwnDataNotThePreviousOnes() throws Exception {
-    StripeLayout layout = new StripeLayout(UNIT, 6, 3, IntStream.range(0, 9).mapToObj(i -> "ds-" + i).toList());
+  void aStripeEncodedIntoARecycledBufferHasTheParityOfItsOwnDataNotThePreviousOnes()
+      throws Exception {
+    StripeLayout layout =
+        new StripeLayout(UNIT, 6, 3, IntStream.range(0, 9).mapToObj(i -> "ds-" + i).toList());
     ErasureCodec codec = ErasureCodec.reedSolomon(6, 3);
     ParityBuffers buffers = new ParityBuffers(1 << 20);
     Random rnd = new Random(7);
@@ -35,11 +40,12 @@ class ParityBuffersTest {
       assertThat(codec.isParityCorrect(stored, 0, UNIT)).as("parity of write %d", round).isTrue();
       for (StripeUpdate.Write w : update.writes(u -> true)) {
         if (w.unit() >= 6) {
-          Arrays.fill(w.from(), (byte) 0x5A);   // what the next write finds in the buffer it is handed
+          Arrays.fill(
+              w.from(), (byte) 0x5A); // what the next write finds in the buffer it is handed
         }
       }
       update.recycle(buffers);
-      update.recycle(buffers);   // a second hand-back must not put the same buffer out twice
+      update.recycle(buffers); // a second hand-back must not put the same buffer out twice
       assertThat(buffers.keptBytes()).isEqualTo(3L * UNIT);
     }
   }

@@ -14,7 +14,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Parity writes against fake data servers: what phase 1 reads, refusals, a server lost between the phases. */
+/**
+ * Parity writes against fake data servers: what phase 1 reads, refusals, a server lost between the
+ * phases.
+ */
 class ParityWriterTest {
   private static final int UNIT = 4096;
   private FakeCluster cluster;
@@ -33,7 +36,10 @@ class ParityWriterTest {
   }
 
   private void write(FileTarget file, long pos, byte[] data) throws Exception {
-    cluster.writer.write(file, pos, data, 0, data.length, false, SizeExtension.NONE).get(30, TimeUnit.SECONDS);
+    cluster
+        .writer
+        .write(file, pos, data, 0, data.length, false, SizeExtension.NONE)
+        .get(30, TimeUnit.SECONDS);
   }
 
   private byte[] read(FileTarget file, long pos, int len) throws Exception {
@@ -44,7 +50,9 @@ class ParityWriterTest {
 
   /** Every range the phase-1 lock requests of a server asked to read. */
   private List<ShardRangeProto> lockReads(FakeDataServer s) {
-    return s.requests(OpCase.LOCK_READ).stream().flatMap(r -> r.getLockRead().getReadsList().stream()).toList();
+    return s.requests(OpCase.LOCK_READ).stream()
+        .flatMap(r -> r.getLockRead().getReadsList().stream())
+        .toList();
   }
 
   @Test
@@ -60,7 +68,8 @@ class ParityWriterTest {
     }
     cluster.server(0).stop();
     cluster.server(3).stop();
-    assertThat(read(file, 0, stripe.length)).as("decoded from the two parity units and two data units")
+    assertThat(read(file, 0, stripe.length))
+        .as("decoded from the two parity units and two data units")
         .isEqualTo(stripe);
   }
 
@@ -75,23 +84,31 @@ class ParityWriterTest {
     byte[] patch = bytes(100, 3);
     write(file, 10, patch);
     // read-modify-write: 100 old bytes + 3 x 100 parity bytes < reconstruct-write's 5 x 100
-    List<String> readFrom = cluster.servers.values().stream().filter(s -> !lockReads(s).isEmpty())
-        .map(FakeDataServer::id).toList();
+    List<String> readFrom =
+        cluster.servers.values().stream()
+            .filter(s -> !lockReads(s).isEmpty())
+            .map(FakeDataServer::id)
+            .toList();
     String dataServer = layout.serverOf(0, 0);
-    assertThat(readFrom).containsExactlyInAnyOrder(dataServer, layout.serverOf(0, 6), layout.serverOf(0, 7),
-        layout.serverOf(0, 8));
+    assertThat(readFrom)
+        .containsExactlyInAnyOrder(
+            dataServer, layout.serverOf(0, 6), layout.serverOf(0, 7), layout.serverOf(0, 8));
     assertThat(before).isZero();
     for (String s : readFrom) {
-      assertThat(lockReads(cluster.servers.get(s))).allSatisfy(r -> {
-        assertThat(r.getOffset()).isEqualTo(10);
-        assertThat(r.getLength()).isEqualTo(100);
-      });
+      assertThat(lockReads(cluster.servers.get(s)))
+          .allSatisfy(
+              r -> {
+                assertThat(r.getOffset()).isEqualTo(10);
+                assertThat(r.getLength()).isEqualTo(100);
+              });
     }
     System.arraycopy(patch, 0, stripe, 10, patch.length);
     cluster.server(0).stop();
     cluster.server(1).stop();
     cluster.server(2).stop();
-    assertThat(read(file, 0, stripe.length)).as("the new parity decodes the patched stripe").isEqualTo(stripe);
+    assertThat(read(file, 0, stripe.length))
+        .as("the new parity decodes the patched stripe")
+        .isEqualTo(stripe);
   }
 
   @Test
@@ -104,12 +121,16 @@ class ParityWriterTest {
     byte[] patch = bytes(100, 5);
     write(file, UNIT + 50, patch);
     // reconstruct-write: the other data unit's 100 bytes < 100 old bytes + 100 parity bytes
-    List<ShardRangeProto> reads = cluster.servers.values().stream().flatMap(s -> lockReads(s).stream()).toList();
-    assertThat(reads).singleElement().satisfies(r -> {
-      assertThat(r.getUnit()).isZero();
-      assertThat(r.getOffset()).isEqualTo(50);
-      assertThat(r.getLength()).isEqualTo(100);
-    });
+    List<ShardRangeProto> reads =
+        cluster.servers.values().stream().flatMap(s -> lockReads(s).stream()).toList();
+    assertThat(reads)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.getUnit()).isZero();
+              assertThat(r.getOffset()).isEqualTo(50);
+              assertThat(r.getLength()).isEqualTo(100);
+            });
     System.arraycopy(patch, 0, stripe, UNIT + 50, patch.length);
     cluster.servers.get(layout.serverOf(0, 1)).stop();
     assertThat(read(file, 0, stripe.length)).isEqualTo(stripe);
@@ -123,7 +144,9 @@ class ParityWriterTest {
     cluster.server(2).refuseLocks(2);
     byte[] stripe = bytes(4 * UNIT, 6);
     write(file, 0, stripe);
-    assertThat(cluster.server(2).requests(OpCase.LOCK_READ)).as("refused twice, granted the third time").hasSize(3);
+    assertThat(cluster.server(2).requests(OpCase.LOCK_READ))
+        .as("refused twice, granted the third time")
+        .hasSize(3);
     assertThat(cluster.counters.lockRefusals.get()).isPositive();
     for (FakeDataServer s : cluster.servers.values()) {
       assertThat(s.holdsLocks()).as("%s released", s.id()).isFalse();
@@ -138,19 +161,27 @@ class ParityWriterTest {
     StripeLayout layout = cluster.layout(4, 2, UNIT);
     FileTarget file = new FileTarget(5, layout, List.of());
     AtomicBoolean once = new AtomicBoolean();
-    FaultPoints.arm(ParityWriter.BETWEEN_PHASES, cluster, () -> {
-      if (!once.getAndSet(true)) {
-        cluster.server(1).stop();
-      }
-    });
+    FaultPoints.arm(
+        ParityWriter.BETWEEN_PHASES,
+        cluster,
+        () -> {
+          if (!once.getAndSet(true)) {
+            cluster.server(1).stop();
+          }
+        });
     try {
       byte[] stripe = bytes(4 * UNIT, 7);
       write(file, 0, stripe);
-      List<String> markedStale = cluster.metaRequests().stream().filter(MetaRequestProto::hasSetAttr)
-          .flatMap(r -> r.getSetAttr().getAddStaleServersList().stream()).toList();
+      List<String> markedStale =
+          cluster.metaRequests().stream()
+              .filter(MetaRequestProto::hasSetAttr)
+              .flatMap(r -> r.getSetAttr().getAddStaleServersList().stream())
+              .toList();
       assertThat(markedStale).containsExactly("ds-1");
       assertThat(file.isStale("ds-1")).isTrue();
-      assertThat(read(file, 0, stripe.length)).as("decoded around the lost server").isEqualTo(stripe);
+      assertThat(read(file, 0, stripe.length))
+          .as("decoded around the lost server")
+          .isEqualTo(stripe);
     } finally {
       FaultPoints.disarmAll(cluster);
     }

@@ -14,7 +14,9 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A read reply is used only once it matches what was asked, whether copied out or kept in place. */
+/**
+ * A read reply is used only once it matches what was asked, whether copied out or kept in place.
+ */
 class ReadBatchTest {
   private static ReadBatch twoRanges(byte[] into) {
     ReadBatch batch = new ReadBatch("ds-1");
@@ -24,9 +26,14 @@ class ReadBatchTest {
   }
 
   private static DataResponseProto reply(int first, int second, ShardStateProto secondState) {
-    return DataResponseProto.newBuilder().setRead(ReadShardsResponseProto.newBuilder()
-        .addStates(ShardStateProto.SHARD_STORED).addStates(secondState)
-        .addStoredLengths(first).addStoredLengths(second)).build();
+    return DataResponseProto.newBuilder()
+        .setRead(
+            ReadShardsResponseProto.newBuilder()
+                .addStates(ShardStateProto.SHARD_STORED)
+                .addStates(secondState)
+                .addStoredLengths(first)
+                .addStoredLengths(second))
+        .build();
   }
 
   private static ByteBuf payload(String s) {
@@ -38,7 +45,8 @@ class ReadBatchTest {
     byte[] into = new byte[10];
     Arrays.fill(into, (byte) 'x');
     ByteBuf payload = payload("abcdEF");
-    assertThat(twoRanges(into).accept(reply(4, 2, ShardStateProto.SHARD_STORED), payload)).isEmpty();
+    assertThat(twoRanges(into).accept(reply(4, 2, ShardStateProto.SHARD_STORED), payload))
+        .isEmpty();
     assertThat(into).isEqualTo(new byte[] {'a', 'b', 'c', 'd', 'E', 'F', 0, 0, 0, 0});
     assertThat(payload.refCnt()).as("payload released").isZero();
   }
@@ -60,7 +68,9 @@ class ReadBatchTest {
     assertThat(twoRanges(null).keep(reply(4, 6, ShardStateProto.SHARD_CORRUPT), payload)).isNull();
     assertThat(payload.refCnt()).isZero();
     byte[] into = new byte[10];
-    assertThat(twoRanges(into).accept(reply(4, 6, ShardStateProto.SHARD_CORRUPT), payload("abcdEFGHIJ")))
+    assertThat(
+            twoRanges(into)
+                .accept(reply(4, 6, ShardStateProto.SHARD_CORRUPT), payload("abcdEFGHIJ")))
         .containsExactly("second");
   }
 
@@ -68,17 +78,27 @@ class ReadBatchTest {
   void aReplyThatDisagreesWithTheRequestIsRefusedBeforeAByteIsUsed() {
     byte[] into = new byte[10];
     ByteBuf longer = payload("abcdEFGHIJK");
-    assertThatThrownBy(() -> twoRanges(null).keep(reply(4, 7, ShardStateProto.SHARD_STORED), longer))
-        .isInstanceOf(TesseraException.class).hasMessageContaining("returns 7 bytes for a range of 6");
+    assertThatThrownBy(
+            () -> twoRanges(null).keep(reply(4, 7, ShardStateProto.SHARD_STORED), longer))
+        .isInstanceOf(TesseraException.class)
+        .hasMessageContaining("returns 7 bytes for a range of 6");
     assertThat(longer.refCnt()).isZero();
-    assertThatThrownBy(() -> twoRanges(into).accept(reply(4, 6, ShardStateProto.SHARD_STORED), payload("abcd")))
+    assertThatThrownBy(
+            () ->
+                twoRanges(into).accept(reply(4, 6, ShardStateProto.SHARD_STORED), payload("abcd")))
         .hasMessageContaining("announces 10 bytes but sends 4");
-    assertThatThrownBy(() -> twoRanges(null).keep(reply(-1, 6, ShardStateProto.SHARD_STORED), payload("abcd")))
+    assertThatThrownBy(
+            () -> twoRanges(null).keep(reply(-1, 6, ShardStateProto.SHARD_STORED), payload("abcd")))
         .hasMessageContaining("returns 4294967295 bytes");
-    DataResponseProto oneAnswer = DataResponseProto.newBuilder().setRead(ReadShardsResponseProto.newBuilder()
-        .addStates(ShardStateProto.SHARD_STORED).addStoredLengths(4)).build();
-    assertThatThrownBy(() -> twoRanges(null).keep(oneAnswer, payload("abcd"))).hasMessageContaining(
-        "answers 1 of 2 ranges");
+    DataResponseProto oneAnswer =
+        DataResponseProto.newBuilder()
+            .setRead(
+                ReadShardsResponseProto.newBuilder()
+                    .addStates(ShardStateProto.SHARD_STORED)
+                    .addStoredLengths(4))
+            .build();
+    assertThatThrownBy(() -> twoRanges(null).keep(oneAnswer, payload("abcd")))
+        .hasMessageContaining("answers 1 of 2 ranges");
     assertThat(into).as("nothing copied from refused replies").containsOnly(0);
   }
 }

@@ -31,7 +31,10 @@ class StripedIoTest {
   private byte[] writeStripes(FileTarget file, int seed) throws Exception {
     byte[] data = new byte[(int) (STRIPES * file.layout().stripeDataBytes())];
     new Random(seed).nextBytes(data);
-    cluster.writer.write(file, 0, data, 0, data.length, false, SizeExtension.NONE).get(30, TimeUnit.SECONDS);
+    cluster
+        .writer
+        .write(file, 0, data, 0, data.length, false, SizeExtension.NONE)
+        .get(30, TimeUnit.SECONDS);
     return data;
   }
 
@@ -43,11 +46,15 @@ class StripedIoTest {
 
   /** Per stripe, the units plain reads fetched, over every server. */
   private Map<Long, Set<Integer>> unitsRead() {
-    return cluster.servers.values().stream().flatMap(s -> s.requests(OpCase.READ).stream())
+    return cluster.servers.values().stream()
+        .flatMap(s -> s.requests(OpCase.READ).stream())
         .flatMap(r -> r.getRead().getRangesList().stream())
         .filter(r -> r.getLength() > 0)
-        .collect(Collectors.groupingBy(ShardRangeProto::getStripe,
-            Collectors.mapping(ShardRangeProto::getUnit, Collectors.toCollection(TreeSet::new))));
+        .collect(
+            Collectors.groupingBy(
+                ShardRangeProto::getStripe,
+                Collectors.mapping(
+                    ShardRangeProto::getUnit, Collectors.toCollection(TreeSet::new))));
   }
 
   @Test
@@ -79,12 +86,18 @@ class StripedIoTest {
           lost = u;
         }
       }
-      assertThat(units).as("stripe %d: units read (ds-0 held unit %d)", s, lost).doesNotContain(lost);
+      assertThat(units)
+          .as("stripe %d: units read (ds-0 held unit %d)", s, lost)
+          .doesNotContain(lost);
       if (lost < layout.dataUnits()) {
-        assertThat(units).as("stripe %d lost data unit %d: k units, parity among them", s, lost).hasSize(4)
+        assertThat(units)
+            .as("stripe %d lost data unit %d: k units, parity among them", s, lost)
+            .hasSize(4)
             .containsAnyOf(4, 5);
       } else {
-        assertThat(units).as("stripe %d lost only parity: its data units", s).containsExactly(0, 1, 2, 3);
+        assertThat(units)
+            .as("stripe %d lost only parity: its data units", s)
+            .containsExactly(0, 1, 2, 3);
       }
     }
   }

@@ -16,13 +16,14 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * {@code <dir>/cluster.json}: every server of a local cluster with its address, PID, data
- * directory and the command line that starts it again (run from the repository root).
+ * {@code <dir>/cluster.json}: every server of a local cluster with its address, PID, data directory
+ * and the command line that starts it again (run from the repository root).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ClusterFile(List<Node> meta, List<Node> data) {
   public static final String NAME = "cluster.json";
-  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** One server process. */
   @JsonIgnoreProperties(ignoreUnknown = true)
@@ -46,20 +47,24 @@ public record ClusterFile(List<Node> meta, List<Node> data) {
   }
 
   /**
-   * Reads the file, changes it and writes it back, holding an exclusive lock on {@code
-   * <file>.lock} that every process updating it takes: a launcher recording a new server's PID and
-   * a server recording its own both write {@code <file>.tmp}, and without the lock one renamed
-   * the other's away (a test's restart failed with NoSuchFileException on cluster.json.tmp).
+   * Reads the file, changes it and writes it back, holding an exclusive lock on {@code <file>.lock}
+   * that every process updating it takes: a launcher recording a new server's PID and a server
+   * recording its own both write {@code <file>.tmp}, and without the lock one renamed the other's
+   * away (a test's restart failed with NoSuchFileException on cluster.json.tmp).
    */
-  public static synchronized void update(Path file, UnaryOperator<ClusterFile> change) throws IOException {
+  public static synchronized void update(Path file, UnaryOperator<ClusterFile> change)
+      throws IOException {
     Path lock = file.resolveSibling(file.getFileName() + ".lock");
-    try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    try (FileChannel ch =
+            FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock held = ch.lock()) {
       change.apply(read(file)).write(file);
     }
   }
 
-  /** Writes atomically: readers never see half a file (one writer at a time: see {@link #update}). */
+  /**
+   * Writes atomically: readers never see half a file (one writer at a time: see {@link #update}).
+   */
   public void write(Path file) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     JSON.writeValue(tmp.toFile(), this);

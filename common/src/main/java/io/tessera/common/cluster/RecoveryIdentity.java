@@ -5,10 +5,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 
 /**
- * How a data server recognises stripe locks taken by a recovery coordinator: its client id
- * starts with a fixed prefix. A coordinator that died (a leader change, a restarted server)
- * leaves such locks behind; the next one takes them over at once instead of waiting out their
- * lease.
+ * How a data server recognises stripe locks taken by a recovery coordinator: its client id starts
+ * with a fixed prefix. A coordinator that died (a leader change, a restarted server) leaves such
+ * locks behind; the next one takes them over at once instead of waiting out their lease.
  */
 public final class RecoveryIdentity {
   private static final byte[] PREFIX = "tessera-recovery".getBytes(StandardCharsets.US_ASCII);
@@ -26,6 +25,7 @@ public final class RecoveryIdentity {
   }
 
   public static boolean isRecovery(ByteString clientId) {
-    return clientId.size() > PREFIX.length && clientId.substring(0, PREFIX.length).equals(ByteString.copyFrom(PREFIX));
+    return clientId.size() > PREFIX.length
+        && clientId.substring(0, PREFIX.length).equals(ByteString.copyFrom(PREFIX));
   }
 }

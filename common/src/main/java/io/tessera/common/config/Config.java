@@ -10,8 +10,8 @@ import java.util.Properties;
 
 /**
  * Settings from (highest first) explicit overrides, {@code -Dtessera.*} system properties, a
- * properties file, then each key's default. Values are parsed and checked when read, so a bad
- * value is reported with its key.
+ * properties file, then each key's default. Values are parsed and checked when read, so a bad value
+ * is reported with its key.
  */
 public final class Config {
   private final Map<String, String> values;
@@ -31,11 +31,13 @@ public final class Config {
   /** Loads a properties file (may be null) under system properties and overrides. */
   public static Config load(Path file, Map<String, String> overrides) {
     Map<String, String> v = file == null ? new HashMap<>() : fileSettings(file);
-    System.getProperties().forEach((k, val) -> {
-      if (k.toString().startsWith("tessera.")) {
-        v.put(k.toString(), val.toString());
-      }
-    });
+    System.getProperties()
+        .forEach(
+            (k, val) -> {
+              if (k.toString().startsWith("tessera.")) {
+                v.put(k.toString(), val.toString());
+              }
+            });
     v.putAll(overrides);
     return new Config(v);
   }
@@ -46,7 +48,8 @@ public final class Config {
     try (Reader r = Files.newBufferedReader(file)) {
       p.load(r);
     } catch (IOException e) {
-      throw new IllegalArgumentException("cannot read configuration file " + file + ": " + e.getMessage());
+      throw new IllegalArgumentException(
+          "cannot read configuration file " + file + ": " + e.getMessage());
     }
     Map<String, String> v = new HashMap<>();
     p.forEach((k, val) -> v.put(k.toString(), val.toString()));
@@ -61,8 +64,16 @@ public final class Config {
     try {
       return key.parser().apply(raw);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("configuration " + key.key() + "=" + raw + ": " + e.getMessage()
-          + " (" + key.doc() + ")");
+      throw new IllegalArgumentException(
+          "configuration "
+              + key.key()
+              + "="
+              + raw
+              + ": "
+              + e.getMessage()
+              + " ("
+              + key.doc()
+              + ")");
     }
   }
 

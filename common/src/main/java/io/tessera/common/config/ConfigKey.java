@@ -5,8 +5,8 @@ import java.util.Locale;
 import java.util.function.Function;
 
 /**
- * One configuration setting: its full key (greppable), typed default, one-line doc and parser.
- * Keys are declared in one {@code XxxConfigKeys} class per module.
+ * One configuration setting: its full key (greppable), typed default, one-line doc and parser. Keys
+ * are declared in one {@code XxxConfigKeys} class per module.
  */
 public record ConfigKey<T>(String key, T defaultValue, String doc, Function<String, T> parser) {
 
@@ -19,31 +19,40 @@ public record ConfigKey<T>(String key, T defaultValue, String doc, Function<Stri
   }
 
   public static ConfigKey<Integer> integer(String key, int def, String doc) {
-    return new ConfigKey<>(key, def, doc, s -> {
-      try {
-        return Integer.parseInt(s.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("'" + s + "' is not a whole number");
-      }
-    });
+    return new ConfigKey<>(
+        key,
+        def,
+        doc,
+        s -> {
+          try {
+            return Integer.parseInt(s.trim());
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + s + "' is not a whole number");
+          }
+        });
   }
 
   /** A share in percent, 1 to 100 ({@code 30} or {@code 30%}). */
   public static ConfigKey<Integer> percent(String key, int def, String doc) {
-    return new ConfigKey<>(key, def, doc, s -> {
-      String t = s.trim();
-      t = t.endsWith("%") ? t.substring(0, t.length() - 1).trim() : t;
-      int p;
-      try {
-        p = Integer.parseInt(t);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("'" + s + "' is not a percentage (write e.g. 30 or 30%)");
-      }
-      if (p < 1 || p > 100) {
-        throw new IllegalArgumentException("'" + s + "' is not between 1% and 100%");
-      }
-      return p;
-    });
+    return new ConfigKey<>(
+        key,
+        def,
+        doc,
+        s -> {
+          String t = s.trim();
+          t = t.endsWith("%") ? t.substring(0, t.length() - 1).trim() : t;
+          int p;
+          try {
+            p = Integer.parseInt(t);
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                "'" + s + "' is not a percentage (write e.g. 30 or 30%)");
+          }
+          if (p < 1 || p > 100) {
+            throw new IllegalArgumentException("'" + s + "' is not between 1% and 100%");
+          }
+          return p;
+        });
   }
 
   public static ConfigKey<String> string(String key, String def, String doc) {
@@ -51,11 +60,16 @@ public record ConfigKey<T>(String key, T defaultValue, String doc, Function<Stri
   }
 
   public static ConfigKey<Boolean> bool(String key, boolean def, String doc) {
-    return new ConfigKey<>(key, def, doc, s -> switch (s.trim().toLowerCase(Locale.ROOT)) {
-      case "true", "yes", "on" -> true;
-      case "false", "no", "off" -> false;
-      default -> throw new IllegalArgumentException("'" + s + "' is not true or false");
-    });
+    return new ConfigKey<>(
+        key,
+        def,
+        doc,
+        s ->
+            switch (s.trim().toLowerCase(Locale.ROOT)) {
+              case "true", "yes", "on" -> true;
+              case "false", "no", "off" -> false;
+              default -> throw new IllegalArgumentException("'" + s + "' is not true or false");
+            });
   }
 
   /** The default as a user would write it (sizes as 8M, durations as 30s). */
@@ -63,7 +77,7 @@ public record ConfigKey<T>(String key, T defaultValue, String doc, Function<Stri
     if (defaultValue instanceof Duration d) {
       return Durations.format(d);
     }
-    if (defaultValue instanceof Long bytes) {   // every Long setting is a size (see size())
+    if (defaultValue instanceof Long bytes) { // every Long setting is a size (see size())
       return DataSize.formatExact(bytes);
     }
     return String.valueOf(defaultValue);

@@ -8,7 +8,8 @@ public final class DataSize {
 
   public static long parse(String text) {
     if (text == null || text.isBlank()) {
-      throw new IllegalArgumentException("empty size: expected a number with an optional K, M, G or T suffix");
+      throw new IllegalArgumentException(
+          "empty size: expected a number with an optional K, M, G or T suffix");
     }
     String s = text.trim().toUpperCase(Locale.ROOT).replace("IB", "").replace("B", "");
     long mult = 1;
@@ -18,7 +19,7 @@ public final class DataSize {
       case 'M' -> mult = 1L << 20;
       case 'G' -> mult = 1L << 30;
       case 'T' -> mult = 1L << 40;
-      default -> { }
+      default -> {}
     }
     if (mult != 1) {
       s = s.substring(0, s.length() - 1).trim();
@@ -54,6 +55,8 @@ public final class DataSize {
       v /= 1024;
       i++;
     }
-    return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v)) + " " + units[i];
+    return (v == Math.rint(v) ? String.valueOf((long) v) : String.format(Locale.ROOT, "%.1f", v))
+        + " "
+        + units[i];
   }
 }

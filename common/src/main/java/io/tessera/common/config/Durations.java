@@ -13,7 +13,8 @@ public final class Durations {
       if (s.endsWith("ms")) {
         return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
       } else if (s.endsWith("s")) {
-        return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
+        return Duration.ofMillis(
+            Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
       } else if (s.endsWith("m")) {
         return Duration.ofSeconds(Long.parseLong(s.substring(0, s.length() - 1).trim()) * 60);
       } else if (s.endsWith("h")) {
@@ -21,7 +22,8 @@ public final class Durations {
       }
       return Duration.ofMillis(Long.parseLong(s));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + text + "' is not a duration such as 500ms, 5s or 2m");
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a duration such as 500ms, 5s or 2m");
     }
   }
 

@@ -8,17 +8,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Which GF(2^8) coding loop the codec runs. The Vector API loop is used where the JVM has the
- * {@code jdk.incubator.vector} module (start it with {@code --add-modules
- * jdk.incubator.vector}; the {@code tessera} script does for commands that move data) and
- * SIMD registers of at least 128 bits, once the JIT has compiled it ({@link #ADAPTIVE});
- * elsewhere Backblaze's table loop. {@code -Dtessera.erasure.loop=backblaze|vector} forces one.
+ * {@code jdk.incubator.vector} module (start it with {@code --add-modules jdk.incubator.vector};
+ * the {@code tessera} script does for commands that move data) and SIMD registers of at least 128
+ * bits, once the JIT has compiled it ({@link #ADAPTIVE}); elsewhere Backblaze's table loop. {@code
+ * -Dtessera.erasure.loop=backblaze|vector} forces one.
  */
 public enum CodingLoops {
   /** Backblaze's InputOutputByteTableCodingLoop (its default). */
   BACKBLAZE,
   /** Ours: split 4-bit tables and lane shuffles with the JDK Vector API. */
   VECTOR,
-  /** Backblaze's until the JIT has compiled ours (a warm-up thread watches), then ours: what codecs use. */
+  /**
+   * Backblaze's until the JIT has compiled ours (a warm-up thread watches), then ours: what codecs
+   * use.
+   */
   ADAPTIVE;
 
   private static final Logger LOG = LoggerFactory.getLogger(CodingLoops.class);
@@ -53,8 +56,9 @@ public enum CodingLoops {
     }
     boolean vector = vectorAvailable();
     if (forced.equals("vector") && !vector) {
-      LOG.warn("tessera.erasure.loop=vector asked for, but this JVM lacks jdk.incubator.vector (add "
-          + "--add-modules jdk.incubator.vector); using Backblaze's loop");
+      LOG.warn(
+          "tessera.erasure.loop=vector asked for, but this JVM lacks jdk.incubator.vector (add "
+              + "--add-modules jdk.incubator.vector); using Backblaze's loop");
     }
     if (forced.equals("vector") && vector) {
       return VECTOR;

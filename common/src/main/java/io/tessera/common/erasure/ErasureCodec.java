@@ -2,20 +2,26 @@ package io.tessera.common.erasure;
 
 /**
  * A systematic k-of-n erasure code over stripe units: the first {@code k} shards are the data
- * unchanged, the last {@code m} are parity, and any {@code k} shards rebuild the others. The
- * rest of Tessera uses this interface and never names the coding library.
+ * unchanged, the last {@code m} are parity, and any {@code k} shards rebuild the others. The rest
+ * of Tessera uses this interface and never names the coding library.
  *
- * <p>Shards are the {@code k + m} units of one stripe, each at least {@code offset + length}
- * bytes; implementations are thread-safe.
+ * <p>Shards are the {@code k + m} units of one stripe, each at least {@code offset + length} bytes;
+ * implementations are thread-safe.
  */
 public interface ErasureCodec {
 
-  /** Reed-Solomon over GF(2^8) with {@code k} data and {@code m} parity shards, on the fastest loop this JVM runs. */
+  /**
+   * Reed-Solomon over GF(2^8) with {@code k} data and {@code m} parity shards, on the fastest loop
+   * this JVM runs.
+   */
   static ErasureCodec reedSolomon(int k, int m) {
     return new ReedSolomonCodec(k, m, CodingLoops.best());
   }
 
-  /** {@link #reedSolomon(int, int)}, one instance per shape for the whole process (its matrices are built once). */
+  /**
+   * {@link #reedSolomon(int, int)}, one instance per shape for the whole process (its matrices are
+   * built once).
+   */
   static ErasureCodec shared(int k, int m) {
     return SharedCodecs.get(k, m);
   }
@@ -29,26 +35,29 @@ public interface ErasureCodec {
 
   int parityShards();
 
-  /** Computes the parity shards {@code shards[k..k+m)} from the data shards, bytes {@code [offset, offset+length)}. */
+  /**
+   * Computes the parity shards {@code shards[k..k+m)} from the data shards, bytes {@code [offset,
+   * offset+length)}.
+   */
   void encode(byte[][] shards, int offset, int length);
 
   /**
-   * Like {@link #encode} with each shard at its own offset, so the data shards can be slices
-   * of one caller's buffer (nothing is copied where the coding loop allows).
+   * Like {@link #encode} with each shard at its own offset, so the data shards can be slices of one
+   * caller's buffer (nothing is copied where the coding loop allows).
    */
   void encodeAt(byte[][] shards, int[] offsets, int length);
 
   /**
-   * Rebuilds every shard whose {@code present} flag is false from those that are present (at
-   * least {@code k}); on return every shard holds its bytes.
+   * Rebuilds every shard whose {@code present} flag is false from those that are present (at least
+   * {@code k}); on return every shard holds its bytes.
    *
    * @throws IllegalArgumentException when fewer than {@code k} shards are present
    */
   void reconstruct(byte[][] shards, boolean[] present, int offset, int length);
 
   /**
-   * Rebuilds only the missing data shards (what a reader needs) from at least {@code k}
-   * present shards; missing parity shards may be null and are left alone.
+   * Rebuilds only the missing data shards (what a reader needs) from at least {@code k} present
+   * shards; missing parity shards may be null and are left alone.
    *
    * @throws IllegalArgumentException when fewer than {@code k} shards are present
    */
@@ -56,9 +65,9 @@ public interface ErasureCodec {
 
   /**
    * Like {@link #reconstructData} with each shard at its own offset (shards may be slices of a
-   * reader's buffer, so nothing is copied where the coding loop allows): rebuilds the data
-   * shards that are not present and whose array is not null, from the first {@code k}
-   * present shards; other arrays may be null.
+   * reader's buffer, so nothing is copied where the coding loop allows): rebuilds the data shards
+   * that are not present and whose array is not null, from the first {@code k} present shards;
+   * other arrays may be null.
    */
   void reconstructDataAt(byte[][] shards, int[] offsets, boolean[] present, int length);
 

@@ -1,6 +1,9 @@
 package io.tessera.common.erasure;
 
-/** Arithmetic in GF(2^8) with the polynomial x^8 + x^4 + x^3 + x^2 + 1 (0x11D), as Backblaze's codec uses. */
+/**
+ * Arithmetic in GF(2^8) with the polynomial x^8 + x^4 + x^3 + x^2 + 1 (0x11D), as Backblaze's codec
+ * uses.
+ */
 final class Gf256 {
   private Gf256() {}
 

@@ -7,16 +7,24 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** {@link ErasureCodec} backed by the Backblaze JavaReedSolomon codec (MIT), with a coding loop of our choice. */
+/**
+ * {@link ErasureCodec} backed by the Backblaze JavaReedSolomon codec (MIT), with a coding loop of
+ * our choice.
+ */
 final class ReedSolomonCodec implements ErasureCodec {
   private final ReedSolomon rs;
   private final CodingLoops loop;
-  /** The same encoding matrix Backblaze builds: a Vandermonde matrix times the inverse of its top square. */
+
+  /**
+   * The same encoding matrix Backblaze builds: a Vandermonde matrix times the inverse of its top
+   * square.
+   */
   private final Matrix encoding;
 
   ReedSolomonCodec(int k, int m, CodingLoops loop) {
     if (k < 1 || m < 1 || k + m > 256) {
-      throw new IllegalArgumentException("Reed-Solomon needs 1 <= k, 1 <= m and k + m <= 256; got " + k + "+" + m);
+      throw new IllegalArgumentException(
+          "Reed-Solomon needs 1 <= k, 1 <= m and k + m <= 256; got " + k + "+" + m);
     }
     this.rs = new ReedSolomon(k, m, loop.create());
     this.loop = loop;
@@ -53,8 +61,16 @@ final class ReedSolomonCodec implements ErasureCodec {
       have += p ? 1 : 0;
     }
     if (present.length != shards.length || have < dataShards()) {
-      throw new IllegalArgumentException("a stripe of " + dataShards() + "+" + parityShards() + " needs "
-          + dataShards() + " shards to rebuild the rest; " + have + " are present");
+      throw new IllegalArgumentException(
+          "a stripe of "
+              + dataShards()
+              + "+"
+              + parityShards()
+              + " needs "
+              + dataShards()
+              + " shards to rebuild the rest; "
+              + have
+              + " are present");
     }
     rs.decodeMissing(shards, present, offset, length);
   }
@@ -100,7 +116,10 @@ final class ReedSolomonCodec implements ErasureCodec {
     if (!loop.vectorNow()) {
       byte[][] tmp = new byte[n][];
       for (int i = 0; i < n; i++) {
-        tmp[i] = i < k ? Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length) : new byte[length];
+        tmp[i] =
+            i < k
+                ? Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length)
+                : new byte[length];
       }
       encode(tmp, 0, length);
       for (int p = k; p < n; p++) {
@@ -112,8 +131,15 @@ final class ReedSolomonCodec implements ErasureCodec {
     for (int p = k; p < n; p++) {
       rows[p - k] = encoding.getRow(p);
     }
-    VectorCodingLoop.code(rows, Arrays.copyOf(shards, k), Arrays.copyOf(offsets, k), k,
-        Arrays.copyOfRange(shards, k, n), Arrays.copyOfRange(offsets, k, n), n - k, length);
+    VectorCodingLoop.code(
+        rows,
+        Arrays.copyOf(shards, k),
+        Arrays.copyOf(offsets, k),
+        k,
+        Arrays.copyOfRange(shards, k, n),
+        Arrays.copyOfRange(offsets, k, n),
+        n - k,
+        length);
   }
 
   @Override
@@ -131,8 +157,16 @@ final class ReedSolomonCodec implements ErasureCodec {
       }
     }
     if (found < k) {
-      throw new IllegalArgumentException("a stripe of " + k + "+" + parityShards() + " needs " + k
-          + " shards to rebuild the rest; " + found + " are present");
+      throw new IllegalArgumentException(
+          "a stripe of "
+              + k
+              + "+"
+              + parityShards()
+              + " needs "
+              + k
+              + " shards to rebuild the rest; "
+              + found
+              + " are present");
     }
     List<Integer> wanted = new ArrayList<>();
     for (int j = 0; j < k; j++) {
@@ -173,7 +207,8 @@ final class ReedSolomonCodec implements ErasureCodec {
   }
 
   /** Any loop: gather into arrays at one offset, decode, scatter the wanted shards back. */
-  private void reconstructByCopy(byte[][] shards, int[] offsets, boolean[] present, int length, List<Integer> wanted) {
+  private void reconstructByCopy(
+      byte[][] shards, int[] offsets, boolean[] present, int length, List<Integer> wanted) {
     int n = shards.length;
     byte[][] tmp = new byte[n][];
     boolean[] p = new boolean[n];
@@ -199,11 +234,13 @@ final class ReedSolomonCodec implements ErasureCodec {
 
   private void check(byte[][] shards, int offset, int length) {
     if (shards.length != rs.getTotalShardCount()) {
-      throw new IllegalArgumentException("expected " + rs.getTotalShardCount() + " shards, got " + shards.length);
+      throw new IllegalArgumentException(
+          "expected " + rs.getTotalShardCount() + " shards, got " + shards.length);
     }
     for (byte[] s : shards) {
       if (s == null || offset < 0 || length < 0 || s.length < offset + length) {
-        throw new IllegalArgumentException("every shard must hold bytes [" + offset + ", " + (offset + length) + ")");
+        throw new IllegalArgumentException(
+            "every shard must hold bytes [" + offset + ", " + (offset + length) + ")");
       }
     }
   }

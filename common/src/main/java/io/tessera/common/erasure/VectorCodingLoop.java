@@ -7,26 +7,30 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * GF(2^8) coding with the JDK Vector API, for Backblaze's {@code ReedSolomon}: the product
- * {@code c * x} is {@code low[c][x & 15] ^ high[c][x >>> 4]}, two 16-entry tables per
- * coefficient, looked up for a whole vector of bytes at once with a lane shuffle (the
- * technique of ISA-L and klauspost/reedsolomon). Same field and polynomial (0x11D) as
- * Backblaze, so its output is byte-identical to every Backblaze loop.
+ * GF(2^8) coding with the JDK Vector API, for Backblaze's {@code ReedSolomon}: the product {@code c
+ * * x} is {@code low[c][x & 15] ^ high[c][x >>> 4]}, two 16-entry tables per coefficient, looked up
+ * for a whole vector of bytes at once with a lane shuffle (the technique of ISA-L and
+ * klauspost/reedsolomon). Same field and polynomial (0x11D) as Backblaze, so its output is
+ * byte-identical to every Backblaze loop.
  *
- * <p>Only loaded where the {@code jdk.incubator.vector} module is present (see
- * {@link CodingLoops}); the species is a constant so that the JIT compiles it to SIMD.
+ * <p>Only loaded where the {@code jdk.incubator.vector} module is present (see {@link
+ * CodingLoops}); the species is a constant so that the JIT compiles it to SIMD.
  */
 final class VectorCodingLoop implements CodingLoop {
   static final VectorSpecies<Byte> SPECIES = ByteVector.SPECIES_PREFERRED;
   private static final int LANES = SPECIES.length();
+
   /**
-   * Coefficient c's tables start at {@code c * LANES}: in {@code LOW_FLAT}, c * x for x = 0..15,
-   * in {@code HIGH_FLAT}, c * (x << 4); each repeated across the lanes.
+   * Coefficient c's tables start at {@code c * LANES}: in {@code LOW_FLAT}, c * x for x = 0..15, in
+   * {@code HIGH_FLAT}, c * (x << 4); each repeated across the lanes.
    */
   private static final byte[] LOW_FLAT = new byte[256 * LANES];
+
   private static final byte[] HIGH_FLAT = new byte[256 * LANES];
+
   /** Outputs computed in one pass over the inputs (one accumulator each). */
   private static final int OUTPUTS_PER_PASS = 4;
+
   /** Bytes checked per step of {@link #checkSomeShards}. */
   private static final int CHECK_CHUNK = 64 << 10;
 
@@ -40,9 +44,22 @@ final class VectorCodingLoop implements CodingLoop {
   }
 
   @Override
-  public void codeSomeShards(byte[][] matrixRows, byte[][] inputs, int inputCount, byte[][] outputs,
-      int outputCount, int offset, int byteCount) {
-    code(matrixRows, inputs, same(offset, inputCount), inputCount, outputs, same(offset, outputCount), outputCount,
+  public void codeSomeShards(
+      byte[][] matrixRows,
+      byte[][] inputs,
+      int inputCount,
+      byte[][] outputs,
+      int outputCount,
+      int offset,
+      int byteCount) {
+    code(
+        matrixRows,
+        inputs,
+        same(offset, inputCount),
+        inputCount,
+        outputs,
+        same(offset, outputCount),
+        outputCount,
         byteCount);
   }
 
@@ -53,13 +70,27 @@ final class VectorCodingLoop implements CodingLoop {
   }
 
   @Override
-  public boolean checkSomeShards(byte[][] matrixRows, byte[][] inputs, int inputCount, byte[][] toCheck,
-      int checkCount, int offset, int byteCount, byte[] tempBuffer) {
+  public boolean checkSomeShards(
+      byte[][] matrixRows,
+      byte[][] inputs,
+      int inputCount,
+      byte[][] toCheck,
+      int checkCount,
+      int offset,
+      int byteCount,
+      byte[] tempBuffer) {
     int chunk = Math.min(CHECK_CHUNK, byteCount);
     byte[][] computed = new byte[checkCount][chunk];
     for (int done = 0; done < byteCount; done += chunk) {
       int n = Math.min(chunk, byteCount - done);
-      code(matrixRows, inputs, same(offset + done, inputCount), inputCount, computed, new int[checkCount], checkCount,
+      code(
+          matrixRows,
+          inputs,
+          same(offset + done, inputCount),
+          inputCount,
+          computed,
+          new int[checkCount],
+          checkCount,
           n);
       for (int c = 0; c < checkCount; c++) {
         if (!Arrays.equals(computed[c], 0, n, toCheck[c], offset + done, offset + done + n)) {
@@ -71,13 +102,20 @@ final class VectorCodingLoop implements CodingLoop {
   }
 
   /**
-   * outputs[o][outOffsets[o] + x] = XOR over i of matrixRows[o][i] * inputs[i][inOffsets[i] + x], for x < byteCount:
-   * every shard at its own offset, so shards can be slices of one larger buffer. Outputs are
-   * computed up to {@link #OUTPUTS_PER_PASS} at a time, so each input vector is loaded and
-   * split into its nibbles once for all of them.
+   * outputs[o][outOffsets[o] + x] = XOR over i of matrixRows[o][i] * inputs[i][inOffsets[i] + x],
+   * for x < byteCount: every shard at its own offset, so shards can be slices of one larger buffer.
+   * Outputs are computed up to {@link #OUTPUTS_PER_PASS} at a time, so each input vector is loaded
+   * and split into its nibbles once for all of them.
    */
-  static void code(byte[][] matrixRows, byte[][] inputs, int[] inOffsets, int inputCount, byte[][] outputs,
-      int[] outOffsets, int outputCount, int byteCount) {
+  static void code(
+      byte[][] matrixRows,
+      byte[][] inputs,
+      int[] inOffsets,
+      int inputCount,
+      byte[][] outputs,
+      int[] outOffsets,
+      int outputCount,
+      int byteCount) {
     int vectorEnd = byteCount - byteCount % LANES;
     for (int first = 0; first < outputCount; first += OUTPUTS_PER_PASS) {
       int count = Math.min(OUTPUTS_PER_PASS, outputCount - first);
@@ -87,7 +125,8 @@ final class VectorCodingLoop implements CodingLoop {
           tables[o][i] = (matrixRows[first + o][i] & 0xFF) * LANES;
         }
       }
-      codeVectors(inputs, inOffsets, inputCount, outputs, outOffsets, first, count, tables, vectorEnd);
+      codeVectors(
+          inputs, inOffsets, inputCount, outputs, outOffsets, first, count, tables, vectorEnd);
     }
     for (int x = vectorEnd; x < byteCount; x++) {
       for (int o = 0; o < outputCount; o++) {
@@ -105,11 +144,19 @@ final class VectorCodingLoop implements CodingLoop {
   /**
    * The vector part of {@link #code} for outputs {@code first .. first + count - 1} (count at most
    * {@link #OUTPUTS_PER_PASS}); {@code tables[o][i]} is where coefficient row o, column i starts in
-   * {@link #LOW_FLAT} and {@link #HIGH_FLAT}; the accumulators past {@code count} stay unused
-   * (the tests on {@code count} do not change within the loop, so they are predicted).
+   * {@link #LOW_FLAT} and {@link #HIGH_FLAT}; the accumulators past {@code count} stay unused (the
+   * tests on {@code count} do not change within the loop, so they are predicted).
    */
-  private static void codeVectors(byte[][] inputs, int[] inOffsets, int inputCount, byte[][] outputs,
-      int[] outOffsets, int first, int count, int[][] tables, int vectorEnd) {
+  private static void codeVectors(
+      byte[][] inputs,
+      int[] inOffsets,
+      int inputCount,
+      byte[][] outputs,
+      int[] outOffsets,
+      int first,
+      int count,
+      int[][] tables,
+      int vectorEnd) {
     int[] t0 = tables[0];
     int[] t1 = tables[1];
     int[] t2 = tables[2];
@@ -147,9 +194,13 @@ final class VectorCodingLoop implements CodingLoop {
     }
   }
 
-  /** c * v for the vector v split into its low nibbles l and high nibbles h; c's tables start at {@code table}. */
+  /**
+   * c * v for the vector v split into its low nibbles l and high nibbles h; c's tables start at
+   * {@code table}.
+   */
   private static ByteVector product(ByteVector l, ByteVector h, int table) {
     return l.selectFrom(ByteVector.fromArray(SPECIES, LOW_FLAT, table))
-        .lanewise(VectorOperators.XOR, h.selectFrom(ByteVector.fromArray(SPECIES, HIGH_FLAT, table)));
+        .lanewise(
+            VectorOperators.XOR, h.selectFrom(ByteVector.fromArray(SPECIES, HIGH_FLAT, table)));
   }
 }

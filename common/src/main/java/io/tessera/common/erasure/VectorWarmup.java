@@ -4,15 +4,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gets the Vector API loop compiled before real work relies on it. Until the JIT has
- * compiled it, Vector API code runs far slower than Backblaze's tables, so a daemon thread
- * codes dummy stripes until
- * the loop runs at SIMD speed, and {@link AdaptiveCodingLoop} switches to it only then.
+ * Gets the Vector API loop compiled before real work relies on it. Until the JIT has compiled it,
+ * Vector API code runs far slower than Backblaze's tables, so a daemon thread codes dummy stripes
+ * until the loop runs at SIMD speed, and {@link AdaptiveCodingLoop} switches to it only then.
  */
 final class VectorWarmup {
   private static final Logger LOG = LoggerFactory.getLogger(VectorWarmup.class);
-  /** Bytes of data per second above which the loop counts as compiled (Backblaze's tables: about 1e9). */
+
+  /**
+   * Bytes of data per second above which the loop counts as compiled (Backblaze's tables: about
+   * 1e9).
+   */
   private static final double WARM_BYTES_PER_SECOND = 2e9;
+
   private static final long GIVE_UP_NANOS = 20_000_000_000L;
   private static volatile boolean warm;
   private static boolean started;
@@ -58,7 +62,8 @@ final class VectorWarmup {
       fastRounds = rate >= WARM_BYTES_PER_SECOND ? fastRounds + 1 : 0;
       if (fastRounds >= 3) {
         warm = true;
-        LOG.debug("Vector API coding loop compiled after {} ms", (System.nanoTime() - start) / 1_000_000);
+        LOG.debug(
+            "Vector API coding loop compiled after {} ms", (System.nanoTime() - start) / 1_000_000);
         return;
       }
     }

@@ -1,5 +1,5 @@
 /**
- * Reed-Solomon erasure coding over GF(2^8): the codec every writer, reader and rebuild uses,
- * with scalar and Vector API coding loops chosen at start.
+ * Reed-Solomon erasure coding over GF(2^8): the codec every writer, reader and rebuild uses, with
+ * scalar and Vector API coding loops chosen at start.
  */
 package io.tessera.common.erasure;

@@ -8,10 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Named places in product code where a test can make a crash, a tear or a pause happen. A point
- * does nothing until a test arms it, so product code pays one lookup in an empty map. A test in
- * the same JVM arms an action for one scope (e.g. one client, so other clients in the test are
- * not touched); a test that starts processes arms a pause with the system property
- * {@code -Dtessera.fault.<point>=<duration>} on that process's command line.
+ * does nothing until a test arms it, so product code pays one lookup in an empty map. A test in the
+ * same JVM arms an action for one scope (e.g. one client, so other clients in the test are not
+ * touched); a test that starts processes arms a pause with the system property {@code
+ * -Dtessera.fault.<point>=<duration>} on that process's command line.
  */
 public final class FaultPoints {
   /** System-property prefix arming a pause in a process started by a test. */
@@ -24,9 +24,9 @@ public final class FaultPoints {
   private FaultPoints() {}
 
   /**
-   * Arms {@code action} at {@code point} for calls made on behalf of {@code scope} (the object
-   * the product code names there, e.g. its client). Throwing from the action fails the caller
-   * there, as a crash would.
+   * Arms {@code action} at {@code point} for calls made on behalf of {@code scope} (the object the
+   * product code names there, e.g. its client). Throwing from the action fails the caller there, as
+   * a crash would.
    */
   public static void arm(String point, Object scope, Runnable action) {
     ACTIONS.put(new Armed(point, Objects.requireNonNull(scope)), Objects.requireNonNull(action));
@@ -42,7 +42,10 @@ public final class FaultPoints {
     ACTIONS.keySet().removeIf(a -> a.scope().equals(scope));
   }
 
-  /** The action armed at {@code point} for {@code scope}, or null: callers that change their course when armed. */
+  /**
+   * The action armed at {@code point} for {@code scope}, or null: callers that change their course
+   * when armed.
+   */
   public static Runnable armed(String point, Object scope) {
     return ACTIONS.isEmpty() ? null : ACTIONS.get(new Armed(point, scope));
   }
@@ -56,8 +59,8 @@ public final class FaultPoints {
   }
 
   /**
-   * The pause armed at {@code point} for this process by the system property
-   * {@code tessera.fault.<point>}; zero when unarmed.
+   * The pause armed at {@code point} for this process by the system property {@code
+   * tessera.fault.<point>}; zero when unarmed.
    *
    * @throws IllegalArgumentException when the property is not a duration (a test's mistake)
    */

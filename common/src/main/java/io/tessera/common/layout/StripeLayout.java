@@ -6,11 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where each byte of a striped file lives. Stripe {@code s} covers file bytes
- * {@code [s*k*U, (s+1)*k*U)}; its data unit {@code j} holds bytes {@code [s*k*U + j*U, +U)}.
- * Units {@code k..n-1} of a stripe are parity. Unit {@code j} of stripe {@code s} is stored on
- * {@code servers[(j + s) % n]}, so the role of each server rotates from stripe to stripe
- * (declustered parity): every server carries data and parity alike.
+ * Where each byte of a striped file lives. Stripe {@code s} covers file bytes {@code [s*k*U,
+ * (s+1)*k*U)}; its data unit {@code j} holds bytes {@code [s*k*U + j*U, +U)}. Units {@code k..n-1}
+ * of a stripe are parity. Unit {@code j} of stripe {@code s} is stored on {@code servers[(j + s) %
+ * n]}, so the role of each server rotates from stripe to stripe (declustered parity): every server
+ * carries data and parity alike.
  */
 public final class StripeLayout {
   public static final int MIN_STRIPE_UNIT = 4096;
@@ -20,18 +20,30 @@ public final class StripeLayout {
   private final int k;
   private final int m;
   private final List<String> servers;
-  /** Bumped each time recovery moves the file's units to another server (data servers fence older ones). */
+
+  /**
+   * Bumped each time recovery moves the file's units to another server (data servers fence older
+   * ones).
+   */
   private final long generation;
 
   public StripeLayout(int stripeUnit, int dataUnits, int parityUnits, List<String> servers) {
     this(stripeUnit, dataUnits, parityUnits, servers, 0);
   }
 
-  public StripeLayout(int stripeUnit, int dataUnits, int parityUnits, List<String> servers, long generation) {
+  public StripeLayout(
+      int stripeUnit, int dataUnits, int parityUnits, List<String> servers, long generation) {
     validate(stripeUnit, dataUnits, parityUnits);
     if (servers.size() != dataUnits + parityUnits) {
-      throw new IllegalArgumentException("layout " + dataUnits + "+" + parityUnits + " needs "
-          + (dataUnits + parityUnits) + " servers, got " + servers.size());
+      throw new IllegalArgumentException(
+          "layout "
+              + dataUnits
+              + "+"
+              + parityUnits
+              + " needs "
+              + (dataUnits + parityUnits)
+              + " servers, got "
+              + servers.size());
     }
     this.unit = stripeUnit;
     this.k = dataUnits;
@@ -41,7 +53,11 @@ public final class StripeLayout {
   }
 
   public static StripeLayout of(LayoutProto p) {
-    return new StripeLayout(p.getStripeUnit(), p.getDataUnits(), p.getParityUnits(), p.getServersList(),
+    return new StripeLayout(
+        p.getStripeUnit(),
+        p.getDataUnits(),
+        p.getParityUnits(),
+        p.getServersList(),
         p.getGeneration());
   }
 
@@ -49,7 +65,8 @@ public final class StripeLayout {
   public StripeLayout replacing(String from, String to) {
     int i = servers.indexOf(from);
     if (i < 0 || servers.contains(to)) {
-      throw new IllegalArgumentException("cannot move the units of " + from + " to " + to + " in " + servers);
+      throw new IllegalArgumentException(
+          "cannot move the units of " + from + " to " + to + " in " + servers);
     }
     List<String> next = new ArrayList<>(servers);
     next.set(i, to);
@@ -63,12 +80,15 @@ public final class StripeLayout {
 
   /** Throws with a message a user can act on when the policy is impossible. */
   public static void validate(int stripeUnit, int dataUnits, int parityUnits) {
-    if (stripeUnit < MIN_STRIPE_UNIT || stripeUnit > MAX_STRIPE_UNIT || Integer.bitCount(stripeUnit) != 1) {
-      throw new IllegalArgumentException("stripe unit " + stripeUnit
-          + " must be a power of two from 4 KiB to 64 MiB");
+    if (stripeUnit < MIN_STRIPE_UNIT
+        || stripeUnit > MAX_STRIPE_UNIT
+        || Integer.bitCount(stripeUnit) != 1) {
+      throw new IllegalArgumentException(
+          "stripe unit " + stripeUnit + " must be a power of two from 4 KiB to 64 MiB");
     }
     if (dataUnits < 1) {
-      throw new IllegalArgumentException("a layout needs at least one data unit (k >= 1), got " + dataUnits);
+      throw new IllegalArgumentException(
+          "a layout needs at least one data unit (k >= 1), got " + dataUnits);
     }
     if (parityUnits < 0) {
       throw new IllegalArgumentException("parity units cannot be negative, got " + parityUnits);
@@ -117,8 +137,8 @@ public final class StripeLayout {
   }
 
   /**
-   * Cuts the file range {@code [offset, offset+length)} into pieces that each lie inside one
-   * data unit, in file order.
+   * Cuts the file range {@code [offset, offset+length)} into pieces that each lie inside one data
+   * unit, in file order.
    */
   public List<ShardPiece> pieces(long offset, long length) {
     if (offset < 0 || length < 0) {
@@ -141,8 +161,8 @@ public final class StripeLayout {
 
   /**
    * For a file of {@code size} bytes: how many bytes of each unit of its last stripe lie below
-   * {@code size}. Parity units keep as many bytes as the longest data unit (unit 0): past
-   * that, every data column is zero and so is its parity.
+   * {@code size}. Parity units keep as many bytes as the longest data unit (unit 0): past that,
+   * every data column is zero and so is its parity.
    */
   public int[] keptUnitLengths(long size) {
     long stripe = size / stripeDataBytes();
@@ -154,8 +174,8 @@ public final class StripeLayout {
   }
 
   /**
-   * How many bytes of unit {@code u} of {@code stripe} lie below {@code size} (0 past the end).
-   * A parity unit counts as long as the stripe's longest data unit (unit 0).
+   * How many bytes of unit {@code u} of {@code stripe} lie below {@code size} (0 past the end). A
+   * parity unit counts as long as the stripe's longest data unit (unit 0).
    */
   public int storedLength(long size, long stripe, int u) {
     long inStripe = size - stripe * stripeDataBytes();
@@ -165,6 +185,8 @@ public final class StripeLayout {
 
   @Override
   public String toString() {
-    return (m == 0 ? "striped " + k + "+0" : "RS " + k + "+" + m) + ", unit " + DataSize.format(unit);
+    return (m == 0 ? "striped " + k + "+0" : "RS " + k + "+" + m)
+        + ", unit "
+        + DataSize.format(unit);
   }
 }

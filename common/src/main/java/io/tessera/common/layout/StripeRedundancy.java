@@ -6,10 +6,10 @@ import io.tessera.common.proto.ShardStateProto;
  * What the states of one stripe's units say about its redundancy: the one rule fsck and recovery
  * both apply, so that a file recovery calls fully redundant is one fsck calls HEALTHY.
  *
- * <p>A unit counts as usable when it is stored or a hole (both read as what they hold); one that
- * is corrupt, unavailable or unknown (its server did not answer: null) is missing. Data stored
- * beside a parity unit that is a hole is also missing redundancy: that parity was never written,
- * so losing a data unit of the stripe would lose bytes.
+ * <p>A unit counts as usable when it is stored or a hole (both read as what they hold); one that is
+ * corrupt, unavailable or unknown (its server did not answer: null) is missing. Data stored beside
+ * a parity unit that is a hole is also missing redundancy: that parity was never written, so losing
+ * a data unit of the stripe would lose bytes.
  *
  * @param usable units that can be read as they are
  * @param missing units that cannot be used, plus parity holes beside stored data
@@ -28,7 +28,8 @@ public record StripeRedundancy(int usable, int missing, long corruptUnits, long 
     long corrupt = 0;
     boolean dataStored = false;
     for (int u = 0; u < states.length; u++) {
-      boolean ok = states[u] == ShardStateProto.SHARD_STORED || states[u] == ShardStateProto.SHARD_ABSENT;
+      boolean ok =
+          states[u] == ShardStateProto.SHARD_STORED || states[u] == ShardStateProto.SHARD_ABSENT;
       usable += ok ? 1 : 0;
       missing += ok ? 0 : 1;
       if (states[u] == ShardStateProto.SHARD_CORRUPT) {

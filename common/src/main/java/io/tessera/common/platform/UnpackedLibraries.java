@@ -8,17 +8,17 @@ import java.util.List;
 
 /**
  * Native libraries a jar unpacks into the temporary directory each time a process starts and
- * removes only when the JVM exits cleanly. RocksJava does this: every server stopped with
- * SIGKILL left its copy behind in /tmp.
- * Once loaded, a library no longer needs its name (the mapping keeps the file alive), so the copy
- * is removed right away.
+ * removes only when the JVM exits cleanly. RocksJava does this: every server stopped with SIGKILL
+ * left its copy behind in /tmp. Once loaded, a library no longer needs its name (the mapping keeps
+ * the file alive), so the copy is removed right away.
  */
 public final class UnpackedLibraries {
   private UnpackedLibraries() {}
 
   /**
    * Removes the files in {@code directories} whose name starts with {@code prefix} and that this
-   * process has mapped (the copies it loaded); does nothing where {@code /proc/self/maps} is absent.
+   * process has mapped (the copies it loaded); does nothing where {@code /proc/self/maps} is
+   * absent.
    *
    * @return the copies removed
    */
@@ -26,8 +26,11 @@ public final class UnpackedLibraries {
     List<Path> removed = new ArrayList<>();
     for (Path file : mappedFiles()) {
       Path name = file.getFileName();
-      if (name == null || !name.toString().startsWith(prefix) || removed.contains(file)
-          || directories.stream().noneMatch(d -> d.toAbsolutePath().normalize().equals(file.getParent()))) {
+      if (name == null
+          || !name.toString().startsWith(prefix)
+          || removed.contains(file)
+          || directories.stream()
+              .noneMatch(d -> d.toAbsolutePath().normalize().equals(file.getParent()))) {
         continue;
       }
       try {
@@ -43,8 +46,8 @@ public final class UnpackedLibraries {
 
   /**
    * The file behind each of this process's file mappings, one entry per mapping (a file mapped
-   * twice appears twice; one since deleted still appears); empty where {@code /proc/self/maps}
-   * is absent.
+   * twice appears twice; one since deleted still appears); empty where {@code /proc/self/maps} is
+   * absent.
    */
   public static List<Path> mappedFiles() {
     List<Path> files = new ArrayList<>();
@@ -63,7 +66,10 @@ public final class UnpackedLibraries {
     return files;
   }
 
-  /** Where RocksJava unpacks its library: {@code ROCKSDB_SHAREDLIB_DIR}, else the JVM's temporary directory. */
+  /**
+   * Where RocksJava unpacks its library: {@code ROCKSDB_SHAREDLIB_DIR}, else the JVM's temporary
+   * directory.
+   */
   public static List<Path> rocksDbUnpackDirectories() {
     List<Path> dirs = new ArrayList<>();
     String shared = System.getenv("ROCKSDB_SHAREDLIB_DIR");
@@ -74,7 +80,10 @@ public final class UnpackedLibraries {
     return dirs;
   }
 
-  /** Removes this process's unpacked copy of RocksJava's library (call after {@code RocksDB.loadLibrary()}). */
+  /**
+   * Removes this process's unpacked copy of RocksJava's library (call after {@code
+   * RocksDB.loadLibrary()}).
+   */
   public static void removeRocksDbCopy() {
     removeLoadedCopies("librocksdbjni", rocksDbUnpackDirectories());
   }

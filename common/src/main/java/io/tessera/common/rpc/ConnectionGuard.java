@@ -8,10 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Closes a server's connections that hold resources for nothing: one stuck half-way through a
- * frame (its bytes hold memory; one line in the log), and one idle for long (quietly: a client
- * connects again when it next calls). A connection the server itself paused, waiting for room
- * in its {@link FrameBudget}, is not stuck.
+ * Closes a server's connections that hold resources for nothing: one stuck half-way through a frame
+ * (its bytes hold memory; one line in the log), and one idle for long (quietly: a client connects
+ * again when it next calls). A connection the server itself paused, waiting for room in its {@link
+ * FrameBudget}, is not stuck.
  */
 final class ConnectionGuard extends ChannelDuplexHandler {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
@@ -23,9 +23,12 @@ final class ConnectionGuard extends ChannelDuplexHandler {
       return;
     }
     FrameDecoder decoder = ctx.pipeline().get(FrameDecoder.class);
-    if (idle.state() == IdleState.READER_IDLE && decoder != null && decoder.midFrame()
+    if (idle.state() == IdleState.READER_IDLE
+        && decoder != null
+        && decoder.midFrame()
         && ctx.channel().config().isAutoRead()) {
-      LOG.warn("Closing connection from {}: it stopped sending half-way through a frame",
+      LOG.warn(
+          "Closing connection from {}: it stopped sending half-way through a frame",
           ctx.channel().remoteAddress());
       ctx.close();
     } else if (idle.state() == IdleState.ALL_IDLE) {

@@ -7,9 +7,12 @@ import java.util.concurrent.ExecutionException;
 public final class Failures {
   private Failures() {}
 
-  /** The failure itself, without the CompletionException/ExecutionException wrappers futures add. */
+  /**
+   * The failure itself, without the CompletionException/ExecutionException wrappers futures add.
+   */
   public static Throwable cause(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     return t;

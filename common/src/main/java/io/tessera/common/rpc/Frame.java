@@ -21,14 +21,18 @@ import io.netty.buffer.Unpooled;
 public record Frame(long requestId, byte kind, Service service, byte[] header, ByteBuf payload) {
   public static final byte REQUEST = 0;
   public static final byte RESPONSE = 1;
+
   /**
-   * Liveness probe of a client waiting for answers; the server's network thread answers it at
-   * once with a {@link #PONG} of the same request id (service code and header are ignored).
+   * Liveness probe of a client waiting for answers; the server's network thread answers it at once
+   * with a {@link #PONG} of the same request id (service code and header are ignored).
    */
   public static final byte PING = 2;
+
   public static final byte PONG = 3;
+
   /** requestId + kind + service + headerLength. */
   public static final int FIXED_BYTES = 8 + 1 + 1 + 4;
+
   public static final int MAX_HEADER_BYTES = 1 << 20;
 
   public Frame {

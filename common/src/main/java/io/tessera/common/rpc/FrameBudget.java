@@ -4,11 +4,11 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /**
- * The bytes a server may hold for frames it has started but not finished receiving, across all
- * its connections. A connection reserves a frame's declared length when its header arrives and
- * gives it back when the frame is complete or the connection closes. When a frame does not fit,
- * its connection stops reading (TCP pushes back on the sender) until others give bytes back: a
- * few peers sending huge frames slowly cannot take a server's memory, and nobody is refused.
+ * The bytes a server may hold for frames it has started but not finished receiving, across all its
+ * connections. A connection reserves a frame's declared length when its header arrives and gives it
+ * back when the frame is complete or the connection closes. When a frame does not fit, its
+ * connection stops reading (TCP pushes back on the sender) until others give bytes back: a few
+ * peers sending huge frames slowly cannot take a server's memory, and nobody is refused.
  */
 public final class FrameBudget {
   /**
@@ -24,6 +24,7 @@ public final class FrameBudget {
 
   private final long limit;
   private long reserved;
+
   /** Connections waiting for room, oldest first. */
   private final Deque<Reads> waiting = new ArrayDeque<>();
 
@@ -60,7 +61,7 @@ public final class FrameBudget {
       waiting.clear();
     }
     for (Reads c : resume) {
-      c.resume();   // reads again; a frame that still does not fit pauses it again
+      c.resume(); // reads again; a frame that still does not fit pauses it again
     }
   }
 

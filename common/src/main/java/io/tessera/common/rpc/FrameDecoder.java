@@ -9,17 +9,19 @@ import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 
 /**
- * Cuts the byte stream into {@link Frame}s, checking every length before trusting it. A
- * frame that cannot be valid closes the connection with an exception naming what was
- * wrong (once: what the connection sends after that is dropped unread); nothing larger than
- * the maximum is ever buffered. On a server, a frame that arrives in pieces first reserves its
- * length from the server's {@link FrameBudget}, and waits for room when there is none.
+ * Cuts the byte stream into {@link Frame}s, checking every length before trusting it. A frame that
+ * cannot be valid closes the connection with an exception naming what was wrong (once: what the
+ * connection sends after that is dropped unread); nothing larger than the maximum is ever buffered.
+ * On a server, a frame that arrives in pieces first reserves its length from the server's {@link
+ * FrameBudget}, and waits for room when there is none.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
   private final int maxFrameBytes;
   private final FrameBudget budget;
+
   /** This connection's claim on the budget (null without a budget, or before the first frame). */
   private FrameReservation reservation;
+
   private boolean failed;
 
   /** A client's decoder: no budget. */
@@ -62,7 +64,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     int start = in.readerIndex();
     int length = in.getInt(start);
     if (length < Frame.FIXED_BYTES) {
-      throw new CorruptedFrameException("frame length " + length + " is shorter than a frame header");
+      throw new CorruptedFrameException(
+          "frame length " + length + " is shorter than a frame header");
     }
     if (length > maxFrameBytes) {
       throw new TooLongFrameException(
@@ -88,7 +91,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     if (service == null) {
       throw new CorruptedFrameException("unknown service code " + serviceCode);
     }
-    if (headerLength < 0 || headerLength > length - Frame.FIXED_BYTES
+    if (headerLength < 0
+        || headerLength > length - Frame.FIXED_BYTES
         || headerLength > Frame.MAX_HEADER_BYTES) {
       throw new CorruptedFrameException(
           "header length " + headerLength + " does not fit a frame of " + length + " bytes");
@@ -117,12 +121,16 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private FrameReservation reservation(ChannelHandlerContext ctx) {
     if (reservation == null) {
       Channel channel = ctx.channel();
-      reservation = new FrameReservation(budget, () -> channel.config().setAutoRead(false), () -> {
-        if (channel.isActive()) {
-          channel.config().setAutoRead(true);
-          channel.read();
-        }
-      });
+      reservation =
+          new FrameReservation(
+              budget,
+              () -> channel.config().setAutoRead(false),
+              () -> {
+                if (channel.isActive()) {
+                  channel.config().setAutoRead(true);
+                  channel.read();
+                }
+              });
     }
     return reservation;
   }

@@ -8,28 +8,33 @@ package io.tessera.common.rpc;
 public final class FrameReservation {
   private final FrameBudget budget;
   private final FrameBudget.Reads reads;
+
   /** What the frame in progress reserved (0: none, or it arrived whole). */
   private long reserved;
+
   /** The frame in progress did not fit: reads stay off until it has room. */
   private boolean waiting;
 
   /** {@code resumeReads} turns reads back on if the channel is still open. */
   public FrameReservation(FrameBudget budget, Runnable pauseReads, Runnable resumeReads) {
     this.budget = budget;
-    this.reads = new FrameBudget.Reads() {
-      @Override
-      public void pause() {
-        pauseReads.run();
-      }
+    this.reads =
+        new FrameBudget.Reads() {
+          @Override
+          public void pause() {
+            pauseReads.run();
+          }
 
-      @Override
-      public void resume() {
-        resumeReads.run();
-      }
-    };
+          @Override
+          public void resume() {
+            resumeReads.run();
+          }
+        };
   }
 
-  /** A frame of {@code bytes} (length prefix included) has arrived in part: holds room for it once. */
+  /**
+   * A frame of {@code bytes} (length prefix included) has arrived in part: holds room for it once.
+   */
   public void incomplete(long bytes) {
     if (reserved == 0) {
       waiting = !budget.reserve(reads, bytes);

@@ -24,7 +24,8 @@ public record HostPort(String host, int port) {
       throw new IllegalArgumentException("address '" + s + "' has a port that is not a number");
     }
     if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("address '" + s + "' has port " + port + " outside 1-65535");
+      throw new IllegalArgumentException(
+          "address '" + s + "' has port " + port + " outside 1-65535");
     }
     return new HostPort(host, port);
   }

@@ -13,9 +13,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * Sends requests to the leader of a replica group, following {@code NOT_LEADER} hints and
- * moving on to the next replica when one does not answer, until a deadline. Users see an
- * error only when no replica led within the deadline.
+ * Sends requests to the leader of a replica group, following {@code NOT_LEADER} hints and moving on
+ * to the next replica when one does not answer, until a deadline. Users see an error only when no
+ * replica led within the deadline.
  */
 public final class LeaderFollowingCaller {
   /** What the caller needs to know of a protocol's reply. */
@@ -32,18 +32,26 @@ public final class LeaderFollowingCaller {
   private final Service service;
   private final long deadlineMillis;
   private volatile String leader;
-  /** The replica a call last could not reach, and when: later calls skip it as a leader hint for a while. */
+
+  /**
+   * The replica a call last could not reach, and when: later calls skip it as a leader hint for a
+   * while.
+   */
   private volatile String lastUnreachable = "";
+
   private volatile long lastUnreachableAtMillis;
+
   /** Back-off waits so far, for tests. */
   private final AtomicLong backoffs = new AtomicLong();
 
   /** How long a replica found unreachable is presumed still down by later calls. */
   static final long UNREACHABLE_MEMORY_MILLIS = 2000;
 
-  public LeaderFollowingCaller(RpcClientPool pool, List<String> replicas, Service service, Duration retryFor) {
+  public LeaderFollowingCaller(
+      RpcClientPool pool, List<String> replicas, Service service, Duration retryFor) {
     if (replicas.isEmpty()) {
-      throw new IllegalArgumentException("no meta replica addresses given: pass --meta host:port,...");
+      throw new IllegalArgumentException(
+          "no meta replica addresses given: pass --meta host:port,...");
     }
     replicas.forEach(HostPort::parse);
     this.pool = pool;
@@ -57,13 +65,17 @@ public final class LeaderFollowingCaller {
     return leader;
   }
 
-  /** How many times calls waited before trying again (every replica refused, or none could be reached). */
+  /**
+   * How many times calls waited before trying again (every replica refused, or none could be
+   * reached).
+   */
   long backoffs() {
     return backoffs.get();
   }
 
   /** Calls the leader; the reply's payload is discarded (control-only protocols). */
-  public <R> CompletableFuture<R> call(byte[] header, Decoder<R> decoder, Function<R, Outcome> view) {
+  public <R> CompletableFuture<R> call(
+      byte[] header, Decoder<R> decoder, Function<R, Outcome> view) {
     return call(header, null, decoder, view);
   }
 
@@ -72,9 +84,14 @@ public final class LeaderFollowingCaller {
    * reached, or none was known, retries send {@code retryHeader.apply(unreachableLeader)} instead
    * (the address last found unreachable, or ""): a protocol may then let another replica answer.
    */
-  public <R> CompletableFuture<R> call(byte[] header, Function<String, byte[]> retryHeader, Decoder<R> decoder,
+  public <R> CompletableFuture<R> call(
+      byte[] header,
+      Function<String, byte[]> retryHeader,
+      Decoder<R> decoder,
       Function<R, Outcome> view) {
-    Attempts<R> a = new Attempts<>(header, retryHeader, decoder, view, System.currentTimeMillis() + deadlineMillis);
+    Attempts<R> a =
+        new Attempts<>(
+            header, retryHeader, decoder, view, System.currentTimeMillis() + deadlineMillis);
     a.send(leader);
     return a.result;
   }
@@ -91,10 +108,17 @@ public final class LeaderFollowingCaller {
     private Throwable lastError;
     private boolean leaderMissed;
     private String unreachable = "";
-    /** Replicas tried one after another since the last back-off because they could not be reached. */
+
+    /**
+     * Replicas tried one after another since the last back-off because they could not be reached.
+     */
     private int hops;
 
-    Attempts(byte[] header, Function<String, byte[]> retryHeader, Decoder<R> decoder, Function<R, Outcome> view,
+    Attempts(
+        byte[] header,
+        Function<String, byte[]> retryHeader,
+        Decoder<R> decoder,
+        Function<R, Outcome> view,
         long deadline) {
       this.header = header;
       this.retryHeader = retryHeader;
@@ -112,66 +136,83 @@ public final class LeaderFollowingCaller {
     void send(String target) {
       if (System.currentTimeMillis() > deadline) {
         String why = lastError == null ? "no leader was elected" : lastError.getMessage();
-        result.completeExceptionally(new TesseraException(StatusProto.UNAVAILABLE,
-            "no meta replica answered as leader within " + deadlineMillis + " ms (" + why + "); tried "
-                + String.join(",", replicas) + ": is the cluster running? (tessera cluster status)"));
+        result.completeExceptionally(
+            new TesseraException(
+                StatusProto.UNAVAILABLE,
+                "no meta replica answered as leader within "
+                    + deadlineMillis
+                    + " ms ("
+                    + why
+                    + "); tried "
+                    + String.join(",", replicas)
+                    + ": is the cluster running? (tessera cluster status)"));
         return;
       }
       byte[] h = leaderMissed && retryHeader != null ? retryHeader.apply(unreachable) : header;
-      pool.call(target, service, h, null).whenComplete((frame, err) -> {
-        if (err != null) {
-          Throwable cause = Failures.cause(err);
-          if (!(cause instanceof PeerUnreachableException || cause instanceof TimeoutException)) {
-            result.completeExceptionally(cause);
-            return;
-          }
-          if (cause instanceof TimeoutException) {
-            pool.disconnect(target);
-          }
-          unreachable = target;
-          lastUnreachable = target;
-          lastUnreachableAtMillis = System.currentTimeMillis();
-          if (hops < replicas.size() - 1) {
-            // another replica may answer at once (a read while the group elects): no reason to wait
-            hops++;
-            leaderMissed = true;
-            lastError = cause;
-            tries++;
-            send(next(target));
-          } else {
-            retryLater(next(target), cause);
-          }
-          return;
-        }
-        R reply;
-        try {
-          reply = decoder.decode(frame.header());
-        } catch (Exception e) {
-          result.completeExceptionally(new TesseraException(StatusProto.INTERNAL,
-              "unreadable reply from " + target + ": " + e.getMessage()));
-          return;
-        } finally {
-          frame.release();
-        }
-        Outcome o = view.apply(reply);
-        if (o.status() == StatusProto.NOT_LEADER) {
-          String hint = o.leaderHint();
-          if (hint != null && !hint.isEmpty() && !hint.equals(target) && !hint.equals(unreachable)) {
-            leader = hint;
-            tries++;
-            send(hint);
-          } else {
-            retryLater(next(target), new TesseraException(StatusProto.NOT_LEADER, o.message()));
-          }
-          return;
-        }
-        if (o.status() == StatusProto.UNAVAILABLE) {
-          retryLater(target, new TesseraException(StatusProto.UNAVAILABLE, o.message()));
-          return;
-        }
-        leader = target;
-        result.complete(reply);
-      });
+      pool.call(target, service, h, null)
+          .whenComplete(
+              (frame, err) -> {
+                if (err != null) {
+                  Throwable cause = Failures.cause(err);
+                  if (!(cause instanceof PeerUnreachableException
+                      || cause instanceof TimeoutException)) {
+                    result.completeExceptionally(cause);
+                    return;
+                  }
+                  if (cause instanceof TimeoutException) {
+                    pool.disconnect(target);
+                  }
+                  unreachable = target;
+                  lastUnreachable = target;
+                  lastUnreachableAtMillis = System.currentTimeMillis();
+                  if (hops < replicas.size() - 1) {
+                    // another replica may answer at once (a read while the group elects): no reason
+                    // to wait
+                    hops++;
+                    leaderMissed = true;
+                    lastError = cause;
+                    tries++;
+                    send(next(target));
+                  } else {
+                    retryLater(next(target), cause);
+                  }
+                  return;
+                }
+                R reply;
+                try {
+                  reply = decoder.decode(frame.header());
+                } catch (Exception e) {
+                  result.completeExceptionally(
+                      new TesseraException(
+                          StatusProto.INTERNAL,
+                          "unreadable reply from " + target + ": " + e.getMessage()));
+                  return;
+                } finally {
+                  frame.release();
+                }
+                Outcome o = view.apply(reply);
+                if (o.status() == StatusProto.NOT_LEADER) {
+                  String hint = o.leaderHint();
+                  if (hint != null
+                      && !hint.isEmpty()
+                      && !hint.equals(target)
+                      && !hint.equals(unreachable)) {
+                    leader = hint;
+                    tries++;
+                    send(hint);
+                  } else {
+                    retryLater(
+                        next(target), new TesseraException(StatusProto.NOT_LEADER, o.message()));
+                  }
+                  return;
+                }
+                if (o.status() == StatusProto.UNAVAILABLE) {
+                  retryLater(target, new TesseraException(StatusProto.UNAVAILABLE, o.message()));
+                  return;
+                }
+                leader = target;
+                result.complete(reply);
+              });
     }
 
     private void retryLater(String target, Throwable error) {
@@ -180,7 +221,8 @@ public final class LeaderFollowingCaller {
       tries++;
       hops = 0;
       backoffs.incrementAndGet();
-      long backoff = Math.min(500, 20L << Math.min(tries, 5)) + ThreadLocalRandom.current().nextLong(20);
+      long backoff =
+          Math.min(500, 20L << Math.min(tries, 5)) + ThreadLocalRandom.current().nextLong(20);
       Executor later = CompletableFuture.delayedExecutor(backoff, TimeUnit.MILLISECONDS);
       later.execute(() -> send(target));
     }

@@ -24,9 +24,9 @@ public final class NettyTransport {
 
   /**
    * The buffers every channel reads into and writes from: Netty's pooled arenas. Netty 4.2's
-   * default (the adaptive allocator) frees a chunk as soon as it empties and zeroes the next
-   * one it allocates, which cost a streaming client as much CPU as copying the data, and its
-   * allocation path is what the JIT spent longest compiling in a client's first seconds.
+   * default (the adaptive allocator) frees a chunk as soon as it empties and zeroes the next one it
+   * allocates, which cost a streaming client as much CPU as copying the data, and its allocation
+   * path is what the JIT spent longest compiling in a client's first seconds.
    */
   public static ByteBufAllocator allocator() {
     return PooledByteBufAllocator.DEFAULT;

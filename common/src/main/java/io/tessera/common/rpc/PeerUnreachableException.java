@@ -11,14 +11,19 @@ public final class PeerUnreachableException extends IOException {
     this(address, why, false);
   }
 
-  /** @param silent the connection was open but the peer stopped answering (worth no immediate retry) */
+  /**
+   * @param silent the connection was open but the peer stopped answering (worth no immediate retry)
+   */
   public PeerUnreachableException(String address, String why, boolean silent) {
     super("cannot reach " + address + ": " + why);
     this.address = address;
     this.silent = silent;
   }
 
-  /** Whether the peer went silent on an open connection (stopped, partitioned), rather than refusing it. */
+  /**
+   * Whether the peer went silent on an open connection (stopped, partitioned), rather than refusing
+   * it.
+   */
   public boolean silent() {
     return silent;
   }

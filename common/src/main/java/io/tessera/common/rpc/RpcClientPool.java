@@ -13,8 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Connections to many peers, one per address, opened on first use and reopened after they
- * break. Thread-safe; share one per process.
+ * Connections to many peers, one per address, opened on first use and reopened after they break.
+ * Thread-safe; share one per process.
  */
 public final class RpcClientPool implements Closeable {
   private final EventLoopGroup group;
@@ -26,14 +26,32 @@ public final class RpcClientPool implements Closeable {
       new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  public RpcClientPool(String name, int ioThreads, int maxFrameBytes, long callTimeoutMillis,
+  public RpcClientPool(
+      String name,
+      int ioThreads,
+      int maxFrameBytes,
+      long callTimeoutMillis,
       int connectTimeoutMillis) {
-    this(name, ioThreads, maxFrameBytes, callTimeoutMillis, connectTimeoutMillis, RpcConnection.DEFAULT_SILENCE_MILLIS);
+    this(
+        name,
+        ioThreads,
+        maxFrameBytes,
+        callTimeoutMillis,
+        connectTimeoutMillis,
+        RpcConnection.DEFAULT_SILENCE_MILLIS);
   }
 
-  /** {@code silenceMillis}: how long a peer owing answers may stay silent (see {@link RpcConnection}). */
-  public RpcClientPool(String name, int ioThreads, int maxFrameBytes, long callTimeoutMillis,
-      int connectTimeoutMillis, long silenceMillis) {
+  /**
+   * {@code silenceMillis}: how long a peer owing answers may stay silent (see {@link
+   * RpcConnection}).
+   */
+  public RpcClientPool(
+      String name,
+      int ioThreads,
+      int maxFrameBytes,
+      long callTimeoutMillis,
+      int connectTimeoutMillis,
+      long silenceMillis) {
     this.group = NettyTransport.newGroup(name, ioThreads);
     this.maxFrameBytes = maxFrameBytes;
     this.callTimeoutMillis = callTimeoutMillis;
@@ -42,10 +60,11 @@ public final class RpcClientPool implements Closeable {
   }
 
   /**
-   * Sends one request to the peer at host:port; the answer's frame is the caller's to release.
-   * A caller may give up on the future (orTimeout, cancel): an answer arriving later is released.
+   * Sends one request to the peer at host:port; the answer's frame is the caller's to release. A
+   * caller may give up on the future (orTimeout, cancel): an answer arriving later is released.
    */
-  public CompletableFuture<Frame> call(String address, Service service, byte[] header, ByteBuf payload) {
+  public CompletableFuture<Frame> call(
+      String address, Service service, byte[] header, ByteBuf payload) {
     if (closed) {
       if (payload != null) {
         payload.release();
@@ -53,34 +72,42 @@ public final class RpcClientPool implements Closeable {
       return CompletableFuture.failedFuture(new ClientClosedException());
     }
     CompletableFuture<Frame> answer = new CompletableFuture<>();
-    connection(address).whenComplete((c, err) -> {
-      if (err != null) {
-        if (payload != null) {
-          payload.release();
-        }
-        answer.completeExceptionally(Failures.cause(err));
-        return;
-      }
-      c.call(service, header, payload).whenComplete((frame, failed) -> {
-        if (failed != null) {
-          answer.completeExceptionally(failed);
-        } else if (!answer.complete(frame)) {
-          frame.release();   // the caller gave up first (orTimeout, cancel): nobody else will
-        }
-      });
-    });
+    connection(address)
+        .whenComplete(
+            (c, err) -> {
+              if (err != null) {
+                if (payload != null) {
+                  payload.release();
+                }
+                answer.completeExceptionally(Failures.cause(err));
+                return;
+              }
+              c.call(service, header, payload)
+                  .whenComplete(
+                      (frame, failed) -> {
+                        if (failed != null) {
+                          answer.completeExceptionally(failed);
+                        } else if (!answer.complete(frame)) {
+                          frame.release(); // the caller gave up first (orTimeout, cancel): nobody
+                          // else will
+                        }
+                      });
+            });
     return answer;
   }
 
   private CompletableFuture<RpcConnection> connection(String address) {
     CompletableFuture<RpcConnection> existing = connections.get(address);
-    if (existing != null && (!existing.isDone() || (!existing.isCompletedExceptionally() && existing.join().isOpen()))) {
+    if (existing != null
+        && (!existing.isDone()
+            || (!existing.isCompletedExceptionally() && existing.join().isOpen()))) {
       return existing;
     }
     CompletableFuture<RpcConnection> fresh = new CompletableFuture<>();
-    boolean installed = existing == null
-        ? connections.putIfAbsent(address, fresh) == null
-        : connections.replace(address, existing, fresh);
+    boolean installed =
+        existing == null
+            ? connections.putIfAbsent(address, fresh) == null
+            : connections.replace(address, existing, fresh);
     if (!installed) {
       return connection(address);
     }
@@ -97,32 +124,39 @@ public final class RpcClientPool implements Closeable {
       return;
     }
     RpcConnection.ResponseHandler handler = new RpcConnection.ResponseHandler();
-    ChannelFuture cf = new Bootstrap()
-        .group(group)
-        .channel(NettyTransport.clientChannel())
-        .option(ChannelOption.TCP_NODELAY, true)
-        .option(ChannelOption.ALLOCATOR, NettyTransport.allocator())
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
-        .handler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            ch.pipeline()
-                .addLast(new FrameDecoder(maxFrameBytes))
-                .addLast(new FrameEncoder(maxFrameBytes))
-                .addLast(handler);
+    ChannelFuture cf =
+        new Bootstrap()
+            .group(group)
+            .channel(NettyTransport.clientChannel())
+            .option(ChannelOption.TCP_NODELAY, true)
+            .option(ChannelOption.ALLOCATOR, NettyTransport.allocator())
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+            .handler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    ch.pipeline()
+                        .addLast(new FrameDecoder(maxFrameBytes))
+                        .addLast(new FrameEncoder(maxFrameBytes))
+                        .addLast(handler);
+                  }
+                })
+            .connect(hp.host(), hp.port());
+    cf.addListener(
+        done -> {
+          if (done.isSuccess()) {
+            RpcConnection c =
+                new RpcConnection(address, cf.channel(), callTimeoutMillis, silenceMillis);
+            handler.bind(c);
+            result.complete(c);
+          } else {
+            result.completeExceptionally(
+                new PeerUnreachableException(
+                    address,
+                    String.valueOf(
+                        done.cause() == null ? "connect failed" : done.cause().getMessage())));
           }
-        })
-        .connect(hp.host(), hp.port());
-    cf.addListener(done -> {
-      if (done.isSuccess()) {
-        RpcConnection c = new RpcConnection(address, cf.channel(), callTimeoutMillis, silenceMillis);
-        handler.bind(c);
-        result.complete(c);
-      } else {
-        result.completeExceptionally(new PeerUnreachableException(address,
-            String.valueOf(done.cause() == null ? "connect failed" : done.cause().getMessage())));
-      }
-    });
+        });
   }
 
   /** Drops the connection to an address so the next call reconnects. */

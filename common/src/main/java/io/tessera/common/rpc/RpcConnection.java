@@ -12,25 +12,30 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One multiplexed connection to a peer. Calls are matched to responses by request id; when
- * the connection drops every pending call fails with a {@link PeerUnreachableException}.
+ * One multiplexed connection to a peer. Calls are matched to responses by request id; when the
+ * connection drops every pending call fails with a {@link PeerUnreachableException}.
  *
- * <p>A peer that stops answering without closing the connection (stopped, partitioned away,
- * its machine gone) is found by silence: while calls wait and nothing arrived for a second,
- * the connection pings (the peer's network thread answers at once, however long its calls
- * take); after {@code silenceMillis} with nothing at all, every waiting call fails with
- * {@link PeerUnreachableException} and the connection closes, long before the call timeout.
+ * <p>A peer that stops answering without closing the connection (stopped, partitioned away, its
+ * machine gone) is found by silence: while calls wait and nothing arrived for a second, the
+ * connection pings (the peer's network thread answers at once, however long its calls take); after
+ * {@code silenceMillis} with nothing at all, every waiting call fails with {@link
+ * PeerUnreachableException} and the connection closes, long before the call timeout.
  */
 public final class RpcConnection {
-  /** Silence after which a peer with calls outstanding is given up (bounded by the call timeout). */
+  /**
+   * Silence after which a peer with calls outstanding is given up (bounded by the call timeout).
+   */
   public static final long DEFAULT_SILENCE_MILLIS = 5000;
+
   private static final long PING_AFTER_MILLIS = 1000;
   private final String address;
   private final Channel channel;
   private final AtomicLong nextRequestId = new AtomicLong(1);
-  private final ConcurrentHashMap<Long, CompletableFuture<Frame>> pending = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Long, CompletableFuture<Frame>> pending =
+      new ConcurrentHashMap<>();
   private final long timeoutMillis;
   private final long silenceNanos;
+
   /** Since when the connection waits without hearing anything (reset by every frame received). */
   private volatile long quietSince = System.nanoTime();
 
@@ -39,8 +44,14 @@ public final class RpcConnection {
     this.channel = channel;
     this.timeoutMillis = timeoutMillis;
     this.silenceNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(timeoutMillis, silenceMillis));
-    var check = channel.eventLoop().scheduleWithFixedDelay(this::checkSilence, PING_AFTER_MILLIS, PING_AFTER_MILLIS / 2,
-        TimeUnit.MILLISECONDS);
+    var check =
+        channel
+            .eventLoop()
+            .scheduleWithFixedDelay(
+                this::checkSilence,
+                PING_AFTER_MILLIS,
+                PING_AFTER_MILLIS / 2,
+                TimeUnit.MILLISECONDS);
     channel.closeFuture().addListener(f -> check.cancel(false));
   }
 
@@ -51,8 +62,11 @@ public final class RpcConnection {
     }
     long quiet = System.nanoTime() - quietSince;
     if (quiet > silenceNanos) {
-      failAll(new PeerUnreachableException(address, "no answer, not even to a ping, for "
-          + TimeUnit.NANOSECONDS.toMillis(quiet) + " ms", true));
+      failAll(
+          new PeerUnreachableException(
+              address,
+              "no answer, not even to a ping, for " + TimeUnit.NANOSECONDS.toMillis(quiet) + " ms",
+              true));
       channel.close();
     } else if (quiet > TimeUnit.MILLISECONDS.toNanos(PING_AFTER_MILLIS)) {
       channel.writeAndFlush(Frame.ping(0));
@@ -68,14 +82,14 @@ public final class RpcConnection {
   }
 
   /**
-   * Sends a request; the payload's ownership passes to this call. The returned frame's
-   * payload must be released by the caller.
+   * Sends a request; the payload's ownership passes to this call. The returned frame's payload must
+   * be released by the caller.
    */
   public CompletableFuture<Frame> call(Service service, byte[] header, ByteBuf payload) {
     long id = nextRequestId.getAndIncrement();
     CompletableFuture<Frame> result = new CompletableFuture<>();
     if (pending.isEmpty()) {
-      quietSince = System.nanoTime();   // was idle: the wait for an answer starts now
+      quietSince = System.nanoTime(); // was idle: the wait for an answer starts now
     }
     pending.put(id, result);
     if (!channel.isActive()) {
@@ -83,28 +97,47 @@ public final class RpcConnection {
       if (payload != null) {
         payload.release();
       }
-      return CompletableFuture.failedFuture(new PeerUnreachableException(address, "connection closed"));
+      return CompletableFuture.failedFuture(
+          new PeerUnreachableException(address, "connection closed"));
     }
-    var timeout = channel.eventLoop().schedule(() -> {
-      CompletableFuture<Frame> f = pending.remove(id);
-      if (f != null) {
-        f.completeExceptionally(new TimeoutException(
-            service + " call to " + address + " got no answer within " + timeoutMillis + " ms"));
-      }
-    }, timeoutMillis, TimeUnit.MILLISECONDS);
+    var timeout =
+        channel
+            .eventLoop()
+            .schedule(
+                () -> {
+                  CompletableFuture<Frame> f = pending.remove(id);
+                  if (f != null) {
+                    f.completeExceptionally(
+                        new TimeoutException(
+                            service
+                                + " call to "
+                                + address
+                                + " got no answer within "
+                                + timeoutMillis
+                                + " ms"));
+                  }
+                },
+                timeoutMillis,
+                TimeUnit.MILLISECONDS);
     result.whenComplete((f, e) -> timeout.cancel(false));
-    channel.writeAndFlush(Frame.request(id, service, header, payload)).addListener(done -> {
-      quietSince = System.nanoTime();   // the request has left: its answer is owed from now
-      if (!done.isSuccess()) {
-        CompletableFuture<Frame> f = pending.remove(id);
-        if (f != null) {
-          Throwable cause = done.cause();
-          f.completeExceptionally(cause instanceof FrameTooLargeException
-              || (cause != null && cause.getCause() instanceof FrameTooLargeException)
-              ? cause : new PeerUnreachableException(address, String.valueOf(cause)));
-        }
-      }
-    });
+    channel
+        .writeAndFlush(Frame.request(id, service, header, payload))
+        .addListener(
+            done -> {
+              quietSince = System.nanoTime(); // the request has left: its answer is owed from now
+              if (!done.isSuccess()) {
+                CompletableFuture<Frame> f = pending.remove(id);
+                if (f != null) {
+                  Throwable cause = done.cause();
+                  f.completeExceptionally(
+                      cause instanceof FrameTooLargeException
+                              || (cause != null
+                                  && cause.getCause() instanceof FrameTooLargeException)
+                          ? cause
+                          : new PeerUnreachableException(address, String.valueOf(cause)));
+                }
+              }
+            });
     return result;
   }
 

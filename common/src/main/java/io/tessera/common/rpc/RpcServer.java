@@ -22,7 +22,12 @@ public final class RpcServer implements Closeable {
   private final Channel channel;
   private final FrameBudget budget;
 
-  private RpcServer(String name, EventLoopGroup boss, EventLoopGroup workers, Channel channel, FrameBudget budget) {
+  private RpcServer(
+      String name,
+      EventLoopGroup boss,
+      EventLoopGroup workers,
+      Channel channel,
+      FrameBudget budget) {
     this.budget = budget;
     this.name = name;
     this.boss = boss;
@@ -34,37 +39,50 @@ public final class RpcServer implements Closeable {
    * What a server's connections may do: the largest frame, the bytes of frames arriving in pieces
    * it holds over all connections, how long a connection may stall mid-frame or idle.
    */
-  public record Limits(int maxFrameBytes, long incompleteFrameBytes, Duration stalledFrame,
-      Duration idle, int ioThreads) {
+  public record Limits(
+      int maxFrameBytes,
+      long incompleteFrameBytes,
+      Duration stalledFrame,
+      Duration idle,
+      int ioThreads) {
     /** Defaults around a frame limit (tests). */
     public static Limits of(int maxFrameBytes, int ioThreads) {
-      return new Limits(maxFrameBytes, 256L << 20, Duration.ofSeconds(30), Duration.ofMinutes(10),
-          ioThreads);
+      return new Limits(
+          maxFrameBytes, 256L << 20, Duration.ofSeconds(30), Duration.ofMinutes(10), ioThreads);
     }
   }
 
   /** Starts serving with default limits around a frame size; throws if the port cannot be bound. */
-  public static RpcServer start(String name, InetSocketAddress bind, Map<Service, RpcService> services,
-      int maxFrameBytes, int ioThreads) throws InterruptedException {
+  public static RpcServer start(
+      String name,
+      InetSocketAddress bind,
+      Map<Service, RpcService> services,
+      int maxFrameBytes,
+      int ioThreads)
+      throws InterruptedException {
     return start(name, bind, services, Limits.of(maxFrameBytes, ioThreads));
   }
 
   /** Starts serving; throws if the port cannot be bound. */
-  public static RpcServer start(String name, InetSocketAddress bind, Map<Service, RpcService> services,
-      Limits limits) throws InterruptedException {
+  public static RpcServer start(
+      String name, InetSocketAddress bind, Map<Service, RpcService> services, Limits limits)
+      throws InterruptedException {
     int ioThreads = limits.ioThreads();
     EventLoopGroup boss = NettyTransport.newGroup(name + "-accept", 1);
     EventLoopGroup workers = NettyTransport.newGroup(name + "-io", ioThreads);
     FrameBudget budget = new FrameBudget(limits.incompleteFrameBytes());
     try {
-      Channel ch = new ServerBootstrap()
-          .group(boss, workers)
-          .channel(NettyTransport.serverChannel())
-          .option(ChannelOption.SO_REUSEADDR, true)
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childOption(ChannelOption.ALLOCATOR, NettyTransport.allocator())
-          .childHandler(new RpcChannelInitializer(services, limits, budget))
-          .bind(bind).sync().channel();
+      Channel ch =
+          new ServerBootstrap()
+              .group(boss, workers)
+              .channel(NettyTransport.serverChannel())
+              .option(ChannelOption.SO_REUSEADDR, true)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childOption(ChannelOption.ALLOCATOR, NettyTransport.allocator())
+              .childHandler(new RpcChannelInitializer(services, limits, budget))
+              .bind(bind)
+              .sync()
+              .channel();
       return new RpcServer(name, boss, workers, ch, budget);
     } catch (RuntimeException | InterruptedException e) {
       boss.shutdownGracefully();

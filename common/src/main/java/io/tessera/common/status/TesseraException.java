@@ -4,8 +4,8 @@ import io.tessera.common.proto.StatusProto;
 import java.io.IOException;
 
 /**
- * A request failed with a status code from the protocol. The message says what happened
- * and, where there is something to do, what to do.
+ * A request failed with a status code from the protocol. The message says what happened and, where
+ * there is something to do, what to do.
  */
 public class TesseraException extends IOException {
   private final StatusProto status;
@@ -30,7 +30,9 @@ public class TesseraException extends IOException {
 
   /** True when trying again later may succeed. */
   public boolean isRetriable() {
-    return status == StatusProto.UNAVAILABLE || status == StatusProto.BUSY || status == StatusProto.NOT_LEADER;
+    return status == StatusProto.UNAVAILABLE
+        || status == StatusProto.BUSY
+        || status == StatusProto.NOT_LEADER;
   }
 
   /** A path or file that does not exist. */

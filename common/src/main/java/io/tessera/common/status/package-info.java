@@ -1,4 +1,2 @@
-/**
- * The status codes every protocol answers with, as an exception that carries one.
- */
+/** The status codes every protocol answers with, as an exception that carries one. */
 package io.tessera.common.status;

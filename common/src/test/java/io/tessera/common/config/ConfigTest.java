@@ -33,7 +33,8 @@ class ConfigTest {
   void aBadValueNamesItsKeyAndWhatItExpects() {
     Config c = Config.of(Map.of(RpcConfigKeys.CALL_TIMEOUT.key(), "soon"));
     assertThatThrownBy(() -> c.get(RpcConfigKeys.CALL_TIMEOUT))
-        .hasMessageContaining("tessera.rpc.call-timeout=soon").hasMessageContaining("500ms");
+        .hasMessageContaining("tessera.rpc.call-timeout=soon")
+        .hasMessageContaining("500ms");
     assertThatThrownBy(() -> DataSize.parse("lots")).hasMessageContaining("64K");
     assertThatThrownBy(() -> DataSize.parse("-1")).isInstanceOf(IllegalArgumentException.class);
   }
@@ -44,7 +45,8 @@ class ConfigTest {
     assertThat(share.parser().apply("25")).isEqualTo(25);
     assertThat(share.parser().apply(" 100% ")).isEqualTo(100);
     assertThatThrownBy(() -> share.parser().apply("0")).hasMessageContaining("between 1% and 100%");
-    assertThatThrownBy(() -> share.parser().apply("150%")).hasMessageContaining("between 1% and 100%");
+    assertThatThrownBy(() -> share.parser().apply("150%"))
+        .hasMessageContaining("between 1% and 100%");
     assertThatThrownBy(() -> share.parser().apply("half")).hasMessageContaining("30%");
   }
 

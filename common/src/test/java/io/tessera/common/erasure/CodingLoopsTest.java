@@ -6,14 +6,20 @@ import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The Vector API loop against Backblaze's on random shapes, sizes and offsets (beyond the fixed vectors). */
+/**
+ * The Vector API loop against Backblaze's on random shapes, sizes and offsets (beyond the fixed
+ * vectors).
+ */
 class CodingLoopsTest {
   @Test
   void vectorLoopEncodesDecodesAndChecksExactlyLikeBackblaze() {
     Random rnd = new Random(11);
     for (int trial = 0; trial < 200; trial++) {
       int k = 1 + rnd.nextInt(12);
-      int m = 1 + rnd.nextInt(9);   // the vector loop codes four outputs per pass: one, two and three passes
+      int m =
+          1
+              + rnd.nextInt(
+                  9); // the vector loop codes four outputs per pass: one, two and three passes
       int offset = rnd.nextInt(100);
       int length = rnd.nextInt(trial % 10 == 0 ? 200_000 : 3000);
       byte[][] a = new byte[k + m][offset + length + rnd.nextInt(10)];
@@ -29,7 +35,9 @@ class CodingLoopsTest {
       assertThat(vector.isParityCorrect(a, offset, length)).isTrue();
       if (length > 0) {
         a[k + rnd.nextInt(m)][offset + rnd.nextInt(length)] ^= 1;
-        assertThat(vector.isParityCorrect(a, offset, length)).as("a flipped parity bit is noticed").isFalse();
+        assertThat(vector.isParityCorrect(a, offset, length))
+            .as("a flipped parity bit is noticed")
+            .isFalse();
         a = copy(b);
       }
       boolean[] present = new boolean[k + m];
@@ -41,7 +49,8 @@ class CodingLoopsTest {
       }
       vector.reconstruct(a, present, offset, length);
       for (int i = 0; i < k + m; i++) {
-        assertThat(Arrays.copyOfRange(a[i], offset, offset + length)).as("shard %d rebuilt", i)
+        assertThat(Arrays.copyOfRange(a[i], offset, offset + length))
+            .as("shard %d rebuilt", i)
             .isEqualTo(Arrays.copyOfRange(b[i], offset, offset + length));
       }
     }
@@ -122,8 +131,9 @@ class CodingLoopsTest {
         }
         ErasureCodec.reedSolomon(k, m, loop).reconstructDataAt(shards, offsets, present, length);
         for (int j = 0; j < k; j++) {
-          assertThat(Arrays.copyOfRange(buffer, offsets[j], offsets[j] + length)).as("%s: data %d of %d+%d", loop,
-              j, k, m).isEqualTo(full[j]);
+          assertThat(Arrays.copyOfRange(buffer, offsets[j], offsets[j] + length))
+              .as("%s: data %d of %d+%d", loop, j, k, m)
+              .isEqualTo(full[j]);
         }
       }
     }
@@ -155,7 +165,8 @@ class CodingLoopsTest {
         codec.encode(plain, 0, length);
         codec.encodeAt(sliced, offsets, length);
         for (int p = k; p < k + m; p++) {
-          assertThat(Arrays.copyOfRange(sliced[p], 5, 5 + length)).as("%s parity %d of %d+%d", loop, p, k, m)
+          assertThat(Arrays.copyOfRange(sliced[p], 5, 5 + length))
+              .as("%s parity %d of %d+%d", loop, p, k, m)
               .isEqualTo(plain[p]);
         }
       }

@@ -10,11 +10,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
 
 /** Our codec against the upstream Backblaze output in shared/testdata/rs-vectors, byte for byte. */
 class ReedSolomonVectorsTest {
@@ -23,19 +23,30 @@ class ReedSolomonVectorsTest {
    * clone elsewhere skips these tests and says why.
    */
   private static Path vectors() {
-    Path dir = Path.of(System.getProperty("tessera.rs-vectors", "../../shared/testdata/rs-vectors"));
+    Path dir =
+        Path.of(System.getProperty("tessera.rs-vectors", "../../shared/testdata/rs-vectors"));
     if (!"true".equals(System.getenv("CI"))) {
-      Assumptions.assumeTrue(Files.isDirectory(dir), "Reed-Solomon vectors not found at " + dir
-          + " (shared/testdata/rs-vectors beside the repository); skipping the byte-exact checks");
+      Assumptions.assumeTrue(
+          Files.isDirectory(dir),
+          "Reed-Solomon vectors not found at "
+              + dir
+              + " (shared/testdata/rs-vectors beside the repository); skipping the byte-exact checks");
     }
-    assertThat(dir).as("Reed-Solomon vectors (shared/testdata/rs-vectors beside the repository)").isDirectory();
+    assertThat(dir)
+        .as("Reed-Solomon vectors (shared/testdata/rs-vectors beside the repository)")
+        .isDirectory();
     return dir;
   }
 
   static Stream<String> vectorSets() throws Exception {
     try (Stream<Path> files = Files.list(vectors())) {
-      List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".data"))
-          .map(n -> n.substring(0, n.length() - ".data".length())).sorted().toList();
+      List<String> names =
+          files
+              .map(p -> p.getFileName().toString())
+              .filter(n -> n.endsWith(".data"))
+              .map(n -> n.substring(0, n.length() - ".data".length()))
+              .sorted()
+              .toList();
       assertThat(names).as("vector sets").hasSizeGreaterThanOrEqualTo(14);
       return names.stream();
     }
@@ -77,7 +88,8 @@ class ReedSolomonVectorsTest {
 
   @Test
   void theVectorLoopRunsWhereverTheBuildRunsTests() {
-    // surefire starts the test JVM with --add-modules jdk.incubator.vector: the loop must be tested, not skipped
+    // surefire starts the test JVM with --add-modules jdk.incubator.vector: the loop must be
+    // tested, not skipped
     assertThat(CodingLoops.vectorAvailable()).isTrue();
     assertThat(CodingLoops.best()).isEqualTo(CodingLoops.ADAPTIVE);
   }
@@ -135,7 +147,8 @@ class ReedSolomonVectorsTest {
       }
       codec.reconstruct(shards, present, 0, v.size);
       for (int i = 0; i < n; i++) {
-        assertThat(shards[i]).as("shard %d of %s with present=%s", i, name, Arrays.toString(present))
+        assertThat(shards[i])
+            .as("shard %d of %s with present=%s", i, name, Arrays.toString(present))
             .isEqualTo(v.shards[i]);
       }
     }
@@ -146,7 +159,8 @@ class ReedSolomonVectorsTest {
     ErasureCodec codec = ErasureCodec.reedSolomon(4, 2);
     byte[][] shards = new byte[6][16];
     boolean[] present = {true, true, true, false, false, false};
-    assertThatThrownBy(() -> codec.reconstruct(shards, present, 0, 16)).hasMessageContaining("needs 4 shards")
+    assertThatThrownBy(() -> codec.reconstruct(shards, present, 0, 16))
+        .hasMessageContaining("needs 4 shards")
         .hasMessageContaining("3 are present");
     assertThatThrownBy(() -> ErasureCodec.reedSolomon(0, 2)).hasMessageContaining("1 <= k");
   }

@@ -32,9 +32,12 @@ class FaultPointsTest {
 
   @Test
   void aThrowingActionFailsTheCallerAndClosingTheOwnerDisarmsIt() {
-    FaultPoints.arm("test.point", dying, () -> {
-      throw new IllegalStateException("simulated crash");
-    });
+    FaultPoints.arm(
+        "test.point",
+        dying,
+        () -> {
+          throw new IllegalStateException("simulated crash");
+        });
     assertThatThrownBy(() -> FaultPoints.reach("test.point", dying)).hasMessage("simulated crash");
     FaultPoints.disarmAll(dying);
     FaultPoints.reach("test.point", dying);
@@ -47,6 +50,7 @@ class FaultPointsTest {
     System.setProperty(FaultPoints.PROPERTY_PREFIX + "test.pause", "3s");
     assertThat(FaultPoints.pauseAt("test.pause")).isEqualTo(Duration.ofSeconds(3));
     System.setProperty(FaultPoints.PROPERTY_PREFIX + "test.pause", "soon");
-    assertThatThrownBy(() -> FaultPoints.pauseAt("test.pause")).hasMessageContaining("not a duration");
+    assertThatThrownBy(() -> FaultPoints.pauseAt("test.pause"))
+        .hasMessageContaining("not a duration");
   }
 }

@@ -27,12 +27,16 @@ class StripeLayoutTest {
   @Test
   void randomRangesMapToTheSameBytesAsTheDefinition() {
     Random rnd = new Random(42);
-    int[][] shapes = {{4096, 1, 0}, {4096, 3, 0}, {8192, 6, 0}, {65536, 4, 2}, {1 << 20, 6, 3}, {4096, 10, 4}};
+    int[][] shapes = {
+      {4096, 1, 0}, {4096, 3, 0}, {8192, 6, 0}, {65536, 4, 2}, {1 << 20, 6, 3}, {4096, 10, 4}
+    };
     for (int[] shape : shapes) {
       StripeLayout l = new StripeLayout(shape[0], shape[1], shape[2], servers(shape[1] + shape[2]));
       for (int trial = 0; trial < 300; trial++) {
         long off = Math.floorMod(rnd.nextLong(), 50L * l.stripeDataBytes());
-        int len = rnd.nextInt(3 * (int) Math.min(l.stripeDataBytes(), 1 << 20)) + (trial % 7 == 0 ? 0 : 1);
+        int len =
+            rnd.nextInt(3 * (int) Math.min(l.stripeDataBytes(), 1 << 20))
+                + (trial % 7 == 0 ? 0 : 1);
         List<ShardPiece> pieces = l.pieces(off, len);
         long covered = 0;
         long expectBufferOffset = 0;
@@ -40,7 +44,8 @@ class StripeLayoutTest {
           assertThat(p.bufferOffset()).isEqualTo(expectBufferOffset);
           assertThat(p.length()).isPositive();
           assertThat(p.offsetInUnit() + p.length()).isLessThanOrEqualTo(l.stripeUnit());
-          for (long b : new long[] {off + p.bufferOffset(), off + p.bufferOffset() + p.length() - 1}) {
+          for (long b :
+              new long[] {off + p.bufferOffset(), off + p.bufferOffset() + p.length() - 1}) {
             long[] ref = reference(l, b);
             assertThat(p.stripe()).isEqualTo(ref[0]);
             assertThat(p.unit()).isEqualTo((int) ref[1]);
@@ -87,7 +92,7 @@ class StripeLayoutTest {
   @Test
   void aParityUnitStoresAsMuchAsItsStripesLongestDataUnit() {
     StripeLayout l = new StripeLayout(4096, 3, 2, servers(5));
-    long size = 12288 + 5000;   // stripe 1 holds 4096 + 904 bytes
+    long size = 12288 + 5000; // stripe 1 holds 4096 + 904 bytes
     assertThat(l.storedLength(size, 0, 4)).as("full stripe").isEqualTo(4096);
     assertThat(l.storedLength(size, 1, 1)).isEqualTo(904);
     assertThat(l.storedLength(size, 1, 3)).as("parity of the last stripe").isEqualTo(4096);
@@ -96,10 +101,12 @@ class StripeLayoutTest {
 
   @Test
   void impossibleLayoutsAreRefusedWithTheReason() {
-    assertThatThrownBy(() -> StripeLayout.validate(3000, 4, 0)).hasMessageContaining("power of two");
+    assertThatThrownBy(() -> StripeLayout.validate(3000, 4, 0))
+        .hasMessageContaining("power of two");
     assertThatThrownBy(() -> StripeLayout.validate(2048, 4, 0)).hasMessageContaining("4 KiB");
     assertThatThrownBy(() -> StripeLayout.validate(4096, 0, 2)).hasMessageContaining("k >= 1");
     assertThatThrownBy(() -> StripeLayout.validate(4096, 4, -1)).hasMessageContaining("negative");
-    assertThatThrownBy(() -> new StripeLayout(4096, 4, 2, servers(5))).hasMessageContaining("needs 6 servers");
+    assertThatThrownBy(() -> new StripeLayout(4096, 4, 2, servers(5)))
+        .hasMessageContaining("needs 6 servers");
   }
 }

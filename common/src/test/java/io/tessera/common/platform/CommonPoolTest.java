@@ -12,7 +12,9 @@ import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Async stages on a machine with two CPUs, in a JVM of their own (the pool is sized once per JVM). */
+/**
+ * Async stages on a machine with two CPUs, in a JVM of their own (the pool is sized once per JVM).
+ */
 class CommonPoolTest {
 
   /** Runs ten async stages and prints how many ran on a pool thread. */
@@ -23,7 +25,9 @@ class CommonPoolTest {
       }
       int pooled = 0;
       for (int i = 0; i < 10; i++) {
-        if (CompletableFuture.supplyAsync(() -> Thread.currentThread() instanceof ForkJoinWorkerThread).join()) {
+        if (CompletableFuture.supplyAsync(
+                () -> Thread.currentThread() instanceof ForkJoinWorkerThread)
+            .join()) {
           pooled++;
         }
       }
@@ -32,8 +36,14 @@ class CommonPoolTest {
   }
 
   private static String probe(String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:ActiveProcessorCount=2", "-cp", System.getProperty("java.class.path"), Probe.class.getName()));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:ActiveProcessorCount=2",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Probe.class.getName()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     // options picked up from the environment would print a line of their own, or size the pool

@@ -24,22 +24,32 @@ class AbandonedCallTest {
   void anAnswerArrivingAfterTheCallerGaveUpIsReleased() throws Exception {
     CompletableFuture<RpcReply> late = new CompletableFuture<>();
     // the second call is answered late; every other one at once
-    RpcServer server = ScriptedMetaService.start("late", 64 << 20, n -> n == 2 ? late : ScriptedMetaService.empty());
+    RpcServer server =
+        ScriptedMetaService.start(
+            "late", 64 << 20, n -> n == 2 ? late : ScriptedMetaService.empty());
     try (RpcClientPool pool = new RpcClientPool("late-test", 1, 64 << 20, 60_000, 2000)) {
       String address = "127.0.0.1:" + server.port();
-      pool.call(address, Service.META, new byte[0], null).get(10, TimeUnit.SECONDS).release();   // connected
+      pool.call(address, Service.META, new byte[0], null)
+          .get(10, TimeUnit.SECONDS)
+          .release(); // connected
       long before = directBytesInUse();
 
-      CompletableFuture<Frame> abandoned = pool.call(address, Service.META, new byte[0], null)
-          .orTimeout(100, TimeUnit.MILLISECONDS);
-      assertThatThrownBy(() -> abandoned.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+      CompletableFuture<Frame> abandoned =
+          pool.call(address, Service.META, new byte[0], null).orTimeout(100, TimeUnit.MILLISECONDS);
+      assertThatThrownBy(() -> abandoned.get(10, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
           .hasCauseInstanceOf(TimeoutException.class);
-      late.complete(RpcReply.of(MetaResponseProto.getDefaultInstance(), Unpooled.wrappedBuffer(new byte[ANSWER_BYTES])));
+      late.complete(
+          RpcReply.of(
+              MetaResponseProto.getDefaultInstance(),
+              Unpooled.wrappedBuffer(new byte[ANSWER_BYTES])));
       // answers come back in the order they were sent on the one connection: once this one is
-      // here, the late answer has been received (into the client's pooled direct memory) and handled
+      // here, the late answer has been received (into the client's pooled direct memory) and
+      // handled
       pool.call(address, Service.META, new byte[0], null).get(10, TimeUnit.SECONDS).release();
 
-      assertThat(directBytesInUse() - before).as("direct memory still held after the late answer arrived")
+      assertThat(directBytesInUse() - before)
+          .as("direct memory still held after the late answer arrived")
           .isLessThan(ANSWER_BYTES / 2);
     } finally {
       server.close();

@@ -27,46 +27,62 @@ class ConnectionLimitsTest {
   private static final int MB = 1 << 20;
 
   private static RpcServer server(RpcServer.Limits limits) throws InterruptedException {
-    return RpcServer.start("limits", new InetSocketAddress("127.0.0.1", 0), Map.of(Service.META,
-        new RpcService() {
-          @Override
-          public CompletableFuture<RpcReply> handle(RpcCall call) {
-            call.payload().release();
-            return CompletableFuture.completedFuture(RpcReply.of(MetaResponseProto.getDefaultInstance()));
-          }
+    return RpcServer.start(
+        "limits",
+        new InetSocketAddress("127.0.0.1", 0),
+        Map.of(
+            Service.META,
+            new RpcService() {
+              @Override
+              public CompletableFuture<RpcReply> handle(RpcCall call) {
+                call.payload().release();
+                return CompletableFuture.completedFuture(
+                    RpcReply.of(MetaResponseProto.getDefaultInstance()));
+              }
 
-          @Override
-          public RpcReply errorReply(Throwable cause) {
-            return RpcReply.of(MetaResponseProto.getDefaultInstance());
-          }
-        }), limits);
+              @Override
+              public RpcReply errorReply(Throwable cause) {
+                return RpcReply.of(MetaResponseProto.getDefaultInstance());
+              }
+            }),
+        limits);
   }
 
-  /** Writes a frame header declaring {@code length} bytes, then {@code sent} of them, and keeps the socket. */
+  /**
+   * Writes a frame header declaring {@code length} bytes, then {@code sent} of them, and keeps the
+   * socket.
+   */
   private static Socket halfSend(int port, int length, int sent) throws Exception {
     Socket s = new Socket("127.0.0.1", port);
     s.setSoTimeout(30_000);
-    CompletableFuture.runAsync(() -> {
-      try {
-        OutputStream out = s.getOutputStream();
-        ByteBuffer head = ByteBuffer.allocate(4 + Frame.FIXED_BYTES).putInt(length).putLong(1).put(Frame.REQUEST)
-            .put(Service.META.code()).putInt(0);
-        out.write(head.array());
-        byte[] chunk = new byte[64 << 10];
-        for (int done = Frame.FIXED_BYTES; done + chunk.length <= sent; done += chunk.length) {
-          out.write(chunk);   // blocks once the server stops reading this connection
-        }
-        out.flush();
-      } catch (Exception closed) {
-        // the server closed it
-      }
-    });
+    CompletableFuture.runAsync(
+        () -> {
+          try {
+            OutputStream out = s.getOutputStream();
+            ByteBuffer head =
+                ByteBuffer.allocate(4 + Frame.FIXED_BYTES)
+                    .putInt(length)
+                    .putLong(1)
+                    .put(Frame.REQUEST)
+                    .put(Service.META.code())
+                    .putInt(0);
+            out.write(head.array());
+            byte[] chunk = new byte[64 << 10];
+            for (int done = Frame.FIXED_BYTES; done + chunk.length <= sent; done += chunk.length) {
+              out.write(chunk); // blocks once the server stops reading this connection
+            }
+            out.flush();
+          } catch (Exception closed) {
+            // the server closed it
+          }
+        });
     return s;
   }
 
   @Test
   void halfSentFramesHoldAtMostTheBudgetAndAreClosedWhenTheyStall() throws Exception {
-    RpcServer.Limits limits = new RpcServer.Limits(16 * MB, 24 * MB, Duration.ofSeconds(2), Duration.ofMinutes(10), 1);
+    RpcServer.Limits limits =
+        new RpcServer.Limits(16 * MB, 24 * MB, Duration.ofSeconds(2), Duration.ofMinutes(10), 1);
     RpcServer server = server(limits);
     List<Socket> bad = new ArrayList<>();
     try (RpcClientPool pool = new RpcClientPool("limits-test", 1, 16 * MB, 10_000, 2000)) {
@@ -79,11 +95,14 @@ class ConnectionLimitsTest {
       // a legitimate client is served meanwhile
       await().atMost(Duration.ofSeconds(20)).until(() -> server.incompleteFrameBytes() > 15 * MB);
       pool.call(address, Service.META, new byte[0], null).get(10, TimeUnit.SECONDS).release();
-      assertThat(server.incompleteFrameBytes()).as("bytes reserved for incomplete frames").isLessThanOrEqualTo(24 * MB);
+      assertThat(server.incompleteFrameBytes())
+          .as("bytes reserved for incomplete frames")
+          .isLessThanOrEqualTo(24 * MB);
       // the pool's chunks are coarse (a few MiB each, per arena): without the budget the six frames
       // held their 90 MiB; with it, what is reserved plus a read or two of each paused connection
       assertThat(PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory() - before)
-          .as("direct memory the half-sent frames hold").isLessThan(40L * MB);
+          .as("direct memory the half-sent frames hold")
+          .isLessThan(40L * MB);
       // stalled mid-frame: closed after the stall timeout, and their memory goes back
       for (Socket s : bad) {
         InputStream in = s.getInputStream();
@@ -101,7 +120,8 @@ class ConnectionLimitsTest {
 
   @Test
   void idleConnectionsAreClosedAndAClientJustConnectsAgain() throws Exception {
-    RpcServer server = server(new RpcServer.Limits(MB, 8 * MB, Duration.ofSeconds(30), Duration.ofSeconds(1), 1));
+    RpcServer server =
+        server(new RpcServer.Limits(MB, 8 * MB, Duration.ofSeconds(30), Duration.ofSeconds(1), 1));
     try (RpcClientPool pool = new RpcClientPool("idle-test", 1, MB, 10_000, 2000)) {
       String address = "127.0.0.1:" + server.port();
       pool.call(address, Service.META, new byte[0], null).get(10, TimeUnit.SECONDS).release();
@@ -109,7 +129,8 @@ class ConnectionLimitsTest {
         idle.setSoTimeout(10_000);
         assertThat(idle.getInputStream().read()).as("an idle connection is closed").isEqualTo(-1);
       }
-      // the pooled connection, idle longer than that one, is closed too: the next call connects again
+      // the pooled connection, idle longer than that one, is closed too: the next call connects
+      // again
       pool.call(address, Service.META, new byte[0], null).get(10, TimeUnit.SECONDS).release();
     } finally {
       server.close();

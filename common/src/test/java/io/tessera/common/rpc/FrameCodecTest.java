@@ -29,7 +29,9 @@ class FrameCodecTest {
   @Test
   void aFrameRoundTripsWithHeaderAndPayloadIntact() {
     byte[] header = "header".getBytes(StandardCharsets.UTF_8);
-    ByteBuf wire = encode(Frame.request(77, Service.DATA, header, Unpooled.wrappedBuffer(new byte[] {1, 2, 3})));
+    ByteBuf wire =
+        encode(
+            Frame.request(77, Service.DATA, header, Unpooled.wrappedBuffer(new byte[] {1, 2, 3})));
     EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(MAX));
     in.writeInbound(wire);
     Frame f = in.readInbound();
@@ -45,7 +47,9 @@ class FrameCodecTest {
 
   @Test
   void framesSplitAcrossReadsAreReassembledAndATruncatedOneYieldsNothing() {
-    ByteBuf wire = encode(Frame.response(5, Service.META, new byte[] {9}, Unpooled.wrappedBuffer(new byte[100])));
+    ByteBuf wire =
+        encode(
+            Frame.response(5, Service.META, new byte[] {9}, Unpooled.wrappedBuffer(new byte[100])));
     EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(MAX));
     in.writeInbound(wire.readRetainedSlice(10));
     assertThat((Object) in.readInbound()).isNull();
@@ -62,25 +66,43 @@ class FrameCodecTest {
   void anOversizedLengthIsRejectedBeforeAnythingIsBuffered() {
     EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(MAX));
     ByteBuf evil = Unpooled.buffer().writeInt(Integer.MAX_VALUE).writeLong(1);
-    assertThatThrownBy(() -> in.writeInbound(evil)).isInstanceOf(DecoderException.class)
+    assertThatThrownBy(() -> in.writeInbound(evil))
+        .isInstanceOf(DecoderException.class)
         .hasMessageContaining("exceeds the limit");
   }
 
   @Test
   void negativeAndImpossibleLengthsAreRejected() {
     EmbeddedChannel a = new EmbeddedChannel(new FrameDecoder(MAX));
-    assertThatThrownBy(() -> a.writeInbound(Unpooled.buffer().writeInt(-5))).isInstanceOf(DecoderException.class);
+    assertThatThrownBy(() -> a.writeInbound(Unpooled.buffer().writeInt(-5)))
+        .isInstanceOf(DecoderException.class);
     EmbeddedChannel b = new EmbeddedChannel(new FrameDecoder(MAX));
-    ByteBuf headerTooLong = Unpooled.buffer().writeInt(Frame.FIXED_BYTES + 4).writeLong(1).writeByte(0)
-        .writeByte(Service.DATA.code()).writeInt(1000).writeInt(0);
+    ByteBuf headerTooLong =
+        Unpooled.buffer()
+            .writeInt(Frame.FIXED_BYTES + 4)
+            .writeLong(1)
+            .writeByte(0)
+            .writeByte(Service.DATA.code())
+            .writeInt(1000)
+            .writeInt(0);
     assertThatThrownBy(() -> b.writeInbound(headerTooLong)).hasMessageContaining("does not fit");
     EmbeddedChannel c = new EmbeddedChannel(new FrameDecoder(MAX));
-    ByteBuf badService = Unpooled.buffer().writeInt(Frame.FIXED_BYTES).writeLong(1).writeByte(0).writeByte(99)
-        .writeInt(0);
+    ByteBuf badService =
+        Unpooled.buffer()
+            .writeInt(Frame.FIXED_BYTES)
+            .writeLong(1)
+            .writeByte(0)
+            .writeByte(99)
+            .writeInt(0);
     assertThatThrownBy(() -> c.writeInbound(badService)).hasMessageContaining("unknown service");
     EmbeddedChannel d = new EmbeddedChannel(new FrameDecoder(MAX));
-    ByteBuf badKind = Unpooled.buffer().writeInt(Frame.FIXED_BYTES).writeLong(1).writeByte(7)
-        .writeByte(Service.DATA.code()).writeInt(0);
+    ByteBuf badKind =
+        Unpooled.buffer()
+            .writeInt(Frame.FIXED_BYTES)
+            .writeLong(1)
+            .writeByte(7)
+            .writeByte(Service.DATA.code())
+            .writeInt(0);
     assertThatThrownBy(() -> d.writeInbound(badKind)).hasMessageContaining("unknown frame kind");
   }
 
@@ -90,7 +112,7 @@ class FrameCodecTest {
     EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(MAX));
     assertThatThrownBy(() -> ch.writeInbound(Unpooled.buffer().writeInt(-5).writeLong(7)))
         .isInstanceOf(DecoderException.class);
-    ch.writeInbound(Unpooled.buffer().writeInt(-5).writeLong(7));   // no second failure
+    ch.writeInbound(Unpooled.buffer().writeInt(-5).writeLong(7)); // no second failure
     ch.close();
     assertThat((Object) ch.readInbound()).isNull();
   }
@@ -98,8 +120,10 @@ class FrameCodecTest {
   @Test
   void theEncoderRefusesAFrameLargerThanTheLimit() {
     EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder(1 << 16));
-    Frame big = Frame.request(1, Service.DATA, new byte[0], Unpooled.wrappedBuffer(new byte[1 << 17]));
-    assertThatThrownBy(() -> ch.writeOutbound(big)).isInstanceOf(EncoderException.class)
+    Frame big =
+        Frame.request(1, Service.DATA, new byte[0], Unpooled.wrappedBuffer(new byte[1 << 17]));
+    assertThatThrownBy(() -> ch.writeOutbound(big))
+        .isInstanceOf(EncoderException.class)
         .hasRootCauseInstanceOf(FrameTooLargeException.class);
   }
 }

@@ -21,60 +21,84 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * The meta leader was SIGKILLed and the two other replicas have not elected a new one yet. Reads
- * (a client opening files) may be answered by a replica from its own state meanwhile; they used
- * to wait out a back-off on every call, each one first following a hint back to the dead leader,
- * which slowed a writer that opens its file per write from ~60 to ~5 MB/s for the whole election.
+ * The meta leader was SIGKILLed and the two other replicas have not elected a new one yet. Reads (a
+ * client opening files) may be answered by a replica from its own state meanwhile; they used to
+ * wait out a back-off on every call, each one first following a hint back to the dead leader, which
+ * slowed a writer that opens its file per write from ~60 to ~5 MB/s for the whole election.
  */
 class LeaderFollowingCallerTest {
-  private static final MetaRequestProto READ = MetaRequestProto.newBuilder()
-      .setGetAttr(GetAttrRequestProto.newBuilder().setPath("/f")).build();
+  private static final MetaRequestProto READ =
+      MetaRequestProto.newBuilder()
+          .setGetAttr(GetAttrRequestProto.newBuilder().setPath("/f"))
+          .build();
   private static final Function<String, byte[]> FOLLOWER_READ_OK =
-      unreachable -> READ.toBuilder().setFollowerReadOk(true).setUnreachableLeader(unreachable).build().toByteArray();
+      unreachable ->
+          READ.toBuilder()
+              .setFollowerReadOk(true)
+              .setUnreachableLeader(unreachable)
+              .build()
+              .toByteArray();
 
   @Test
-  void readsDuringAnElectionGoStraightToAReplicaOnceTheDeadLeaderRefusedAConnection() throws Exception {
+  void readsDuringAnElectionGoStraightToAReplicaOnceTheDeadLeaderRefusedAConnection()
+      throws Exception {
     try (Election election = Election.start()) {
       LeaderFollowingCaller caller = election.caller(Duration.ofSeconds(10));
       for (int i = 0; i < 10; i++) {
-        MetaResponseProto reply = caller.call(READ.toByteArray(), FOLLOWER_READ_OK, MetaResponseProto::parseFrom,
-            LeaderFollowingCallerTest::outcome).get(10, TimeUnit.SECONDS);
+        MetaResponseProto reply =
+            caller
+                .call(
+                    READ.toByteArray(),
+                    FOLLOWER_READ_OK,
+                    MetaResponseProto::parseFrom,
+                    LeaderFollowingCallerTest::outcome)
+                .get(10, TimeUnit.SECONDS);
         assertThat(reply.getStatus()).isEqualTo(StatusProto.OK);
       }
       assertThat(caller.backoffs()).as("back-off waits").isZero();
-      assertThat(election.requests.get()).as("requests the live replicas saw: after the first read, one per read")
+      assertThat(election.requests.get())
+          .as("requests the live replicas saw: after the first read, one per read")
           .isLessThanOrEqualTo(11);
     }
   }
 
   @Test
-  void aChangeWithNoLeaderAnywhereWaitsBetweenRoundsAndFailsAtTheDeadlineWithTheReason() throws Exception {
+  void aChangeWithNoLeaderAnywhereWaitsBetweenRoundsAndFailsAtTheDeadlineWithTheReason()
+      throws Exception {
     try (Election election = Election.start()) {
       LeaderFollowingCaller caller = election.caller(Duration.ofMillis(600));
-      CompletableFuture<MetaResponseProto> change = caller.call(READ.toByteArray(), MetaResponseProto::parseFrom,
-          LeaderFollowingCallerTest::outcome);
+      CompletableFuture<MetaResponseProto> change =
+          caller.call(
+              READ.toByteArray(), MetaResponseProto::parseFrom, LeaderFollowingCallerTest::outcome);
 
-      assertThatThrownBy(() -> change.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+      assertThatThrownBy(() -> change.get(10, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
           .hasMessageContaining("no meta replica answered as leader within 600 ms");
       assertThat(caller.backoffs()).as("back-off waits").isPositive();
       assertThat(election.requests.get()).as("requests in 600 ms: no busy loop").isLessThan(40);
     }
   }
 
-  /** A killed leader (its port refuses connections) and two replicas electing, counting the requests they see. */
-  private record Election(String dead, RpcServer a, RpcServer b, RpcClientPool pool, AtomicInteger requests)
+  /**
+   * A killed leader (its port refuses connections) and two replicas electing, counting the requests
+   * they see.
+   */
+  private record Election(
+      String dead, RpcServer a, RpcServer b, RpcClientPool pool, AtomicInteger requests)
       implements AutoCloseable {
     static Election start() throws Exception {
       String dead = "127.0.0.1:" + freePort();
       AtomicInteger requests = new AtomicInteger();
       RpcServer a = electing(dead, requests);
       RpcServer b = electing(dead, requests);
-      return new Election(dead, a, b, new RpcClientPool("test", 1, 1 << 20, 10_000, 2000), requests);
+      return new Election(
+          dead, a, b, new RpcClientPool("test", 1, 1 << 20, 10_000, 2000), requests);
     }
 
     /** A caller that knows the dead leader first, as clients do that last talked to it. */
     LeaderFollowingCaller caller(Duration retryFor) {
-      return new LeaderFollowingCaller(pool, List.of(dead, address(a), address(b)), Service.META, retryFor);
+      return new LeaderFollowingCaller(
+          pool, List.of(dead, address(a), address(b)), Service.META, retryFor);
     }
 
     @Override
@@ -85,31 +109,47 @@ class LeaderFollowingCallerTest {
     }
   }
 
-  /** A replica during an election: it knows only the dead leader, and answers reads the client could not get there. */
-  private static RpcServer electing(String deadLeader, AtomicInteger requests) throws InterruptedException {
-    RpcService service = new RpcService() {
-      @Override
-      public CompletableFuture<RpcReply> handle(RpcCall call) {
-        call.payload().release();
-        requests.incrementAndGet();
-        MetaRequestProto req;
-        try {
-          req = MetaRequestProto.parseFrom(call.header());
-        } catch (Exception e) {
-          return CompletableFuture.failedFuture(e);
-        }
-        boolean answer = req.getFollowerReadOk() && req.getUnreachableLeader().equals(deadLeader);
-        return CompletableFuture.completedFuture(RpcReply.of(answer
-            ? MetaResponseProto.newBuilder().setStatus(StatusProto.OK).build()
-            : MetaResponseProto.newBuilder().setStatus(StatusProto.NOT_LEADER).setLeaderHint(deadLeader).build()));
-      }
+  /**
+   * A replica during an election: it knows only the dead leader, and answers reads the client could
+   * not get there.
+   */
+  private static RpcServer electing(String deadLeader, AtomicInteger requests)
+      throws InterruptedException {
+    RpcService service =
+        new RpcService() {
+          @Override
+          public CompletableFuture<RpcReply> handle(RpcCall call) {
+            call.payload().release();
+            requests.incrementAndGet();
+            MetaRequestProto req;
+            try {
+              req = MetaRequestProto.parseFrom(call.header());
+            } catch (Exception e) {
+              return CompletableFuture.failedFuture(e);
+            }
+            boolean answer =
+                req.getFollowerReadOk() && req.getUnreachableLeader().equals(deadLeader);
+            return CompletableFuture.completedFuture(
+                RpcReply.of(
+                    answer
+                        ? MetaResponseProto.newBuilder().setStatus(StatusProto.OK).build()
+                        : MetaResponseProto.newBuilder()
+                            .setStatus(StatusProto.NOT_LEADER)
+                            .setLeaderHint(deadLeader)
+                            .build()));
+          }
 
-      @Override
-      public RpcReply errorReply(Throwable cause) {
-        return RpcReply.of(MetaResponseProto.newBuilder().setStatus(StatusProto.INTERNAL).build());
-      }
-    };
-    return RpcServer.start("replica", new InetSocketAddress("127.0.0.1", 0), Map.of(Service.META, service), 1 << 20,
+          @Override
+          public RpcReply errorReply(Throwable cause) {
+            return RpcReply.of(
+                MetaResponseProto.newBuilder().setStatus(StatusProto.INTERNAL).build());
+          }
+        };
+    return RpcServer.start(
+        "replica",
+        new InetSocketAddress("127.0.0.1", 0),
+        Map.of(Service.META, service),
+        1 << 20,
         1);
   }
 

@@ -16,10 +16,15 @@ final class ScriptedMetaService implements RpcService {
   }
 
   /** Starts a server on a free loopback port; the caller closes it. */
-  static RpcServer start(String name, int maxFrameBytes, IntFunction<CompletableFuture<RpcReply>> answers)
+  static RpcServer start(
+      String name, int maxFrameBytes, IntFunction<CompletableFuture<RpcReply>> answers)
       throws InterruptedException {
-    return RpcServer.start(name, new InetSocketAddress("127.0.0.1", 0),
-        Map.of(Service.META, new ScriptedMetaService(answers)), maxFrameBytes, 1);
+    return RpcServer.start(
+        name,
+        new InetSocketAddress("127.0.0.1", 0),
+        Map.of(Service.META, new ScriptedMetaService(answers)),
+        maxFrameBytes,
+        1);
   }
 
   /** An empty answer, at once. */

@@ -26,23 +26,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stripe locks this data server has granted: per file, ranges of stripes with their
- * owner (client id and operation), lease expiry and grant time. Locks are persisted in the
- * shard store so that a restarted server still guards, until their leases run out, the
- * stripes whose writers may be half-way through.
+ * The stripe locks this data server has granted: per file, ranges of stripes with their owner
+ * (client id and operation), lease expiry and grant time. Locks are persisted in the shard store so
+ * that a restarted server still guards, until their leases run out, the stripes whose writers may
+ * be half-way through.
  *
  * <p>A lock whose lease ran out belongs to a writer that stopped between its phases or half-way
  * through phase 2 (an orphan): its stripes' parity may not match their data. Writers are refused
  * (BUSY) until the recovery coordinator, which learns of orphans from heartbeats, takes the lock
  * over, recomputes the parity from the data units and releases it.
  *
- * <p>Each lock remembers the epoch this server was at when it granted it. A writer stamps its
- * phase 2 with the newest grant epoch of its servers, so a snapshot committed while it holds
- * its locks holds its write whole: readers of that snapshot wait ({@link #whenLanded}) until
- * the writes of locks granted at or below its epoch have landed.
+ * <p>Each lock remembers the epoch this server was at when it granted it. A writer stamps its phase
+ * 2 with the newest grant epoch of its servers, so a snapshot committed while it holds its locks
+ * holds its write whole: readers of that snapshot wait ({@link #whenLanded}) until the writes of
+ * locks granted at or below its epoch have landed.
  */
 public final class StripeLockTable {
   private static final Logger LOG = LoggerFactory.getLogger(StripeLockTable.class);
+
   /** Most stripes one lock may cover. */
   static final int MAX_STRIPES = 1 << 20;
 
@@ -56,11 +57,21 @@ public final class StripeLockTable {
   public record Refused(String holder) implements Outcome {}
 
   /**
-   * {@code beforeRestart}: granted before this server last started (reloaded from disk).
-   * {@code writerRefused}: a writer was refused because of this lock (the holder learns it on release).
+   * {@code beforeRestart}: granted before this server last started (reloaded from disk). {@code
+   * writerRefused}: a writer was refused because of this lock (the holder learns it on release).
    */
-  private record Held(byte[] key, long fileId, long first, long end, ByteString client, long operation,
-      long expiresAtNanos, long grantedAtMillis, long epoch, boolean copyOnly, boolean beforeRestart,
+  private record Held(
+      byte[] key,
+      long fileId,
+      long first,
+      long end,
+      ByteString client,
+      long operation,
+      long expiresAtNanos,
+      long grantedAtMillis,
+      long epoch,
+      boolean copyOnly,
+      boolean beforeRestart,
       AtomicBoolean writerRefused) {
     boolean overlaps(long a, long b) {
       return first < b && a < end;
@@ -77,8 +88,16 @@ public final class StripeLockTable {
 
     @Override
     public String toString() {
-      return "stripes [" + first + ", " + end + ") of file " + fileId + " locked since " + grantedAtMillis
-          + " by operation " + operation;
+      return "stripes ["
+          + first
+          + ", "
+          + end
+          + ") of file "
+          + fileId
+          + " locked since "
+          + grantedAtMillis
+          + " by operation "
+          + operation;
     }
   }
 
@@ -86,13 +105,17 @@ public final class StripeLockTable {
   private final long maxLeaseNanos;
   private final LongSupplier nanoClock;
   private final Map<Long, List<Held>> byFile = new HashMap<>();
+
   /** Locks whose phase-2 write is being stored: not taken over, even once expired. */
   private final Set<Held> writing = Collections.newSetFromMap(new IdentityHashMap<>());
+
   /** Snapshot reads waiting for writes at or below their epoch to land. */
   private final List<Waiter> waiters = new ArrayList<>();
+
   private long orphansTakenOver;
 
-  public StripeLockTable(ShardStore store, Duration maxLease, LongSupplier nanoClock) throws IOException {
+  public StripeLockTable(ShardStore store, Duration maxLease, LongSupplier nanoClock)
+      throws IOException {
     this.store = store;
     this.maxLeaseNanos = maxLease.toNanos();
     this.nanoClock = nanoClock;
@@ -103,7 +126,8 @@ public final class StripeLockTable {
    * Grants the lock unless another owner's lock overlaps it (an orphan: unless {@code recovery});
    * {@code epoch} is this server's epoch now.
    */
-  public Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery, long epoch) throws IOException {
+  public Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery, long epoch)
+      throws IOException {
     return tryLock(lock, client, recovery, false, epoch);
   }
 
@@ -115,8 +139,9 @@ public final class StripeLockTable {
    * server when it went down (they will not write here under them), and the units they guard are
    * stale. Without this a rebuild waited out the writer's whole lease.
    */
-  public synchronized Outcome tryLock(StripeLockProto lock, ByteString client, boolean recovery,
-      boolean unitsStaleHere, long epoch) throws IOException {
+  public synchronized Outcome tryLock(
+      StripeLockProto lock, ByteString client, boolean recovery, boolean unitsStaleHere, long epoch)
+      throws IOException {
     validate(lock);
     long first = lock.getFirstStripe();
     long end = first + lock.getStripeCount();
@@ -127,13 +152,21 @@ public final class StripeLockTable {
       if (!h.overlaps(first, end) || h.ownedBy(client, lock.getOperation())) {
         continue;
       }
-      if (recovery && unitsStaleHere && lock.getCopyOnly() && h.beforeRestart && !h.recovery() && !writing.contains(h)) {
-        LOG.info("{}, held since before this server's restart, taken over by a rebuild (its units here are stale)", h);
+      if (recovery
+          && unitsStaleHere
+          && lock.getCopyOnly()
+          && h.beforeRestart
+          && !h.recovery()
+          && !writing.contains(h)) {
+        LOG.info(
+            "{}, held since before this server's restart, taken over by a rebuild (its units here are stale)",
+            h);
         store.removeLock(h.key);
         it.remove();
         continue;
       }
-      // a coordinator runs one repair at a time: an overlapping recovery lock is one left by a failed step
+      // a coordinator runs one repair at a time: an overlapping recovery lock is one left by a
+      // failed step
       boolean deadCoordinator = recovery && RecoveryIdentity.isRecovery(h.client);
       if ((now - h.expiresAtNanos < 0 && !deadCoordinator) || writing.contains(h)) {
         if (!recovery) {
@@ -142,7 +175,9 @@ public final class StripeLockTable {
         return new Refused(h.toString());
       }
       if (!recovery) {
-        return new Refused(h + " (its writer died holding it; waiting for recovery to repair the stripes' parity)");
+        return new Refused(
+            h
+                + " (its writer died holding it; waiting for recovery to repair the stripes' parity)");
       }
       orphansTakenOver++;
       LOG.info("Orphan lock on {} taken over by recovery to repair the stripes' parity", h);
@@ -151,21 +186,35 @@ public final class StripeLockTable {
     }
     byte[] key = key(lock, client);
     held.removeIf(h -> h.ownedBy(client, lock.getOperation()) && h.first == first);
-    long lease = Math.min(maxLeaseNanos, Duration.ofMillis(Math.max(1, lock.getLeaseMs())).toNanos());
+    long lease =
+        Math.min(maxLeaseNanos, Duration.ofMillis(Math.max(1, lock.getLeaseMs())).toNanos());
     long grantedAt = System.currentTimeMillis();
-    held.add(new Held(key, lock.getFileId(), first, end, client, lock.getOperation(), now + lease, grantedAt, epoch,
-        recovery && lock.getCopyOnly(), false, new AtomicBoolean()));
-    store.putLock(key, ByteBuffer.allocate(8 + 8 + 8).putLong(grantedAt).putLong(lease).putLong(epoch).array());
+    held.add(
+        new Held(
+            key,
+            lock.getFileId(),
+            first,
+            end,
+            client,
+            lock.getOperation(),
+            now + lease,
+            grantedAt,
+            epoch,
+            recovery && lock.getCopyOnly(),
+            false,
+            new AtomicBoolean()));
+    store.putLock(
+        key,
+        ByteBuffer.allocate(8 + 8 + 8).putLong(grantedAt).putLong(lease).putLong(epoch).array());
     wakeWaiters();
     return new Granted(key, epoch);
   }
 
   /**
-   * A phase-2 write under {@code lock} is about to be stored: the lock's grant epoch if this
-   * server still holds it for the client (even past its lease: nobody took it over), which then
-   * cannot be taken over until {@link #forget} or {@link #endWrite}; empty if it is gone
-   * (recovery took it over and repaired the stripes, or it was never granted): the write must
-   * not land.
+   * A phase-2 write under {@code lock} is about to be stored: the lock's grant epoch if this server
+   * still holds it for the client (even past its lease: nobody took it over), which then cannot be
+   * taken over until {@link #forget} or {@link #endWrite}; empty if it is gone (recovery took it
+   * over and repaired the stripes, or it was never granted): the write must not land.
    */
   public synchronized OptionalLong beginWrite(StripeLockProto lock, ByteString client) {
     List<Held> held = byFile.get(lock.getFileId());
@@ -182,12 +231,15 @@ public final class StripeLockTable {
   }
 
   /**
-   * The write begun with {@link #beginWrite} is over without releasing the lock (it was not
-   * stored, or it was a guarded write that keeps its lock): the lock stays held as it was.
+   * The write begun with {@link #beginWrite} is over without releasing the lock (it was not stored,
+   * or it was a guarded write that keeps its lock): the lock stays held as it was.
    */
   public synchronized void endWrite(StripeLockProto lock, ByteString client) {
-    writing.removeIf(h -> h.fileId == lock.getFileId() && h.ownedBy(client, lock.getOperation())
-        && h.first == lock.getFirstStripe());
+    writing.removeIf(
+        h ->
+            h.fileId == lock.getFileId()
+                && h.ownedBy(client, lock.getOperation())
+                && h.first == lock.getFirstStripe());
   }
 
   /**
@@ -196,8 +248,13 @@ public final class StripeLockTable {
    */
   public synchronized boolean writersRefused(StripeLockProto lock, ByteString client) {
     List<Held> held = byFile.get(lock.getFileId());
-    return held != null && held.stream().anyMatch(h -> h.ownedBy(client, lock.getOperation())
-        && h.first == lock.getFirstStripe() && h.writerRefused.get());
+    return held != null
+        && held.stream()
+            .anyMatch(
+                h ->
+                    h.ownedBy(client, lock.getOperation())
+                        && h.first == lock.getFirstStripe()
+                        && h.writerRefused.get());
   }
 
   /** Forgets a lock and removes it from the store: the writer released it without writing. */
@@ -218,13 +275,16 @@ public final class StripeLockTable {
     if (held == null) {
       return false;
     }
-    boolean removed = held.removeIf(h -> {
-      boolean mine = h.ownedBy(client, lock.getOperation()) && h.first == lock.getFirstStripe();
-      if (mine) {
-        writing.remove(h);
-      }
-      return mine;
-    });
+    boolean removed =
+        held.removeIf(
+            h -> {
+              boolean mine =
+                  h.ownedBy(client, lock.getOperation()) && h.first == lock.getFirstStripe();
+              if (mine) {
+                writing.remove(h);
+              }
+              return mine;
+            });
     if (held.isEmpty()) {
       byFile.remove(lock.getFileId());
     }
@@ -235,20 +295,29 @@ public final class StripeLockTable {
   }
 
   /**
-   * Unexpired locks a snapshot must wait for: recovery's, whose writes take the server's epoch
-   * when they land. Writers' locks need no wait: their writes carry their grant epoch.
+   * Unexpired locks a snapshot must wait for: recovery's, whose writes take the server's epoch when
+   * they land. Writers' locks need no wait: their writes carry their grant epoch.
    */
   public synchronized int unexpiredRecoveryLocks() {
     long now = nanoClock.getAsLong();
-    return (int) byFile.values().stream().flatMap(List::stream)
-        .filter(h -> h.recovery() && now - h.expiresAtNanos < 0).count();
+    return (int)
+        byFile.values().stream()
+            .flatMap(List::stream)
+            .filter(h -> h.recovery() && now - h.expiresAtNanos < 0)
+            .count();
   }
 
-  /** The longest-held unexpired recovery lock, described for a log line; "none" when there is none. */
+  /**
+   * The longest-held unexpired recovery lock, described for a log line; "none" when there is none.
+   */
   public synchronized String oldestRecoveryHolder() {
     long now = nanoClock.getAsLong();
-    return byFile.values().stream().flatMap(List::stream).filter(h -> h.recovery() && now - h.expiresAtNanos < 0)
-        .min(Comparator.comparingLong(Held::grantedAtMillis)).map(Held::toString).orElse("none");
+    return byFile.values().stream()
+        .flatMap(List::stream)
+        .filter(h -> h.recovery() && now - h.expiresAtNanos < 0)
+        .min(Comparator.comparingLong(Held::grantedAtMillis))
+        .map(Held::toString)
+        .orElse("none");
   }
 
   /**
@@ -262,11 +331,12 @@ public final class StripeLockTable {
       return CompletableFuture.completedFuture(null);
     }
     waiters.add(w);
-    w.landed.whenComplete((v, e) -> {
-      synchronized (this) {
-        waiters.remove(w);
-      }
-    });
+    w.landed.whenComplete(
+        (v, e) -> {
+          synchronized (this) {
+            waiters.remove(w);
+          }
+        });
     return w.landed;
   }
 
@@ -283,7 +353,9 @@ public final class StripeLockTable {
 
   private boolean pending(Waiter w) {
     if (w.ranges == null) {
-      return byFile.values().stream().flatMap(List::stream).anyMatch(h -> !h.recovery() && h.epoch <= w.epoch);
+      return byFile.values().stream()
+          .flatMap(List::stream)
+          .anyMatch(h -> !h.recovery() && h.epoch <= w.epoch);
     }
     for (ShardRangeProto r : w.ranges) {
       List<Held> held = byFile.get(r.getFileId());
@@ -310,7 +382,8 @@ public final class StripeLockTable {
       }
     }
     waiters.removeAll(done);
-    // completed outside this monitor's bookkeeping: the readers' continuations run on their own executor
+    // completed outside this monitor's bookkeeping: the readers' continuations run on their own
+    // executor
     done.forEach(w -> w.landed.complete(null));
   }
 
@@ -326,8 +399,12 @@ public final class StripeLockTable {
     for (List<Held> held : byFile.values()) {
       for (Held h : held) {
         if (now - h.expiresAtNanos >= 0 && out.size() < limit) {
-          out.add(StripeLockProto.newBuilder().setFileId(h.fileId).setFirstStripe(h.first)
-              .setStripeCount((int) (h.end - h.first)).build());
+          out.add(
+              StripeLockProto.newBuilder()
+                  .setFileId(h.fileId)
+                  .setFirstStripe(h.first)
+                  .setStripeCount((int) (h.end - h.first))
+                  .build());
         }
       }
     }
@@ -353,13 +430,27 @@ public final class StripeLockTable {
           continue;
         }
         if (h.copyOnly) {
-          LOG.info("Dropped {}: its recovery coordinator is gone (a new meta leader rebuilds the file again)", h);
+          LOG.info(
+              "Dropped {}: its recovery coordinator is gone (a new meta leader rebuilds the file again)",
+              h);
           store.removeLock(h.key);
           it.remove();
         } else if (now - h.expiresAtNanos < 0) {
           LOG.info("{} is an orphan now: its recovery coordinator is gone", h);
-          it.set(new Held(h.key, h.fileId, h.first, h.end, h.client, h.operation, now, h.grantedAtMillis, h.epoch,
-              false, h.beforeRestart, h.writerRefused));
+          it.set(
+              new Held(
+                  h.key,
+                  h.fileId,
+                  h.first,
+                  h.end,
+                  h.client,
+                  h.operation,
+                  now,
+                  h.grantedAtMillis,
+                  h.epoch,
+                  false,
+                  h.beforeRestart,
+                  h.writerRefused));
         }
       }
     }
@@ -374,9 +465,14 @@ public final class StripeLockTable {
   /** The store key of a lock: {@code fileId | first stripe | client id | operation}. */
   public static byte[] key(StripeLockProto lock, ByteString client) {
     validate(lock);
-    return ByteBuffer.allocate(8 + 8 + 2 + client.size() + 8 + 4).putLong(lock.getFileId())
-        .putLong(lock.getFirstStripe()).putShort((short) client.size()).put(client.asReadOnlyByteBuffer())
-        .putLong(lock.getOperation()).putInt(lock.getStripeCount()).array();
+    return ByteBuffer.allocate(8 + 8 + 2 + client.size() + 8 + 4)
+        .putLong(lock.getFileId())
+        .putLong(lock.getFirstStripe())
+        .putShort((short) client.size())
+        .put(client.asReadOnlyByteBuffer())
+        .putLong(lock.getOperation())
+        .putInt(lock.getStripeCount())
+        .array();
   }
 
   /** Rebuilds the table from the store after a restart: every lock gets its full lease again. */
@@ -402,23 +498,47 @@ public final class StripeLockTable {
       int count = k.getInt();
       long grantedAt = v.getLong();
       long lease = v.getLong();
-      // a lock persisted before grant epochs were kept: its writer stamps no epoch, so the current one
+      // a lock persisted before grant epochs were kept: its writer stamps no epoch, so the current
+      // one
       long epoch = v.remaining() >= 8 ? v.getLong() : store.epoch();
-      byFile.computeIfAbsent(fileId, f -> new ArrayList<>()).add(new Held(entry[0], fileId, first, first + count,
-          // not kept: repaired, to be safe
-          ByteString.copyFrom(client), op, now + lease, grantedAt, epoch, false, true, new AtomicBoolean()));
+      byFile
+          .computeIfAbsent(fileId, f -> new ArrayList<>())
+          .add(
+              new Held(
+                  entry[0],
+                  fileId,
+                  first,
+                  first + count,
+                  // not kept: repaired, to be safe
+                  ByteString.copyFrom(client),
+                  op,
+                  now + lease,
+                  grantedAt,
+                  epoch,
+                  false,
+                  true,
+                  new AtomicBoolean()));
     }
     if (!byFile.isEmpty()) {
-      LOG.info("{} stripe lock(s) held before the restart are kept until their leases run out or a rebuild of a "
-          + "file whose units here are stale takes them over", size());
+      LOG.info(
+          "{} stripe lock(s) held before the restart are kept until their leases run out or a rebuild of a "
+              + "file whose units here are stale takes them over",
+          size());
     }
   }
 
   private static void validate(StripeLockProto lock) {
-    if (lock.getStripeCount() < 1 || lock.getStripeCount() > MAX_STRIPES || lock.getFirstStripe() < 0
+    if (lock.getStripeCount() < 1
+        || lock.getStripeCount() > MAX_STRIPES
+        || lock.getFirstStripe() < 0
         || lock.getFirstStripe() + lock.getStripeCount() < 0) {
-      throw new IllegalArgumentException("a lock must cover 1 to " + MAX_STRIPES + " stripes from a stripe >= 0; got "
-          + Integer.toUnsignedString(lock.getStripeCount()) + " from " + Long.toUnsignedString(lock.getFirstStripe()));
+      throw new IllegalArgumentException(
+          "a lock must cover 1 to "
+              + MAX_STRIPES
+              + " stripes from a stripe >= 0; got "
+              + Integer.toUnsignedString(lock.getStripeCount())
+              + " from "
+              + Long.toUnsignedString(lock.getFirstStripe()));
     }
   }
 }

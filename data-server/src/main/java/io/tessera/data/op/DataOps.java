@@ -11,12 +11,19 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** Every operation of data.proto, one line each: a new op is its message, its class and a line here. */
+/**
+ * Every operation of data.proto, one line each: a new op is its message, its class and a line here.
+ */
 public final class DataOps {
   private DataOps() {}
 
-  public static Map<OpCase, DataOp> of(ShardStore store, StripeLockTable locks, WriteGate gate,
-      SnapshotParticipant snapshots, ServingState serving, CorruptionReport corruption) {
+  public static Map<OpCase, DataOp> of(
+      ShardStore store,
+      StripeLockTable locks,
+      WriteGate gate,
+      SnapshotParticipant snapshots,
+      ServingState serving,
+      CorruptionReport corruption) {
     ShardReads reads = new ShardReads(store, corruption);
     Map<OpCase, DataOp> ops = new EnumMap<>(OpCase.class);
     ops.put(OpCase.WRITE, new WriteOp(store, locks));

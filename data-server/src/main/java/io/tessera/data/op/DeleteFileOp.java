@@ -29,8 +29,12 @@ final class DeleteFileOp implements DataOp {
   public RpcReply execute(DataRequestProto req, ByteBuf payload) throws IOException {
     DeleteFileRequestProto d = req.getDeleteFile();
     if (d.getMoreFileIdsCount() >= MAX_FILES_PER_DELETE) {
-      throw new IllegalArgumentException("a delete names " + (d.getMoreFileIdsCount() + 1)
-          + " files; at most " + MAX_FILES_PER_DELETE + " in one request");
+      throw new IllegalArgumentException(
+          "a delete names "
+              + (d.getMoreFileIdsCount() + 1)
+              + " files; at most "
+              + MAX_FILES_PER_DELETE
+              + " in one request");
     }
     List<Long> files = new ArrayList<>(d.getMoreFileIdsCount() + 1);
     files.add(d.getFileId());

@@ -10,7 +10,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** DIRTY_CLEAR: recovery rebuilt files on a server; their entries go unless newer writes came since. */
+/**
+ * DIRTY_CLEAR: recovery rebuilt files on a server; their entries go unless newer writes came since.
+ */
 final class DirtyClearOp implements DataOp {
   private final ShardStore store;
 
@@ -22,7 +24,8 @@ final class DirtyClearOp implements DataOp {
   public RpcReply execute(DataRequestProto req, ByteBuf payload) throws IOException {
     DirtyClearRequestProto d = req.getDirtyClear();
     if (d.getServer().isEmpty() || d.getFileIdsCount() != d.getSequencesCount()) {
-      throw new IllegalArgumentException("a dirty-log clear names a server and one sequence per file");
+      throw new IllegalArgumentException(
+          "a dirty-log clear names a server and one sequence per file");
     }
     List<DirtyFile> entries = new ArrayList<>();
     for (int i = 0; i < d.getFileIdsCount(); i++) {

@@ -23,10 +23,12 @@ final class DirtyScanOp implements DataOp {
   public RpcReply execute(DataRequestProto req, ByteBuf payload) throws IOException {
     DirtyScanRequestProto d = req.getDirtyScan();
     DirtyScanResponseProto.Builder out = DirtyScanResponseProto.newBuilder();
-    for (DirtyFile f : store.dirtyFiles(d.getServer().isEmpty() ? null : d.getServer(),
-        d.getOneFile() ? d.getFileId() : -1)) {
+    for (DirtyFile f :
+        store.dirtyFiles(
+            d.getServer().isEmpty() ? null : d.getServer(), d.getOneFile() ? d.getFileId() : -1)) {
       out.addFileIds(f.fileId()).addSequences(f.sequence()).addServers(f.missingServer());
     }
-    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setDirty(out).build());
+    return RpcReply.of(
+        DataResponseProto.newBuilder().setStatus(StatusProto.OK).setDirty(out).build());
   }
 }

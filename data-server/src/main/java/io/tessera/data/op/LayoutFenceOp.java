@@ -6,7 +6,10 @@ import io.tessera.common.rpc.RpcReply;
 import io.tessera.data.store.ShardStore;
 import java.io.IOException;
 
-/** LAYOUT_FENCE: recovery moved a file's shards; requests planned with an older layout are refused here. */
+/**
+ * LAYOUT_FENCE: recovery moved a file's shards; requests planned with an older layout are refused
+ * here.
+ */
 final class LayoutFenceOp implements DataOp {
   private final ShardStore store;
 

@@ -49,13 +49,17 @@ final class LockReadOp implements DataOp {
     ByteString client = req.getCaller().getClientId();
     ShardReads.checkRanges(lr.getReadsList());
     StringBuilder closed = new StringBuilder();
-    StripeLockTable.Outcome got = gate.grantLock(() -> {
-      try {
-        return locks.tryLock(lr.getLock(), client, req.getRecovery(), lr.getUnitsStaleHere(), store.epoch());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }, closed);
+    StripeLockTable.Outcome got =
+        gate.grantLock(
+            () -> {
+              try {
+                return locks.tryLock(
+                    lr.getLock(), client, req.getRecovery(), lr.getUnitsStaleHere(), store.epoch());
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            },
+            closed);
     if (got == null) {
       return Replies.error(StatusProto.BUSY, closed.toString());
     }
@@ -63,8 +67,13 @@ final class LockReadOp implements DataOp {
       return Replies.error(StatusProto.BUSY, refused.holder());
     }
     try {
-      return reads.read(lr.getReadsList(), false, Long.MAX_VALUE, store.dirtyServers(lr.getLock().getFileId()),
-          ((StripeLockTable.Granted) got).epoch(), lr.getWithVersions());
+      return reads.read(
+          lr.getReadsList(),
+          false,
+          Long.MAX_VALUE,
+          store.dirtyServers(lr.getLock().getFileId()),
+          ((StripeLockTable.Granted) got).epoch(),
+          lr.getWithVersions());
     } catch (IOException | RuntimeException e) {
       locks.release(lr.getLock(), client);
       throw e;

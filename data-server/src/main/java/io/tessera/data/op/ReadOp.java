@@ -28,8 +28,8 @@ final class ReadOp implements DataOp {
 
   /**
    * A recovering server answers a client's read with every unit unavailable, so readers decode
-   * around it until the shards it missed are rebuilt. It still takes writes and locks, so it
-   * does not fall further behind (writers skip it only for files stale on it).
+   * around it until the shards it missed are rebuilt. It still takes writes and locks, so it does
+   * not fall further behind (writers skip it only for files stale on it).
    */
   @Override
   public CompletableFuture<RpcReply> answerWithoutAdmission(DataRequestProto req) {
@@ -47,7 +47,9 @@ final class ReadOp implements DataOp {
   /** Reads at a snapshot keep the layout the snapshot recorded and are never refused. */
   @Override
   public Touches touches(DataRequestProto req) {
-    return req.getRead().getAtSnapshot() ? Touches.NOTHING : new Touches(-1, req.getRead().getRangesList());
+    return req.getRead().getAtSnapshot()
+        ? Touches.NOTHING
+        : new Touches(-1, req.getRead().getRangesList());
   }
 
   @Override
@@ -58,14 +60,21 @@ final class ReadOp implements DataOp {
   @Override
   public CompletableFuture<Void> waitsFor(DataRequestProto req) {
     ReadShardsRequestProto r = req.getRead();
-    return !r.getAtSnapshot() ? null
-        : SnapshotLanding.bounded(locks.whenLanded(r.getRangesList(), r.getSnapshotEpoch()), r.getSnapshotEpoch());
+    return !r.getAtSnapshot()
+        ? null
+        : SnapshotLanding.bounded(
+            locks.whenLanded(r.getRangesList(), r.getSnapshotEpoch()), r.getSnapshotEpoch());
   }
 
   @Override
   public RpcReply execute(DataRequestProto req, ByteBuf payload) throws IOException {
     ReadShardsRequestProto r = req.getRead();
-    return reads.read(r.getRangesList(), r.getProbe(), r.getAtSnapshot() ? r.getSnapshotEpoch() : Long.MAX_VALUE,
-        List.of(), 0, r.getWithVersions());
+    return reads.read(
+        r.getRangesList(),
+        r.getProbe(),
+        r.getAtSnapshot() ? r.getSnapshotEpoch() : Long.MAX_VALUE,
+        List.of(),
+        0,
+        r.getWithVersions());
   }
 }

@@ -14,11 +14,15 @@ public final class Replies {
 
   /** OK to a request that released a lock, saying whether writers waited on it. */
   static RpcReply released(boolean writersWaited) {
-    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setWritersWaited(writersWaited)
-        .build());
+    return RpcReply.of(
+        DataResponseProto.newBuilder()
+            .setStatus(StatusProto.OK)
+            .setWritersWaited(writersWaited)
+            .build());
   }
 
   public static RpcReply error(StatusProto status, String message) {
-    return RpcReply.of(DataResponseProto.newBuilder().setStatus(status).setMessage(message).build());
+    return RpcReply.of(
+        DataResponseProto.newBuilder().setStatus(status).setMessage(message).build());
   }
 }

@@ -13,7 +13,10 @@ import io.tessera.data.store.VersionReport;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 
-/** SCAN_VERSIONS: files written between two epochs (snapshot diff) and bytes only each snapshot holds. */
+/**
+ * SCAN_VERSIONS: files written between two epochs (snapshot diff) and bytes only each snapshot
+ * holds.
+ */
 final class ScanVersionsOp implements DataOp {
   private final ShardStore store;
   private final StripeLockTable locks;
@@ -30,18 +33,25 @@ final class ScanVersionsOp implements DataOp {
   @Override
   public CompletableFuture<Void> waitsFor(DataRequestProto req) {
     ScanVersionsRequestProto sv = req.getScanVersions();
-    return !sv.getWritten() || sv.getWrittenUpTo() >= store.epoch() ? null
+    return !sv.getWritten() || sv.getWrittenUpTo() >= store.epoch()
+        ? null
         : SnapshotLanding.bounded(locks.whenAllLanded(sv.getWrittenUpTo()), sv.getWrittenUpTo());
   }
 
   @Override
   public RpcReply execute(DataRequestProto req, ByteBuf payload) throws IOException {
     ScanVersionsRequestProto sv = req.getScanVersions();
-    VersionReport report = store.scanVersions(sv.getWritten() ? sv.getWrittenAfter() : Long.MAX_VALUE,
-        sv.getWrittenUpTo(), sv.getUsage());
-    ScanVersionsResponseProto.Builder out = ScanVersionsResponseProto.newBuilder()
-        .addAllWrittenFiles(report.writtenFiles());
-    report.exclusiveBytes().forEach((epoch, bytes) -> out.addEpochs(epoch).addExclusiveBytes(bytes));
-    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setVersions(out).build());
+    VersionReport report =
+        store.scanVersions(
+            sv.getWritten() ? sv.getWrittenAfter() : Long.MAX_VALUE,
+            sv.getWrittenUpTo(),
+            sv.getUsage());
+    ScanVersionsResponseProto.Builder out =
+        ScanVersionsResponseProto.newBuilder().addAllWrittenFiles(report.writtenFiles());
+    report
+        .exclusiveBytes()
+        .forEach((epoch, bytes) -> out.addEpochs(epoch).addExclusiveBytes(bytes));
+    return RpcReply.of(
+        DataResponseProto.newBuilder().setStatus(StatusProto.OK).setVersions(out).build());
   }
 }

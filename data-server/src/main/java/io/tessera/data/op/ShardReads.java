@@ -16,7 +16,10 @@ import io.tessera.data.store.ShardStore;
 import java.io.IOException;
 import java.util.List;
 
-/** Reads ranges of shards into one reply (a plain read, and a lock request's read), and checks ranges. */
+/**
+ * Reads ranges of shards into one reply (a plain read, and a lock request's read), and checks
+ * ranges.
+ */
 final class ShardReads {
   /** Upper bound of bytes one read request may ask for (the frame limit bounds writes). */
   static final long MAX_READ_BYTES = 64L << 20;
@@ -30,12 +33,18 @@ final class ShardReads {
   }
 
   /** A read's reply: per range its state and stored length, the bytes behind them. */
-  RpcReply read(List<ShardRangeProto> ranges, boolean probe, long atEpoch, List<String> dirtyServers,
-      long lockEpoch, boolean withVersions) throws IOException {
+  RpcReply read(
+      List<ShardRangeProto> ranges,
+      boolean probe,
+      long atEpoch,
+      List<String> dirtyServers,
+      long lockEpoch,
+      boolean withVersions)
+      throws IOException {
     long total = checkRanges(ranges);
     if (!probe && total > MAX_READ_BYTES) {
-      throw new IllegalArgumentException("read of " + total + " bytes exceeds the per-request limit of "
-          + MAX_READ_BYTES);
+      throw new IllegalArgumentException(
+          "read of " + total + " bytes exceeds the per-request limit of " + MAX_READ_BYTES);
     }
     ReadShardsResponseProto.Builder meta = ReadShardsResponseProto.newBuilder();
     CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, ranges.size() * 2));
@@ -65,19 +74,38 @@ final class ShardReads {
       out.release();
       throw e;
     }
-    return RpcReply.of(DataResponseProto.newBuilder().setStatus(StatusProto.OK).setRead(meta)
-        .addAllDirtyServers(dirtyServers).setLockEpoch(lockEpoch).build(), out);
+    return RpcReply.of(
+        DataResponseProto.newBuilder()
+            .setStatus(StatusProto.OK)
+            .setRead(meta)
+            .addAllDirtyServers(dirtyServers)
+            .setLockEpoch(lockEpoch)
+            .build(),
+        out);
   }
 
   /** Checks every range; returns their total length. */
   static long checkRanges(List<ShardRangeProto> ranges) {
     long total = 0;
     for (ShardRangeProto r : ranges) {
-      if (r.getOffset() < 0 || r.getLength() < 0 || (long) r.getOffset() + r.getLength() > (64L << 20)
-          || r.getStripe() < 0 || r.getUnit() < 0 || r.getUnit() > 255) {
-        throw new IllegalArgumentException("shard range " + r.getFileId() + "/" + r.getStripe() + "/" + r.getUnit()
-            + " at " + Integer.toUnsignedString(r.getOffset()) + "+" + Integer.toUnsignedString(r.getLength())
-            + " lies outside any stripe unit");
+      if (r.getOffset() < 0
+          || r.getLength() < 0
+          || (long) r.getOffset() + r.getLength() > (64L << 20)
+          || r.getStripe() < 0
+          || r.getUnit() < 0
+          || r.getUnit() > 255) {
+        throw new IllegalArgumentException(
+            "shard range "
+                + r.getFileId()
+                + "/"
+                + r.getStripe()
+                + "/"
+                + r.getUnit()
+                + " at "
+                + Integer.toUnsignedString(r.getOffset())
+                + "+"
+                + Integer.toUnsignedString(r.getLength())
+                + " lies outside any stripe unit");
       }
       total += r.getLength();
     }

@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * SNAPSHOT_GATE: the meta leader's PREPARE / COMMIT / ABORT of a snapshot. It drives the write
- * gate itself, so it passes no admission.
+ * SNAPSHOT_GATE: the meta leader's PREPARE / COMMIT / ABORT of a snapshot. It drives the write gate
+ * itself, so it passes no admission.
  */
 final class SnapshotGateOp implements DataOp {
   /** Most retained snapshots a gate request may name. */
@@ -32,29 +32,41 @@ final class SnapshotGateOp implements DataOp {
     try {
       return step(req.getSnapshotGate());
     } catch (IllegalArgumentException e) {
-      return CompletableFuture.completedFuture(Replies.error(StatusProto.INVALID_ARGUMENT, e.getMessage()));
+      return CompletableFuture.completedFuture(
+          Replies.error(StatusProto.INVALID_ARGUMENT, e.getMessage()));
     }
   }
 
   private CompletableFuture<RpcReply> step(SnapshotGateRequestProto g) {
     if (g.getRetainedEpochsCount() > MAX_RETAINED) {
-      throw new IllegalArgumentException("a gate request names " + g.getRetainedEpochsCount()
-          + " snapshots; at most " + MAX_RETAINED);
+      throw new IllegalArgumentException(
+          "a gate request names "
+              + g.getRetainedEpochsCount()
+              + " snapshots; at most "
+              + MAX_RETAINED);
     }
     long[] retained = g.getRetainedEpochsList().stream().mapToLong(Long::longValue).toArray();
     switch (g.getStep()) {
       case PREPARE -> {
         if (g.getDrainTimeoutMs() < 1 || g.getDrainTimeoutMs() > 60_000) {
-          throw new IllegalArgumentException("drain timeout " + g.getDrainTimeoutMs() + " ms is not in 1..60000");
+          throw new IllegalArgumentException(
+              "drain timeout " + g.getDrainTimeoutMs() + " ms is not in 1..60000");
         }
-        return snapshots.prepare(g.getAttempt(), new EpochState(g.getEpoch(), retained),
-            Duration.ofMillis(g.getDrainTimeoutMs()))
+        return snapshots
+            .prepare(
+                g.getAttempt(),
+                new EpochState(g.getEpoch(), retained),
+                Duration.ofMillis(g.getDrainTimeoutMs()))
             .thenApply(busy -> busy == null ? Replies.ok() : Replies.error(StatusProto.BUSY, busy));
       }
       case COMMIT -> {
         if (g.getNewEpoch() <= g.getEpoch()) {
-          throw new IllegalArgumentException("COMMIT must move the epoch forward (" + g.getEpoch() + " to "
-              + g.getNewEpoch() + ")");
+          throw new IllegalArgumentException(
+              "COMMIT must move the epoch forward ("
+                  + g.getEpoch()
+                  + " to "
+                  + g.getNewEpoch()
+                  + ")");
         }
         gate.commit(g.getAttempt(), new EpochState(g.getNewEpoch(), retained));
         return CompletableFuture.completedFuture(Replies.ok());

@@ -13,7 +13,10 @@ import io.tessera.data.store.WriteBookkeeping;
 import java.io.IOException;
 import java.util.List;
 
-/** TRUNCATE: cuts a file's shards here, under the stripe locks of what it cuts when the file has parity. */
+/**
+ * TRUNCATE: cuts a file's shards here, under the stripe locks of what it cuts when the file has
+ * parity.
+ */
 final class TruncateOp implements DataOp {
   private final ShardStore store;
   private final StripeLockTable locks;
@@ -39,27 +42,46 @@ final class TruncateOp implements DataOp {
     TruncateFileRequestProto t = req.getTruncate();
     ByteString client = req.getCaller().getClientId();
     if (t.getKeepLengthsCount() > 255 || t.getMissingServersCount() > 255) {
-      throw new IllegalArgumentException("truncate names " + t.getKeepLengthsCount() + " units and "
-          + t.getMissingServersCount() + " missing servers; at most 255 of each");
+      throw new IllegalArgumentException(
+          "truncate names "
+              + t.getKeepLengthsCount()
+              + " units and "
+              + t.getMissingServersCount()
+              + " missing servers; at most 255 of each");
     }
     int[] keep = t.getKeepLengthsList().stream().mapToInt(i -> i).toArray();
     if (!t.hasUnlock()) {
-      store.truncateFile(t.getFileId(), t.getStripe(), keep,
+      store.truncateFile(
+          t.getFileId(),
+          t.getStripe(),
+          keep,
           new WriteBookkeeping(null, t.getFileId(), t.getMissingServersList(), t.getStaleMarked()));
       return Replies.ok();
     }
     StripeLockProto lock = t.getUnlock();
     if (lock.getFileId() != t.getFileId()) {
-      throw new IllegalArgumentException("a truncate of file " + t.getFileId() + " names a lock of file "
-          + lock.getFileId());
+      throw new IllegalArgumentException(
+          "a truncate of file " + t.getFileId() + " names a lock of file " + lock.getFileId());
     }
     if (locks.beginWrite(lock, client).isEmpty()) {
-      return Replies.error(StatusProto.LOCK_LOST, "the lock on stripes from " + lock.getFirstStripe() + " of file "
-          + lock.getFileId() + " was lost (its lease ran out before this truncate arrived); nothing was cut");
+      return Replies.error(
+          StatusProto.LOCK_LOST,
+          "the lock on stripes from "
+              + lock.getFirstStripe()
+              + " of file "
+              + lock.getFileId()
+              + " was lost (its lease ran out before this truncate arrived); nothing was cut");
     }
     try {
-      store.truncateFile(t.getFileId(), t.getStripe(), keep, new WriteBookkeeping(StripeLockTable.key(lock, client),
-          t.getFileId(), t.getMissingServersList(), t.getStaleMarked()));
+      store.truncateFile(
+          t.getFileId(),
+          t.getStripe(),
+          keep,
+          new WriteBookkeeping(
+              StripeLockTable.key(lock, client),
+              t.getFileId(),
+              t.getMissingServersList(),
+              t.getStaleMarked()));
     } catch (IOException | RuntimeException e) {
       locks.endWrite(lock, client);
       throw e;
@@ -68,5 +90,4 @@ final class TruncateOp implements DataOp {
     locks.forget(lock, client);
     return Replies.released(waited);
   }
-
 }

@@ -6,7 +6,9 @@ import io.tessera.common.rpc.RpcReply;
 import io.tessera.data.lock.StripeLockTable;
 import java.io.IOException;
 
-/** UNLOCK: a writer gives up its stripe lock without writing (its write failed or was abandoned). */
+/**
+ * UNLOCK: a writer gives up its stripe lock without writing (its write failed or was abandoned).
+ */
 final class UnlockOp implements DataOp {
   private final StripeLockTable locks;
 

@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Files with a shard here that failed its checksum (found by a read or by the scrubber), until
- * a heartbeat has reported them: the meta group then marks the file stale on this server, and
+ * Files with a shard here that failed its checksum (found by a read or by the scrubber), until a
+ * heartbeat has reported them: the meta group then marks the file stale on this server, and
  * recovery rewrites this server's shards of it.
  */
 public final class CorruptionReport {

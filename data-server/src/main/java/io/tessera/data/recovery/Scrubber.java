@@ -13,9 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads every stored shard version in the background at a low rate and checks its CRC32C, so
- * corruption of data nobody reads is found (and repaired) before a second failure needs it.
- * A pass starts at most every {@link #MIN_PASS_INTERVAL} (the first right after start); a pass
- * that found corruption ends with one log line.
+ * corruption of data nobody reads is found (and repaired) before a second failure needs it. A pass
+ * starts at most every {@link #MIN_PASS_INTERVAL} (the first right after start); a pass that found
+ * corruption ends with one log line.
  */
 public final class Scrubber {
   private static final Logger LOG = LoggerFactory.getLogger(Scrubber.class);
@@ -31,8 +31,10 @@ public final class Scrubber {
   private long passBytes;
   private long passCorrupt;
   private long passSnapshotOnly;
+
   /** Corrupt snapshot-only versions named one by one per pass; the rest only counted. */
   private static final int MAX_LOGGED_SNAPSHOT_ONLY = 10;
+
   private long passes;
 
   public Scrubber(ShardStore store, CorruptionReport report, long bytesPerSecond) {
@@ -49,7 +51,9 @@ public final class Scrubber {
   }
 
   void step() {
-    if (cursor == null && passes > 0 && System.nanoTime() - passStartNanos < MIN_PASS_INTERVAL_NANOS) {
+    if (cursor == null
+        && passes > 0
+        && System.nanoTime() - passStartNanos < MIN_PASS_INTERVAL_NANOS) {
       return;
     }
     try {
@@ -67,18 +71,26 @@ public final class Scrubber {
       for (String version : snapshotOnly) {
         // not reported for repair: recovery rewrites live shards, which are sound
         if (passSnapshotOnly++ < MAX_LOGGED_SNAPSHOT_ONLY) {
-          LOG.warn("Scrubber: {} fails its checksum; it is kept only for snapshots, whose reads decode around it"
-              + " (not repaired)", version);
+          LOG.warn(
+              "Scrubber: {} fails its checksum; it is kept only for snapshots, whose reads decode around it"
+                  + " (not repaired)",
+              version);
         }
       }
       if (cursor == null) {
         passes++;
         if (passCorrupt > 0 || passSnapshotOnly > 0) {
-          LOG.warn("Scrub pass {} finished in {} s: {} corrupt shard(s) found and reported for repair, {} corrupt"
-              + " version(s) kept only for snapshots", passes, (System.nanoTime() - passStartNanos) / 1_000_000_000L,
-              passCorrupt, passSnapshotOnly);
+          LOG.warn(
+              "Scrub pass {} finished in {} s: {} corrupt shard(s) found and reported for repair, {} corrupt"
+                  + " version(s) kept only for snapshots",
+              passes,
+              (System.nanoTime() - passStartNanos) / 1_000_000_000L,
+              passCorrupt,
+              passSnapshotOnly);
         } else {
-          LOG.debug("Scrub pass {} finished in {} s: every checksum matched", passes,
+          LOG.debug(
+              "Scrub pass {} finished in {} s: every checksum matched",
+              passes,
               (System.nanoTime() - passStartNanos) / 1_000_000_000L);
         }
         passBytes = 0;

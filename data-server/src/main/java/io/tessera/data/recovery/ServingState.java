@@ -5,10 +5,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether this data server serves clients, as the meta group last said in a heartbeat answer.
- * A server that comes back after being down is RECOVERING: it answers clients' reads with
- * "unavailable" until the shards it missed are rebuilt, so readers keep decoding around it, but
- * it takes writes, so it does not fall further behind while recovery catches it up.
+ * Whether this data server serves clients, as the meta group last said in a heartbeat answer. A
+ * server that comes back after being down is RECOVERING: it answers clients' reads with
+ * "unavailable" until the shards it missed are rebuilt, so readers keep decoding around it, but it
+ * takes writes, so it does not fall further behind while recovery catches it up.
  */
 public final class ServingState {
   private static final Logger LOG = LoggerFactory.getLogger(ServingState.class);
@@ -28,15 +28,19 @@ public final class ServingState {
     DataServerStateProto before = state;
     state = next;
     if (next == DataServerStateProto.RECOVERING) {
-      LOG.info("Data server {} is recovering: clients read around it until the shards it missed are rebuilt",
+      LOG.info(
+          "Data server {} is recovering: clients read around it until the shards it missed are rebuilt",
           serverId);
     } else if (next == DataServerStateProto.UP && before == DataServerStateProto.RECOVERING) {
       LOG.info("Data server {} is up again: recovery finished", serverId);
     } else if (next == DataServerStateProto.DRAINING) {
-      LOG.info("Data server {} is draining: it takes no new files and recovery moves its shards to other servers",
+      LOG.info(
+          "Data server {} is draining: it takes no new files and recovery moves its shards to other servers",
           serverId);
     } else if (next == DataServerStateProto.RETIRED) {
-      LOG.info("Data server {} is retired: no file needs its shards any more; it may be stopped", serverId);
+      LOG.info(
+          "Data server {} is retired: no file needs its shards any more; it may be stopped",
+          serverId);
     }
   }
 

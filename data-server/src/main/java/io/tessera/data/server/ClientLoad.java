@@ -3,8 +3,8 @@ package io.tessera.data.server;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bytes clients read and write on this server (recovery's own traffic not counted), reported
- * per second in each heartbeat so the recovery coordinator can give way to foreground I/O.
+ * Bytes clients read and write on this server (recovery's own traffic not counted), reported per
+ * second in each heartbeat so the recovery coordinator can give way to foreground I/O.
  */
 final class ClientLoad {
   private final AtomicLong bytes = new AtomicLong();

@@ -25,9 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves data.proto: parses each request, admits it (layout fences, disk space, the snapshot
- * write gate) as its {@link DataOp} asks, runs it off the event loop and maps failures to
- * statuses.
+ * Serves data.proto: parses each request, admits it (layout fences, disk space, the snapshot write
+ * gate) as its {@link DataOp} asks, runs it off the event loop and maps failures to statuses.
  */
 final class DataRequestHandler implements RpcService {
   private static final Logger LOG = LoggerFactory.getLogger(DataRequestHandler.class);
@@ -40,8 +39,14 @@ final class DataRequestHandler implements RpcService {
   private final ExecutorService workers;
   private final ClientLoad load;
 
-  DataRequestHandler(Map<DataRequestProto.OpCase, DataOp> ops, ShardStore store, WriteGate gate,
-      CorruptionReport corruption, SpaceGuard space, ExecutorService workers, ClientLoad load) {
+  DataRequestHandler(
+      Map<DataRequestProto.OpCase, DataOp> ops,
+      ShardStore store,
+      WriteGate gate,
+      CorruptionReport corruption,
+      SpaceGuard space,
+      ExecutorService workers,
+      ClientLoad load) {
     this.ops = ops;
     this.store = store;
     this.gate = gate;
@@ -57,7 +62,9 @@ final class DataRequestHandler implements RpcService {
     try {
       req = DataRequestProto.parseFrom(call.header());
     } catch (InvalidProtocolBufferException e) {
-      return refuse(call, StatusProto.INVALID_ARGUMENT,
+      return refuse(
+          call,
+          StatusProto.INVALID_ARGUMENT,
           "request header is not a data.proto DataRequestProto: " + e.getMessage());
     }
     DataOp op = ops.get(req.getOpCase());
@@ -88,28 +95,36 @@ final class DataRequestHandler implements RpcService {
     DataOp.Passage passage = op.passage(req);
     CompletableFuture<Void> admitted = op.waitsFor(req);
     if (admitted == null) {
-      admitted = switch (passage) {
-        case FREE -> CompletableFuture.completedFuture(null);
-        case UNLOCKED_CHANGE -> gate.enter();
-        case LOCKED_CHANGE -> gate.enterWithLock(false);
-        case STAMPED_CHANGE -> gate.enterWithLock(true);
-      };
+      admitted =
+          switch (passage) {
+            case FREE -> CompletableFuture.completedFuture(null);
+            case UNLOCKED_CHANGE -> gate.enter();
+            case LOCKED_CHANGE -> gate.enterWithLock(false);
+            case STAMPED_CHANGE -> gate.enterWithLock(true);
+          };
     }
-    boolean counted = passage == DataOp.Passage.UNLOCKED_CHANGE || passage == DataOp.Passage.LOCKED_CHANGE;
-    return admitted.handle((v, refused) -> refused).thenApplyAsync(refused -> {
-      try {
-        return refused != null ? Replies.error(StatusProto.UNAVAILABLE, Failures.cause(refused).getMessage())
-            : execute(op, req, call);
-      } finally {
-        call.payload().release();
-        if (refused == null && counted) {
-          gate.exit();
-        }
-      }
-    }, workers);
+    boolean counted =
+        passage == DataOp.Passage.UNLOCKED_CHANGE || passage == DataOp.Passage.LOCKED_CHANGE;
+    return admitted
+        .handle((v, refused) -> refused)
+        .thenApplyAsync(
+            refused -> {
+              try {
+                return refused != null
+                    ? Replies.error(StatusProto.UNAVAILABLE, Failures.cause(refused).getMessage())
+                    : execute(op, req, call);
+              } finally {
+                call.payload().release();
+                if (refused == null && counted) {
+                  gate.exit();
+                }
+              }
+            },
+            workers);
   }
 
-  private static CompletableFuture<RpcReply> refuse(RpcCall call, StatusProto status, String message) {
+  private static CompletableFuture<RpcReply> refuse(
+      RpcCall call, StatusProto status, String message) {
     call.payload().release();
     return CompletableFuture.completedFuture(Replies.error(status, message));
   }
@@ -134,11 +149,12 @@ final class DataRequestHandler implements RpcService {
   }
 
   /**
-   * Why the request must be planned again with the file's current layout (its shards moved
-   * between servers since the caller read it, or the file was deleted here), or null. Recovery
-   * is not refused for a deleted file (it may rebuild what a snapshot still sees).
+   * Why the request must be planned again with the file's current layout (its shards moved between
+   * servers since the caller read it, or the file was deleted here), or null. Recovery is not
+   * refused for a deleted file (it may rebuild what a snapshot still sees).
    */
-  private String staleLayout(DataOp.Touches touches, long generation, boolean recovery) throws IOException {
+  private String staleLayout(DataOp.Touches touches, long generation, boolean recovery)
+      throws IOException {
     long fileId = touches.lockedFile();
     String refusal = fileId < 0 ? null : staleLayout(fileId, generation, recovery);
     long checked = fileId;
@@ -156,13 +172,20 @@ final class DataRequestHandler implements RpcService {
   private String staleLayout(long fileId, long generation, boolean recovery) throws IOException {
     long floor = store.layoutFloor(fileId);
     if (floor == ShardStore.FILE_DELETED) {
-      return recovery ? null : "file " + fileId + " was deleted: this server holds none of its shards any more";
+      return recovery
+          ? null
+          : "file " + fileId + " was deleted: this server holds none of its shards any more";
     }
     if (generation >= floor) {
       return null;
     }
-    return "the shards of file " + fileId + " moved between servers (layout generation " + floor
-        + "; this request was planned with " + generation + "): re-read its layout";
+    return "the shards of file "
+        + fileId
+        + " moved between servers (layout generation "
+        + floor
+        + "; this request was planned with "
+        + generation
+        + "): re-read its layout";
   }
 
   @Override

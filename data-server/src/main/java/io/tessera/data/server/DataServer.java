@@ -9,9 +9,15 @@ import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
 import io.tessera.data.lock.StripeLockTable;
 import io.tessera.data.op.DataOps;
-import io.tessera.data.store.ValueFileOptions;
+import io.tessera.data.recovery.CorruptionReport;
+import io.tessera.data.recovery.Scrubber;
+import io.tessera.data.recovery.ServingState;
+import io.tessera.data.snapshot.SnapshotParticipant;
+import io.tessera.data.snapshot.WriteGate;
+import io.tessera.data.store.GarbageCollector;
 import io.tessera.data.store.RocksShardStore;
 import io.tessera.data.store.ShardStore;
+import io.tessera.data.store.ValueFileOptions;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -19,19 +25,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
-import io.tessera.data.snapshot.SnapshotParticipant;
-import io.tessera.data.snapshot.WriteGate;
-import io.tessera.data.store.GarbageCollector;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.tessera.data.recovery.CorruptionReport;
-import io.tessera.data.recovery.Scrubber;
-import io.tessera.data.recovery.ServingState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,8 +48,15 @@ public final class DataServer implements Closeable {
   private final HeartbeatSender heartbeats;
   private final String address;
 
-  private DataServer(String id, ShardStore store, ExecutorService workers, ScheduledExecutorService timer,
-      RpcServer rpc, RpcClientPool metaPool, HeartbeatSender heartbeats, String address) {
+  private DataServer(
+      String id,
+      ShardStore store,
+      ExecutorService workers,
+      ScheduledExecutorService timer,
+      RpcServer rpc,
+      RpcClientPool metaPool,
+      HeartbeatSender heartbeats,
+      String address) {
     this.id = id;
     this.store = store;
     this.workers = workers;
@@ -61,30 +68,50 @@ public final class DataServer implements Closeable {
   }
 
   /** Opens the store in {@code dir}, binds the port and starts reporting to the meta group. */
-  public static DataServer start(String id, Path dir, Config config) throws IOException, InterruptedException {
+  public static DataServer start(String id, Path dir, Config config)
+      throws IOException, InterruptedException {
     ServerIdentity.claim(dir, id);
-    ShardStore store = new RocksShardStore(dir.resolve("shards"),
-        config.get(DataServerConfigKeys.VALUE_FILES) ? RocksShardStore.MIN_FILE_VALUE : RocksShardStore.NO_VALUE_FILES,
-        new ValueFileOptions(config.get(DataServerConfigKeys.DIRECT_WRITES),
-            config.get(DataServerConfigKeys.DIRECT_READS), config.get(DataServerConfigKeys.SPARE_VALUE_FILES)));
+    ShardStore store =
+        new RocksShardStore(
+            dir.resolve("shards"),
+            config.get(DataServerConfigKeys.VALUE_FILES)
+                ? RocksShardStore.MIN_FILE_VALUE
+                : RocksShardStore.NO_VALUE_FILES,
+            new ValueFileOptions(
+                config.get(DataServerConfigKeys.DIRECT_WRITES),
+                config.get(DataServerConfigKeys.DIRECT_READS),
+                config.get(DataServerConfigKeys.SPARE_VALUE_FILES)));
     int threads = config.get(DataServerConfigKeys.WORKER_THREADS);
     AtomicInteger n = new AtomicInteger();
-    ExecutorService workers = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "data-worker-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
-    StripeLockTable locks = new StripeLockTable(store, config.get(DataServerConfigKeys.MAX_LOCK_LEASE),
-        System::nanoTime);
-    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "data-timer");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService workers =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, "data-worker-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    StripeLockTable locks =
+        new StripeLockTable(
+            store, config.get(DataServerConfigKeys.MAX_LOCK_LEASE), System::nanoTime);
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "data-timer");
+              t.setDaemon(true);
+              return t;
+            });
     GarbageCollector gc = new GarbageCollector(store, timer);
-    WriteGate gate = new WriteGate(store, System::nanoTime,
-        config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT).multipliedBy(3), gc::requestRun);
+    WriteGate gate =
+        new WriteGate(
+            store,
+            System::nanoTime,
+            config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT).multipliedBy(3),
+            gc::requestRun);
     SnapshotParticipant snapshots = new SnapshotParticipant(gate, locks, timer, System::nanoTime);
     ServingState serving = new ServingState(id);
     ClientLoad load = new ClientLoad();
@@ -93,27 +120,66 @@ public final class DataServer implements Closeable {
     String host = config.get(DataServerConfigKeys.BIND_HOST);
     RpcServer rpc;
     try {
-      rpc = RpcServer.start("data-" + id, new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
-          Map.of(Service.DATA, new DataRequestHandler(DataOps.of(store, locks, gate, snapshots, serving, corruption),
-              store, gate, corruption, new SpaceGuard(dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id),
-              workers, load)),
-          RpcConfigKeys.serverLimits(config));
+      rpc =
+          RpcServer.start(
+              "data-" + id,
+              new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
+              Map.of(
+                  Service.DATA,
+                  new DataRequestHandler(
+                      DataOps.of(store, locks, gate, snapshots, serving, corruption),
+                      store,
+                      gate,
+                      corruption,
+                      new SpaceGuard(
+                          dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id),
+                      workers,
+                      load)),
+              RpcConfigKeys.serverLimits(config));
     } catch (RuntimeException e) {
       store.close();
       workers.shutdownNow();
       timer.shutdownNow();
-      throw new IOException("data server " + id + " cannot listen on " + host + ":"
-          + config.get(DataServerConfigKeys.PORT) + ": " + e.getMessage(), e);
+      throw new IOException(
+          "data server "
+              + id
+              + " cannot listen on "
+              + host
+              + ":"
+              + config.get(DataServerConfigKeys.PORT)
+              + ": "
+              + e.getMessage(),
+          e);
     }
     String address = new HostPort(host, rpc.port()).toString();
-    RpcClientPool metaPool = new RpcClientPool("data-" + id + "-meta", 1, maxFrame, 5000, 2000,
-        RpcConfigKeys.silenceLimitMillis(config));
-    LeaderFollowingCaller meta = new LeaderFollowingCaller(metaPool,
-        Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")), Service.HEARTBEAT,
-        Duration.ofSeconds(3));
-    HeartbeatSender hb = new HeartbeatSender(id, address, dir.toFile(), store, meta, gate, serving, locks, corruption, load,
-        config.get(DataServerConfigKeys.MIN_FREE_SPACE),
-        config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT));
+    RpcClientPool metaPool =
+        new RpcClientPool(
+            "data-" + id + "-meta",
+            1,
+            maxFrame,
+            5000,
+            2000,
+            RpcConfigKeys.silenceLimitMillis(config));
+    LeaderFollowingCaller meta =
+        new LeaderFollowingCaller(
+            metaPool,
+            Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")),
+            Service.HEARTBEAT,
+            Duration.ofSeconds(3));
+    HeartbeatSender hb =
+        new HeartbeatSender(
+            id,
+            address,
+            dir.toFile(),
+            store,
+            meta,
+            gate,
+            serving,
+            locks,
+            corruption,
+            load,
+            config.get(DataServerConfigKeys.MIN_FREE_SPACE),
+            config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT));
     hb.start(config.get(DataServerConfigKeys.HEARTBEAT_INTERVAL));
     new Scrubber(store, corruption, config.get(DataServerConfigKeys.SCRUB_RATE)).start(timer);
     LOG.info("Data server {} serving {} from {}", id, address, dir);

@@ -21,9 +21,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reports this server (address, capacity, free space) to the meta leader at a fixed rate and
- * adopts the global epoch and retained snapshots it answers with (the write gate opens on the
- * first answer). The first heartbeat registers the server.
+ * Reports this server (address, capacity, free space) to the meta leader at a fixed rate and adopts
+ * the global epoch and retained snapshots it answers with (the write gate opens on the first
+ * answer). The first heartbeat registers the server.
  */
 final class HeartbeatSender implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HeartbeatSender.class);
@@ -37,21 +37,35 @@ final class HeartbeatSender implements Closeable {
   private final ServingState serving;
   private final StripeLockTable locks;
   private final CorruptionReport corruption;
+
   /** Free space this server never fills (tessera.data.min-free-space): not reported as free. */
   private final long reserveBytes;
+
   private final long gateBoundNanos;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "heartbeat");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "heartbeat");
+            t.setDaemon(true);
+            return t;
+          });
   private final ClientLoad load;
   private volatile boolean registered;
   private volatile boolean inFlight;
 
-  HeartbeatSender(String serverId, String address, File dataDir, ShardStore store, LeaderFollowingCaller meta,
-      WriteGate gate, ServingState serving, StripeLockTable locks, CorruptionReport corruption, ClientLoad load,
-      long reserveBytes, Duration gateBound) {
+  HeartbeatSender(
+      String serverId,
+      String address,
+      File dataDir,
+      ShardStore store,
+      LeaderFollowingCaller meta,
+      WriteGate gate,
+      ServingState serving,
+      StripeLockTable locks,
+      CorruptionReport corruption,
+      ClientLoad load,
+      long reserveBytes,
+      Duration gateBound) {
     this.load = load;
     this.reserveBytes = reserveBytes;
     this.corruption = corruption;
@@ -77,40 +91,63 @@ final class HeartbeatSender implements Closeable {
     inFlight = true;
     long overdue = gate.overdueAttempt(gateBoundNanos);
     if (overdue != 0) {
-      LOG.warn("Write gate closed for snapshot attempt {} longer than {} ms; asking the meta group to settle it",
-          overdue, gateBoundNanos / 1_000_000);
+      LOG.warn(
+          "Write gate closed for snapshot attempt {} longer than {} ms; asking the meta group to settle it",
+          overdue,
+          gateBoundNanos / 1_000_000);
     }
-    HeartbeatRequestProto req = HeartbeatRequestProto.newBuilder()
-        .setServerId(serverId).setAddress(address)
-        .setCapacityBytes(dataDir.getTotalSpace()).setFreeBytes(Math.max(0, dataDir.getUsableSpace() - reserveBytes))
-        .setUsedBytes(store.usedBytes()).setEpoch(store.epoch()).setGateAttempt(overdue)
-        .addAllOrphanLocks(locks.orphans(64)).addAllCorruptFiles(corruption.pending(64))
-        .setClientBytesPerS(load.perSecondSinceLast()).setServingState(serving.state()).build();
-    meta.call(req.toByteArray(), HeartbeatResponseProto::parseFrom,
-        r -> new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage())).whenComplete((r, err) -> {
-      inFlight = false;
-      if (err != null || r.getStatus() != StatusProto.OK) {
-        if (registered) {
-          LOG.warn("Lost contact with the meta leader: {}", err != null ? err.getMessage() : r.getMessage());
-          registered = false;
-        }
-        return;
-      }
-      serving.learn(r.getState());
-      try {
-        locks.learnCoordinator(r.getCoordinator());
-      } catch (IOException e) {
-        LOG.warn("Could not drop a dead recovery coordinator's locks: {}", e.getMessage());
-      }
-      corruption.reported(req.getCorruptFilesList());
-      gate.learn(new EpochState(r.getEpoch(), r.getRetainedEpochsList().stream().mapToLong(Long::longValue)
-          .toArray()), overdue);
-      if (!registered) {
-        registered = true;
-        LOG.info("Data server {} registered with meta leader {} (epoch {})", serverId, meta.currentLeader(),
-            r.getEpoch());
-      }
-    });
+    HeartbeatRequestProto req =
+        HeartbeatRequestProto.newBuilder()
+            .setServerId(serverId)
+            .setAddress(address)
+            .setCapacityBytes(dataDir.getTotalSpace())
+            .setFreeBytes(Math.max(0, dataDir.getUsableSpace() - reserveBytes))
+            .setUsedBytes(store.usedBytes())
+            .setEpoch(store.epoch())
+            .setGateAttempt(overdue)
+            .addAllOrphanLocks(locks.orphans(64))
+            .addAllCorruptFiles(corruption.pending(64))
+            .setClientBytesPerS(load.perSecondSinceLast())
+            .setServingState(serving.state())
+            .build();
+    meta.call(
+            req.toByteArray(),
+            HeartbeatResponseProto::parseFrom,
+            r ->
+                new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage()))
+        .whenComplete(
+            (r, err) -> {
+              inFlight = false;
+              if (err != null || r.getStatus() != StatusProto.OK) {
+                if (registered) {
+                  LOG.warn(
+                      "Lost contact with the meta leader: {}",
+                      err != null ? err.getMessage() : r.getMessage());
+                  registered = false;
+                }
+                return;
+              }
+              serving.learn(r.getState());
+              try {
+                locks.learnCoordinator(r.getCoordinator());
+              } catch (IOException e) {
+                LOG.warn("Could not drop a dead recovery coordinator's locks: {}", e.getMessage());
+              }
+              corruption.reported(req.getCorruptFilesList());
+              gate.learn(
+                  new EpochState(
+                      r.getEpoch(),
+                      r.getRetainedEpochsList().stream().mapToLong(Long::longValue).toArray()),
+                  overdue);
+              if (!registered) {
+                registered = true;
+                LOG.info(
+                    "Data server {} registered with meta leader {} (epoch {})",
+                    serverId,
+                    meta.currentLeader(),
+                    r.getEpoch());
+              }
+            });
   }
 
   boolean isRegistered() {

@@ -13,15 +13,24 @@ final class ServerIdentity {
 
   static void claim(Path dir, String id) throws IOException {
     if (id == null || !id.matches("[A-Za-z0-9._-]{1,64}")) {
-      throw new IllegalArgumentException("server id '" + id + "' must be 1-64 letters, digits, '.', '_' or '-'");
+      throw new IllegalArgumentException(
+          "server id '" + id + "' must be 1-64 letters, digits, '.', '_' or '-'");
     }
     Files.createDirectories(dir);
     Path f = dir.resolve(FILE);
     if (Files.exists(f)) {
       String existing = Files.readString(f, StandardCharsets.UTF_8).trim();
       if (!existing.equals(id)) {
-        throw new IllegalArgumentException("directory " + dir + " belongs to data server '" + existing
-            + "', not '" + id + "': start it with --id " + existing + " or use another --dir");
+        throw new IllegalArgumentException(
+            "directory "
+                + dir
+                + " belongs to data server '"
+                + existing
+                + "', not '"
+                + id
+                + "': start it with --id "
+                + existing
+                + " or use another --dir");
       }
     } else {
       Files.writeString(f, id + "\n", StandardCharsets.UTF_8);

@@ -4,8 +4,8 @@ import java.io.File;
 
 /**
  * Refuses new data while the disk's free space is below a floor, so a full disk gives writers a
- * clear NO_SPACE before anything of their write is stored (and RocksDB never fails half-way
- * through a batch). Free space is looked up at most every 200 ms.
+ * clear NO_SPACE before anything of their write is stored (and RocksDB never fails half-way through
+ * a batch). Free space is looked up at most every 200 ms.
  */
 final class SpaceGuard {
   private static final long RECHECK_NANOS = 200_000_000L;
@@ -32,7 +32,12 @@ final class SpaceGuard {
     if (freeBytes - bytes >= minFreeBytes) {
       return null;
     }
-    return "data server " + serverId + " is out of space: " + (freeBytes >> 20) + " MiB free, "
-        + (minFreeBytes >> 20) + " MiB must stay free (tessera.data.min-free-space); free space on it or add servers";
+    return "data server "
+        + serverId
+        + " is out of space: "
+        + (freeBytes >> 20)
+        + " MiB free, "
+        + (minFreeBytes >> 20)
+        + " MiB must stay free (tessera.data.min-free-space); free space on it or add servers";
   }
 }

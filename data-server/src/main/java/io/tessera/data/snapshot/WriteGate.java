@@ -22,22 +22,26 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Epoch unknown</b> (from start until the meta group first answers): nothing changes
  *       shards, because a snapshot may have been taken while this server was away.
  *   <li><b>Open</b>: changes run at the current epoch.
- *   <li><b>Closed</b> for a snapshot attempt (PREPARE): new stripe locks are refused (the
- *       writer backs off and retries), writes without locks wait, phase-2 writes of held locks
- *       go through. COMMIT reopens at the next epoch, ABORT at the same one.
+ *   <li><b>Closed</b> for a snapshot attempt (PREPARE): new stripe locks are refused (the writer
+ *       backs off and retries), writes without locks wait, phase-2 writes of held locks go through.
+ *       COMMIT reopens at the next epoch, ABORT at the same one.
  * </ul>
  *
- * Changes that take the epoch current when they land (unlocked writes, recovery's locked
- * writes) are counted, so that a snapshot can wait for them to {@linkplain #drained drain};
- * a writer's phase 2 carries the epoch of its lock grants and is not counted.
+ * Changes that take the epoch current when they land (unlocked writes, recovery's locked writes)
+ * are counted, so that a snapshot can wait for them to {@linkplain #drained drain}; a writer's
+ * phase 2 carries the epoch of its lock grants and is not counted.
  *
- * <p>A gate closed longer than its bound (the coordinator died) is resolved through the meta
- * group: see {@link #overdueAttempt}.
+ * <p>A gate closed longer than its bound (the coordinator died) is resolved through the meta group:
+ * see {@link #overdueAttempt}.
  */
 public final class WriteGate {
   private static final Logger LOG = LoggerFactory.getLogger(WriteGate.class);
 
-  private enum Mode { EPOCH_UNKNOWN, OPEN, CLOSED }
+  private enum Mode {
+    EPOCH_UNKNOWN,
+    OPEN,
+    CLOSED
+  }
 
   private final ShardStore store;
   private final LongSupplier nanoClock;
@@ -50,7 +54,8 @@ public final class WriteGate {
   private final List<CompletableFuture<Void>> waiting = new ArrayList<>();
 
   /** {@code onSnapshotDeleted} runs (outside the gate) when the retained snapshots shrink. */
-  public WriteGate(ShardStore store, LongSupplier nanoClock, Duration maxWait, Runnable onSnapshotDeleted) {
+  public WriteGate(
+      ShardStore store, LongSupplier nanoClock, Duration maxWait, Runnable onSnapshotDeleted) {
     this.store = store;
     this.maxWait = maxWait;
     this.nanoClock = nanoClock;
@@ -59,8 +64,8 @@ public final class WriteGate {
 
   /**
    * Admits a change that holds no stripe lock; call {@link #exit()} once it is done. While a
-   * snapshot is being taken it waits (at most {@code maxWait}); before the epoch is known it
-   * is refused at once.
+   * snapshot is being taken it waits (at most {@code maxWait}); before the epoch is known it is
+   * refused at once.
    */
   public synchronized CompletableFuture<Void> enter() {
     switch (mode) {
@@ -71,14 +76,24 @@ public final class WriteGate {
       case CLOSED -> {
         CompletableFuture<Void> admitted = new CompletableFuture<>();
         waiting.add(admitted);
-        return admitted.orTimeout(maxWait.toMillis(), TimeUnit.MILLISECONDS).exceptionallyCompose(e ->
-            CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE, "the write gate stayed "
-                + "closed for a snapshot longer than " + maxWait.toMillis() + " ms (meta group unreachable?); retry")));
+        return admitted
+            .orTimeout(maxWait.toMillis(), TimeUnit.MILLISECONDS)
+            .exceptionallyCompose(
+                e ->
+                    CompletableFuture.failedFuture(
+                        new TesseraException(
+                            StatusProto.UNAVAILABLE,
+                            "the write gate stayed "
+                                + "closed for a snapshot longer than "
+                                + maxWait.toMillis()
+                                + " ms (meta group unreachable?); retry")));
       }
       default -> {
-        return CompletableFuture.failedFuture(new TesseraException(StatusProto.UNAVAILABLE,
-            "the data server has not reached the meta group since it started, so it does not know the epoch to"
-                + " stamp writes with; retry shortly"));
+        return CompletableFuture.failedFuture(
+            new TesseraException(
+                StatusProto.UNAVAILABLE,
+                "the data server has not reached the meta group since it started, so it does not know the epoch to"
+                    + " stamp writes with; retry shortly"));
       }
     }
   }
@@ -88,8 +103,8 @@ public final class WriteGate {
   }
 
   /**
-   * Admits the phase-2 write of a held lock: only an unknown epoch holds it back. Unless
-   * {@code stamped} (it carries its own epoch) it counts until {@link #exit()}.
+   * Admits the phase-2 write of a held lock: only an unknown epoch holds it back. Unless {@code
+   * stamped} (it carries its own epoch) it counts until {@link #exit()}.
    */
   public synchronized CompletableFuture<Void> enterWithLock(boolean stamped) {
     if (mode != Mode.EPOCH_UNKNOWN) {
@@ -102,9 +117,9 @@ public final class WriteGate {
   }
 
   /**
-   * Runs {@code grant} (taking a stripe lock) unless the gate refuses new locks: then returns
-   * null and {@code refusal} names why. Atomic with {@link #close}, so a lock is either seen
-   * by the drain or refused.
+   * Runs {@code grant} (taking a stripe lock) unless the gate refuses new locks: then returns null
+   * and {@code refusal} names why. Atomic with {@link #close}, so a lock is either seen by the
+   * drain or refused.
    */
   public synchronized <T> T grantLock(Supplier<T> grant, StringBuilder refusal) {
     switch (mode) {
@@ -112,7 +127,8 @@ public final class WriteGate {
         return grant.get();
       }
       case CLOSED -> refusal.append("a snapshot is being taken; retry shortly");
-      default -> refusal.append("the server is starting and has not learned the epoch yet; retry shortly");
+      default ->
+          refusal.append("the server is starting and has not learned the epoch yet; retry shortly");
     }
     return null;
   }
@@ -128,7 +144,10 @@ public final class WriteGate {
       return "the server is starting and has not learned the epoch yet";
     }
     if (atPrepare.epoch() < store.epoch()) {
-      return "the snapshot is at epoch " + atPrepare.epoch() + " but this server is already at " + store.epoch();
+      return "the snapshot is at epoch "
+          + atPrepare.epoch()
+          + " but this server is already at "
+          + store.epoch();
     }
     if (atPrepare.epoch() > store.epoch()) {
       store.setEpochState(atPrepare);
@@ -158,8 +177,8 @@ public final class WriteGate {
 
   /**
    * What the meta group said the epoch is (a heartbeat reply). {@code resolvedAttempt} is the
-   * overdue attempt that heartbeat reported: the meta group has settled it, so the gate
-   * reopens at whatever epoch it answered.
+   * overdue attempt that heartbeat reported: the meta group has settled it, so the gate reopens at
+   * whatever epoch it answered.
    */
   public void learn(EpochState told, long resolvedAttempt) {
     boolean shrank;
@@ -168,14 +187,18 @@ public final class WriteGate {
       if (told.epoch() < mine.epoch() && mode != Mode.EPOCH_UNKNOWN) {
         return; // an answer older than what this server already knows
       }
-      boolean settles = mode == Mode.EPOCH_UNKNOWN
-          || (mode == Mode.CLOSED && (told.epoch() > mine.epoch() || attempt == resolvedAttempt));
+      boolean settles =
+          mode == Mode.EPOCH_UNKNOWN
+              || (mode == Mode.CLOSED
+                  && (told.epoch() > mine.epoch() || attempt == resolvedAttempt));
       if (mode == Mode.CLOSED && !settles) {
         return; // the snapshot is still being decided; the gate stays closed
       }
-      shrank = Arrays.stream(mine.retained())
-          .anyMatch(e -> Arrays.binarySearch(told.retained(), e) < 0);
-      if (told.epoch() != mine.epoch() || shrank || told.retained().length != mine.retained().length) {
+      shrank =
+          Arrays.stream(mine.retained()).anyMatch(e -> Arrays.binarySearch(told.retained(), e) < 0);
+      if (told.epoch() != mine.epoch()
+          || shrank
+          || told.retained().length != mine.retained().length) {
         store.setEpochState(told);
       }
       if (settles) {

@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs RocksDB's background errors (a compaction that met a corrupt blob, a flush that ran out
- * of space) as one line at most once a minute: RocksDB retries the failed job, and the
- * operator needs to know, not to read the same line on every retry.
+ * Logs RocksDB's background errors (a compaction that met a corrupt blob, a flush that ran out of
+ * space) as one line at most once a minute: RocksDB retries the failed job, and the operator needs
+ * to know, not to read the same line on every retry.
  */
 final class BackgroundErrorLog extends AbstractEventListener {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundErrorLog.class);
@@ -32,8 +32,12 @@ final class BackgroundErrorLog extends AbstractEventListener {
       suppressed++;
       return;
     }
-    LOG.warn("Shard store {}: background {} failed: {}{} (retried; corrupt shards are found by their checksums and"
-        + " rebuilt)", where, reason.name().toLowerCase(Locale.ROOT), status == null ? "?" : status.getState(),
+    LOG.warn(
+        "Shard store {}: background {} failed: {}{} (retried; corrupt shards are found by their checksums and"
+            + " rebuilt)",
+        where,
+        reason.name().toLowerCase(Locale.ROOT),
+        status == null ? "?" : status.getState(),
         suppressed > 0 ? " (and " + suppressed + " more since the last report)" : "");
     lastLoggedNanos = now;
     suppressed = 0;

@@ -18,14 +18,15 @@ import org.rocksdb.WriteBatch;
 
 /**
  * The dirty-file log of a data server: per skipped server and file, the sequence number of the
- * newest write that went around it. Stored in the {@code dirty} column family (key
- * {@code server | 0 | fileId}, value the sequence), written in the same batch as the write it
- * records; a copy indexed by file answers lock requests without a scan.
+ * newest write that went around it. Stored in the {@code dirty} column family (key {@code server |
+ * 0 | fileId}, value the sequence), written in the same batch as the write it records; a copy
+ * indexed by file answers lock requests without a scan.
  */
 final class DirtyLog {
   private final RocksDB db;
   private final ColumnFamilyHandle family;
   private final AtomicLong sequence;
+
   /** fileId to the servers with an entry for it. */
   private final Map<Long, Set<String>> byFile = new HashMap<>();
 
@@ -42,18 +43,20 @@ final class DirtyLog {
         }
       }
     }
-    // sequences only need to differ from every earlier one: the clock keeps them apart across restarts
+    // sequences only need to differ from every earlier one: the clock keeps them apart across
+    // restarts
     sequence = new AtomicLong(Math.max(highest, System.currentTimeMillis() * 1000));
   }
 
   /**
-   * Adds to {@code batch} a new sequence for {@code fileId} under each skipped server; returns
-   * what to remember once the batch is written.
+   * Adds to {@code batch} a new sequence for {@code fileId} under each skipped server; returns what
+   * to remember once the batch is written.
    *
-   * @throws UnrecordedSkipException when a server has no entry yet and the writer did not record
-   *     it as stale in the meta group
+   * @throws UnrecordedSkipException when a server has no entry yet and the writer did not record it
+   *     as stale in the meta group
    */
-  synchronized Runnable record(WriteBatch batch, long fileId, List<String> skipped, boolean staleMarked)
+  synchronized Runnable record(
+      WriteBatch batch, long fileId, List<String> skipped, boolean staleMarked)
       throws UnrecordedSkipException, RocksDBException {
     Set<String> known = byFile.getOrDefault(fileId, Set.of());
     for (String server : skipped) {
@@ -62,7 +65,10 @@ final class DirtyLog {
       }
     }
     for (String server : skipped) {
-      batch.put(family, key(server, fileId), ByteBuffer.allocate(8).putLong(sequence.incrementAndGet()).array());
+      batch.put(
+          family,
+          key(server, fileId),
+          ByteBuffer.allocate(8).putLong(sequence.incrementAndGet()).array());
     }
     return () -> {
       synchronized (this) {
@@ -102,7 +108,8 @@ final class DirtyLog {
   /** Drops each entry whose sequence is still the given one; returns how many were dropped. */
   synchronized int clear(String server, List<DirtyFile> entries) throws RocksDBException {
     int dropped = 0;
-    try (WriteBatch batch = new WriteBatch(); org.rocksdb.WriteOptions wo = new org.rocksdb.WriteOptions()) {
+    try (WriteBatch batch = new WriteBatch();
+        org.rocksdb.WriteOptions wo = new org.rocksdb.WriteOptions()) {
       List<Long> files = new ArrayList<>();
       for (DirtyFile e : entries) {
         byte[] k = key(server, e.fileId());
@@ -139,11 +146,14 @@ final class DirtyLog {
     if (sep < 0 || k[sep] != 0 || v.length != 8) {
       return null;
     }
-    return new DirtyFile(new String(k, 0, sep, StandardCharsets.UTF_8), ByteBuffer.wrap(k, sep + 1, 8).getLong(),
+    return new DirtyFile(
+        new String(k, 0, sep, StandardCharsets.UTF_8),
+        ByteBuffer.wrap(k, sep + 1, 8).getLong(),
         ByteBuffer.wrap(v).getLong());
   }
 
   private static boolean startsWith(byte[] key, byte[] prefix) {
-    return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    return key.length >= prefix.length
+        && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 }

@@ -6,10 +6,10 @@ import java.util.Arrays;
  * The epoch a data server stamps new writes with, together with the epochs of every retained
  * snapshot; always replaced as one value, so a writer never sees a new epoch with an old list.
  *
- * <p>The version rule (redirect-on-write): a shard version stamped {@code e} must be kept
- * while some retained snapshot {@code S} has {@code e <= S < next}, where {@code next} is the
- * epoch of the shard's next newer version (or of the write about to supersede it). Reading
- * snapshot {@code S} seeks the newest version {@code <= S}.
+ * <p>The version rule (redirect-on-write): a shard version stamped {@code e} must be kept while
+ * some retained snapshot {@code S} has {@code e <= S < next}, where {@code next} is the epoch of
+ * the shard's next newer version (or of the write about to supersede it). Reading snapshot {@code
+ * S} seeks the newest version {@code <= S}.
  */
 public record EpochState(long epoch, long[] retained) {
   public static final EpochState INITIAL = new EpochState(0, new long[0]);
@@ -19,14 +19,18 @@ public record EpochState(long epoch, long[] retained) {
     Arrays.sort(retained);
   }
 
-  /** Whether a version stamped {@code version}, superseded at {@code next}, is some snapshot's view. */
+  /**
+   * Whether a version stamped {@code version}, superseded at {@code next}, is some snapshot's view.
+   */
   public boolean keeps(long version, long next) {
     int i = Arrays.binarySearch(retained, version);
     int first = i >= 0 ? i : -i - 1;
     return first < retained.length && retained[first] < next;
   }
 
-  /** How many retained snapshots see a version stamped {@code version} superseded at {@code next}. */
+  /**
+   * How many retained snapshots see a version stamped {@code version} superseded at {@code next}.
+   */
   public int viewers(long version, long next) {
     int n = 0;
     for (long s : retained) {

@@ -7,8 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Frees the shard versions of deleted snapshots in the background: requests that arrive while
- * a pass is queued or running fold into one more pass.
+ * Frees the shard versions of deleted snapshots in the background: requests that arrive while a
+ * pass is queued or running fold into one more pass.
  */
 public final class GarbageCollector {
   private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
@@ -32,9 +32,12 @@ public final class GarbageCollector {
     queued.set(false);
     try {
       long dropped = store.collectGarbage();
-      LOG.info("Snapshot deleted: {} shard version(s) no snapshot sees any more were freed", dropped);
+      LOG.info(
+          "Snapshot deleted: {} shard version(s) no snapshot sees any more were freed", dropped);
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Freeing the versions of a deleted snapshot failed ({}); the next deletion retries", e.getMessage());
+      LOG.warn(
+          "Freeing the versions of a deleted snapshot failed ({}); the next deletion retries",
+          e.getMessage());
     }
   }
 }

@@ -10,14 +10,13 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteOptions;
 
 /**
- * Per file, the oldest layout generation this server still accepts requests for. Recovery
- * raises it after moving a file's shards from one server to another, so a client that planned
- * with the old layout (it would write to the server the shards left) is refused and re-reads
- * the layout. A deleted file's floor is {@link #DELETED}: nothing planned for it is accepted
- * any more, so a writer that still holds its layout cannot store shards nobody would reclaim.
- * Moved files are kept in memory; deleted ones only on disk (there is one per file ever
- * deleted here), looked up per request. Column family {@code fences}: key fileId, value the
- * generation (8 bytes each).
+ * Per file, the oldest layout generation this server still accepts requests for. Recovery raises it
+ * after moving a file's shards from one server to another, so a client that planned with the old
+ * layout (it would write to the server the shards left) is refused and re-reads the layout. A
+ * deleted file's floor is {@link #DELETED}: nothing planned for it is accepted any more, so a
+ * writer that still holds its layout cannot store shards nobody would reclaim. Moved files are kept
+ * in memory; deleted ones only on disk (there is one per file ever deleted here), looked up per
+ * request. Column family {@code fences}: key fileId, value the generation (8 bytes each).
  */
 final class LayoutFences {
   /** The floor of a file whose shards were deleted here: above every generation. */
@@ -42,7 +41,10 @@ final class LayoutFences {
     }
   }
 
-  /** The oldest generation accepted for the file (0: never moved, everything accepted; {@link #DELETED}). */
+  /**
+   * The oldest generation accepted for the file (0: never moved, everything accepted; {@link
+   * #DELETED}).
+   */
   long floor(long fileId) throws RocksDBException {
     Long moved = floors.get(fileId);
     if (moved != null) {
@@ -58,7 +60,8 @@ final class LayoutFences {
   }
 
   /** Raises the file's floor to {@code generation} (a lower one is ignored), durably. */
-  synchronized void raise(long fileId, long generation, WriteOptions options) throws RocksDBException {
+  synchronized void raise(long fileId, long generation, WriteOptions options)
+      throws RocksDBException {
     if (generation <= floor(fileId)) {
       return;
     }

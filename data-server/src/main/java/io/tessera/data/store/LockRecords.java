@@ -7,8 +7,8 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 
 /**
- * Granted stripe locks as records in the {@code locks} family, so a restarted server still
- * knows them; a write releasing its lock deletes the record in the write's own batch.
+ * Granted stripe locks as records in the {@code locks} family, so a restarted server still knows
+ * them; a write releasing its lock deletes the record in the write's own batch.
  */
 final class LockRecords {
   private final ShardDb db;

@@ -19,49 +19,51 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Shards in one RocksDB: key {@link ShardKey}, value {@code crc32c(4) | bytes}; an empty
- * value is a tombstone (the shard was truncated away or its file removed at that epoch, while
- * a snapshot still sees an older version). Values of at least {@link #MIN_FILE_VALUE} bytes (a
- * stripe unit's size) are kept in {@link ValueFiles} instead, one file per version, which the
- * version index names; small ones stay in the default column family. Small column families sit
- * beside the shards so that a write and its bookkeeping commit in one batch: {@code versions}
- * (every shard key with its value's length and, for a value in a file, the file's generation:
- * reads find their value through it, and scans never touch values), {@code locks}
- * (granted stripe locks) and {@code dirty} (the dirty-file log, key
- * {@code server id | 0 | fileId}, value the time of the first entry); {@code fences} holds the
- * {@link LayoutFences} of files whose shards recovery moved between servers.
+ * Shards in one RocksDB: key {@link ShardKey}, value {@code crc32c(4) | bytes}; an empty value is a
+ * tombstone (the shard was truncated away or its file removed at that epoch, while a snapshot still
+ * sees an older version). Values of at least {@link #MIN_FILE_VALUE} bytes (a stripe unit's size)
+ * are kept in {@link ValueFiles} instead, one file per version, which the version index names;
+ * small ones stay in the default column family. Small column families sit beside the shards so that
+ * a write and its bookkeeping commit in one batch: {@code versions} (every shard key with its
+ * value's length and, for a value in a file, the file's generation: reads find their value through
+ * it, and scans never touch values), {@code locks} (granted stripe locks) and {@code dirty} (the
+ * dirty-file log, key {@code server id | 0 | fileId}, value the time of the first entry); {@code
+ * fences} holds the {@link LayoutFences} of files whose shards recovery moved between servers.
  *
- * <p>Versions follow {@link EpochState}'s rule: a write at epoch {@code C} replaces the
- * shard's newest version unless a retained snapshot still sees it; reads at a snapshot seek
- * the newest version at or below it; {@link #collectGarbage()} drops versions no snapshot sees
- * any more.
+ * <p>Versions follow {@link EpochState}'s rule: a write at epoch {@code C} replaces the shard's
+ * newest version unless a retained snapshot still sees it; reads at a snapshot seek the newest
+ * version at or below it; {@link #collectGarbage()} drops versions no snapshot sees any more.
  *
  * <p>A unit-sized write goes from the network buffers to its file in one gathering write (its
  * CRC32C computed over them in place); a read maps the file and replies with a slice of the
  * mapping. Every value carries our CRC32C, verified on every read.
  *
  * <p>Over 500 lines because each update (write, truncate, delete, GC) is one read-modify-write of
- * versions, value files and bookkeeping committed in one batch under the shard mutexes; the
- * pieces it orchestrates ({@link ShardDb}, {@link VersionIndex}, {@link ValueReader},
- * {@link VersionWriter}) live apart.
+ * versions, value files and bookkeeping committed in one batch under the shard mutexes; the pieces
+ * it orchestrates ({@link ShardDb}, {@link VersionIndex}, {@link ValueReader}, {@link
+ * VersionWriter}) live apart.
  */
 public final class RocksShardStore implements ShardStore {
   private static final Logger LOG = LoggerFactory.getLogger(RocksShardStore.class);
 
   /**
-   * A deleted file with more versions than this goes in one range tombstone, a smaller one in
-   * point tombstones: every read of a memtable sorts its range tombstones again, so a few
-   * thousand removed small files made an idle server burn a core.
+   * A deleted file with more versions than this goes in one range tombstone, a smaller one in point
+   * tombstones: every read of a memtable sorts its range tombstones again, so a few thousand
+   * removed small files made an idle server burn a core.
    */
   private static final int RANGE_DELETE_FROM = 1024;
+
   private static final int CRC_BYTES = ValueReader.CRC_BYTES;
+
   /** Write-ahead log kept at most (beyond what the shard memtables still need). */
   static final long MAX_LOG_BYTES = ShardDb.MAX_LOG_BYTES;
+
   /**
    * Values at least this large (crc included) go to their own file. RocksDB's blob files took
    * values from this size before value files existed; stores written then still read them.
    */
   public static final int MIN_FILE_VALUE = 32 << 10;
+
   /** {@link #RocksShardStore(Path, int)}'s threshold that keeps every value in RocksDB. */
   public static final int NO_VALUE_FILES = Integer.MAX_VALUE;
 
@@ -82,8 +84,8 @@ public final class RocksShardStore implements ShardStore {
   }
 
   /**
-   * A store whose new values of {@code minFileValue} bytes or more (checksum included) go to
-   * value files ({@link #NO_VALUE_FILES}: none); values already stored are read wherever they are.
+   * A store whose new values of {@code minFileValue} bytes or more (checksum included) go to value
+   * files ({@link #NO_VALUE_FILES}: none); values already stored are read wherever they are.
    */
   public RocksShardStore(Path dir, int minFileValue) throws IOException {
     this(dir, minFileValue, ValueFileOptions.DEFAULTS);
@@ -110,7 +112,8 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public void write(List<ShardWrite> writes, WriteBookkeeping book, long epoch, boolean sync) throws IOException {
+  public void write(List<ShardWrite> writes, WriteBookkeeping book, long epoch, boolean sync)
+      throws IOException {
     int[] stripes = mutexes.lockAll(writes);
     List<ByteBuf> held = new ArrayList<>();
     ValueFileChanges changes = new ValueFileChanges(files);
@@ -119,13 +122,19 @@ public final class RocksShardStore implements ShardStore {
       for (ShardWrite w : writes) {
         long current = epoch == CURRENT_EPOCH ? now.epoch() : epoch;
         // before the first snapshot there is no older epoch whose version could linger
-        Long older = current > 0 || now.epoch() > 0 ? index.newestEpoch(w.shard(), Long.MAX_VALUE) : null;
+        Long older =
+            current > 0 || now.epoch() > 0 ? index.newestEpoch(w.shard(), Long.MAX_VALUE) : null;
         if (older != null && older > current) {
           if (epoch != CURRENT_EPOCH) {
-            throw new IllegalArgumentException("shard " + w.shard() + " has a version at epoch " + older
-                + ", newer than the write's epoch " + epoch);
+            throw new IllegalArgumentException(
+                "shard "
+                    + w.shard()
+                    + " has a version at epoch "
+                    + older
+                    + ", newer than the write's epoch "
+                    + epoch);
           }
-          current = older;   // a writer stamped it past this server's epoch: a snapshot was committed
+          current = older; // a writer stamped it past this server's epoch: a snapshot was committed
         }
         if (w.hole()) {
           writer.supersede(batch, w.shard(), current, now, null, changes);
@@ -137,7 +146,8 @@ public final class RocksShardStore implements ShardStore {
         if (older != null && older != current && !keepOlder && !now.keeps(older, current)) {
           writer.deleteVersion(batch, w.shard(), older, changes);
         }
-        writer.putVersion(batch, w.shard(), current, writer.valueOf(w, held), sync, w.pastCache(), changes);
+        writer.putVersion(
+            batch, w.shard(), current, writer.valueOf(w, held), sync, w.pastCache(), changes);
       }
       commit(batch, book, book.fileId(), sync, changes);
     } catch (RocksDBException e) {
@@ -151,9 +161,9 @@ public final class RocksShardStore implements ShardStore {
   }
 
   /**
-   * A write admitted before its file was deleted here that committed after the delete looked
-   * for the file's shards: nobody would reclaim what it stored, so it goes now. (The write is
-   * still answered as done: its file is gone either way.)
+   * A write admitted before its file was deleted here that committed after the delete looked for
+   * the file's shards: nobody would reclaim what it stored, so it goes now. (The write is still
+   * answered as done: its file is gone either way.)
    */
   private void removeIfDeletedMeanwhile(List<ShardWrite> writes) throws IOException {
     long checked = -1;
@@ -170,7 +180,9 @@ public final class RocksShardStore implements ShardStore {
         throw ShardDb.error("write", e);
       }
       if (deleted) {
-        LOG.info("A write to file {} arrived as the file was deleted here; its shards were removed again", fileId);
+        LOG.info(
+            "A write to file {} arrived as the file was deleted here; its shards were removed again",
+            fileId);
         removeShards(fileId);
       }
     }
@@ -212,13 +224,15 @@ public final class RocksShardStore implements ShardStore {
     if (!now.hasSnapshots()) {
       VersionIndex.FileVersions versions = index.versionsOf(fileId);
       if (versions.keys().isEmpty()) {
-        return;   // nothing of it here (an empty file, or a server its data never reached)
+        return; // nothing of it here (an empty file, or a server its data never reached)
       }
       try (WriteBatch batch = new WriteBatch()) {
         versions.valueFiles().forEach(changes::obsolete);
         if (versions.keys().size() > RANGE_DELETE_FROM) {
-          batch.deleteRange(db.shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
-          batch.deleteRange(db.versions, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+          batch.deleteRange(
+              db.shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+          batch.deleteRange(
+              db.versions, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
         } else {
           for (byte[] key : versions.keys()) {
             batch.delete(db.shards, key);
@@ -245,38 +259,43 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public void truncateFile(long fileId, long stripe, int[] keepLengths, WriteBookkeeping book) throws IOException {
+  public void truncateFile(long fileId, long stripe, int[] keepLengths, WriteBookkeeping book)
+      throws IOException {
     EpochState now = state;
     List<ByteBuf> held = new ArrayList<>();
     ValueFileChanges changes = new ValueFileChanges(files);
     try (WriteBatch batch = new WriteBatch()) {
       for (ShardId id : index.shardsOf(fileId, stripe)) {
-        int keep = id.stripe() > stripe || id.unit() >= keepLengths.length ? 0 : keepLengths[id.unit()];
-        mutexes.with(id, () -> {
-          if (keep == 0) {
-            writer.supersede(batch, id, now.epoch(), now, null, changes);
-            return;
-          }
-          ByteBuf value;
-          try {
-            value = values.newest(id);
-          } catch (CorruptShardException e) {
-            // left as it is: still corrupt, so still read around and rewritten by recovery (the
-            // rebuild that truncates this server's copy first among them), never cut into a
-            // value that would pass its checksum
-            LOG.warn("Truncate of file {} left shard {} as it is: {}", fileId, id, e.getMessage());
-            return;
-          }
-          if (value == null) {
-            return;
-          }
-          held.add(value);
-          if (value.readableBytes() - CRC_BYTES > keep) {
-            value.writerIndex(CRC_BYTES + keep);
-            value.setInt(0, ValueReader.crc(value, CRC_BYTES, keep));
-            writer.supersede(batch, id, now.epoch(), now, value.nioBuffer(), changes);
-          }
-        });
+        int keep =
+            id.stripe() > stripe || id.unit() >= keepLengths.length ? 0 : keepLengths[id.unit()];
+        mutexes.with(
+            id,
+            () -> {
+              if (keep == 0) {
+                writer.supersede(batch, id, now.epoch(), now, null, changes);
+                return;
+              }
+              ByteBuf value;
+              try {
+                value = values.newest(id);
+              } catch (CorruptShardException e) {
+                // left as it is: still corrupt, so still read around and rewritten by recovery (the
+                // rebuild that truncates this server's copy first among them), never cut into a
+                // value that would pass its checksum
+                LOG.warn(
+                    "Truncate of file {} left shard {} as it is: {}", fileId, id, e.getMessage());
+                return;
+              }
+              if (value == null) {
+                return;
+              }
+              held.add(value);
+              if (value.readableBytes() - CRC_BYTES > keep) {
+                value.writerIndex(CRC_BYTES + keep);
+                value.setInt(0, ValueReader.crc(value, CRC_BYTES, keep));
+                writer.supersede(batch, id, now.epoch(), now, value.nioBuffer(), changes);
+              }
+            });
       }
       commit(batch, book, fileId, false, changes);
     } catch (RocksDBException e) {
@@ -291,13 +310,16 @@ public final class RocksShardStore implements ShardStore {
    * Commits an update's batch with its bookkeeping: the writer's released lock record and the
    * dirty-file log entries of the servers it skipped go in the same batch.
    */
-  private void commit(WriteBatch batch, WriteBookkeeping book, long fileId, boolean sync, ValueFileChanges changes)
+  private void commit(
+      WriteBatch batch, WriteBookkeeping book, long fileId, boolean sync, ValueFileChanges changes)
       throws IOException, RocksDBException {
     if (book.releasedLock() != null) {
       batch.delete(db.locks, book.releasedLock());
     }
-    Runnable remember = book.missingServers().isEmpty() ? null
-        : dirty.record(batch, fileId, book.missingServers(), book.staleMarked());
+    Runnable remember =
+        book.missingServers().isEmpty()
+            ? null
+            : dirty.record(batch, fileId, book.missingServers(), book.staleMarked());
     db.db.write(sync ? db.syncWrite : db.asyncWrite, batch);
     changes.committed();
     if (remember != null) {
@@ -314,72 +336,81 @@ public final class RocksShardStore implements ShardStore {
   @Override
   public long collectGarbage() throws IOException {
     long[] dropped = new long[1];
-    index.forEachShard((id, indexed) -> {
-      if (indexed.size() > 1 || indexed.get(0).tombstone()) {
-        dropped[0] += collect(id);
-      }
-    });
+    index.forEachShard(
+        (id, indexed) -> {
+          if (indexed.size() > 1 || indexed.get(0).tombstone()) {
+            dropped[0] += collect(id);
+          }
+        });
     return dropped[0];
   }
 
   private long collect(ShardId id) throws IOException {
     long[] dropped = new long[1];
-    mutexes.with(id, () -> {
-      EpochState now = state;
-      List<VersionIndex.Version> versions = index.versionsOf(id);
-      ValueFileChanges changes = new ValueFileChanges(files);
-      try (WriteBatch batch = new WriteBatch()) {
-        // a tombstone only matters while it hides an older kept version with data
-        boolean dataBelow = false;
-        for (int i = 0; i < versions.size(); i++) {
-          long v = versions.get(i).epoch();
-          boolean tombstone = versions.get(i).tombstone();
-          boolean visible = i == versions.size() - 1 || now.keeps(v, versions.get(i + 1).epoch());
-          if (visible && (!tombstone || dataBelow)) {
-            dataBelow = !tombstone;
-          } else {
-            writer.deleteVersion(batch, id, v, changes);
-            dropped[0]++;
+    mutexes.with(
+        id,
+        () -> {
+          EpochState now = state;
+          List<VersionIndex.Version> versions = index.versionsOf(id);
+          ValueFileChanges changes = new ValueFileChanges(files);
+          try (WriteBatch batch = new WriteBatch()) {
+            // a tombstone only matters while it hides an older kept version with data
+            boolean dataBelow = false;
+            for (int i = 0; i < versions.size(); i++) {
+              long v = versions.get(i).epoch();
+              boolean tombstone = versions.get(i).tombstone();
+              boolean visible =
+                  i == versions.size() - 1 || now.keeps(v, versions.get(i + 1).epoch());
+              if (visible && (!tombstone || dataBelow)) {
+                dataBelow = !tombstone;
+              } else {
+                writer.deleteVersion(batch, id, v, changes);
+                dropped[0]++;
+              }
+            }
+            if (dropped[0] > 0) {
+              db.db.write(db.asyncWrite, batch);
+              changes.committed();
+            }
+          } catch (RocksDBException e) {
+            throw ShardDb.error("garbage collection", e);
           }
-        }
-        if (dropped[0] > 0) {
-          db.db.write(db.asyncWrite, batch);
-          changes.committed();
-        }
-      } catch (RocksDBException e) {
-        throw ShardDb.error("garbage collection", e);
-      }
-    });
+        });
     return dropped[0];
   }
 
   @Override
-  public VersionReport scanVersions(long writtenAfter, long writtenUpTo, boolean usage) throws IOException {
+  public VersionReport scanVersions(long writtenAfter, long writtenUpTo, boolean usage)
+      throws IOException {
     EpochState now = state;
     TreeMap<Long, Long> exclusive = new TreeMap<>();
     for (long e : now.retained()) {
       exclusive.put(e, 0L);
     }
     TreeSet<Long> written = new TreeSet<>();
-    index.forEachShard((id, versions) -> {
-      for (int i = 0; i < versions.size(); i++) {
-        long epoch = versions.get(i).epoch();
-        if (epoch > writtenAfter && epoch <= writtenUpTo) {
-          written.add(id.fileId());
-        }
-        long only = usage && i + 1 < versions.size() ? now.onlyViewer(epoch, versions.get(i + 1).epoch()) : -1;
-        if (only >= 0) {
-          exclusive.merge(only, Math.max(0, versions.get(i).length() - CRC_BYTES), Long::sum);
-        }
-      }
-    });
+    index.forEachShard(
+        (id, versions) -> {
+          for (int i = 0; i < versions.size(); i++) {
+            long epoch = versions.get(i).epoch();
+            if (epoch > writtenAfter && epoch <= writtenUpTo) {
+              written.add(id.fileId());
+            }
+            long only =
+                usage && i + 1 < versions.size()
+                    ? now.onlyViewer(epoch, versions.get(i + 1).epoch())
+                    : -1;
+            if (only >= 0) {
+              exclusive.merge(only, Math.max(0, versions.get(i).length() - CRC_BYTES), Long::sum);
+            }
+          }
+        });
     return new VersionReport(exclusive, List.copyOf(written));
   }
 
   @Override
   public void sync() throws IOException {
     try {
-      files.syncPending();     // before the log that names them
+      files.syncPending(); // before the log that names them
       db.flushWal();
     } catch (RocksDBException e) {
       throw ShardDb.error("sync", e);
@@ -479,12 +510,13 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public byte[] scrub(byte[] from, long budgetBytes, List<ShardId> corrupt, List<String> corruptSnapshotOnly)
+  public byte[] scrub(
+      byte[] from, long budgetBytes, List<ShardId> corrupt, List<String> corruptSnapshotOnly)
       throws IOException {
     long read = 0;
     // RocksDB's checksums of what it holds are not checked here: ours names the shard that failed
     try (ReadOptions ro = new ReadOptions().setFillCache(false).setVerifyChecksums(false);
-         RocksIterator it = db.db.newIterator(db.versions, ro)) {
+        RocksIterator it = db.db.newIterator(db.versions, ro)) {
       if (from == null) {
         it.seekToFirst();
       } else {
@@ -526,7 +558,10 @@ public final class RocksShardStore implements ShardStore {
     db.flushShards();
   }
 
-  /** For tests: compacts every table file of the shards, with the blob garbage collection that comes with it. */
+  /**
+   * For tests: compacts every table file of the shards, with the blob garbage collection that comes
+   * with it.
+   */
   void compactForTesting() throws RocksDBException {
     db.compactShards();
   }
@@ -538,7 +573,8 @@ public final class RocksShardStore implements ShardStore {
     if (VersionIndex.inFile(entry)) {
       Path file = files.pathForTesting(VersionIndex.fileOf(id, epoch, entry));
       byte[] bytes = Files.readAllBytes(file);
-      bytes[bytes.length / 2] ^= 0x5a;   // a value byte: a direct write pads the file by less than a block
+      bytes[bytes.length / 2] ^=
+          0x5a; // a value byte: a direct write pads the file by less than a block
       Files.write(file, bytes);
       return;
     }

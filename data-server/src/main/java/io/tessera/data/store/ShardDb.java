@@ -23,9 +23,9 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteOptions;
 
 /**
- * The one RocksDB of a shard store with its column families: the shards (default family, tuned
- * for large values) and the small families beside them, so a write and its bookkeeping commit
- * in one batch ({@code locks}, {@code dirty}, {@code versions}, {@code fences}).
+ * The one RocksDB of a shard store with its column families: the shards (default family, tuned for
+ * large values) and the small families beside them, so a write and its bookkeeping commit in one
+ * batch ({@code locks}, {@code dirty}, {@code versions}, {@code fences}).
  */
 final class ShardDb implements AutoCloseable {
   static {
@@ -45,6 +45,7 @@ final class ShardDb implements AutoCloseable {
   final WriteOptions asyncWrite = new WriteOptions();
   final WriteOptions syncWrite = new WriteOptions().setSync(true);
   final ReadOptions reads = new ReadOptions().setVerifyChecksums(false).setFillCache(false);
+
   /** Whether the store predates the version index (it has shards but the index must be built). */
   final boolean indexMissing;
 
@@ -61,40 +62,55 @@ final class ShardDb implements AutoCloseable {
     // would otherwise stop every write until a restart. Every value carries our CRC32C, checked
     // on each read and by the scrubber, and a corrupt shard is rebuilt.
     errorLog = new BackgroundErrorLog(dir.toString());
-    dbOptions = new DBOptions()
-        .setListeners(List.of(errorLog))
-        .setParanoidChecks(false)
-        .setCreateIfMissing(true)
-        .setCreateMissingColumnFamilies(true)
-        .setMaxBackgroundJobs(2)
-        .setBytesPerSync(1L << 20)
-        .setWalBytesPerSync(1L << 20)
-        // a log file goes once every family with changes in it has flushed; the small families
-        // rarely fill a memtable, so without a bound every shard byte stayed in the log too
-        .setMaxTotalWalSize(MAX_LOG_BYTES);
-    shardOptions = new ColumnFamilyOptions()
-        .setEnableBlobFiles(true)
-        .setMinBlobSize(minBlobValue)
-        .setBlobFileSize(256L << 20)
-        .setEnableBlobGarbageCollection(true)
-        // overwrites leave older blob files mostly garbage while few table files change:
-        // compact the tables that point into them once half of such a file is dead
-        .setBlobGarbageCollectionForceThreshold(0.5)
-        .setWriteBufferSize(64L << 20)
-        .setMaxWriteBufferNumber(4)
-        .setCompressionType(CompressionType.NO_COMPRESSION)
-        .setBlobCompressionType(CompressionType.NO_COMPRESSION)
-        .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
+    dbOptions =
+        new DBOptions()
+            .setListeners(List.of(errorLog))
+            .setParanoidChecks(false)
+            .setCreateIfMissing(true)
+            .setCreateMissingColumnFamilies(true)
+            .setMaxBackgroundJobs(2)
+            .setBytesPerSync(1L << 20)
+            .setWalBytesPerSync(1L << 20)
+            // a log file goes once every family with changes in it has flushed; the small families
+            // rarely fill a memtable, so without a bound every shard byte stayed in the log too
+            .setMaxTotalWalSize(MAX_LOG_BYTES);
+    shardOptions =
+        new ColumnFamilyOptions()
+            .setEnableBlobFiles(true)
+            .setMinBlobSize(minBlobValue)
+            .setBlobFileSize(256L << 20)
+            .setEnableBlobGarbageCollection(true)
+            // overwrites leave older blob files mostly garbage while few table files change:
+            // compact the tables that point into them once half of such a file is dead
+            .setBlobGarbageCollectionForceThreshold(0.5)
+            .setWriteBufferSize(64L << 20)
+            .setMaxWriteBufferNumber(4)
+            .setCompressionType(CompressionType.NO_COMPRESSION)
+            .setBlobCompressionType(CompressionType.NO_COMPRESSION)
+            .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache));
     smallOptions = new ColumnFamilyOptions().setWriteBufferSize(4L << 20);
     try {
       indexMissing = hasShardsWithoutIndex(dir);
-      db = RocksDB.open(dbOptions, dir.toString(), List.of(
-          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, shardOptions),
-          family("locks"), family("dirty"), family("versions"), family("fences")), families);
+      db =
+          RocksDB.open(
+              dbOptions,
+              dir.toString(),
+              List.of(
+                  new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, shardOptions),
+                  family("locks"),
+                  family("dirty"),
+                  family("versions"),
+                  family("fences")),
+              families);
     } catch (RocksDBException e) {
       closeOptions();
-      throw new IOException("cannot open shard store in " + dir + ": " + e.getMessage()
-          + " (is another data server using this directory?)", e);
+      throw new IOException(
+          "cannot open shard store in "
+              + dir
+              + ": "
+              + e.getMessage()
+              + " (is another data server using this directory?)",
+          e);
     }
     shards = families.get(0);
     locks = families.get(1);
@@ -136,10 +152,13 @@ final class ShardDb implements AutoCloseable {
     }
   }
 
-  /** Compacts every table file of the shards, with the blob garbage collection that comes with it. */
+  /**
+   * Compacts every table file of the shards, with the blob garbage collection that comes with it.
+   */
   void compactShards() throws RocksDBException {
-    try (CompactRangeOptions all = new CompactRangeOptions().setBottommostLevelCompaction(
-        CompactRangeOptions.BottommostLevelCompaction.kForce)) {
+    try (CompactRangeOptions all =
+        new CompactRangeOptions()
+            .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForce)) {
       db.compactRange(shards, null, null, all);
     }
   }
@@ -173,7 +192,10 @@ final class ShardDb implements AutoCloseable {
   }
 
   static IOException error(String what, RocksDBException e) {
-    String status = e.getStatus() == null ? e.getMessage() : e.getStatus().getCodeString() + ": " + e.getMessage();
+    String status =
+        e.getStatus() == null
+            ? e.getMessage()
+            : e.getStatus().getCodeString() + ": " + e.getMessage();
     return new IOException("shard store " + what + " failed: " + status, e);
   }
 }

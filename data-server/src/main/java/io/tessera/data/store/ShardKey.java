@@ -12,8 +12,12 @@ final class ShardKey {
   private ShardKey() {}
 
   static byte[] encode(ShardId id, long epoch) {
-    return ByteBuffer.allocate(LENGTH).putLong(id.fileId()).putLong(id.stripe()).putInt(id.unit())
-        .putLong(epoch).array();
+    return ByteBuffer.allocate(LENGTH)
+        .putLong(id.fileId())
+        .putLong(id.stripe())
+        .putInt(id.unit())
+        .putLong(epoch)
+        .array();
   }
 
   /** The first key of a file's shards at or after this stripe. */

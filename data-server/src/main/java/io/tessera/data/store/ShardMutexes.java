@@ -38,7 +38,10 @@ final class ShardMutexes {
     }
   }
 
-  /** Locks every shard of a write, in stripe order (no deadlock between two writes); returns what to pass to {@link #unlock}. */
+  /**
+   * Locks every shard of a write, in stripe order (no deadlock between two writes); returns what to
+   * pass to {@link #unlock}.
+   */
   int[] lockAll(List<ShardWrite> writes) {
     int[] stripes = writes.stream().mapToInt(w -> stripe(w.shard())).distinct().sorted().toArray();
     for (int s : stripes) {

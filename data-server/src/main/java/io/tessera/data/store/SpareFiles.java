@@ -11,14 +11,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 /**
- * Files of removed values, kept to hold the next values instead of being unlinked. On ext4
- * without a journal, creating a file skips every inode freed in the last minutes, reading each
- * one's inode-table block to tell, so creates after many deletes were slow (figures in
+ * Files of removed values, kept to hold the next values instead of being unlinked. On ext4 without
+ * a journal, creating a file skips every inode freed in the last minutes, reading each one's
+ * inode-table block to tell, so creates after many deletes were slow (figures in
  * docs/benchmarks/2026-11-26-figures-from-comments.md). Renaming a spare into place costs what a
  * create costs with nothing freed, and its blocks are written over instead of allocated again.
  *
- * <p>Spares live in one directory, named {@code spare-<counter>}; at most {@code maxBytes} of them are
- * kept (the rest are unlinked), and those a previous run left are removed at start.
+ * <p>Spares live in one directory, named {@code spare-<counter>}; at most {@code maxBytes} of them
+ * are kept (the rest are unlinked), and those a previous run left are removed at start.
  */
 final class SpareFiles {
   private final Path dir;
@@ -41,8 +41,8 @@ final class SpareFiles {
 
   /**
    * Moves {@code file} ({@code size} bytes) among the spares, or unlinks it when they are full.
-   * {@code unread} is asked after the move: a file some reader may still hold is unlinked then
-   * (its reader keeps the old bytes), never written over.
+   * {@code unread} is asked after the move: a file some reader may still hold is unlinked then (its
+   * reader keeps the old bytes), never written over.
    */
   void retire(Path file, long size, BooleanSupplier unread) throws IOException {
     if (keptBytes.addAndGet(size) > maxBytes) {
@@ -50,7 +50,7 @@ final class SpareFiles {
       Files.delete(file);
       return;
     }
-    Path spare = dir.resolve("spare-" + nextName.incrementAndGet());   // no value file's name
+    Path spare = dir.resolve("spare-" + nextName.incrementAndGet()); // no value file's name
     try {
       Files.move(file, spare, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
@@ -66,9 +66,9 @@ final class SpareFiles {
   }
 
   /**
-   * Renames a spare to {@code target} and returns true, or returns false when there is none
-   * (then the caller creates the file). The file keeps its old bytes: the caller writes over them
-   * and cuts it to its new length.
+   * Renames a spare to {@code target} and returns true, or returns false when there is none (then
+   * the caller creates the file). The file keeps its old bytes: the caller writes over them and
+   * cuts it to its new length.
    */
   boolean reuseAs(Path target) throws IOException {
     for (Spare s; (s = spares.pollFirst()) != null; ) {

@@ -27,19 +27,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Stored values of a stripe unit's size, one file each, named
- * {@code <bucket>/<fileId>.<stripe>.<unit>.<epoch>.<generation>}, holding exactly the value
- * ({@code crc32c(4) | bytes}). The version index names the current generation, so a value is
- * replaced by writing a new file and committing the index, never by writing over a file a reader
- * may hold: a crash leaves the old value or the new one, plus perhaps an unnamed file that
- * {@link #sweep} removes at the next start. Removed files are kept as {@link SpareFiles} for
- * later values unless a reader still holds them (readers are counted per file).
+ * Stored values of a stripe unit's size, one file each, named {@code
+ * <bucket>/<fileId>.<stripe>.<unit>.<epoch>.<generation>}, holding exactly the value ({@code
+ * crc32c(4) | bytes}). The version index names the current generation, so a value is replaced by
+ * writing a new file and committing the index, never by writing over a file a reader may hold: a
+ * crash leaves the old value or the new one, plus perhaps an unnamed file that {@link #sweep}
+ * removes at the next start. Removed files are kept as {@link SpareFiles} for later values unless a
+ * reader still holds them (readers are counted per file).
  *
- * <p>Why not RocksDB's blob files: every byte went through the log, a memtable and a flush
- * first. A file takes one gathering write from the network buffers; a read maps it or, for a
- * whole uncached unit, reads it past the page cache. Units a streaming writer replaced whole go
- * past the cache too (direct I/O where the file system allows it): copying every byte into new
- * cache pages cost a data server most of its CPU (docs/benchmarks/2026-11-26-figures-from-comments.md).
+ * <p>Why not RocksDB's blob files: every byte went through the log, a memtable and a flush first. A
+ * file takes one gathering write from the network buffers; a read maps it or, for a whole uncached
+ * unit, reads it past the page cache. Units a streaming writer replaced whole go past the cache too
+ * (direct I/O where the file system allows it): copying every byte into new cache pages cost a data
+ * server most of its CPU (docs/benchmarks/2026-11-26-figures-from-comments.md).
  *
  * <p>Durability: a written file survives SIGKILL; {@link #syncPending()} forces the files written
  * since the last sync, and their directories, to stable storage. A sync write forces its file
@@ -48,12 +48,22 @@ import org.slf4j.LoggerFactory;
 final class ValueFiles {
   /** Files written and not yet forced at which a writer forces them all (bounds the list). */
   private static final int MAX_UNSYNCED = 4096;
+
   private static final int BUCKETS = 256;
-  /** Direct writes start, and are as long as, a multiple of this; their buffers start at one too. */
+
+  /**
+   * Direct writes start, and are as long as, a multiple of this; their buffers start at one too.
+   */
   private static final int BLOCK = 4096;
+
   private static final byte[] ZEROS = new byte[BLOCK];
-  /** Direct writes up to this long use a buffer each writing thread keeps ({@link #keptWriteBuffer}). */
+
+  /**
+   * Direct writes up to this long use a buffer each writing thread keeps ({@link
+   * #keptWriteBuffer}).
+   */
   private static final int MAX_KEPT_WRITE_BUFFER = 4 << 20;
+
   private static final ThreadLocal<ByteBuffer> WRITE_BUFFER = new ThreadLocal<>();
   private static final Logger LOG = LoggerFactory.getLogger(ValueFiles.class);
 
@@ -62,14 +72,21 @@ final class ValueFiles {
   private final AtomicLong storedBytes = new AtomicLong();
   private final Set<Path> unsynced = ConcurrentHashMap.newKeySet();
   private final Set<Path> unsyncedDirectories = ConcurrentHashMap.newKeySet();
+
   /** Files of removed values, reused for new ones. */
   private final SpareFiles spares;
+
   /** Files being read, with how many reads hold each: never reused while held. */
   private final Map<Path, Integer> readers = new ConcurrentHashMap<>();
+
   /** Whether files are written with direct I/O (false once the file system refused it). */
   private volatile boolean direct;
-  /** Whether uncached whole units are read with direct I/O (false once the file system refused it). */
+
+  /**
+   * Whether uncached whole units are read with direct I/O (false once the file system refused it).
+   */
   private volatile boolean directReads;
+
   /** The open option that asks for direct I/O. */
   private final OpenOption directOption;
 
@@ -97,12 +114,14 @@ final class ValueFiles {
    * with direct I/O when {@code pastCache} (nothing will read it back soon) and the file system
    * allows it.
    */
-  Ref write(ShardId shard, long epoch, ByteBuffer[] parts, boolean sync, boolean pastCache) throws IOException {
+  Ref write(ShardId shard, long epoch, ByteBuffer[] parts, boolean sync, boolean pastCache)
+      throws IOException {
     Ref ref = new Ref(shard, epoch, nextGeneration.getAndIncrement());
     Path path = path(ref);
     long length;
     try {
-      length = direct && pastCache ? writeDirect(path, parts, sync) : writeBuffered(path, parts, sync);
+      length =
+          direct && pastCache ? writeDirect(path, parts, sync) : writeBuffered(path, parts, sync);
     } catch (IOException e) {
       Files.deleteIfExists(path);
       throw e;
@@ -153,9 +172,13 @@ final class ValueFiles {
   private long writeDirect(Path path, ByteBuffer[] parts, boolean sync) throws IOException {
     long length = lengthOf(parts);
     int padded = wholeBlocks(length);
-    ByteBuf block = padded <= MAX_KEPT_WRITE_BUFFER ? null : PooledByteBufAllocator.DEFAULT.directBuffer(padded + BLOCK);
+    ByteBuf block =
+        padded <= MAX_KEPT_WRITE_BUFFER
+            ? null
+            : PooledByteBufAllocator.DEFAULT.directBuffer(padded + BLOCK);
     try {
-      ByteBuffer aligned = block == null ? keptWriteBuffer(padded) : block.nioBuffer(blockStart(block), padded);
+      ByteBuffer aligned =
+          block == null ? keptWriteBuffer(padded) : block.nioBuffer(blockStart(block), padded);
       for (ByteBuffer p : parts) {
         aligned.put(p.duplicate());
       }
@@ -167,8 +190,10 @@ final class ValueFiles {
         Files.deleteIfExists(path);
         long written = writeBuffered(path, parts, sync);
         if (direct) {
-          direct = false;   // the page cache took it: the file system refuses direct I/O
-          LOG.info("Value files in {} are written through the page cache: direct I/O refused ({})", root,
+          direct = false; // the page cache took it: the file system refuses direct I/O
+          LOG.info(
+              "Value files in {} are written through the page cache: direct I/O refused ({})",
+              root,
               refused.getMessage());
         }
         return written;
@@ -193,8 +218,8 @@ final class ValueFiles {
   /**
    * This thread's block-aligned buffer for direct writes, {@code bytes} long. Taken from Netty's
    * pool per unit instead, the pool dropped chunks as they emptied and allocated new ones, which
-   * the JVM zeroes: 4-5 % of a data server's CPU under streaming writes (perf:
-   * {@code Copy::fill_to_memory_atomic} on the worker threads).
+   * the JVM zeroes: 4-5 % of a data server's CPU under streaming writes (perf: {@code
+   * Copy::fill_to_memory_atomic} on the worker threads).
    */
   private static ByteBuffer keptWriteBuffer(int bytes) {
     ByteBuffer b = WRITE_BUFFER.get();
@@ -206,8 +231,8 @@ final class ValueFiles {
   }
 
   /**
-   * Opens a new value file for writing: a spare renamed to {@code path} when there is one (its
-   * old bytes are written over, then cut with {@link #cutTo}), else a file created.
+   * Opens a new value file for writing: a spare renamed to {@code path} when there is one (its old
+   * bytes are written over, then cut with {@link #cutTo}), else a file created.
    */
   private FileChannel openNew(Path path, OpenOption... extra) throws IOException {
     boolean reused = spares.reuseAs(path);
@@ -227,20 +252,21 @@ final class ValueFiles {
   }
 
   /**
-   * The file as a buffer of up to {@code length} bytes; the caller releases it. A file shorter
-   * than the index says (torn by a power loss) gives fewer bytes, and its checksum tells.
+   * The file as a buffer of up to {@code length} bytes; the caller releases it. A file shorter than
+   * the index says (torn by a power loss) gives fewer bytes, and its checksum tells.
    *
    * <p>A file in the page cache, or any file unless {@code pastCache}, is mapped ({@link
    * MappedValue}) and replied from the cache. One that is not cached, read whole with {@code
-   * pastCache} (a streaming reader, a rebuild, the scrubber), is read with direct I/O into a
-   * buffer and stays out of the cache: filling cache pages and mapping them cost the server more
-   * than the device's transfer into the buffer.
+   * pastCache} (a streaming reader, a rebuild, the scrubber), is read with direct I/O into a buffer
+   * and stays out of the cache: filling cache pages and mapping them cost the server more than the
+   * device's transfer into the buffer.
    *
    * @throws NoSuchFileException when the file is gone (replaced meanwhile, or lost)
    */
   ByteBuf read(Ref ref, int length, ByteBufAllocator alloc, boolean pastCache) throws IOException {
     Path path = path(ref);
-    readers.merge(path, 1, Integer::sum);   // before the open: a file retired after this is not reused
+    readers.merge(
+        path, 1, Integer::sum); // before the open: a file retired after this is not reused
     boolean heldByBuffer = false;
     try {
       ByteBuf value = readHeld(path, length, alloc, pastCache);
@@ -257,16 +283,23 @@ final class ValueFiles {
     readers.computeIfPresent(path, (p, n) -> n == 1 ? null : n - 1);
   }
 
-  /** {@link #read}, for a reader counted in {@link #readers}; a mapping it returns uncounts it when released. */
-  private ByteBuf readHeld(Path path, int length, ByteBufAllocator alloc, boolean pastCache) throws IOException {
+  /**
+   * {@link #read}, for a reader counted in {@link #readers}; a mapping it returns uncounts it when
+   * released.
+   */
+  private ByteBuf readHeld(Path path, int length, ByteBufAllocator alloc, boolean pastCache)
+      throws IOException {
     // read and write: a private mapping needs both, though nothing is ever written to the file
-    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       int n = (int) Math.min(length, ch.size());
       if (n == 0) {
         return alloc.directBuffer(0);
       }
       MappedByteBuffer mapping = ch.map(FileChannel.MapMode.PRIVATE, 0, n);
-      if (pastCache && directReads && !mapping.isLoaded()) {   // isLoaded asks the kernel (mincore), touching nothing
+      if (pastCache
+          && directReads
+          && !mapping.isLoaded()) { // isLoaded asks the kernel (mincore), touching nothing
         ByteBuf read;
         try {
           read = readDirect(path, n, alloc);
@@ -303,7 +336,7 @@ final class ValueFiles {
           int want = aligned.remaining();
           int got = ch.read(aligned, aligned.position());
           if (got < want) {
-            break;   // the end of the file: a short read ends the blocks it has
+            break; // the end of the file: a short read ends the blocks it has
           }
         }
       }
@@ -313,7 +346,9 @@ final class ValueFiles {
     } catch (IOException | UnsupportedOperationException refused) {
       if (directReads) {
         directReads = false;
-        LOG.info("Value files in {} are read through the page cache: direct I/O refused ({})", root,
+        LOG.info(
+            "Value files in {} are read through the page cache: direct I/O refused ({})",
+            root,
             refused.getMessage());
       }
       return null;
@@ -333,8 +368,8 @@ final class ValueFiles {
   }
 
   /**
-   * Removes a file no version names any more (keeping it as a spare for a new value when no
-   * read holds it); one already gone is fine.
+   * Removes a file no version names any more (keeping it as a spare for a new value when no read
+   * holds it); one already gone is fine.
    */
   void delete(Ref ref) {
     Path path = path(ref);
@@ -348,7 +383,9 @@ final class ValueFiles {
     }
   }
 
-  /** Forces every file written since the last call, and their directory entries, to stable storage. */
+  /**
+   * Forces every file written since the last call, and their directory entries, to stable storage.
+   */
   void syncPending() throws IOException {
     List<Path> files = new ArrayList<>(unsynced);
     for (Path f : files) {
@@ -409,7 +446,16 @@ final class ValueFiles {
   private Path path(Ref ref) {
     ShardId s = ref.shard();
     return bucket(Math.floorMod(Long.hashCode(s.fileId()), BUCKETS))
-        .resolve(s.fileId() + "." + s.stripe() + "." + s.unit() + "." + ref.epoch() + "." + ref.generation());
+        .resolve(
+            s.fileId()
+                + "."
+                + s.stripe()
+                + "."
+                + s.unit()
+                + "."
+                + ref.epoch()
+                + "."
+                + ref.generation());
   }
 
   private Path bucket(int b) {
@@ -422,8 +468,10 @@ final class ValueFiles {
       return null;
     }
     try {
-      return new Ref(new ShardId(Long.parseLong(f[0]), Long.parseLong(f[1]), Integer.parseInt(f[2])),
-          Long.parseLong(f[3]), Long.parseLong(f[4]));
+      return new Ref(
+          new ShardId(Long.parseLong(f[0]), Long.parseLong(f[1]), Integer.parseInt(f[2])),
+          Long.parseLong(f[3]),
+          Long.parseLong(f[4]));
     } catch (NumberFormatException e) {
       return null;
     }

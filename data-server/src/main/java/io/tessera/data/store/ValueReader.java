@@ -12,15 +12,18 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
 /**
- * Reads stored values, {@code crc32c(4) | bytes}, wherever the version index says they are (a
- * value file or RocksDB), and verifies their checksum. An empty value is a tombstone.
+ * Reads stored values, {@code crc32c(4) | bytes}, wherever the version index says they are (a value
+ * file or RocksDB), and verifies their checksum. An empty value is a tombstone.
  */
 final class ValueReader {
   static final int CRC_BYTES = 4;
+
   /** A read that will use all of a value's bytes. */
   static final int WHOLE = Integer.MAX_VALUE;
+
   /** A read of a range that does not start at a value's first byte. */
   static final int PART = -1;
+
   static final long LIVE = Long.MAX_VALUE;
 
   private final ShardDb db;
@@ -28,10 +31,16 @@ final class ValueReader {
   private final ValueFiles files;
   private final ByteBufAllocator alloc;
   private final Supplier<EpochState> state;
+
   /** Capacity to try first when reading a value of unknown size: the largest seen so far. */
   private volatile int valueSizeHint = 64 << 10;
 
-  ValueReader(ShardDb db, VersionIndex index, ValueFiles files, ByteBufAllocator alloc, Supplier<EpochState> state) {
+  ValueReader(
+      ShardDb db,
+      VersionIndex index,
+      ValueFiles files,
+      ByteBufAllocator alloc,
+      Supplier<EpochState> state) {
     this.db = db;
     this.index = index;
     this.files = files;
@@ -45,10 +54,10 @@ final class ValueReader {
   }
 
   /**
-   * The whole value (crc and bytes) of the newest version at or below {@code atEpoch}, its
-   * checksum verified; null when there is none or it is a tombstone. {@code wanted}: how many of
-   * its bytes from the start the caller will use ({@link #PART}: a range further in), which tells
-   * a whole-unit read, kept out of the page cache, from a partial one.
+   * The whole value (crc and bytes) of the newest version at or below {@code atEpoch}, its checksum
+   * verified; null when there is none or it is a tombstone. {@code wanted}: how many of its bytes
+   * from the start the caller will use ({@link #PART}: a range further in), which tells a
+   * whole-unit read, kept out of the page cache, from a partial one.
    */
   ByteBuf read(ShardId shard, long atEpoch, int wanted) throws IOException {
     long current = state.get().epoch();
@@ -104,10 +113,14 @@ final class ValueReader {
     while (entry != null) {
       ByteBuf value;
       try {
-        value = VersionIndex.inFile(entry)
-            ? files.read(VersionIndex.fileOf(shard, version, entry), (int) VersionIndex.lengthOf(entry), alloc,
-                (long) CRC_BYTES + wanted >= VersionIndex.lengthOf(entry))
-            : getInline(shard, version);
+        value =
+            VersionIndex.inFile(entry)
+                ? files.read(
+                    VersionIndex.fileOf(shard, version, entry),
+                    (int) VersionIndex.lengthOf(entry),
+                    alloc,
+                    (long) CRC_BYTES + wanted >= VersionIndex.lengthOf(entry))
+                : getInline(shard, version);
       } catch (NoSuchFileException gone) {
         value = null;
       }
@@ -117,16 +130,20 @@ final class ValueReader {
       byte[] now = index.entry(key);
       if (Arrays.equals(now, entry)) {
         if (VersionIndex.inFile(entry)) {
-          throw new CorruptShardException(shard, version, "lost its value file (a crash before it was synced?)");
+          throw new CorruptShardException(
+              shard, version, "lost its value file (a crash before it was synced?)");
         }
         return null;
       }
-      entry = now;    // replaced while this read looked: read what replaced it
+      entry = now; // replaced while this read looked: read what replaced it
     }
     return null;
   }
 
-  /** A value kept in RocksDB into a pooled direct buffer, grown once if the first guess was too small. */
+  /**
+   * A value kept in RocksDB into a pooled direct buffer, grown once if the first guess was too
+   * small.
+   */
   private ByteBuf getInline(ShardId shard, long version) throws IOException {
     ByteBuf key = alloc.directBuffer(ShardKey.LENGTH).writeBytes(ShardKey.encode(shard, version));
     try {

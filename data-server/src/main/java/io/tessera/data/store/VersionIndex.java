@@ -10,10 +10,10 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 
 /**
- * The version index ({@code versions} family): every shard key ({@link ShardKey}) with its
- * value's length and, for a value in a value file, the file's generation. Reads find their
- * value through it; scans, garbage collection and deletes walk it and never touch values.
- * Entry: {@code length(4)}, or {@code length(4) | generation(8)} for a value file.
+ * The version index ({@code versions} family): every shard key ({@link ShardKey}) with its value's
+ * length and, for a value in a value file, the file's generation. Reads find their value through
+ * it; scans, garbage collection and deletes walk it and never touch values. Entry: {@code
+ * length(4)}, or {@code length(4) | generation(8)} for a value file.
  */
 final class VersionIndex {
   private static final int INLINE_ENTRY = 4;
@@ -80,13 +80,14 @@ final class VersionIndex {
       byte[] entry = db.db.get(db.versions, ShardKey.encode(ref.shard(), ref.epoch()));
       return inFile(entry) && generationOf(entry) == ref.generation();
     } catch (RocksDBException e) {
-      return true;   // keep what cannot be checked
+      return true; // keep what cannot be checked
     }
   }
 
   /** Builds the index of a store written before it existed, from the shards themselves. */
   void rebuild() throws IOException {
-    try (RocksIterator it = db.db.newIterator(db.shards); WriteBatch batch = new WriteBatch()) {
+    try (RocksIterator it = db.db.newIterator(db.shards);
+        WriteBatch batch = new WriteBatch()) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         batch.put(db.versions, it.key(), inlineEntry(it.value().length));
       }
@@ -96,7 +97,10 @@ final class VersionIndex {
     }
   }
 
-  /** The epoch of the newest stored version at or below {@code maxEpoch}, or null when there is none. */
+  /**
+   * The epoch of the newest stored version at or below {@code maxEpoch}, or null when there is
+   * none.
+   */
   Long newestEpoch(ShardId shard, long maxEpoch) {
     try (RocksIterator it = db.db.newIterator(db.versions)) {
       it.seekForPrev(ShardKey.encode(shard, maxEpoch));
@@ -112,7 +116,9 @@ final class VersionIndex {
   List<Version> versionsOf(ShardId id) {
     List<Version> out = new ArrayList<>();
     try (RocksIterator it = db.db.newIterator(db.versions)) {
-      for (it.seek(ShardKey.encode(id, 0)); it.isValid() && ShardKey.sameShard(it.key(), id); it.next()) {
+      for (it.seek(ShardKey.encode(id, 0));
+          it.isValid() && ShardKey.sameShard(it.key(), id);
+          it.next()) {
         out.add(new Version(ShardKey.epochOf(it.key()), lengthOf(it.value())));
       }
     }
@@ -139,8 +145,8 @@ final class VersionIndex {
   }
 
   /**
-   * The versions of a file. A write that commits between this look and a delete removes its
-   * version itself ({@link RocksShardStore#write}).
+   * The versions of a file. A write that commits between this look and a delete removes its version
+   * itself ({@link RocksShardStore#write}).
    */
   FileVersions versionsOf(long fileId) {
     List<byte[]> keys = new ArrayList<>();

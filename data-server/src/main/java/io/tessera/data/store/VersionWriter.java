@@ -10,9 +10,9 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
 /**
- * Puts and removes shard versions in a write batch, keeping the version index and the value
- * files in step: a large value goes to a value file of its own, a small one into RocksDB; a
- * value a write brings is encoded as {@code crc32c(4) | bytes}.
+ * Puts and removes shard versions in a write batch, keeping the version index and the value files
+ * in step: a large value goes to a value file of its own, a small one into RocksDB; a value a write
+ * brings is encoded as {@code crc32c(4) | bytes}.
  */
 final class VersionWriter {
   private static final int CRC_BYTES = ValueReader.CRC_BYTES;
@@ -24,7 +24,12 @@ final class VersionWriter {
   private final ByteBufAllocator alloc;
   private final int minFileValue;
 
-  VersionWriter(ShardDb db, VersionIndex index, ValueFiles files, ValueReader values, ByteBufAllocator alloc,
+  VersionWriter(
+      ShardDb db,
+      VersionIndex index,
+      ValueFiles files,
+      ValueReader values,
+      ByteBufAllocator alloc,
       int minFileValue) {
     this.db = db;
     this.index = index;
@@ -35,9 +40,9 @@ final class VersionWriter {
   }
 
   /**
-   * The value a write stores, {@code crc32c | bytes}, as buffers in order: a unit-sized write's
-   * own network buffers behind its checksum (nothing copied), a small or partial one in a buffer
-   * of its own (added to {@code held}).
+   * The value a write stores, {@code crc32c | bytes}, as buffers in order: a unit-sized write's own
+   * network buffers behind its checksum (nothing copied), a small or partial one in a buffer of its
+   * own (added to {@code held}).
    */
   ByteBuffer[] valueOf(ShardWrite w, List<ByteBuf> held) throws IOException {
     int length = CRC_BYTES + w.offset() + w.length();
@@ -61,7 +66,10 @@ final class VersionWriter {
     ByteBuf value;
     if (w.coversUnit()) {
       value = alloc.directBuffer(length);
-      value.writeInt(0).writeZero(w.offset()).writeBytes(w.data(), w.data().readerIndex(), w.length());
+      value
+          .writeInt(0)
+          .writeZero(w.offset())
+          .writeBytes(w.data(), w.data().readerIndex(), w.length());
     } else {
       value = overlay(w);
     }
@@ -92,11 +100,17 @@ final class VersionWriter {
   /**
    * Replaces a shard's live version with {@code value} (null: a tombstone) at {@code epoch},
    * keeping the old version if a snapshot sees it (or may: an epoch past this server's is a
-   * snapshot it has not heard of); a tombstone is only written when an older version remains to
-   * be hidden.
+   * snapshot it has not heard of); a tombstone is only written when an older version remains to be
+   * hidden.
    */
-  void supersede(WriteBatch batch, ShardId id, long epoch, EpochState now, ByteBuffer value,
-      ValueFileChanges changes) throws IOException, RocksDBException {
+  void supersede(
+      WriteBatch batch,
+      ShardId id,
+      long epoch,
+      EpochState now,
+      ByteBuffer value,
+      ValueFileChanges changes)
+      throws IOException, RocksDBException {
     List<VersionIndex.Version> versions = index.versionsOf(id);
     if (versions.isEmpty()) {
       if (value != null) {
@@ -111,8 +125,14 @@ final class VersionWriter {
       olderRemain = versions.size() > 1;
     }
     if (value != null || olderRemain) {
-      putVersion(batch, id, epoch, new ByteBuffer[] {value == null ? ByteBuffer.allocate(0) : value},
-          false, false, changes);
+      putVersion(
+          batch,
+          id,
+          epoch,
+          new ByteBuffer[] {value == null ? ByteBuffer.allocate(0) : value},
+          false,
+          false,
+          changes);
     }
   }
 
@@ -121,15 +141,23 @@ final class VersionWriter {
    * value file first (forced when {@code sync}; past the page cache when {@code pastCache}), a
    * small one into RocksDB. Whatever the version held before is dropped with the commit.
    */
-  void putVersion(WriteBatch batch, ShardId id, long epoch, ByteBuffer[] parts, boolean sync,
-      boolean pastCache, ValueFileChanges changes) throws IOException, RocksDBException {
+  void putVersion(
+      WriteBatch batch,
+      ShardId id,
+      long epoch,
+      ByteBuffer[] parts,
+      boolean sync,
+      boolean pastCache,
+      ValueFileChanges changes)
+      throws IOException, RocksDBException {
     byte[] key = ShardKey.encode(id, epoch);
     byte[] before = index.entry(key);
     int length = ValueFiles.lengthOf(parts);
     if (length >= minFileValue) {
       ValueFiles.Ref ref = files.write(id, epoch, parts, sync, pastCache);
       changes.written(ref);
-      batch.delete(db.shards, key);     // a small value it replaces, in the store or earlier in this batch
+      batch.delete(
+          db.shards, key); // a small value it replaces, in the store or earlier in this batch
       batch.put(db.versions, key, VersionIndex.fileEntry(length, ref.generation()));
     } else {
       byte[] value = new byte[length];
@@ -156,5 +184,4 @@ final class VersionWriter {
     }
     batch.delete(db.versions, key);
   }
-
 }

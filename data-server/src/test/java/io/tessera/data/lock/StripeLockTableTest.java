@@ -24,8 +24,7 @@ class StripeLockTableTest {
   private static final ByteString ALICE = ByteString.copyFromUtf8("alice-client-id!");
   private static final ByteString BOB = ByteString.copyFromUtf8("bob-client-id---");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   final AtomicLong clock = new AtomicLong(1_000_000_000L);
 
   /** A table with leases of up to a minute, on the test's clock. */
@@ -34,27 +33,38 @@ class StripeLockTableTest {
   }
 
   private static StripeLockProto lock(long first, int count, long op) {
-    return StripeLockProto.newBuilder().setFileId(7).setFirstStripe(first).setStripeCount(count).setOperation(op)
-        .setLeaseMs(1000).build();
+    return StripeLockProto.newBuilder()
+        .setFileId(7)
+        .setFirstStripe(first)
+        .setStripeCount(count)
+        .setOperation(op)
+        .setLeaseMs(1000)
+        .build();
   }
 
   @Test
   void overlappingLocksOfAnotherWriterAreRefusedUntilReleased() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
-      assertThat(table.tryLock(lock(10, 5, 1), ALICE, false, 0)).isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.tryLock(lock(14, 3, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
-      assertThat(table.tryLock(lock(15, 3, 2), BOB, false, 0)).as("adjacent, not overlapping")
+      assertThat(table.tryLock(lock(10, 5, 1), ALICE, false, 0))
           .isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.tryLock(lock(10, 1, 1), ALICE, false, 0)).as("the same writer asking again")
+      assertThat(table.tryLock(lock(14, 3, 2), BOB, false, 0))
+          .isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(15, 3, 2), BOB, false, 0))
+          .as("adjacent, not overlapping")
+          .isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.tryLock(lock(10, 1, 1), ALICE, false, 0))
+          .as("the same writer asking again")
           .isInstanceOf(StripeLockTable.Granted.class);
       table.release(lock(10, 5, 1), ALICE);
-      assertThat(table.tryLock(lock(12, 1, 3), BOB, false, 0)).isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.tryLock(lock(12, 1, 3), BOB, false, 0))
+          .isInstanceOf(StripeLockTable.Granted.class);
     }
   }
 
   @Test
-  void aRebuildLearnsWhetherAWriterWaitedOnItsLockSoThatItPausesOnlyForLocksThatCostWritersTime() throws Exception {
+  void aRebuildLearnsWhetherAWriterWaitedOnItsLockSoThatItPausesOnlyForLocksThatCostWritersTime()
+      throws Exception {
     ByteString coordinator = RecoveryIdentity.newClientId();
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
@@ -62,36 +72,50 @@ class StripeLockTableTest {
       StripeLockProto busyChunk = lock(4, 4, 2);
       table.tryLock(quietChunk, coordinator, true, 0);
       table.tryLock(busyChunk, coordinator, true, 0);
-      assertThat(table.tryLock(lock(8, 2, 3), ALICE, false, 0)).as("next to both, overlapping neither")
+      assertThat(table.tryLock(lock(8, 2, 3), ALICE, false, 0))
+          .as("next to both, overlapping neither")
           .isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.tryLock(lock(5, 1, 4), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(5, 1, 4), BOB, false, 0))
+          .isInstanceOf(StripeLockTable.Refused.class);
 
       assertThat(table.writersRefused(quietChunk, coordinator)).isFalse();
       assertThat(table.writersRefused(busyChunk, coordinator)).isTrue();
       table.release(busyChunk, coordinator);
-      assertThat(table.writersRefused(busyChunk, coordinator)).as("released: nothing to report").isFalse();
-      assertThat(table.tryLock(lock(0, 8, 5), coordinator, true, 0)).as("the coordinator's own overlapping lock")
+      assertThat(table.writersRefused(busyChunk, coordinator))
+          .as("released: nothing to report")
+          .isFalse();
+      assertThat(table.tryLock(lock(0, 8, 5), coordinator, true, 0))
+          .as("the coordinator's own overlapping lock")
           .isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.writersRefused(quietChunk, coordinator)).as("recovery is no writer").isFalse();
+      assertThat(table.writersRefused(quietChunk, coordinator))
+          .as("recovery is no writer")
+          .isFalse();
     }
   }
 
   @Test
-  void aLockWhoseWriterDiedWaitsForRecoveryToRepairItsStripesThenRecoveryTakesItOver() throws Exception {
+  void aLockWhoseWriterDiedWaitsForRecoveryToRepairItsStripesThenRecoveryTakesItOver()
+      throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
       table.tryLock(lock(0, 4, 1), ALICE, false, 0);
       clock.addAndGet(Duration.ofMillis(999).toNanos());
       assertThat(table.orphans(64)).isEmpty();
-      assertThat(table.tryLock(lock(0, 1, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
-      clock.addAndGet(Duration.ofMillis(2).toNanos());
-      assertThat(table.orphans(64)).singleElement().satisfies(o -> {
-        assertThat(o.getFirstStripe()).isZero();
-        assertThat(o.getStripeCount()).isEqualTo(4);
-      });
-      assertThat(table.tryLock(lock(0, 1, 2), BOB, false, 0)).as("a writer must not build on unrepaired parity")
+      assertThat(table.tryLock(lock(0, 1, 2), BOB, false, 0))
           .isInstanceOf(StripeLockTable.Refused.class);
-      assertThat(table.tryLock(lock(0, 4, 3), BOB, true, 0)).as("recovery")
+      clock.addAndGet(Duration.ofMillis(2).toNanos());
+      assertThat(table.orphans(64))
+          .singleElement()
+          .satisfies(
+              o -> {
+                assertThat(o.getFirstStripe()).isZero();
+                assertThat(o.getStripeCount()).isEqualTo(4);
+              });
+      assertThat(table.tryLock(lock(0, 1, 2), BOB, false, 0))
+          .as("a writer must not build on unrepaired parity")
+          .isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(0, 4, 3), BOB, true, 0))
+          .as("recovery")
           .isInstanceOf(StripeLockTable.Granted.class);
       assertThat(table.orphansTakenOver()).isEqualTo(1);
       assertThat(table.orphans(64)).isEmpty();
@@ -104,23 +128,37 @@ class StripeLockTableTest {
     ByteString newCoordinator = RecoveryIdentity.newClientId();
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
-      // the dead leader's rebuild held this file whole (copy only), and was repairing parity elsewhere
-      StripeLockProto rebuild = lock(0, 1 << 20, 1).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
-      StripeLockProto repair = StripeLockProto.newBuilder().setFileId(8).setFirstStripe(0).setStripeCount(2)
-          .setOperation(2).setLeaseMs(20_000).build();
+      // the dead leader's rebuild held this file whole (copy only), and was repairing parity
+      // elsewhere
+      StripeLockProto rebuild =
+          lock(0, 1 << 20, 1).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
+      StripeLockProto repair =
+          StripeLockProto.newBuilder()
+              .setFileId(8)
+              .setFirstStripe(0)
+              .setStripeCount(2)
+              .setOperation(2)
+              .setLeaseMs(20_000)
+              .build();
       table.tryLock(rebuild, deadCoordinator, true, 0);
       table.tryLock(repair, deadCoordinator, true, 0);
-      table.learnCoordinator(deadCoordinator);   // still the leader's: nothing changes
-      assertThat(table.tryLock(lock(3, 1, 3), ALICE, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
+      table.learnCoordinator(deadCoordinator); // still the leader's: nothing changes
+      assertThat(table.tryLock(lock(3, 1, 3), ALICE, false, 0))
+          .isInstanceOf(StripeLockTable.Refused.class);
       assertThat(table.orphans(64)).isEmpty();
 
       table.learnCoordinator(newCoordinator);
-      assertThat(table.tryLock(lock(3, 1, 3), ALICE, false, 0)).as("a writer of the file being rebuilt")
+      assertThat(table.tryLock(lock(3, 1, 3), ALICE, false, 0))
+          .as("a writer of the file being rebuilt")
           .isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.orphans(64)).as("the half-done parity repair, for the new coordinator to finish")
-          .singleElement().satisfies(o -> assertThat(o.getFileId()).isEqualTo(8));
-      assertThat(table.tryLock(repair.toBuilder().setFileId(8).setOperation(4).build(), BOB, false, 0))
-          .as("a writer must not build on the unrepaired parity").isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.orphans(64))
+          .as("the half-done parity repair, for the new coordinator to finish")
+          .singleElement()
+          .satisfies(o -> assertThat(o.getFileId()).isEqualTo(8));
+      assertThat(
+              table.tryLock(repair.toBuilder().setFileId(8).setOperation(4).build(), BOB, false, 0))
+          .as("a writer must not build on the unrepaired parity")
+          .isInstanceOf(StripeLockTable.Refused.class);
     }
   }
 
@@ -130,19 +168,24 @@ class StripeLockTableTest {
       StripeLockTable table = table(store);
       table.tryLock(lock(0, 4, 1).toBuilder().setCopyOnly(true).build(), ALICE, false, 0);
       table.learnCoordinator(RecoveryIdentity.newClientId());
-      assertThat(table.tryLock(lock(0, 1, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(0, 1, 2), BOB, false, 0))
+          .isInstanceOf(StripeLockTable.Refused.class);
     }
   }
 
   @Test
-  void aWriterThatComesBackAfterRecoveryTookItsExpiredLockOverMayNotStoreItsPhaseTwo() throws Exception {
+  void aWriterThatComesBackAfterRecoveryTookItsExpiredLockOverMayNotStoreItsPhaseTwo()
+      throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
       table.tryLock(lock(0, 4, 1), ALICE, false, 0);
-      clock.addAndGet(Duration.ofSeconds(2).toNanos());  // Alice paused past her lease
-      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0)).as("recovery repairs the orphan")
+      clock.addAndGet(Duration.ofSeconds(2).toNanos()); // Alice paused past her lease
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0))
+          .as("recovery repairs the orphan")
           .isInstanceOf(StripeLockTable.Granted.class);
-      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("her late phase 2 is refused").isEmpty();
+      assertThat(table.beginWrite(lock(0, 4, 1), ALICE))
+          .as("her late phase 2 is refused")
+          .isEmpty();
     }
   }
 
@@ -152,10 +195,14 @@ class StripeLockTableTest {
       StripeLockTable table = table(store);
       table.tryLock(lock(0, 4, 1), ALICE, false, 0);
       clock.addAndGet(Duration.ofSeconds(2).toNanos());
-      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("late, but nobody took the lock over").isPresent();
-      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.beginWrite(lock(0, 4, 1), ALICE))
+          .as("late, but nobody took the lock over")
+          .isPresent();
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0))
+          .isInstanceOf(StripeLockTable.Refused.class);
       table.endWrite(lock(0, 4, 1), ALICE);
-      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0)).as("the write did not land: recovery repairs")
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0))
+          .as("the write did not land: recovery repairs")
           .isInstanceOf(StripeLockTable.Granted.class);
     }
   }
@@ -168,26 +215,35 @@ class StripeLockTableTest {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
       assertThat(table.size()).isEqualTo(1);
-      assertThat(table.tryLock(lock(4, 1, 2), BOB, false, 0)).isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(lock(4, 1, 2), BOB, false, 0))
+          .isInstanceOf(StripeLockTable.Refused.class);
     }
   }
 
   @Test
-  void aRebuildTakesOverTheLocksWritersLeftOnARestartedServerWhoseUnitsAreStaleInsteadOfWaitingOutTheirLease()
-      throws Exception {
+  void
+      aRebuildTakesOverTheLocksWritersLeftOnARestartedServerWhoseUnitsAreStaleInsteadOfWaitingOutTheirLease()
+          throws Exception {
     ByteString coordinator = RecoveryIdentity.newClientId();
-    StripeLockProto rebuild = lock(0, 1 << 20, 9).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
+    StripeLockProto rebuild =
+        lock(0, 1 << 20, 9).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
     try (RocksShardStore store = new RocksShardStore(dir)) {
-      // Alice's phase 1 was granted here; the server was SIGKILLed before her phase 2, so she wrote around it
+      // Alice's phase 1 was granted here; the server was SIGKILLed before her phase 2, so she wrote
+      // around it
       table(store).tryLock(lock(3, 2, 1), ALICE, false, 0);
     }
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
-      assertThat(table.tryLock(rebuild, coordinator, true, false, 0)).as("locking a server whose units of the file are current")
+      assertThat(table.tryLock(rebuild, coordinator, true, false, 0))
+          .as("locking a server whose units of the file are current")
           .isInstanceOf(StripeLockTable.Refused.class);
-      assertThat(table.tryLock(rebuild.toBuilder().setCopyOnly(false).build(), coordinator, true, true, 0))
-          .as("a parity repair's lock (not copy only)").isInstanceOf(StripeLockTable.Refused.class);
-      assertThat(table.tryLock(rebuild, coordinator, true, true, 0)).as("a server whose units are stale: the one it rebuilds, or another")
+      assertThat(
+              table.tryLock(
+                  rebuild.toBuilder().setCopyOnly(false).build(), coordinator, true, true, 0))
+          .as("a parity repair's lock (not copy only)")
+          .isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.tryLock(rebuild, coordinator, true, true, 0))
+          .as("a server whose units are stale: the one it rebuilds, or another")
           .isInstanceOf(StripeLockTable.Granted.class);
       assertThat(table.orphansTakenOver()).as("not an orphan: nothing to repair here").isZero();
       table.release(rebuild, coordinator);
@@ -201,8 +257,10 @@ class StripeLockTableTest {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
       table.tryLock(lock(3, 2, 1), ALICE, false, 0);
-      StripeLockProto rebuild = lock(0, 1 << 20, 9).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
-      assertThat(table.tryLock(rebuild, coordinator, true, true, 0)).as("a live writer's: it writes here")
+      StripeLockProto rebuild =
+          lock(0, 1 << 20, 9).toBuilder().setCopyOnly(true).setLeaseMs(20_000).build();
+      assertThat(table.tryLock(rebuild, coordinator, true, true, 0))
+          .as("a live writer's: it writes here")
           .isInstanceOf(StripeLockTable.Refused.class);
     }
   }
@@ -213,12 +271,19 @@ class StripeLockTableTest {
       StripeLockTable table = table(store);
       StripeLockProto l = lock(0, 1, 1);
       table.tryLock(l, ALICE, false, 0);
-      ShardWrite w = new ShardWrite(new ShardId(7, 0, 0), 0, Unpooled.wrappedBuffer(new byte[] {1, 2, 3}), false);
-      store.write(List.of(w), new WriteBookkeeping(StripeLockTable.key(l, ALICE), 7, List.of("ds-3", "ds-5"), true), false);
+      ShardWrite w =
+          new ShardWrite(
+              new ShardId(7, 0, 0), 0, Unpooled.wrappedBuffer(new byte[] {1, 2, 3}), false);
+      store.write(
+          List.of(w),
+          new WriteBookkeeping(StripeLockTable.key(l, ALICE), 7, List.of("ds-3", "ds-5"), true),
+          false);
       assertThat(table.forget(l, ALICE)).isTrue();
       assertThat(store.locks()).isEmpty();
-      assertThat(store.dirtyFiles()).extracting(DirtyFile::missingServer, DirtyFile::fileId)
-          .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("ds-3", 7L),
+      assertThat(store.dirtyFiles())
+          .extracting(DirtyFile::missingServer, DirtyFile::fileId)
+          .containsExactlyInAnyOrder(
+              org.assertj.core.groups.Tuple.tuple("ds-3", 7L),
               org.assertj.core.groups.Tuple.tuple("ds-5", 7L));
     }
   }
@@ -227,13 +292,20 @@ class StripeLockTableTest {
   void aSnapshotReadWaitsOnlyForWritersWhoseLocksWereGrantedAtOrBelowItsEpoch() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
-      table.tryLock(lock(0, 4, 1), ALICE, false, 4);    // granted before the snapshot at 4 was committed
-      table.tryLock(lock(10, 2, 2), BOB, false, 5);     // granted after it
+      table.tryLock(
+          lock(0, 4, 1), ALICE, false, 4); // granted before the snapshot at 4 was committed
+      table.tryLock(lock(10, 2, 2), BOB, false, 5); // granted after it
       var aliceStripe = table.whenLanded(List.of(range(2)), 4);
-      assertThat(aliceStripe).as("Alice's write belongs to snapshot 4 and has not landed").isNotDone();
-      assertThat(table.whenLanded(List.of(range(10)), 4)).as("Bob's write is not in snapshot 4").isDone();
+      assertThat(aliceStripe)
+          .as("Alice's write belongs to snapshot 4 and has not landed")
+          .isNotDone();
+      assertThat(table.whenLanded(List.of(range(10)), 4))
+          .as("Bob's write is not in snapshot 4")
+          .isDone();
       assertThat(table.whenLanded(List.of(range(6)), 4)).as("nobody writes stripe 6").isDone();
-      assertThat(table.whenLanded(List.of(range(2)), 3)).as("snapshot 3 predates Alice's write").isDone();
+      assertThat(table.whenLanded(List.of(range(2)), 3))
+          .as("snapshot 3 predates Alice's write")
+          .isDone();
       assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).hasValue(4);
       assertThat(table.forget(lock(0, 4, 1), ALICE)).isTrue();
       assertThat(aliceStripe).as("her phase 2 landed").isDone();
@@ -253,16 +325,22 @@ class StripeLockTableTest {
   }
 
   private static ShardRangeProto range(long stripe) {
-    return ShardRangeProto.newBuilder().setFileId(7).setStripe(stripe).setUnit(0)
-        .setLength(10).build();
+    return ShardRangeProto.newBuilder()
+        .setFileId(7)
+        .setStripe(stripe)
+        .setUnit(0)
+        .setLength(10)
+        .build();
   }
 
   @Test
   void malformedLocksAreRefusedWithTheReason() throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
       StripeLockTable table = table(store);
-      assertThatThrownBy(() -> table.tryLock(lock(0, 0, 1), ALICE, false, 0)).hasMessageContaining("1 to");
-      assertThatThrownBy(() -> table.tryLock(lock(Long.MAX_VALUE, 5, 1), ALICE, false, 0)).hasMessageContaining("1 to");
+      assertThatThrownBy(() -> table.tryLock(lock(0, 0, 1), ALICE, false, 0))
+          .hasMessageContaining("1 to");
+      assertThatThrownBy(() -> table.tryLock(lock(Long.MAX_VALUE, 5, 1), ALICE, false, 0))
+          .hasMessageContaining("1 to");
     }
   }
 }

@@ -12,23 +12,38 @@ import io.tessera.common.rpc.Service;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** A data server on an ephemeral port whose meta group never answers (tests tell it the epoch), and calls to it. */
+/**
+ * A data server on an ephemeral port whose meta group never answers (tests tell it the epoch), and
+ * calls to it.
+ */
 final class AloneDataServer {
   private AloneDataServer() {}
 
   static DataServer start(Path dir) throws Exception {
-    return DataServer.start("ds-x", dir, Config.of(Map.of(DataServerConfigKeys.PORT.key(), "0",
-        DataServerConfigKeys.META_ADDRESSES.key(), "127.0.0.1:1")));
+    return DataServer.start(
+        "ds-x",
+        dir,
+        Config.of(
+            Map.of(
+                DataServerConfigKeys.PORT.key(),
+                "0",
+                DataServerConfigKeys.META_ADDRESSES.key(),
+                "127.0.0.1:1")));
   }
 
   static RpcClientPool pool() {
     return new RpcClientPool("test", 1, 72 << 20, 10_000, 2000);
   }
 
-  static DataResponseProto call(RpcClientPool pool, String address, DataRequestProto req, byte[] payload)
-      throws Exception {
-    Frame f = pool.call(address, Service.DATA, req.toByteArray(),
-        payload == null ? null : Unpooled.wrappedBuffer(payload)).get();
+  static DataResponseProto call(
+      RpcClientPool pool, String address, DataRequestProto req, byte[] payload) throws Exception {
+    Frame f =
+        pool.call(
+                address,
+                Service.DATA,
+                req.toByteArray(),
+                payload == null ? null : Unpooled.wrappedBuffer(payload))
+            .get();
     try {
       return DataResponseProto.parseFrom(f.header());
     } finally {
@@ -37,11 +52,17 @@ final class AloneDataServer {
   }
 
   /** Reads one unit's bytes back. */
-  static byte[] read(RpcClientPool pool, String address, ShardRangeProto range)
-      throws Exception {
-    Frame reply = pool.call(address, Service.DATA, DataRequestProto.newBuilder().setRead(
-        ReadShardsRequestProto.newBuilder().addRanges(range)).build().toByteArray(), null)
-        .get();
+  static byte[] read(RpcClientPool pool, String address, ShardRangeProto range) throws Exception {
+    Frame reply =
+        pool.call(
+                address,
+                Service.DATA,
+                DataRequestProto.newBuilder()
+                    .setRead(ReadShardsRequestProto.newBuilder().addRanges(range))
+                    .build()
+                    .toByteArray(),
+                null)
+            .get();
     try {
       byte[] got = new byte[reply.payload().readableBytes()];
       reply.payload().readBytes(got);

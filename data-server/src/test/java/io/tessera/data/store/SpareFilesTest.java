@@ -8,7 +8,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Removed value files kept for reuse must never hold more disk than allowed, nor outlive a restart. */
+/**
+ * Removed value files kept for reuse must never hold more disk than allowed, nor outlive a restart.
+ */
 class SpareFilesTest {
   @TempDir Path dir;
 
@@ -34,7 +36,9 @@ class SpareFilesTest {
       assertThat(spares.reuseAs(dir.resolve("new" + i))).isTrue();
       assertThat(dir.resolve("new" + i)).hasSize(1024);
     }
-    assertThat(spares.reuseAs(dir.resolve("new3"))).as("none left: the caller creates a file").isFalse();
+    assertThat(spares.reuseAs(dir.resolve("new3")))
+        .as("none left: the caller creates a file")
+        .isFalse();
     assertThat(spares.keptBytes()).isZero();
     assertThat(filesIn(dir.resolve("spare"))).isZero();
   }

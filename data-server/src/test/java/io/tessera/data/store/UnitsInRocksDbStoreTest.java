@@ -24,8 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class UnitsInRocksDbStoreTest {
   static final int UNITS_IN_ROCKSDB = RocksShardStore.NO_VALUE_FILES;
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   RocksShardStore store;
 
   @BeforeEach
@@ -67,39 +66,46 @@ class UnitsInRocksDbStoreTest {
     }
     assertThat(written).isGreaterThan(2 * RocksShardStore.MAX_LOG_BYTES);
     // the bound, plus the shard memtables that still need their log (4 x 64 MiB at most)
-    assertThat(logBytes).as("write-ahead log after %d MiB of overwrites", written >> 20)
+    assertThat(logBytes)
+        .as("write-ahead log after %d MiB of overwrites", written >> 20)
         .isLessThan(RocksShardStore.MAX_LOG_BYTES + (256L << 20));
     assertThat(read(store, new ShardId(7, 0, 5), unit.length)).isEqualTo(unit);
   }
 
   @Test
-  void aFlippedBitInABlobFileThatACompactionMeetsDoesNotStopTheServerFromWriting() throws Exception {
+  void aFlippedBitInABlobFileThatACompactionMeetsDoesNotStopTheServerFromWriting()
+      throws Exception {
     for (int i = 0; i < 4; i++) {
       store.write(List.of(put(new ShardId(30, i, 0), 0, bytes(64 << 10, i), true)), false);
-      store.flushForTesting();    // a blob file each: the oldest is then old enough to be collected
+      store.flushForTesting(); // a blob file each: the oldest is then old enough to be collected
     }
     store.close();
     Path oldest;
     try (var files = Files.list(dir)) {
-      oldest = files.filter(f -> f.getFileName().toString().endsWith(".blob")).sorted().findFirst().orElseThrow();
+      oldest =
+          files
+              .filter(f -> f.getFileName().toString().endsWith(".blob"))
+              .sorted()
+              .findFirst()
+              .orElseThrow();
     }
-    try (var blob = FileChannel.open(oldest, StandardOpenOption.READ,
-        StandardOpenOption.WRITE)) {
+    try (var blob = FileChannel.open(oldest, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer b = ByteBuffer.allocate(1);
-      long at = blob.size() / 2;      // inside the shard's bytes
+      long at = blob.size() / 2; // inside the shard's bytes
       blob.read(b, at);
       b.put(0, (byte) (b.get(0) ^ 0x10)).rewind();
       blob.write(b, at);
     }
     store = new RocksShardStore(dir, UNITS_IN_ROCKSDB);
     try {
-      store.compactForTesting();      // its blob garbage collection reads the flipped record
+      store.compactForTesting(); // its blob garbage collection reads the flipped record
     } catch (org.rocksdb.RocksDBException expected) {
       // the compaction fails and is retried later; what matters is what follows
     }
     store.write(List.of(put(new ShardId(31, 0, 0), 0, bytes(64 << 10, 9), true)), false);
     assertThat(read(store, new ShardId(31, 0, 0), 64 << 10)).isEqualTo(bytes(64 << 10, 9));
-    assertThatThrownBy(() -> read(store, new ShardId(30, 0, 0), 64 << 10)).as("our checksum names the shard")
+    assertThatThrownBy(() -> read(store, new ShardId(30, 0, 0), 64 << 10))
+        .as("our checksum names the shard")
         .isInstanceOf(CorruptShardException.class);
   }
 }

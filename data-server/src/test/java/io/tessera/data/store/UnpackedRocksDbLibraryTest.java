@@ -11,17 +11,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class UnpackedRocksDbLibraryTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void aServerLeavesNoCopyOfRocksDbInTheTemporaryDirectoryEvenIfItIsKilled() throws Exception {
     Path maps = Path.of("/proc/self/maps");
     assumeTrue(Files.isReadable(maps), "needs /proc (Linux)");
-    new RocksShardStore(dir).close();      // loads the library
-    List<Path> mapped = UnpackedLibraries.mappedFiles().stream()
-        .filter(f -> f.getFileName().toString().startsWith("librocksdbjni"))
-        .distinct().toList();
+    new RocksShardStore(dir).close(); // loads the library
+    List<Path> mapped =
+        UnpackedLibraries.mappedFiles().stream()
+            .filter(f -> f.getFileName().toString().startsWith("librocksdbjni"))
+            .distinct()
+            .toList();
     assertThat(mapped).as("the library is loaded").isNotEmpty();
     for (Path copy : mapped) {
       if (UnpackedLibraries.rocksDbUnpackDirectories().stream()

@@ -24,16 +24,16 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every test of {@link RocksShardStoreTest} again with every value that holds data in a value
- * file (snapshot versions, truncation, tombstones, the scrubber, restarts), plus what only
- * value files can get wrong.
+ * Every test of {@link RocksShardStoreTest} again with every value that holds data in a value file
+ * (snapshot versions, truncation, tombstones, the scrubber, restarts), plus what only value files
+ * can get wrong.
  */
 class ValueFilesStoreTest extends RocksShardStoreTest {
   private static final int UNIT = 64 << 10;
 
   @Override
   RocksShardStore openStore() throws Exception {
-    return new RocksShardStore(dir, 5);    // a checksum and one byte
+    return new RocksShardStore(dir, 5); // a checksum and one byte
   }
 
   /** The files that hold values (not the spares kept for reuse). */
@@ -65,7 +65,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     ShardId id = new ShardId(40, 0, 0);
     store.write(List.of(put(id, 0, bytes(UNIT, 1), true)), false);
     assertThat(valueFiles()).hasSize(1);
-    assertThat(Files.size(valueFiles().get(0))).as("checksum and bytes (with direct I/O, padded to a whole block)")
+    assertThat(Files.size(valueFiles().get(0)))
+        .as("checksum and bytes (with direct I/O, padded to a whole block)")
         .isIn(UNIT + 4L, (UNIT + 4L + 4095) / 4096 * 4096);
 
     store.write(List.of(put(id, 0, bytes(UNIT, 2), true)), false);
@@ -83,31 +84,44 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   }
 
   /**
-   * A value written with direct I/O fills its file to a whole block; a reader takes the length
-   * from the index and gets exactly the value. A file system that refuses direct I/O (an older
-   * kernel's tmpfs, some network file systems) gets every value through the page cache instead,
-   * unpadded, rather than a failed write.
+   * A value written with direct I/O fills its file to a whole block; a reader takes the length from
+   * the index and gets exactly the value. A file system that refuses direct I/O (an older kernel's
+   * tmpfs, some network file systems) gets every value through the page cache instead, unpadded,
+   * rather than a failed write.
    */
   @Test
   void directWritesPadToABlockAndAFileSystemThatRefusesThemGetsThePageCache() throws Exception {
-    byte[] value = bytes(UNIT + 4, 9);   // as stored: a checksum, then the unit
+    byte[] value = bytes(UNIT + 4, 9); // as stored: a checksum, then the unit
     ValueFiles direct = new ValueFiles(dir.resolve("direct"), ValueFileOptions.DEFAULTS);
-    ValueFiles.Ref a = direct.write(new ShardId(60, 0, 0), 0, new ByteBuffer[] {
-        ByteBuffer.wrap(value, 0, 4), ByteBuffer.wrap(value, 4, UNIT)}, false, true);
-    assertThat(Files.size(direct.pathForTesting(a))).as("a direct write's file: a whole block (unpadded only where "
-        + "this file system refuses direct I/O)").isIn(69_632L, (long) value.length);
+    ValueFiles.Ref a =
+        direct.write(
+            new ShardId(60, 0, 0),
+            0,
+            new ByteBuffer[] {ByteBuffer.wrap(value, 0, 4), ByteBuffer.wrap(value, 4, UNIT)},
+            false,
+            true);
+    assertThat(Files.size(direct.pathForTesting(a)))
+        .as(
+            "a direct write's file: a whole block (unpadded only where "
+                + "this file system refuses direct I/O)")
+        .isIn(69_632L, (long) value.length);
     assertThat(readAll(direct, a, value.length)).isEqualTo(value);
-    ValueFiles.Ref kept = direct.write(new ShardId(60, 1, 0), 0, new ByteBuffer[] {
-        ByteBuffer.wrap(value)}, false, false);
-    assertThat(Files.size(direct.pathForTesting(kept))).as("a unit a partial write will read back: through the "
-        + "page cache").isEqualTo(value.length);
+    ValueFiles.Ref kept =
+        direct.write(
+            new ShardId(60, 1, 0), 0, new ByteBuffer[] {ByteBuffer.wrap(value)}, false, false);
+    assertThat(Files.size(direct.pathForTesting(kept)))
+        .as("a unit a partial write will read back: through the " + "page cache")
+        .isEqualTo(value.length);
 
     OpenOption refused = new OpenOption() {};
-    ValueFiles buffered = new ValueFiles(dir.resolve("refused"), ValueFileOptions.DEFAULTS, refused);
+    ValueFiles buffered =
+        new ValueFiles(dir.resolve("refused"), ValueFileOptions.DEFAULTS, refused);
     for (int i = 0; i < 2; i++) {
-      ValueFiles.Ref b = buffered.write(new ShardId(61, i, 0), 0, new ByteBuffer[] {
-          ByteBuffer.wrap(value)}, i == 1, true);
-      assertThat(Files.size(buffered.pathForTesting(b))).as("write %d where direct I/O is refused", i)
+      ValueFiles.Ref b =
+          buffered.write(
+              new ShardId(61, i, 0), 0, new ByteBuffer[] {ByteBuffer.wrap(value)}, i == 1, true);
+      assertThat(Files.size(buffered.pathForTesting(b)))
+          .as("write %d where direct I/O is refused", i)
           .isEqualTo(value.length);
       assertThat(readAll(buffered, b, value.length)).isEqualTo(value);
     }
@@ -119,26 +133,39 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
    * cached, or one a small read just brought in, is served from the cache rather than the device.
    */
   @Test
-  void aWholeUnitReadOfAColdFileStaysOutOfThePageCacheAndACachedOneIsServedFromIt() throws Exception {
+  void aWholeUnitReadOfAColdFileStaysOutOfThePageCacheAndACachedOneIsServedFromIt()
+      throws Exception {
     byte[] value = bytes(UNIT + 4, 3);
     ValueFiles files = new ValueFiles(dir.resolve("reads"), ValueFileOptions.DEFAULTS);
-    ValueFiles.Ref cold = files.write(new ShardId(62, 0, 0), 0, new ByteBuffer[] {
-        ByteBuffer.wrap(value)}, false, true);
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.size(files.pathForTesting(cold)) % 4096 == 0,
-        "this file system refuses direct I/O");
-    assertThat(cached(files.pathForTesting(cold), value.length)).as("a unit written past the cache").isFalse();
+    ValueFiles.Ref cold =
+        files.write(
+            new ShardId(62, 0, 0), 0, new ByteBuffer[] {ByteBuffer.wrap(value)}, false, true);
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.size(files.pathForTesting(cold)) % 4096 == 0, "this file system refuses direct I/O");
+    assertThat(cached(files.pathForTesting(cold), value.length))
+        .as("a unit written past the cache")
+        .isFalse();
 
-    assertThat(wholeReadIsMapped(files, cold, value)).as("a cold unit is read into a buffer, not mapped").isFalse();
-    assertThat(cached(files.pathForTesting(cold), value.length)).as("after a whole-unit read").isFalse();
+    assertThat(wholeReadIsMapped(files, cold, value))
+        .as("a cold unit is read into a buffer, not mapped")
+        .isFalse();
+    assertThat(cached(files.pathForTesting(cold), value.length))
+        .as("after a whole-unit read")
+        .isFalse();
 
     ByteBuf part = files.read(cold, value.length, ByteBufAllocator.DEFAULT, false);
     part.release();
-    assertThat(cached(files.pathForTesting(cold), value.length)).as("after a read of part of the unit").isTrue();
-    assertThat(wholeReadIsMapped(files, cold, value)).as("a cached unit is replied from the cache").isTrue();
+    assertThat(cached(files.pathForTesting(cold), value.length))
+        .as("after a read of part of the unit")
+        .isTrue();
+    assertThat(wholeReadIsMapped(files, cold, value))
+        .as("a cached unit is replied from the cache")
+        .isTrue();
   }
 
   /** Reads a whole unit as a streaming reader does, checks its bytes; whether it came mapped. */
-  private static boolean wholeReadIsMapped(ValueFiles files, ValueFiles.Ref ref, byte[] expected) throws Exception {
+  private static boolean wholeReadIsMapped(ValueFiles files, ValueFiles.Ref ref, byte[] expected)
+      throws Exception {
     ByteBuf got = files.read(ref, expected.length, ByteBufAllocator.DEFAULT, true);
     try {
       assertThat(copy(got)).isEqualTo(expected);
@@ -148,13 +175,18 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     }
   }
 
-  /** Where the file system refuses direct reads, a whole-unit read still gets its bytes (mapped). */
+  /**
+   * Where the file system refuses direct reads, a whole-unit read still gets its bytes (mapped).
+   */
   @Test
   void aFileSystemThatRefusesDirectReadsGetsWholeUnitsThroughThePageCache() throws Exception {
     byte[] value = bytes(UNIT + 4, 4);
-    ValueFiles.Ref ref = new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS)
-        .write(new ShardId(63, 0, 0), 0, new ByteBuffer[] {ByteBuffer.wrap(value)}, false, true);
-    ValueFiles refusing = new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS, new OpenOption() {});
+    ValueFiles.Ref ref =
+        new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS)
+            .write(
+                new ShardId(63, 0, 0), 0, new ByteBuffer[] {ByteBuffer.wrap(value)}, false, true);
+    ValueFiles refusing =
+        new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS, new OpenOption() {});
     for (int i = 0; i < 2; i++) {
       assertThat(wholeReadIsMapped(refusing, ref, value)).as("read %d: mapped", i).isTrue();
     }
@@ -162,8 +194,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
 
   /** Whether every page of the file's first {@code length} bytes is in the page cache (mincore). */
   private static boolean cached(Path file, int length) throws Exception {
-    try (FileChannel ch = FileChannel.open(file,
-        StandardOpenOption.READ)) {
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_ONLY, 0, length);
       boolean loaded = m.isLoaded();
       PlatformDependent.freeDirectBuffer(m);
@@ -198,25 +229,30 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     // the file of the last unit replaced, kept to hold the next one.
     assertThat(valueFiles()).hasSize(8);
     assertThat(spareFiles()).as("each replaced file held the next unit").hasSize(1);
-    assertThat(bytesOnDisk()).as("bytes under the store after 256 MiB of overwrites").isLessThan(24L << 20);
-    assertThat(store.usedBytes()).as("the live units and a little bookkeeping").isBetween(8L << 20, 10L << 20);
+    assertThat(bytesOnDisk())
+        .as("bytes under the store after 256 MiB of overwrites")
+        .isLessThan(24L << 20);
+    assertThat(store.usedBytes())
+        .as("the live units and a little bookkeeping")
+        .isBetween(8L << 20, 10L << 20);
   }
 
   /**
-   * A removed unit's file is reused for a new one, but never while a read still maps it: the
-   * reply being sent from that mapping would change under it.
+   * A removed unit's file is reused for a new one, but never while a read still maps it: the reply
+   * being sent from that mapping would change under it.
    */
   @Test
   void aFileAReadStillHoldsIsNeverWrittenOverByTheUnitsThatReplaceIt() throws Exception {
     ShardId id = new ShardId(46, 0, 0);
     store.write(List.of(put(id, 0, bytes(UNIT, 1), true)), false);
-    ByteBuf held = store.read(id, 10, 100);   // part of a unit: served from a mapping of its file
+    ByteBuf held = store.read(id, 10, 100); // part of a unit: served from a mapping of its file
     try {
       for (int v = 2; v < 20; v++) {
         store.write(List.of(put(id, 0, bytes(UNIT, v), true)), false);
         store.write(List.of(put(new ShardId(46, v, 0), 0, bytes(UNIT, -v), true)), false);
       }
-      assertThat(copy(held)).as("the held reply, after its file was replaced 18 times")
+      assertThat(copy(held))
+          .as("the held reply, after its file was replaced 18 times")
           .isEqualTo(Arrays.copyOfRange(bytes(UNIT, 1), 10, 110));
     } finally {
       held.release();
@@ -228,7 +264,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   }
 
   @Test
-  void aShortUnitWrittenIntoALongerSpareFileReadsBackExactlyAndTheFileShrinksToIt() throws Exception {
+  void aShortUnitWrittenIntoALongerSpareFileReadsBackExactlyAndTheFileShrinksToIt()
+      throws Exception {
     ShardId big = new ShardId(47, 0, 0);
     store.write(List.of(put(big, 0, bytes(1 << 20, 1), true)), false);
     store.deleteFile(47);
@@ -237,7 +274,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     store.write(List.of(put(small, 0, bytes(UNIT, 2), true)), false);
     assertThat(spareFiles()).as("the spare now holds the new unit").isEmpty();
     assertThat(read(small, 0, UNIT)).isEqualTo(bytes(UNIT, 2));
-    assertThat(Files.size(valueFiles().get(0))).as("checksum and bytes, perhaps padded to a block: no old tail")
+    assertThat(Files.size(valueFiles().get(0)))
+        .as("checksum and bytes, perhaps padded to a block: no old tail")
         .isLessThan(UNIT + 4096L + 4);
     assertThat(store.usedBytes()).isLessThan(UNIT + (1L << 20) / 2);
   }
@@ -260,7 +298,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     assertThat(store.usedBytes()).isGreaterThanOrEqualTo(UNIT);
 
     store.write(List.of(put(new ShardId(42, 7, 0), 0, bytes(UNIT, 2), true)), false);
-    assertThat(read(new ShardId(42, 7, 0), 0, UNIT)).as("a later write is named past every file seen")
+    assertThat(read(new ShardId(42, 7, 0), 0, UNIT))
+        .as("a later write is named past every file seen")
         .isEqualTo(bytes(UNIT, 2));
   }
 
@@ -268,15 +307,17 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   void aValueFileLostFromUnderTheStoreIsACorruptShardTheScrubberReports() throws Exception {
     ShardId lost = new ShardId(43, 0, 0);
     ShardId sound = new ShardId(43, 0, 1);
-    store.write(List.of(put(lost, 0, bytes(UNIT, 1), true), put(sound, 0, bytes(UNIT, 2), true)), false);
+    store.write(
+        List.of(put(lost, 0, bytes(UNIT, 1), true), put(sound, 0, bytes(UNIT, 2), true)), false);
     store.close();
     for (Path f : valueFiles()) {
       if (f.getFileName().toString().startsWith("43.0.0.")) {
-        Files.delete(f);          // e.g. a power loss before the file reached the disk
+        Files.delete(f); // e.g. a power loss before the file reached the disk
       }
     }
     store = openStore();
-    assertThatThrownBy(() -> read(lost, 0, UNIT)).isInstanceOf(CorruptShardException.class)
+    assertThatThrownBy(() -> read(lost, 0, UNIT))
+        .isInstanceOf(CorruptShardException.class)
         .hasMessageContaining("lost its value file");
     List<ShardId> corrupt = new ArrayList<>();
     assertThat(store.scrub(null, Long.MAX_VALUE, corrupt, new ArrayList<>())).isNull();
@@ -289,17 +330,19 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     ShardId id = new ShardId(44, 0, 0);
     store.write(List.of(put(id, 0, bytes(UNIT, 0), true)), false);
     AtomicBoolean writing = new AtomicBoolean(true);
-    CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
-      try {
-        for (int v = 1; v <= 400; v++) {
-          store.write(List.of(put(id, 0, bytes(UNIT, v), true)), false);
-        }
-      } catch (Exception e) {
-        throw new RuntimeException(e);
-      } finally {
-        writing.set(false);
-      }
-    });
+    CompletableFuture<Void> writer =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                for (int v = 1; v <= 400; v++) {
+                  store.write(List.of(put(id, 0, bytes(UNIT, v), true)), false);
+                }
+              } catch (Exception e) {
+                throw new RuntimeException(e);
+              } finally {
+                writing.set(false);
+              }
+            });
     int reads = 0;
     while (writing.get() || reads == 0) {
       ByteBuf got = store.read(id, 0, UNIT);
@@ -323,7 +366,8 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
 
   @Test
   void aReadKeepsItsFileMappedOnlyUntilTheReplyIsReleased() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/self/maps")), "needs /proc");
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        Files.isReadable(Path.of("/proc/self/maps")), "needs /proc");
     ShardId id = new ShardId(45, 0, 0);
     store.write(List.of(put(id, 0, bytes(UNIT, 1), true)), false);
     ByteBuf held = store.read(id, 10, 100);
@@ -331,7 +375,9 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     for (int i = 0; i < 200; i++) {
       assertThat(read(id, 0, UNIT)).isEqualTo(bytes(UNIT, 1));
     }
-    assertThat(mappedValueFiles()).as("released replies are unmapped at once, not at some GC").isEqualTo(1);
+    assertThat(mappedValueFiles())
+        .as("released replies are unmapped at once, not at some GC")
+        .isEqualTo(1);
     held.release();
     assertThat(mappedValueFiles()).isZero();
   }

@@ -1,20 +1,26 @@
 package io.tessera.it.recovery;
 
-import io.tessera.testcluster.ProcessCluster;
-import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ClusterStatus;
+import io.tessera.testcluster.ProcessCluster;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-/** What the failure tests ask of a cluster while they break it: who leads, a server's state, whether it healed. */
+/**
+ * What the failure tests ask of a cluster while they break it: who leads, a server's state, whether
+ * it healed.
+ */
 final class ClusterWatch {
   private ClusterWatch() {}
 
   /** The meta leader's id as {@code fs} sees it ("" while it cannot tell). */
   static String leader(TesseraFileSystem fs) {
     try {
-      return fs.admin().status().replicas().stream().filter(ClusterStatus.Replica::leader).map(ClusterStatus.Replica::id)
-          .findFirst().orElse("");
+      return fs.admin().status().replicas().stream()
+          .filter(ClusterStatus.Replica::leader)
+          .map(ClusterStatus.Replica::id)
+          .findFirst()
+          .orElse("");
     } catch (Exception e) {
       return "";
     }
@@ -23,8 +29,11 @@ final class ClusterWatch {
   /** A data server's state ("up", "down", "recovering", ...; "?" while it cannot tell). */
   static String state(TesseraFileSystem fs, String id) {
     try {
-      return fs.admin().status().dataServers().stream().filter(d -> d.id().equals(id))
-          .map(ClusterStatus.DataServer::state).findFirst().orElse("?");
+      return fs.admin().status().dataServers().stream()
+          .filter(d -> d.id().equals(id))
+          .map(ClusterStatus.DataServer::state)
+          .findFirst()
+          .orElse("?");
     } catch (Exception e) {
       return "?";
     }
@@ -45,7 +54,8 @@ final class ClusterWatch {
   }
 
   /** Polls until the condition holds; fails the test with {@code what} after {@code limit}. */
-  static void await(String what, BooleanSupplier condition, Duration limit) throws InterruptedException {
+  static void await(String what, BooleanSupplier condition, Duration limit)
+      throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
@@ -59,15 +69,19 @@ final class ClusterWatch {
    * Waits until every path checks HEALTHY with its parity verified (a client may still skip a
    * server it saw fail a moment ago, for tessera.client.down-server-retry-after).
    */
-  static void awaitHealthy(TesseraFileSystem fs, Iterable<String> paths, Duration limit) throws InterruptedException {
+  static void awaitHealthy(TesseraFileSystem fs, Iterable<String> paths, Duration limit)
+      throws InterruptedException {
     for (String path : paths) {
-      await(path + " HEALTHY with parity verified", () -> {
-        try {
-          return fs.admin().check(path, true).verdict().equals("HEALTHY");
-        } catch (Exception e) {
-          return false;
-        }
-      }, limit);
+      await(
+          path + " HEALTHY with parity verified",
+          () -> {
+            try {
+              return fs.admin().check(path, true).verdict().equals("HEALTHY");
+            } catch (Exception e) {
+              return false;
+            }
+          },
+          limit);
     }
   }
 }

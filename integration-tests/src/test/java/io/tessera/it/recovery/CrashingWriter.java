@@ -1,17 +1,17 @@
 package io.tessera.it.recovery;
 
-import io.tessera.client.internal.ParityWriter;
-import io.tessera.common.fault.FaultPoints;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.internal.ParityWriter;
 import io.tessera.common.config.Config;
+import io.tessera.common.fault.FaultPoints;
 import java.util.Map;
 import java.util.Random;
 
 /**
- * A client process for the scenarios that kill a writer: it writes one range of a file and
- * stops at a fault-injection point, between the write phases or half-way through phase 2,
- * printing {@code PAUSED} so the test can SIGKILL it there.
+ * A client process for the scenarios that kill a writer: it writes one range of a file and stops at
+ * a fault-injection point, between the write phases or half-way through phase 2, printing {@code
+ * PAUSED} so the test can SIGKILL it there.
  *
  * <p>Arguments: meta addresses, path, offset, length, seed, {@code between} or {@code mid-phase-2}.
  */
@@ -19,21 +19,24 @@ public final class CrashingWriter {
   private CrashingWriter() {}
 
   public static void main(String[] args) throws Exception {
-    Config config = Config.of(Map.of("tessera.client.meta", args[0], "tessera.client.lock-lease", "3s"));
+    Config config =
+        Config.of(Map.of("tessera.client.meta", args[0], "tessera.client.lock-lease", "3s"));
     long offset = Long.parseLong(args[2]);
     int length = Integer.parseInt(args[3]);
     byte[] data = new byte[length];
     new Random(Long.parseLong(args[4])).nextBytes(data);
-    Runnable pause = () -> {
-      System.out.println("PAUSED");
-      System.out.flush();
-      try {
-        Thread.sleep(Long.MAX_VALUE);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    };
-    try (TesseraFileSystem fs = TesseraFileSystem.connect(config); TesseraFile f = fs.openFile(args[1])) {
+    Runnable pause =
+        () -> {
+          System.out.println("PAUSED");
+          System.out.flush();
+          try {
+            Thread.sleep(Long.MAX_VALUE);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    try (TesseraFileSystem fs = TesseraFileSystem.connect(config);
+        TesseraFile f = fs.openFile(args[1])) {
       if (args[5].equals("between")) {
         FaultPoints.arm(ParityWriter.BETWEEN_PHASES, fs.async(), pause);
       } else {

@@ -10,10 +10,10 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A test network of its own: one network namespace per server, all on one bridge (inside a
- * "switch" namespace), addresses 10.231.0.0/24; this process reaches them through one veth at
- * 10.231.0.1. A partition is made of blackhole routes inside the servers' namespaces (nothing
- * outside the namespaces it created changes), and healed by deleting them. Needs root.
+ * A test network of its own: one network namespace per server, all on one bridge (inside a "switch"
+ * namespace), addresses 10.231.0.0/24; this process reaches them through one veth at 10.231.0.1. A
+ * partition is made of blackhole routes inside the servers' namespaces (nothing outside the
+ * namespaces it created changes), and healed by deleting them. Needs root.
  */
 final class NamespaceNetwork implements AutoCloseable {
   static final String CLIENT_IP = "10.231.0.1";
@@ -52,7 +52,10 @@ final class NamespaceNetwork implements AutoCloseable {
     }
   }
 
-  /** Connects a veth pair to the bridge: {@code inner} in {@code ns} (null: this namespace) gets {@code ip}. */
+  /**
+   * Connects a veth pair to the bridge: {@code inner} in {@code ns} (null: this namespace) gets
+   * {@code ip}.
+   */
   private static void link(String inner, String outer, String ns, String ip) throws IOException {
     String sw = PREFIX + "-sw";
     run(true, "ip", "link", "add", inner, "type", "veth", "peer", "name", outer);
@@ -144,7 +147,8 @@ final class NamespaceNetwork implements AutoCloseable {
         throw new IOException(String.join(" ", cmd) + ": no answer within 30 s");
       }
       if (check && p.exitValue() != 0) {
-        throw new IOException(String.join(" ", cmd) + " failed (" + p.exitValue() + "): " + out.trim());
+        throw new IOException(
+            String.join(" ", cmd) + " failed (" + p.exitValue() + "): " + out.trim());
       }
       return out;
     } catch (InterruptedException e) {

@@ -3,13 +3,13 @@ package io.tessera.it.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.ProcessCluster;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.it.ServerLaunchers;
 import io.tessera.it.TestDirs;
 import io.tessera.it.TestPorts;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,12 +23,12 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The network partition of the recovery issue: every server in a network namespace of its own,
- * the meta leader and one data server cut off together from everything else (this client
- * included) while two writers go on; the other side elects a leader, finds the data server
- * down and writes around it; after the partition heals the cut-off server recovers, the old
- * leader rejoins, and not one acknowledged byte is lost. Skipped where namespaces cannot be
- * made (not root); CI runs as root.
+ * The network partition of the recovery issue: every server in a network namespace of its own, the
+ * meta leader and one data server cut off together from everything else (this client included)
+ * while two writers go on; the other side elects a leader, finds the data server down and writes
+ * around it; after the partition heals the cut-off server recovers, the old leader rejoins, and not
+ * one acknowledged byte is lost. Skipped where namespaces cannot be made (not root); CI runs as
+ * root.
  */
 class PartitionProcessTest {
   static final Duration HEARTBEAT = Duration.ofMillis(500);
@@ -36,28 +36,41 @@ class PartitionProcessTest {
   static final Duration LIMIT = Duration.ofSeconds(120);
 
   @Test
-  void theLeaderCutOffWithADataServerLosesNothingAndTheClusterHealsWhenTheLinkReturns() throws Exception {
+  void theLeaderCutOffWithADataServerLosesNothingAndTheClusterHealsWhenTheLinkReturns()
+      throws Exception {
     assumeTrue(NamespaceNetwork.available(), "network namespaces need root and iproute2");
     ClusterPlan probe = new ClusterPlan(TestDirs.fresh("partition"), 3, 9, TestPorts.freeBase(50));
     List<String> ids = new ArrayList<>(probe.metaPeers().stream().map(p -> p.id()).toList());
     ids.addAll(probe.dataIds());
     try (NamespaceNetwork net = new NamespaceNetwork(ids)) {
       ClusterPlan plan = new ClusterPlan(probe.dir(), 3, 9, probe.portBase(), net.hosts());
-      try (ProcessCluster cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of(
-              "-Dtessera.meta.data-server-timeout=" + TIMEOUT.toMillis() + "ms",
-              "-Dtessera.data.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms",
-              "-Dtessera.meta.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms"), net::wrapper)) {
+      try (ProcessCluster cluster =
+          ProcessCluster.start(
+              plan,
+              ServerLaunchers.defaults(),
+              List.of(
+                  "-Dtessera.meta.data-server-timeout=" + TIMEOUT.toMillis() + "ms",
+                  "-Dtessera.data.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms",
+                  "-Dtessera.meta.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms"),
+              net::wrapper)) {
         cluster.awaitReady(LIMIT);
         run(plan, net, cluster);
       }
     }
   }
 
-  private static void run(ClusterPlan plan, NamespaceNetwork net, ProcessCluster cluster) throws Exception {
-    Map<String, String> clientSettings = Map.of("tessera.client.down-server-retry-after", "1s",
-        "tessera.client.lock-lease", "5s", "tessera.client.meta", plan.metaAddresses());
+  private static void run(ClusterPlan plan, NamespaceNetwork net, ProcessCluster cluster)
+      throws Exception {
+    Map<String, String> clientSettings =
+        Map.of(
+            "tessera.client.down-server-retry-after",
+            "1s",
+            "tessera.client.lock-lease",
+            "5s",
+            "tessera.client.meta",
+            plan.metaAddresses());
     try (TesseraFileSystem fs = TesseraFileSystem.connect(Config.of(clientSettings));
-         Workload workload = new Workload(fs, "/partition", 6, 11)) {
+        Workload workload = new Workload(fs, "/partition", 6, 11)) {
       workload.start(1);
       Thread.sleep(3000);
       long cut = System.nanoTime();
@@ -67,17 +80,24 @@ class PartitionProcessTest {
       net.partition(Set.of(oldLeader, island));
 
       // the other side: asked only of the replicas the client can still reach
-      String others = plan.metaPeers().stream().filter(p -> !p.id().equals(oldLeader)).map(p -> p.clientAddress())
-          .collect(Collectors.joining(","));
-      try (TesseraFileSystem majority = TesseraFileSystem.connect(Config.of(Map.of("tessera.client.meta", others)))) {
-        await("a new leader on the majority side", () -> {
-          String l = leader(majority);
-          return !l.isEmpty() && !l.equals(oldLeader);
-        });
+      String others =
+          plan.metaPeers().stream()
+              .filter(p -> !p.id().equals(oldLeader))
+              .map(p -> p.clientAddress())
+              .collect(Collectors.joining(","));
+      try (TesseraFileSystem majority =
+          TesseraFileSystem.connect(Config.of(Map.of("tessera.client.meta", others)))) {
+        await(
+            "a new leader on the majority side",
+            () -> {
+              String l = leader(majority);
+              return !l.isEmpty() && !l.equals(oldLeader);
+            });
         long newLeader = System.nanoTime();
-        await(island + " found down by the new leader", () -> state(majority, island).equals("down"));
+        await(
+            island + " found down by the new leader", () -> state(majority, island).equals("down"));
         long detected = System.nanoTime();
-        Thread.sleep(15_000);   // writes go on around the island
+        Thread.sleep(15_000); // writes go on around the island
         long healAt = System.nanoTime();
         double during = workload.rate(detected, healAt);
         net.heal();
@@ -86,13 +106,25 @@ class PartitionProcessTest {
         workload.stopWriters();
         long lost = workload.verify();
         ClusterWatch.awaitHealthy(fs, workload.paths(), LIMIT);
-        String row = String.format(Locale.ROOT, "| meta leader %s + %s partitioned from the rest (network namespaces) "
-            + "| 1 | %d | %d (new leader %d) | %d (%d after the heal) | %.1f | %.1f | %.2f | partition held %d ms; "
-            + "writes %.1f MB/s in its first 5 s, %.1f MB/s in the last 10 s |%n",
-            oldLeader, island, lost, (detected - cut) / 1_000_000, (newLeader - cut) / 1_000_000,
-            (healed - cut) / 1_000_000, (healed - healAt) / 1_000_000, before / 1e6, during / 1e6, during / before,
-            (healAt - cut) / 1_000_000, workload.rate(cut, cut + 5_000_000_000L) / 1e6,
-            workload.rate(healAt - 10_000_000_000L, healAt) / 1e6);
+        String row =
+            String.format(
+                Locale.ROOT,
+                "| meta leader %s + %s partitioned from the rest (network namespaces) "
+                    + "| 1 | %d | %d (new leader %d) | %d (%d after the heal) | %.1f | %.1f | %.2f | partition held %d ms; "
+                    + "writes %.1f MB/s in its first 5 s, %.1f MB/s in the last 10 s |%n",
+                oldLeader,
+                island,
+                lost,
+                (detected - cut) / 1_000_000,
+                (newLeader - cut) / 1_000_000,
+                (healed - cut) / 1_000_000,
+                (healed - healAt) / 1_000_000,
+                before / 1e6,
+                during / 1e6,
+                during / before,
+                (healAt - cut) / 1_000_000,
+                workload.rate(cut, cut + 5_000_000_000L) / 1e6,
+                workload.rate(healAt - 10_000_000_000L, healAt) / 1e6);
         System.out.print(row);
         Files.writeString(Path.of("target", "partition-scenario.md"), row);
         assertThat(lost).as("acknowledged bytes lost across the partition").isZero();
@@ -112,8 +144,12 @@ class PartitionProcessTest {
   /** Healed, and the old leader back in touch with the new one. */
   private static boolean healed(ProcessCluster cluster, TesseraFileSystem fs) {
     try {
-      return ClusterWatch.healed(cluster, fs) && fs.admin().status().replicas().stream()
-          .allMatch(r -> r.leader() || (r.lastContactMillisAgo() >= 0 && r.lastContactMillisAgo() < 3000));
+      return ClusterWatch.healed(cluster, fs)
+          && fs.admin().status().replicas().stream()
+              .allMatch(
+                  r ->
+                      r.leader()
+                          || (r.lastContactMillisAgo() >= 0 && r.lastContactMillisAgo() < 3000));
     } catch (Exception e) {
       return false;
     }

@@ -23,8 +23,10 @@ import java.util.Random;
 final class RandomIoModel {
   /** Largest write, as in the fsx runs that found the redundancy bug. */
   static final int MAX_WRITE = 300_000;
+
   /** Files stay below this size, so that a run's reads and checks stay cheap. */
   static final int MAX_SIZE = 3 << 20;
+
   private static final long RETRY_FOR_NANOS = 90_000_000_000L;
   private static final int RECENT = 12;
 
@@ -81,7 +83,13 @@ final class RandomIoModel {
 
   /** What a failure message carries: the seed to replay, and the last operations. */
   String replay() {
-    return "seed " + seed + " (replay with -Dtessera.it.model-seed=" + seed + "), " + ops + " operations, the last: "
+    return "seed "
+        + seed
+        + " (replay with -Dtessera.it.model-seed="
+        + seed
+        + "), "
+        + ops
+        + " operations, the last: "
         + String.join("; ", recent);
   }
 
@@ -105,11 +113,14 @@ final class RandomIoModel {
     byte[] data = new byte[len];
     rnd.nextBytes(data);
     note(f, "write " + off + "+" + len);
-    retrying(f, "write " + off + "+" + len, () -> {
-      try (TesseraFile file = fs.openFile(f.path)) {
-        file.write(off, data, 0, len);
-      }
-    });
+    retrying(
+        f,
+        "write " + off + "+" + len,
+        () -> {
+          try (TesseraFile file = fs.openFile(f.path)) {
+            file.write(off, data, 0, len);
+          }
+        });
     if (off + len > f.model.length) {
       f.model = Arrays.copyOf(f.model, off + len);
     }
@@ -118,14 +129,19 @@ final class RandomIoModel {
 
   private void truncate(ModelledFile f) throws IOException, InterruptedException {
     // half shrink (to a random point inside), half grow (past the end, leaving a hole)
-    int size = rnd.nextBoolean() ? rnd.nextInt(f.model.length + 1)
-        : Math.min(MAX_SIZE, f.model.length + rnd.nextInt(MAX_WRITE));
+    int size =
+        rnd.nextBoolean()
+            ? rnd.nextInt(f.model.length + 1)
+            : Math.min(MAX_SIZE, f.model.length + rnd.nextInt(MAX_WRITE));
     note(f, "truncate " + size);
-    retrying(f, "truncate to " + size, () -> {
-      try (TesseraFile file = fs.openFile(f.path)) {
-        file.truncate(size);
-      }
-    });
+    retrying(
+        f,
+        "truncate to " + size,
+        () -> {
+          try (TesseraFile file = fs.openFile(f.path)) {
+            file.truncate(size);
+          }
+        });
     f.model = Arrays.copyOf(f.model, size);
   }
 
@@ -135,21 +151,42 @@ final class RandomIoModel {
     note(f, "read " + off + "+" + len);
     byte[] got = new byte[len];
     int[] n = new int[1];
-    retrying(f, "read " + off + "+" + len, () -> {
-      try (TesseraFile file = fs.openFile(f.path)) {
-        n[0] = file.read(off, got, 0, len);
-      }
-    });
+    retrying(
+        f,
+        "read " + off + "+" + len,
+        () -> {
+          try (TesseraFile file = fs.openFile(f.path)) {
+            n[0] = file.read(off, got, 0, len);
+          }
+        });
     int expect = Math.min(len, f.model.length - off);
     if (n[0] != (expect <= 0 ? -1 : expect)) {
-      throw new AssertionError(f.path + ": read " + off + "+" + len + " of a " + f.model.length + "-byte file gave "
-          + n[0] + " bytes; " + replay());
+      throw new AssertionError(
+          f.path
+              + ": read "
+              + off
+              + "+"
+              + len
+              + " of a "
+              + f.model.length
+              + "-byte file gave "
+              + n[0]
+              + " bytes; "
+              + replay());
     }
     if (expect > 0) {
       int at = Arrays.mismatch(got, 0, expect, f.model, off, off + expect);
       if (at >= 0) {
-        throw new AssertionError(f.path + ": read " + off + "+" + len + " differs at file offset " + (off + at) + "; "
-            + replay());
+        throw new AssertionError(
+            f.path
+                + ": read "
+                + off
+                + "+"
+                + len
+                + " differs at file offset "
+                + (off + at)
+                + "; "
+                + replay());
       }
     }
   }
@@ -160,8 +197,14 @@ final class RandomIoModel {
     for (ModelledFile f : files) {
       try (TesseraFile file = fs.openFile(f.path)) {
         if (file.size() != f.model.length) {
-          throw new AssertionError(f.path + " is " + file.size() + " bytes, the model " + f.model.length + "; "
-              + replay());
+          throw new AssertionError(
+              f.path
+                  + " is "
+                  + file.size()
+                  + " bytes, the model "
+                  + f.model.length
+                  + "; "
+                  + replay());
         }
         byte[] got = new byte[f.model.length];
         file.readFully(0, got, 0, got.length);
@@ -184,8 +227,11 @@ final class RandomIoModel {
     void run() throws IOException;
   }
 
-  /** Runs the operation, trying again after a failure until it succeeds or the retry limit passes. */
-  private void retrying(ModelledFile f, String what, Op op) throws IOException, InterruptedException {
+  /**
+   * Runs the operation, trying again after a failure until it succeeds or the retry limit passes.
+   */
+  private void retrying(ModelledFile f, String what, Op op)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + RETRY_FOR_NANOS;
     long pauseMs = 50;
     while (true) {
@@ -194,8 +240,17 @@ final class RandomIoModel {
         return;
       } catch (IOException e) {
         if (System.nanoTime() - deadline > 0) {
-          throw new IOException(f.path + ": " + what + " still failing after " + RETRY_FOR_NANOS / 1_000_000_000
-              + " s: " + e.getMessage() + "; " + replay(), e);
+          throw new IOException(
+              f.path
+                  + ": "
+                  + what
+                  + " still failing after "
+                  + RETRY_FOR_NANOS / 1_000_000_000
+                  + " s: "
+                  + e.getMessage()
+                  + "; "
+                  + replay(),
+              e);
         }
         retries++;
         Thread.sleep(pauseMs);

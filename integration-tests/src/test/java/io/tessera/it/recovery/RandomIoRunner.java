@@ -28,15 +28,18 @@ final class RandomIoRunner {
 
   void start() {
     stop = false;
-    thread = new Thread(() -> {
-      try {
-        while (!stop) {
-          model.step();
-        }
-      } catch (Throwable t) {
-        failure = t;
-      }
-    }, "random-io");
+    thread =
+        new Thread(
+            () -> {
+              try {
+                while (!stop) {
+                  model.step();
+                }
+              } catch (Throwable t) {
+                failure = t;
+              }
+            },
+            "random-io");
     thread.setDaemon(true);
     thread.start();
   }

@@ -2,15 +2,15 @@ package io.tessera.it.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.ProcessCluster;
 import io.tessera.client.CreateOptions;
-import io.tessera.client.admin.FileCheck;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.FileCheck;
 import io.tessera.common.config.Config;
 import io.tessera.it.ServerLaunchers;
 import io.tessera.it.TestDirs;
 import io.tessera.it.TestPorts;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
  * The randomized model check of the redundancy issue, one OS process per server: random small
  * writes, truncates that shrink and grow, and reads on files of three layouts (RS 6+3 with 4 KiB
  * units, 4+2 with 64 KiB, 2+1 with 16 KiB), each compared with an in-memory model, while a fault
- * strikes mid-run. Afterwards recovery must report every file fully redundant, fsck must agree
- * (no missing shard anywhere, parity verified), and every byte must match the model.
+ * strikes mid-run. Afterwards recovery must report every file fully redundant, fsck must agree (no
+ * missing shard anywhere, parity verified), and every byte must match the model.
  *
  * <p>What it found: a data server killed and restarted was rebuilt with zeros stored where the
  * other servers had holes (truncated or never written), beside parity never written, so fsck
@@ -55,13 +55,25 @@ class RandomIoUnderFaultsProcessTest {
   @BeforeAll
   static void start() throws Exception {
     plan = new ClusterPlan(TestDirs.fresh("random-io-faults"), 3, 9, TestPorts.freeBase(40));
-    cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of(
-        "-Dtessera.meta.data-server-timeout=" + TIMEOUT.toMillis() + "ms",
-        "-Dtessera.data.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms",
-        "-Dtessera.meta.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms"));
+    cluster =
+        ProcessCluster.start(
+            plan,
+            ServerLaunchers.defaults(),
+            List.of(
+                "-Dtessera.meta.data-server-timeout=" + TIMEOUT.toMillis() + "ms",
+                "-Dtessera.data.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms",
+                "-Dtessera.meta.heartbeat-interval=" + HEARTBEAT.toMillis() + "ms"));
     cluster.awaitReady(Duration.ofSeconds(120));
-    fs = TesseraFileSystem.connect(Config.of(Map.of("tessera.client.meta", plan.metaAddresses(),
-        "tessera.client.down-server-retry-after", "1s", "tessera.client.lock-lease", "5s")));
+    fs =
+        TesseraFileSystem.connect(
+            Config.of(
+                Map.of(
+                    "tessera.client.meta",
+                    plan.metaAddresses(),
+                    "tessera.client.down-server-retry-after",
+                    "1s",
+                    "tessera.client.lock-lease",
+                    "5s")));
   }
 
   @AfterAll
@@ -77,64 +89,88 @@ class RandomIoUnderFaultsProcessTest {
   /** The issue's run: the server comes back after the last operation, so recovery works alone. */
   @Test
   void aDataServerKilledMidRunIsRebuiltUntilFsckFindsNoMissingShard() throws Exception {
-    run("data-server-kill", Undo.AFTER_THE_RUN, (model, rnd) -> {
-      String victim = plan.dataIds().get(rnd.nextInt(plan.dataIds().size()));
-      kill(victim);
-      return () -> cluster.restart(victim);
-    });
+    run(
+        "data-server-kill",
+        Undo.AFTER_THE_RUN,
+        (model, rnd) -> {
+          String victim = plan.dataIds().get(rnd.nextInt(plan.dataIds().size()));
+          kill(victim);
+          return () -> cluster.restart(victim);
+        });
   }
 
   /** Both come back while writes and truncates go on: their rebuilds race the operations. */
   @Test
   void twoDataServersKilledMidRunAreRebuiltWhileWritesAndTruncatesGoOn() throws Exception {
-    run("two-data-servers-kill", Undo.MID_RUN, (model, rnd) -> {
-      List<String> ids = new ArrayList<>(plan.dataIds());
-      Collections.shuffle(ids, rnd);
-      List<String> victims = List.copyOf(ids.subList(0, 2));
-      for (String v : victims) {
-        kill(v);
-      }
-      return () -> {
-        for (String v : victims) {
-          cluster.restart(v);
-        }
-      };
-    });
+    run(
+        "two-data-servers-kill",
+        Undo.MID_RUN,
+        (model, rnd) -> {
+          List<String> ids = new ArrayList<>(plan.dataIds());
+          Collections.shuffle(ids, rnd);
+          List<String> victims = List.copyOf(ids.subList(0, 2));
+          for (String v : victims) {
+            kill(v);
+          }
+          return () -> {
+            for (String v : victims) {
+              cluster.restart(v);
+            }
+          };
+        });
   }
 
   @Test
   void aMetaLeaderKilledMidRunLosesNoOperationAndLeavesEveryFileRedundant() throws Exception {
-    run("meta-leader-kill", Undo.MID_RUN, (model, rnd) -> {
-      String leader = ClusterWatch.leader(fs);
-      cluster.signal(leader, "KILL");
-      ClusterWatch.await("a new meta leader", () -> {
-        String now = ClusterWatch.leader(fs);
-        return !now.isEmpty() && !now.equals(leader);
-      }, HEAL_LIMIT);
-      return () -> cluster.restart(leader);
-    });
+    run(
+        "meta-leader-kill",
+        Undo.MID_RUN,
+        (model, rnd) -> {
+          String leader = ClusterWatch.leader(fs);
+          cluster.signal(leader, "KILL");
+          ClusterWatch.await(
+              "a new meta leader",
+              () -> {
+                String now = ClusterWatch.leader(fs);
+                return !now.isEmpty() && !now.equals(leader);
+              },
+              HEAL_LIMIT);
+          return () -> cluster.restart(leader);
+        });
   }
 
   @Test
   void aClientKilledBetweenItsWritePhasesLeavesTheModelsBytesAndRepairedParity() throws Exception {
-    run("client-kill", Undo.MID_RUN, (model, rnd) -> {
-      RandomIoModel.ModelledFile f = model.files().stream().max(Comparator.comparingInt(x -> x.model.length))
-          .orElseThrow();
-      // inside the file: a write that grows it records the new size between its phases
-      int length = Math.max(1, Math.min(f.model.length, 200_000));
-      crashWriterBetweenPhases(f.path, length, rnd.nextLong());
-      return () -> {};
-    });
+    run(
+        "client-kill",
+        Undo.MID_RUN,
+        (model, rnd) -> {
+          RandomIoModel.ModelledFile f =
+              model.files().stream()
+                  .max(Comparator.comparingInt(x -> x.model.length))
+                  .orElseThrow();
+          // inside the file: a write that grows it records the new size between its phases
+          int length = Math.max(1, Math.min(f.model.length, 200_000));
+          crashWriterBetweenPhases(f.path, length, rnd.nextLong());
+          return () -> {};
+        });
   }
 
   private static void kill(String dataServer) throws Exception {
     cluster.signal(dataServer, "KILL");
-    ClusterWatch.await(dataServer + " found down", () -> ClusterWatch.state(fs, dataServer).equals("down"),
+    ClusterWatch.await(
+        dataServer + " found down",
+        () -> ClusterWatch.state(fs, dataServer).equals("down"),
         HEAL_LIMIT);
   }
 
-  /** When what a fault broke is restarted: half-way through the run, or after its last operation. */
-  private enum Undo { MID_RUN, AFTER_THE_RUN }
+  /**
+   * When what a fault broke is restarted: half-way through the run, or after its last operation.
+   */
+  private enum Undo {
+    MID_RUN,
+    AFTER_THE_RUN
+  }
 
   /** Injects a fault and returns how to undo it (restart what was killed). */
   private interface Fault {
@@ -170,8 +206,10 @@ class RandomIoUnderFaultsProcessTest {
       restart.run();
       long restartedAt = System.nanoTime();
       runFor(model, start + 4 * quarter);
-      ClusterWatch.await("every data server up and nothing stale after " + name,
-          () -> ClusterWatch.healed(cluster, fs), HEAL_LIMIT);
+      ClusterWatch.await(
+          "every data server up and nothing stale after " + name,
+          () -> ClusterWatch.healed(cluster, fs),
+          HEAL_LIMIT);
       long redundantMs = (System.nanoTime() - restartedAt) / 1_000_000;
       // recovery says every file is fully redundant: fsck must find the same, now
       List<FileCheck> checks = new ArrayList<>();
@@ -181,24 +219,39 @@ class RandomIoUnderFaultsProcessTest {
       long missing = checks.stream().mapToLong(FileCheck::missingShards).sum();
       String clean = observeUntilClean(model, restartedAt, missing);
       long differ = model.differingBytes();
-      System.out.printf(Locale.ROOT, "random I/O under '%s': %d operations (%d retried); recovery reported every "
-          + "file redundant %d ms after the restart, when fsck counted %d missing shards%s; %d bytes differ from the "
-          + "model; %s%n", name, model.ops(), model.retries(), redundantMs, missing, clean, differ, model.replay());
+      System.out.printf(
+          Locale.ROOT,
+          "random I/O under '%s': %d operations (%d retried); recovery reported every "
+              + "file redundant %d ms after the restart, when fsck counted %d missing shards%s; %d bytes differ from the "
+              + "model; %s%n",
+          name,
+          model.ops(),
+          model.retries(),
+          redundantMs,
+          missing,
+          clean,
+          differ,
+          model.replay());
       for (FileCheck c : checks) {
-        assertThat(c.verdict()).as("fsck when recovery reports full redundancy: %s", c).isEqualTo("HEALTHY");
+        assertThat(c.verdict())
+            .as("fsck when recovery reports full redundancy: %s", c)
+            .isEqualTo("HEALTHY");
       }
       assertThat(differ).as("bytes that differ from the model").isZero();
     } catch (AssertionError | Exception e) {
-      throw new AssertionError("random I/O under '" + name + "' failed: " + e.getMessage() + " [" + model.replay()
-          + "]", e);
+      throw new AssertionError(
+          "random I/O under '" + name + "' failed: " + e.getMessage() + " [" + model.replay() + "]",
+          e);
     }
   }
 
   /**
    * For measurements ({@code -Dtessera.it.model-observe-seconds=N}): polls fsck until no shard is
-   * missing, at most N seconds, and says when that was; "" without a window or when none was missing.
+   * missing, at most N seconds, and says when that was; "" without a window or when none was
+   * missing.
    */
-  private static String observeUntilClean(RandomIoModel model, long restartedAt, long missing) throws Exception {
+  private static String observeUntilClean(RandomIoModel model, long restartedAt, long missing)
+      throws Exception {
     long window = Long.getLong("tessera.it.model-observe-seconds", 0);
     if (window <= 0 || missing == 0) {
       return "";
@@ -212,7 +265,9 @@ class RandomIoUnderFaultsProcessTest {
         now += fs.admin().check(f.path, true).missingShards();
       }
       if (now == 0) {
-        return "; fsck clean " + (System.nanoTime() - restartedAt) / 1_000_000 + " ms after the restart";
+        return "; fsck clean "
+            + (System.nanoTime() - restartedAt) / 1_000_000
+            + " ms after the restart";
       }
     }
     return "; still " + now + " missing " + window + " s later";
@@ -224,13 +279,27 @@ class RandomIoUnderFaultsProcessTest {
     }
   }
 
-  /** A second client process writes {@code [0, length)} of the file and is SIGKILLed between its phases. */
-  private static void crashWriterBetweenPhases(String path, int length, long seed) throws Exception {
-    List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), CrashingWriter.class.getName(), plan.metaAddresses(), path, "0",
-        String.valueOf(length), String.valueOf(seed), "between");
+  /**
+   * A second client process writes {@code [0, length)} of the file and is SIGKILLed between its
+   * phases.
+   */
+  private static void crashWriterBetweenPhases(String path, int length, long seed)
+      throws Exception {
+    List<String> cmd =
+        List.of(
+            ProcessHandle.current().info().command().orElse("java"),
+            "-cp",
+            System.getProperty("java.class.path"),
+            CrashingWriter.class.getName(),
+            plan.metaAddresses(),
+            path,
+            "0",
+            String.valueOf(length),
+            String.valueOf(seed),
+            "between");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = out.readLine()) != null && !line.contains("PAUSED")) {
         // its log lines

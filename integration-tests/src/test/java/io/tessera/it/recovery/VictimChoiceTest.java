@@ -11,7 +11,8 @@ class VictimChoiceTest {
   @Test
   void aServerThatWasDrainedAndCameBackEmptyIsNeverTheVictim() {
     // ds-1 was decommissioned: every file moved to the other three
-    List<List<String>> holders = List.of(List.of("ds-2", "ds-3", "ds-4"), List.of("ds-2", "ds-3", "ds-4"));
+    List<List<String>> holders =
+        List.of(List.of("ds-2", "ds-3", "ds-4"), List.of("ds-2", "ds-3", "ds-4"));
     for (int rotation = 0; rotation < 8; rotation++) {
       List<String> ranked = VictimChoice.rank(SERVERS, holders, rotation);
       assertThat(ranked.subList(0, 2)).doesNotContain("ds-1");
@@ -21,9 +22,14 @@ class VictimChoiceTest {
 
   @Test
   void theSecondVictimSharesTheMostFilesWithTheFirst() {
-    List<List<String>> holders = List.of(List.of("ds-1", "ds-2"), List.of("ds-1", "ds-3"), List.of("ds-1", "ds-3"),
-        List.of("ds-2", "ds-4"));
-    assertThat(VictimChoice.rank(SERVERS, holders, 0).subList(0, 2)).containsExactly("ds-1", "ds-3");
+    List<List<String>> holders =
+        List.of(
+            List.of("ds-1", "ds-2"),
+            List.of("ds-1", "ds-3"),
+            List.of("ds-1", "ds-3"),
+            List.of("ds-2", "ds-4"));
+    assertThat(VictimChoice.rank(SERVERS, holders, 0).subList(0, 2))
+        .containsExactly("ds-1", "ds-3");
   }
 
   @Test

@@ -13,10 +13,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Writers of random ranges of RS 6+3 files, each file owned by one writer, with an in-memory
- * model of every acknowledged byte. A write that fails may have landed or not: its range may
- * then hold the old or the new bytes, nothing else. {@link #verify} reads every file back and
- * counts acknowledged bytes that differ: the bytes lost.
+ * Writers of random ranges of RS 6+3 files, each file owned by one writer, with an in-memory model
+ * of every acknowledged byte. A write that fails may have landed or not: its range may then hold
+ * the old or the new bytes, nothing else. {@link #verify} reads every file back and counts
+ * acknowledged bytes that differ: the bytes lost.
  */
 final class Workload implements AutoCloseable {
   static final int UNIT = 64 << 10;
@@ -26,13 +26,15 @@ final class Workload implements AutoCloseable {
   private final TesseraFileSystem fs;
   private final List<String> paths = new ArrayList<>();
   private final List<byte[]> model = new ArrayList<>();
+
   /** Ranges of failed writes: {file index, offset, old bytes, new bytes}. */
   private final ConcurrentLinkedQueue<Object[]> uncertain = new ConcurrentLinkedQueue<>();
+
   private final ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
   private final AtomicLong ackedBytes = new AtomicLong();
   private final AtomicBoolean stop = new AtomicBoolean();
   private final List<Thread> threads = new ArrayList<>();
-  private final List<long[]> samples = new ArrayList<>();   // {nanos, acked bytes}
+  private final List<long[]> samples = new ArrayList<>(); // {nanos, acked bytes}
   private Thread sampler;
 
   Workload(TesseraFileSystem fs, String dir, int files, long seed) throws Exception {
@@ -64,18 +66,21 @@ final class Workload implements AutoCloseable {
       threads.add(t);
       t.start();
     }
-    sampler = new Thread(() -> {
-      while (!stop.get()) {
-        synchronized (samples) {
-          samples.add(new long[] {System.nanoTime(), ackedBytes.get()});
-        }
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "workload-sampler");
+    sampler =
+        new Thread(
+            () -> {
+              while (!stop.get()) {
+                synchronized (samples) {
+                  samples.add(new long[] {System.nanoTime(), ackedBytes.get()});
+                }
+                try {
+                  Thread.sleep(100);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "workload-sampler");
     sampler.setDaemon(true);
     sampler.start();
   }
@@ -117,30 +122,35 @@ final class Workload implements AutoCloseable {
   }
 
   /**
-   * Runs the writers, untimed, until a 3 s window's rate is within 10 % of the window before
-   * (at most 60 s), then checks what they wrote. A suite just started would otherwise measure the
+   * Runs the writers, untimed, until a 3 s window's rate is within 10 % of the window before (at
+   * most 60 s), then checks what they wrote. A suite just started would otherwise measure the
    * client and the servers compiling their paths. Returns the rates (MB/s) of the windows it ran.
    */
   List<Double> warmUp() throws Exception {
     SteadyState steady = new SteadyState(20, 0.10);
     start(-1);
     long[] from = {System.nanoTime()};
-    steady.warmUp(() -> {
-      Thread.sleep(3000);
-      long now = System.nanoTime();
-      double mbPerS = rate(from[0], now) / 1e6;
-      from[0] = now;
-      return mbPerS;
-    });
+    steady.warmUp(
+        () -> {
+          Thread.sleep(3000);
+          long now = System.nanoTime();
+          double mbPerS = rate(from[0], now) / 1e6;
+          from[0] = now;
+          return mbPerS;
+        });
     stopWriters();
     long lost = verify();
     if (lost != 0) {
-      throw new AssertionError("the warm-up lost " + lost + " acknowledged bytes on a healthy cluster");
+      throw new AssertionError(
+          "the warm-up lost " + lost + " acknowledged bytes on a healthy cluster");
     }
     return steady.rates();
   }
 
-  /** Acknowledged bytes per second in each {@code stepNanos} slice from {@code fromNanos} up to {@code toNanos}. */
+  /**
+   * Acknowledged bytes per second in each {@code stepNanos} slice from {@code fromNanos} up to
+   * {@code toNanos}.
+   */
   List<Double> rates(long fromNanos, long toNanos, long stepNanos) {
     List<Double> rates = new ArrayList<>();
     for (long t = fromNanos; t + stepNanos <= toNanos; t += stepNanos) {
@@ -202,7 +212,9 @@ final class Workload implements AutoCloseable {
     errors.clear();
   }
 
-  /** Reads every file back; returns how many acknowledged bytes differ from what was acknowledged. */
+  /**
+   * Reads every file back; returns how many acknowledged bytes differ from what was acknowledged.
+   */
   long verify() throws Exception {
     long lost = 0;
     for (int i = 0; i < paths.size(); i++) {
@@ -227,7 +239,7 @@ final class Workload implements AutoCloseable {
           continue;
         }
         if (either[b] && matchesAnyUncertain(mine, b, got[b])) {
-          want[b] = got[b];   // a failed write that landed: its bytes are what the file holds now
+          want[b] = got[b]; // a failed write that landed: its bytes are what the file holds now
           continue;
         }
         lost++;
@@ -242,7 +254,9 @@ final class Workload implements AutoCloseable {
       int off = (int) u[1];
       byte[] old = (byte[]) u[2];
       byte[] neu = (byte[]) u[3];
-      if (at >= off && at < off + old.length && (old[at - off] == value || neu[at - off] == value)) {
+      if (at >= off
+          && at < off + old.length
+          && (old[at - off] == value || neu[at - off] == value)) {
         return true;
       }
     }

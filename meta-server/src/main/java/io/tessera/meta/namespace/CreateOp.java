@@ -10,8 +10,8 @@ import io.tessera.common.proto.StatusProto;
 import java.util.List;
 
 /**
- * Creates a regular file with the layout and placement the leader resolved before logging
- * the request (the policy from the request, else the parent's default, else the cluster's).
+ * Creates a regular file with the layout and placement the leader resolved before logging the
+ * request (the policy from the request, else the parent's default, else the cluster's).
  */
 final class CreateOp implements NamespaceOp {
   @Override
@@ -44,16 +44,29 @@ final class CreateOp implements NamespaceOp {
     }
     var p = req.getLayout();
     if (req.getPlacementCount() != p.getDataUnits() + p.getParityUnits() || p.getDataUnits() < 1) {
-      throw new NamespaceException(StatusProto.INTERNAL, "create of " + req.getPath()
-          + " reached the log without a placement for its layout");
+      throw new NamespaceException(
+          StatusProto.INTERNAL,
+          "create of " + req.getPath() + " reached the log without a placement for its layout");
     }
-    LayoutProto layout = LayoutProto.newBuilder().setStripeUnit(p.getStripeUnit()).setDataUnits(p.getDataUnits())
-        .setParityUnits(p.getParityUnits()).addAllServers(req.getPlacementList()).build();
-    InodeProto inode = InodeProto.newBuilder().setId(tx.allocateInodeId()).setType(FileTypeProto.REGULAR)
-        .setMode(req.getMode() == 0 ? 0644 : req.getMode() & 07777).setMtimeMs(now).setCtimeMs(now)
-        .setLayout(layout).addAllStaleServers(req.getStaleFromStartList())
-        .setPartialUntilMs(req.getPartialLeaseMs() == 0 ? 0 : PartialFiles.until(now, req.getPartialLeaseMs()))
-        .build();
+    LayoutProto layout =
+        LayoutProto.newBuilder()
+            .setStripeUnit(p.getStripeUnit())
+            .setDataUnits(p.getDataUnits())
+            .setParityUnits(p.getParityUnits())
+            .addAllServers(req.getPlacementList())
+            .build();
+    InodeProto inode =
+        InodeProto.newBuilder()
+            .setId(tx.allocateInodeId())
+            .setType(FileTypeProto.REGULAR)
+            .setMode(req.getMode() == 0 ? 0644 : req.getMode() & 07777)
+            .setMtimeMs(now)
+            .setCtimeMs(now)
+            .setLayout(layout)
+            .addAllStaleServers(req.getStaleFromStartList())
+            .setPartialUntilMs(
+                req.getPartialLeaseMs() == 0 ? 0 : PartialFiles.until(now, req.getPartialLeaseMs()))
+            .build();
     tx.putInode(inode);
     tx.link(r.parentId(), r.name(), inode.getId());
     if (inode.getPartialUntilMs() != 0) {

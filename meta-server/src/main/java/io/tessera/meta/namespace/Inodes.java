@@ -21,7 +21,9 @@ final class Inodes {
 
   /** A regular file whose layout has no parity: losing one of its servers loses bytes. */
   static boolean withoutParity(InodeProto in) {
-    return in.getType() == FileTypeProto.REGULAR && in.hasLayout() && in.getLayout().getParityUnits() == 0;
+    return in.getType() == FileTypeProto.REGULAR
+        && in.hasLayout()
+        && in.getLayout().getParityUnits() == 0;
   }
 
   /** Removes a regular file's inode and schedules its shards for deletion. */

@@ -16,7 +16,9 @@ final class Keys {
     return ByteBuffer.wrap(b).getLong();
   }
 
-  /** dentries: parentId | name (UTF-8), so a directory's entries are adjacent and sorted by name. */
+  /**
+   * dentries: parentId | name (UTF-8), so a directory's entries are adjacent and sorted by name.
+   */
   static byte[] dentry(long parentId, String name) {
     byte[] n = name.getBytes(StandardCharsets.UTF_8);
     return ByteBuffer.allocate(8 + n.length).putLong(parentId).put(n).array();
@@ -31,7 +33,8 @@ final class Keys {
   }
 
   static boolean hasPrefix(byte[] key, byte[] prefix) {
-    return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    return key.length >= prefix.length
+        && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   /**

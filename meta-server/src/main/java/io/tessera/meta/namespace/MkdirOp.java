@@ -52,20 +52,26 @@ final class MkdirOp implements NamespaceOp {
       walked.append('/').append(name);
       long id = tx.child(dir, name);
       if (id == 0) {
-        PathResolver.checkCreatable(new PathResolver.Resolved(dir, name, null, List.of()), walked.toString());
+        PathResolver.checkCreatable(
+            new PathResolver.Resolved(dir, name, null, List.of()), walked.toString());
         last = create(tx, dir, name, req, now);
       } else {
         last = tx.inode(id);
         if (last.getType() != FileTypeProto.DIRECTORY) {
-          throw new NamespaceException(StatusProto.NOT_DIRECTORY, walked + " exists and is not a directory");
+          throw new NamespaceException(
+              StatusProto.NOT_DIRECTORY, walked + " exists and is not a directory");
         }
       }
       dir = last.getId();
     }
     if (req.getHasDefaultLayout() && !last.getDefaultLayout().equals(req.getDefaultLayout())) {
       // mkdir -p with a layout on a directory that exists (the root among them) sets its default
-      last = last.toBuilder().setDefaultLayout(req.getDefaultLayout()).setHasDefaultLayout(true).setCtimeMs(now)
-          .build();
+      last =
+          last.toBuilder()
+              .setDefaultLayout(req.getDefaultLayout())
+              .setHasDefaultLayout(true)
+              .setCtimeMs(now)
+              .build();
       tx.putInode(last);
     }
     return Replies.inode(last);
@@ -80,9 +86,15 @@ final class MkdirOp implements NamespaceOp {
     }
   }
 
-  private static InodeProto create(NamespaceTxn tx, long parent, String name, MkdirRequestProto req, long now) {
-    InodeProto.Builder b = InodeProto.newBuilder().setId(tx.allocateInodeId()).setType(FileTypeProto.DIRECTORY)
-        .setMode(req.getMode() == 0 ? 0755 : req.getMode() & 07777).setMtimeMs(now).setCtimeMs(now);
+  private static InodeProto create(
+      NamespaceTxn tx, long parent, String name, MkdirRequestProto req, long now) {
+    InodeProto.Builder b =
+        InodeProto.newBuilder()
+            .setId(tx.allocateInodeId())
+            .setType(FileTypeProto.DIRECTORY)
+            .setMode(req.getMode() == 0 ? 0755 : req.getMode() & 07777)
+            .setMtimeMs(now)
+            .setCtimeMs(now);
     if (req.getHasDefaultLayout()) {
       b.setDefaultLayout(req.getDefaultLayout()).setHasDefaultLayout(true);
     }

@@ -11,12 +11,13 @@ import java.util.Map;
  * its {@link NamespaceOp} class and its line here.
  */
 public final class NamespaceChanges {
-  private static final Map<OpCase, NamespaceOp> OPS = Map.of(
-      OpCase.MKDIR, new MkdirOp(),
-      OpCase.CREATE, new CreateOp(),
-      OpCase.SET_ATTR, new SetAttrOp(),
-      OpCase.RENAME, new RenameOp(),
-      OpCase.REMOVE, new RemoveOp());
+  private static final Map<OpCase, NamespaceOp> OPS =
+      Map.of(
+          OpCase.MKDIR, new MkdirOp(),
+          OpCase.CREATE, new CreateOp(),
+          OpCase.SET_ATTR, new SetAttrOp(),
+          OpCase.RENAME, new RenameOp(),
+          OpCase.REMOVE, new RemoveOp());
 
   private NamespaceChanges() {}
 
@@ -24,7 +25,8 @@ public final class NamespaceChanges {
   public static MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
     NamespaceOp op = OPS.get(req.getOpCase());
     if (op == null) {
-      return Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a namespace change");
+      return Replies.error(
+          StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a namespace change");
     }
     try {
       return tx.atomically(() -> op.apply(tx, req, now));
@@ -51,8 +53,11 @@ public final class NamespaceChanges {
     }
     for (String p : op.paths(req)) {
       if (PathResolver.isSnapshotPath(p)) {
-        throw new NamespaceException(StatusProto.READ_ONLY, p + " is inside a snapshot, and snapshots are read-only"
-            + " (tessera snapshot restore brings files back)");
+        throw new NamespaceException(
+            StatusProto.READ_ONLY,
+            p
+                + " is inside a snapshot, and snapshots are read-only"
+                + " (tessera snapshot restore brings files back)");
       }
     }
     return op.prepare(req, leader);

@@ -7,9 +7,9 @@ import io.tessera.common.proto.MetaResponseProto;
 import java.util.List;
 
 /**
- * One kind of client change to the namespace, whole: what the leader resolves before the change
- * is logged, and the change every replica applies from the log. {@link NamespaceChanges}
- * registers them, one line each.
+ * One kind of client change to the namespace, whole: what the leader resolves before the change is
+ * logged, and the change every replica applies from the log. {@link NamespaceChanges} registers
+ * them, one line each.
  */
 public interface NamespaceOp {
   /** What the leader knows that a change may need before it is logged (placement of new files). */

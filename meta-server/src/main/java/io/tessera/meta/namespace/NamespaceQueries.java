@@ -20,13 +20,15 @@ public final class NamespaceQueries {
     if (req.getPath().isEmpty() && req.getFileId() != 0) {
       InodeProto in = ns.inode(req.getFileId());
       if (in == null) {
-        throw new NamespaceException(StatusProto.NOT_FOUND, "file " + req.getFileId() + " was removed");
+        throw new NamespaceException(
+            StatusProto.NOT_FOUND, "file " + req.getFileId() + " was removed");
       }
       return Replies.inode(in).toBuilder().setIndex(in.getChangedIndex()).build();
     }
     PathResolver.Resolved r = PathResolver.resolve(ns, req.getPath());
     if (!r.exists()) {
-      throw new NamespaceException(StatusProto.NOT_FOUND, "no such file or directory: " + req.getPath());
+      throw new NamespaceException(
+          StatusProto.NOT_FOUND, "no such file or directory: " + req.getPath());
     }
     NewestChange newest = NewestChange.ofPath(ns, r);
     return Replies.inode(r.inode()).toBuilder().setIndex(newest.index()).build();
@@ -38,7 +40,8 @@ public final class NamespaceQueries {
       throw new NamespaceException(StatusProto.NOT_FOUND, "no such directory: " + req.getPath());
     }
     if (!Inodes.isDirectory(r.inode())) {
-      throw new NamespaceException(StatusProto.NOT_DIRECTORY, req.getPath() + " is not a directory");
+      throw new NamespaceException(
+          StatusProto.NOT_DIRECTORY, req.getPath() + " is not a directory");
     }
     int limit = req.getLimit() <= 0 ? DEFAULT_PAGE : Math.min(req.getLimit(), MAX_PAGE);
     List<NamespaceView.Entry> page = ns.children(r.inode().getId(), req.getStartAfter(), limit + 1);
@@ -51,13 +54,17 @@ public final class NamespaceQueries {
         newest.add(in);
       }
     }
-    return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setEntries(b).setIndex(newest.index()).build();
+    return MetaResponseProto.newBuilder()
+        .setStatus(StatusProto.OK)
+        .setEntries(b)
+        .setIndex(newest.index())
+        .build();
   }
 
   /**
-   * The newest change among the inodes an answer was read from: a path's directories (a change
-   * of their entries rewrites them) and what it names. 0 when one of them records no change
-   * position (written before inodes recorded it): the replica's applied index stands in.
+   * The newest change among the inodes an answer was read from: a path's directories (a change of
+   * their entries rewrites them) and what it names. 0 when one of them records no change position
+   * (written before inodes recorded it): the replica's applied index stands in.
    */
   private static final class NewestChange {
     private long index;

@@ -40,15 +40,15 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteOptions;
 
 /**
- * The namespace of one meta replica in RocksDB. Column families: {@code inodes} (id to
- * {@link InodeProto}), {@code dentries} (parent id + name to child id), {@code system}
- * (applied log index, inode counter, epoch, the snapshot attempt under way), {@code servers}
- * (data-server registrations), {@code reclaim} (removed files whose shards are still on data
- * servers) and {@code snapshots} (the snapshot catalog: name to {@link SnapshotProto}).
+ * The namespace of one meta replica in RocksDB. Column families: {@code inodes} (id to {@link
+ * InodeProto}), {@code dentries} (parent id + name to child id), {@code system} (applied log index,
+ * inode counter, epoch, the snapshot attempt under way), {@code servers} (data-server
+ * registrations), {@code reclaim} (removed files whose shards are still on data servers) and {@code
+ * snapshots} (the snapshot catalog: name to {@link SnapshotProto}).
  *
  * <p>Changes go through a {@link NamespaceTxn}: one per Raft log entry, committed atomically
- * together with that entry's index, so a replica that crashes mid-apply re-applies the
- * whole entry or none of it.
+ * together with that entry's index, so a replica that crashes mid-apply re-applies the whole entry
+ * or none of it.
  */
 public final class NamespaceStore implements Closeable, NamespaceView {
   static {
@@ -63,8 +63,20 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   static final byte[] PENDING_SNAPSHOT = Keys.utf8("pending-snapshot");
   static final byte[] ABORTED_ATTEMPTS = Keys.utf8("aborted-attempts");
   static final byte[] CAPTURE_PENDING = Keys.utf8("capture-pending");
-  private static final List<String> FAMILIES = List.of("inodes", "dentries", "system", "servers", "reclaim",
-      "snapshots", "stale", "server-states", "placed", "leftover", "without-parity", "partial");
+  private static final List<String> FAMILIES =
+      List.of(
+          "inodes",
+          "dentries",
+          "system",
+          "servers",
+          "reclaim",
+          "snapshots",
+          "stale",
+          "server-states",
+          "placed",
+          "leftover",
+          "without-parity",
+          "partial");
 
   private final Path dir;
   private final DBOptions dbOptions;
@@ -77,24 +89,36 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   final ColumnFamilyHandle servers;
   final ColumnFamilyHandle reclaim;
   final ColumnFamilyHandle snapshots;
+
   /** Index of stale shards: server | 0 | fileId, for every server in an inode's stale list. */
   final ColumnFamilyHandle stale;
+
   /** Per data server its {@link io.tessera.meta.proto.ServerStateRecordProto}. */
   final ColumnFamilyHandle serverStates;
+
   /** Index of placement: server | 0 | fileId, for every server of a regular file's layout. */
   final ColumnFamilyHandle placed;
+
   /**
-   * Shards left behind: server | 0 | fileId, for every server a file's units were moved off
-   * while its copy could not be deleted yet.
+   * Shards left behind: server | 0 | fileId, for every server a file's units were moved off while
+   * its copy could not be deleted yet.
    */
   final ColumnFamilyHandle leftover;
+
   /** Index of regular files whose layout has no parity (m = 0): fileId. Not redundant by layout. */
   final ColumnFamilyHandle withoutParity;
+
   /** Index of puts' partial copies: fileId to parentId | name, where the copy is linked. */
   final ColumnFamilyHandle partial;
+
   private final WriteOptions writeOptions = new WriteOptions();
-  /** Readers hold it shared; close takes it exclusively, so no thread touches a closed native handle. */
+
+  /**
+   * Readers hold it shared; close takes it exclusively, so no thread touches a closed native
+   * handle.
+   */
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+
   private volatile boolean closed;
 
   public NamespaceStore(Path dir) throws IOException {
@@ -113,13 +137,18 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     }
     // atomic flush: a checkpoint (one per snapshot, taken on the apply path) flushes every
     // family's memtable in one job with one manifest write, not one job per family
-    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-        .setMaxBackgroundJobs(2).setAtomicFlush(true);
+    dbOptions =
+        new DBOptions()
+            .setCreateIfMissing(true)
+            .setCreateMissingColumnFamilies(true)
+            .setMaxBackgroundJobs(2)
+            .setAtomicFlush(true);
     cfOptions = familyOptions();
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
     // a snapshot's checkpoint taken by an older version lacks the families added since
-    List<String> existing = Files.exists(dir.resolve("CURRENT")) ? existingFamilies(dir) : List.of();
+    List<String> existing =
+        Files.exists(dir.resolve("CURRENT")) ? existingFamilies(dir) : List.of();
     List<String> present = readOnly ? existing : FAMILIES;
     for (String name : FAMILIES) {
       if (present.contains(name)) {
@@ -128,13 +157,20 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     }
     handles = new ArrayList<>();
     try {
-      db = readOnly ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, handles)
-          : RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      db =
+          readOnly
+              ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, handles)
+              : RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
       cfOptions.close();
       dbOptions.close();
-      throw new IOException("cannot open namespace store in " + dir + ": " + e.getMessage()
-          + " (is another meta server using this directory?)", e);
+      throw new IOException(
+          "cannot open namespace store in "
+              + dir
+              + ": "
+              + e.getMessage()
+              + " (is another meta server using this directory?)",
+          e);
     }
     Map<String, ColumnFamilyHandle> byName = new HashMap<>();
     for (int i = 1; i < descriptors.size(); i++) {
@@ -152,13 +188,23 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     leftover = byName.get("leftover");
     withoutParity = byName.get("without-parity");
     partial = byName.get("partial");
-    if (!readOnly && !existing.isEmpty() && (!existing.contains("placed") || !existing.contains("without-parity"))) {
+    if (!readOnly
+        && !existing.isEmpty()
+        && (!existing.contains("placed") || !existing.contains("without-parity"))) {
       indexPlacement();
     }
     if (!readOnly && inode(ROOT_ID) == null) {
       try {
-        db.put(inodes, writeOptions, Keys.id(ROOT_ID), InodeProto.newBuilder().setId(ROOT_ID)
-            .setType(FileTypeProto.DIRECTORY).setMode(0755).build().toByteArray());
+        db.put(
+            inodes,
+            writeOptions,
+            Keys.id(ROOT_ID),
+            InodeProto.newBuilder()
+                .setId(ROOT_ID)
+                .setType(FileTypeProto.DIRECTORY)
+                .setMode(0755)
+                .build()
+                .toByteArray());
       } catch (RocksDBException e) {
         throw new IOException("cannot initialise the namespace root: " + e.getMessage(), e);
       }
@@ -169,10 +215,14 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     return db;
   }
 
-  /** A namespace written before the placement index existed: index every regular file's servers once. */
+  /**
+   * A namespace written before the placement index existed: index every regular file's servers
+   * once.
+   */
   /** Fills the indexes added since a store was written: placement, and files without parity. */
   private void indexPlacement() throws IOException {
-    try (RocksIterator it = db.newIterator(inodes); org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch()) {
+    try (RocksIterator it = db.newIterator(inodes);
+        org.rocksdb.WriteBatch batch = new org.rocksdb.WriteBatch()) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         InodeProto in = InodeProto.parseFrom(it.value());
         for (String server : in.getLayout().getServersList()) {
@@ -184,38 +234,41 @@ public final class NamespaceStore implements Closeable, NamespaceView {
       }
       db.write(writeOptions, batch);
     } catch (RocksDBException | InvalidProtocolBufferException e) {
-      throw new IOException("cannot index the placement of files in " + dir + ": " + e.getMessage(), e);
+      throw new IOException(
+          "cannot index the placement of files in " + dir + ": " + e.getMessage(), e);
     }
   }
 
   private static List<String> existingFamilies(Path dir) throws IOException {
     try (org.rocksdb.Options o = new org.rocksdb.Options()) {
       return RocksDB.listColumnFamilies(o, dir.toString()).stream()
-          .map(n -> new String(n, StandardCharsets.UTF_8)).toList();
+          .map(n -> new String(n, StandardCharsets.UTF_8))
+          .toList();
     } catch (RocksDBException e) {
       throw new IOException("cannot list the column families in " + dir + ": " + e.getMessage(), e);
     }
   }
 
   /**
-   * Shared by every namespace store of the process (the live one and the snapshots' views):
-   * the index and filter blocks of every table live here, so lookups stay in memory.
+   * Shared by every namespace store of the process (the live one and the snapshots' views): the
+   * index and filter blocks of every table live here, so lookups stay in memory.
    */
   private static final LRUCache BLOCK_CACHE = new LRUCache(64L << 20);
 
   /**
-   * Options of every family. Point lookups dominate: each create asks whether its name exists
-   * yet (a miss) and resolves its parent path; a Bloom filter per table (and one per memtable)
-   * answers a miss without searching the table, which was a fifth of a replica's apply time
-   * (perf, during creates) with RocksDB's small-database defaults.
+   * Options of every family. Point lookups dominate: each create asks whether its name exists yet
+   * (a miss) and resolves its parent path; a Bloom filter per table (and one per memtable) answers
+   * a miss without searching the table, which was a fifth of a replica's apply time (perf, during
+   * creates) with RocksDB's small-database defaults.
    */
   private static ColumnFamilyOptions familyOptions() {
-    BlockBasedTableConfig tables = new BlockBasedTableConfig()
-        .setFilterPolicy(new BloomFilter(10))
-        .setWholeKeyFiltering(true)
-        .setBlockCache(BLOCK_CACHE)
-        .setCacheIndexAndFilterBlocks(true)
-        .setPinL0FilterAndIndexBlocksInCache(true);
+    BlockBasedTableConfig tables =
+        new BlockBasedTableConfig()
+            .setFilterPolicy(new BloomFilter(10))
+            .setWholeKeyFiltering(true)
+            .setBlockCache(BLOCK_CACHE)
+            .setCacheIndexAndFilterBlocks(true)
+            .setPinL0FilterAndIndexBlocksInCache(true);
     return new ColumnFamilyOptions()
         .setWriteBufferSize(8L << 20)
         .setMemtablePrefixBloomSizeRatio(0.05)
@@ -229,7 +282,8 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     lock.readLock().lock();
     try {
       if (closed) {
-        throw new NamespaceException(StatusProto.UNAVAILABLE,
+        throw new NamespaceException(
+            StatusProto.UNAVAILABLE,
             "this meta replica's namespace is closed (stopping or reloading); retry shortly");
       }
       return use.get();
@@ -247,20 +301,24 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     return new NamespaceTxn(this, index);
   }
 
-  /** Starts changes that are not a log entry's (tests): the inodes they write record no position. */
+  /**
+   * Starts changes that are not a log entry's (tests): the inodes they write record no position.
+   */
   public NamespaceTxn begin() {
     return begin(0);
   }
 
   void write(NamespaceTxn txn) {
-    guarded(() -> {
-      try {
-        db.write(writeOptions, txn.batch());
-        return null;
-      } catch (RocksDBException e) {
-        throw new UncheckedIOException(new IOException("namespace write failed: " + e.getMessage(), e));
-      }
-    });
+    guarded(
+        () -> {
+          try {
+            db.write(writeOptions, txn.batch());
+            return null;
+          } catch (RocksDBException e) {
+            throw new UncheckedIOException(
+                new IOException("namespace write failed: " + e.getMessage(), e));
+          }
+        });
   }
 
   public long appliedIndex() {
@@ -277,8 +335,8 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   /**
    * The epoch of the snapshot committed by the last applied entry whose namespace checkpoint is
-   * still to be taken, or -1 (see MetaStateMachine: it is taken right after the commit is
-   * applied, before anything else changes the namespace).
+   * still to be taken, or -1 (see MetaStateMachine: it is taken right after the commit is applied,
+   * before anything else changes the namespace).
    */
   public long capturePending() {
     return systemLong(CAPTURE_PENDING, -1);
@@ -286,14 +344,16 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   /** The pending snapshot's checkpoint is taken. */
   public void captureDone() throws IOException {
-    String failure = guarded(() -> {
-      try {
-        db.delete(system, writeOptions, CAPTURE_PENDING);
-        return null;
-      } catch (RocksDBException e) {
-        return e.getMessage();
-      }
-    });
+    String failure =
+        guarded(
+            () -> {
+              try {
+                db.delete(system, writeOptions, CAPTURE_PENDING);
+                return null;
+              } catch (RocksDBException e) {
+                return e.getMessage();
+              }
+            });
     if (failure != null) {
       throw new IOException("cannot record the snapshot checkpoint as taken: " + failure);
     }
@@ -317,11 +377,13 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   @Override
   public List<Entry> children(long parentId, String startAfter, int limit) {
-    return guarded(() -> {
-      try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(dentries, ro)) {
-        return NamespaceTxn.scanChildren(it, parentId, startAfter, limit);
-      }
-    });
+    return guarded(
+        () -> {
+          try (ReadOptions ro = new ReadOptions();
+              RocksIterator it = db.newIterator(dentries, ro)) {
+            return NamespaceTxn.scanChildren(it, parentId, startAfter, limit);
+          }
+        });
   }
 
   /** Registered data servers, by id. */
@@ -333,7 +395,8 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     Map<String, HeartbeatRequestProto> out = new LinkedHashMap<>();
     try (RocksIterator it = db.newIterator(servers)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        out.put(new String(it.key(), StandardCharsets.UTF_8),
+        out.put(
+            new String(it.key(), StandardCharsets.UTF_8),
             HeartbeatRequestProto.parseFrom(it.value()));
       }
     } catch (InvalidProtocolBufferException e) {
@@ -357,18 +420,22 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     return filesOn(placed, server, limit);
   }
 
-  /** How many files have a unit on the server (a range of the placement index: for draining servers). */
+  /**
+   * How many files have a unit on the server (a range of the placement index: for draining
+   * servers).
+   */
   public long placedCount(String server) {
-    return guarded(() -> {
-      long n = 0;
-      byte[] prefix = Keys.serverPrefix(server);
-      try (RocksIterator it = db.newIterator(placed)) {
-        for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
-          n++;
-        }
-      }
-      return n;
-    });
+    return guarded(
+        () -> {
+          long n = 0;
+          byte[] prefix = Keys.serverPrefix(server);
+          try (RocksIterator it = db.newIterator(placed)) {
+            for (it.seek(prefix); it.isValid() && Keys.hasPrefix(it.key(), prefix); it.next()) {
+              n++;
+            }
+          }
+          return n;
+        });
   }
 
   /** Ids of files moved off {@code server} whose shards there were not deleted yet. */
@@ -387,58 +454,68 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   }
 
   private List<Long> filesOn(ColumnFamilyHandle index, String server, int limit) {
-    return guarded(() -> {
-      List<Long> out = new ArrayList<>();
-      byte[] prefix = Keys.serverPrefix(server);
-      try (RocksIterator it = db.newIterator(index)) {
-        for (it.seek(prefix); it.isValid() && out.size() < limit && Keys.hasPrefix(it.key(), prefix); it.next()) {
-          out.add(Keys.serverFileId(it.key()));
-        }
-      }
-      return out;
-    });
+    return guarded(
+        () -> {
+          List<Long> out = new ArrayList<>();
+          byte[] prefix = Keys.serverPrefix(server);
+          try (RocksIterator it = db.newIterator(index)) {
+            for (it.seek(prefix);
+                it.isValid() && out.size() < limit && Keys.hasPrefix(it.key(), prefix);
+                it.next()) {
+              out.add(Keys.serverFileId(it.key()));
+            }
+          }
+          return out;
+        });
   }
 
   private Map<String, Long> countsOf(ColumnFamilyHandle index) {
-    return guarded(() -> {
-      Map<String, Long> out = new TreeMap<>();
-      try (RocksIterator it = db.newIterator(index)) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          out.merge(Keys.serverOfKey(it.key()), 1L, Long::sum);
-        }
-      }
-      return out;
-    });
+    return guarded(
+        () -> {
+          Map<String, Long> out = new TreeMap<>();
+          try (RocksIterator it = db.newIterator(index)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+              out.merge(Keys.serverOfKey(it.key()), 1L, Long::sum);
+            }
+          }
+          return out;
+        });
   }
 
-  /** The replicated state of every data server that has one (servers never found down have none: up). */
+  /**
+   * The replicated state of every data server that has one (servers never found down have none:
+   * up).
+   */
   public Map<String, ServerStateRecordProto> serverStates() {
-    return guarded(() -> {
-      Map<String, ServerStateRecordProto> out = new TreeMap<>();
-      try (RocksIterator it = db.newIterator(serverStates)) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          out.put(new String(it.key(), StandardCharsets.UTF_8),
-              parse(it.value(), ServerStateRecordProto::parseFrom));
-        }
-      }
-      return out;
-    });
+    return guarded(
+        () -> {
+          Map<String, ServerStateRecordProto> out = new TreeMap<>();
+          try (RocksIterator it = db.newIterator(serverStates)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+              out.put(
+                  new String(it.key(), StandardCharsets.UTF_8),
+                  parse(it.value(), ServerStateRecordProto::parseFrom));
+            }
+          }
+          return out;
+        });
   }
 
   /** Every snapshot, oldest (lowest epoch) first. */
   public List<SnapshotProto> snapshots() {
-    return guarded(() -> {
-      List<SnapshotProto> out = new ArrayList<>();
-      try (RocksIterator it = db.newIterator(snapshots)) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          out.add(SnapshotProto.parseFrom(it.value()));
-        }
-      } catch (InvalidProtocolBufferException e) {
-        throw new IllegalStateException("corrupt snapshot record in " + dir, e);
-      }
-      out.sort(Comparator.comparingLong(SnapshotProto::getEpoch));
-      return out;
-    });
+    return guarded(
+        () -> {
+          List<SnapshotProto> out = new ArrayList<>();
+          try (RocksIterator it = db.newIterator(snapshots)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+              out.add(SnapshotProto.parseFrom(it.value()));
+            }
+          } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("corrupt snapshot record in " + dir, e);
+          }
+          out.sort(Comparator.comparingLong(SnapshotProto::getEpoch));
+          return out;
+        });
   }
 
   /** The snapshot called {@code name}, or null. */
@@ -471,39 +548,49 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     return guarded(() -> scanReclaims(limit));
   }
 
-  /** How many removed files still wait to be deleted from data servers, counted up to {@code limit}. */
+  /**
+   * How many removed files still wait to be deleted from data servers, counted up to {@code limit}.
+   */
   public long pendingReclaimCount(long limit) {
     return countUpTo(reclaim, limit);
   }
 
-  /** Puts' partial copies, by id, at most {@code limit}: the leader removes those whose lease ran out. */
+  /**
+   * Puts' partial copies, by id, at most {@code limit}: the leader removes those whose lease ran
+   * out.
+   */
   public List<Long> partialFiles(int limit) {
-    return guarded(() -> {
-      List<Long> out = new ArrayList<>();
-      try (RocksIterator it = db.newIterator(partial)) {
-        for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
-          out.add(Keys.id(it.key()));
-        }
-      }
-      return out;
-    });
+    return guarded(
+        () -> {
+          List<Long> out = new ArrayList<>();
+          try (RocksIterator it = db.newIterator(partial)) {
+            for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
+              out.add(Keys.id(it.key()));
+            }
+          }
+          return out;
+        });
   }
 
-  /** How many regular files have no parity (not redundant by their layout), counted up to {@code limit}. */
+  /**
+   * How many regular files have no parity (not redundant by their layout), counted up to {@code
+   * limit}.
+   */
   public long withoutParityCount(long limit) {
     return countUpTo(withoutParity, limit);
   }
 
   private long countUpTo(ColumnFamilyHandle family, long limit) {
-    return guarded(() -> {
-      long n = 0;
-      try (RocksIterator it = db.newIterator(family)) {
-        for (it.seekToFirst(); it.isValid() && n < limit; it.next()) {
-          n++;
-        }
-      }
-      return n;
-    });
+    return guarded(
+        () -> {
+          long n = 0;
+          try (RocksIterator it = db.newIterator(family)) {
+            for (it.seekToFirst(); it.isValid() && n < limit; it.next()) {
+              n++;
+            }
+          }
+          return n;
+        });
   }
 
   private Map<Long, LayoutProto> scanReclaims(int limit) {
@@ -520,27 +607,31 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   /** A consistent copy of the store in {@code target} (hard links; milliseconds). */
   public void checkpoint(Path target) throws IOException {
-    String failure = guarded(() -> {
-      try (Checkpoint cp = Checkpoint.create(db)) {
-        cp.createCheckpoint(target.toString());
-        return null;
-      } catch (RocksDBException e) {
-        return e.getMessage();
-      }
-    });
+    String failure =
+        guarded(
+            () -> {
+              try (Checkpoint cp = Checkpoint.create(db)) {
+                cp.createCheckpoint(target.toString());
+                return null;
+              } catch (RocksDBException e) {
+                return e.getMessage();
+              }
+            });
     if (failure != null) {
       throw new IOException("cannot checkpoint the namespace to " + target + ": " + failure);
     }
   }
 
   byte[] get(ColumnFamilyHandle cf, byte[] key) {
-    return guarded(() -> {
-      try {
-        return db.get(cf, key);
-      } catch (RocksDBException e) {
-        throw new UncheckedIOException(new IOException("namespace read failed: " + e.getMessage(), e));
-      }
-    });
+    return guarded(
+        () -> {
+          try {
+            return db.get(cf, key);
+          } catch (RocksDBException e) {
+            throw new UncheckedIOException(
+                new IOException("namespace read failed: " + e.getMessage(), e));
+          }
+        });
   }
 
   static InodeProto parseInode(byte[] v) {

@@ -17,8 +17,8 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatchWithIndex;
 
 /**
- * The namespace changes of one Raft log entry. Reads see the entry's own earlier writes, so
- * the changes batched into one entry apply exactly as if they had come one by one.
+ * The namespace changes of one Raft log entry. Reads see the entry's own earlier writes, so the
+ * changes batched into one entry apply exactly as if they had come one by one.
  */
 public final class NamespaceTxn implements NamespaceView, AutoCloseable {
   private final NamespaceStore store;
@@ -51,12 +51,13 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
 
   @Override
   public List<Entry> children(long parentId, String startAfter, int limit) {
-    return store.guarded(() -> {
-      try (RocksIterator base = store.db().newIterator(store.dentries);
-           RocksIterator it = batch.newIteratorWithBase(store.dentries, base)) {
-        return scanChildren(it, parentId, startAfter, limit);
-      }
-    });
+    return store.guarded(
+        () -> {
+          try (RocksIterator base = store.db().newIterator(store.dentries);
+              RocksIterator it = batch.newIteratorWithBase(store.dentries, base)) {
+            return scanChildren(it, parentId, startAfter, limit);
+          }
+        });
   }
 
   static List<Entry> scanChildren(RocksIterator it, long parentId, String startAfter, int limit) {
@@ -132,8 +133,10 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
    */
   public boolean moveUnits(long fileId, String from, String to, long generation) {
     InodeProto in = inode(fileId);
-    if (in == null || in.getLayout().getGeneration() != generation - 1
-        || !in.getLayout().getServersList().contains(from) || in.getLayout().getServersList().contains(to)) {
+    if (in == null
+        || in.getLayout().getGeneration() != generation - 1
+        || !in.getLayout().getServersList().contains(from)
+        || in.getLayout().getServersList().contains(to)) {
       return false;
     }
     List<String> servers = new ArrayList<>(in.getLayout().getServersList());
@@ -143,8 +146,16 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     delete(store.placed, Keys.serverFile(from, fileId));
     delete(store.stale, Keys.serverFile(from, fileId));
     put(store.leftover, Keys.serverFile(from, fileId), new byte[0]);
-    putInode(in.toBuilder().setLayout(in.getLayout().toBuilder().clearServers().addAllServers(servers)
-        .setGeneration(generation)).clearStaleServers().addAllStaleServers(stale).build());
+    putInode(
+        in.toBuilder()
+            .setLayout(
+                in.getLayout().toBuilder()
+                    .clearServers()
+                    .addAllServers(servers)
+                    .setGeneration(generation))
+            .clearStaleServers()
+            .addAllStaleServers(stale)
+            .build());
     return true;
   }
 
@@ -162,8 +173,10 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     }
     List<String> rest = new ArrayList<>(in.getStaleServersList());
     rest.remove(server);
-    put(store.inodes, Keys.id(fileId), in.toBuilder().clearStaleServers().addAllStaleServers(rest).build()
-        .toByteArray());
+    put(
+        store.inodes,
+        Keys.id(fileId),
+        in.toBuilder().clearStaleServers().addAllStaleServers(rest).build().toByteArray());
     return true;
   }
 
@@ -184,18 +197,19 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
 
   private boolean hasFileOn(org.rocksdb.ColumnFamilyHandle index, String server) {
     byte[] prefix = Keys.serverPrefix(server);
-    return store.guarded(() -> {
-      try (RocksIterator base = store.db().newIterator(index);
-           RocksIterator it = batch.newIteratorWithBase(index, base)) {
-        it.seek(prefix);
-        return it.isValid() && Keys.hasPrefix(it.key(), prefix);
-      }
-    });
+    return store.guarded(
+        () -> {
+          try (RocksIterator base = store.db().newIterator(index);
+              RocksIterator it = batch.newIteratorWithBase(index, base)) {
+            it.seek(prefix);
+            return it.isValid() && Keys.hasPrefix(it.key(), prefix);
+          }
+        });
   }
 
   public ServerStateRecordProto serverState(String server) {
-    return NamespaceStore.parse(get(store.serverStates, Keys.utf8(server)),
-        ServerStateRecordProto::parseFrom);
+    return NamespaceStore.parse(
+        get(store.serverStates, Keys.utf8(server)), ServerStateRecordProto::parseFrom);
   }
 
   public void setServerState(String server, ServerStateRecordProto state) {
@@ -264,7 +278,8 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
   }
 
   public PendingSnapshotProto pendingSnapshot() {
-    return NamespaceStore.parse(get(store.system, NamespaceStore.PENDING_SNAPSHOT), PendingSnapshotProto::parseFrom);
+    return NamespaceStore.parse(
+        get(store.system, NamespaceStore.PENDING_SNAPSHOT), PendingSnapshotProto::parseFrom);
   }
 
   public void setPendingSnapshot(PendingSnapshotProto pending) {
@@ -282,13 +297,16 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
 
   /** Attempts aborted before their BEGIN was logged, newest last. */
   public List<Long> abortedAttempts() {
-    AbortedAttemptsProto a = NamespaceStore.parse(get(store.system, NamespaceStore.ABORTED_ATTEMPTS),
-        AbortedAttemptsProto::parseFrom);
+    AbortedAttemptsProto a =
+        NamespaceStore.parse(
+            get(store.system, NamespaceStore.ABORTED_ATTEMPTS), AbortedAttemptsProto::parseFrom);
     return a == null ? List.of() : a.getAttemptsList();
   }
 
   public void setAbortedAttempts(List<Long> attempts) {
-    put(store.system, NamespaceStore.ABORTED_ATTEMPTS,
+    put(
+        store.system,
+        NamespaceStore.ABORTED_ATTEMPTS,
         AbortedAttemptsProto.newBuilder().addAllAttempts(attempts).build().toByteArray());
   }
 
@@ -313,16 +331,17 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
 
   /** Epochs of every snapshot as this entry sees them. */
   public long[] retainedEpochs() {
-    return store.guarded(() -> {
-      List<Long> out = new ArrayList<>();
-      try (RocksIterator base = store.db().newIterator(store.snapshots);
-           RocksIterator it = batch.newIteratorWithBase(store.snapshots, base)) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          out.add(NamespaceStore.parse(it.value(), SnapshotProto::parseFrom).getEpoch());
-        }
-      }
-      return out.stream().mapToLong(Long::longValue).sorted().toArray();
-    });
+    return store.guarded(
+        () -> {
+          List<Long> out = new ArrayList<>();
+          try (RocksIterator base = store.db().newIterator(store.snapshots);
+              RocksIterator it = batch.newIteratorWithBase(store.snapshots, base)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+              out.add(NamespaceStore.parse(it.value(), SnapshotProto::parseFrom).getEpoch());
+            }
+          }
+          return out.stream().mapToLong(Long::longValue).sorted().toArray();
+        });
   }
 
   /** Runs one change so that, if it is refused part-way, none of its writes remain. */
@@ -356,13 +375,14 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
   }
 
   private byte[] get(org.rocksdb.ColumnFamilyHandle cf, byte[] key) {
-    return store.guarded(() -> {
-      try {
-        return batch.getFromBatchAndDB(store.db(), cf, readOptions, key);
-      } catch (RocksDBException e) {
-        throw new IllegalStateException("namespace read failed: " + e.getMessage(), e);
-      }
-    });
+    return store.guarded(
+        () -> {
+          try {
+            return batch.getFromBatchAndDB(store.db(), cf, readOptions, key);
+          } catch (RocksDBException e) {
+            throw new IllegalStateException("namespace read failed: " + e.getMessage(), e);
+          }
+        });
   }
 
   private void put(org.rocksdb.ColumnFamilyHandle cf, byte[] key, byte[] value) {

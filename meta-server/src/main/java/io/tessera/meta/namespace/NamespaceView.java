@@ -13,7 +13,9 @@ public interface NamespaceView {
   /** The id of the child called {@code name} in directory {@code parentId}, or 0. */
   long child(long parentId, String name);
 
-  /** Up to {@code limit} children of a directory, by name, after {@code startAfter} (may be empty). */
+  /**
+   * Up to {@code limit} children of a directory, by name, after {@code startAfter} (may be empty).
+   */
   List<Entry> children(long parentId, String startAfter, int limit);
 
   /** A directory entry. */

@@ -11,14 +11,15 @@ import java.util.List;
 public final class PathResolver {
   public static final int MAX_PATH_BYTES = 4096;
   public static final int MAX_NAME_BYTES = 255;
+
   /** Reserved at the root for read-only snapshot views. */
   public static final String SNAPSHOT_DIR = ".snapshots";
 
   private PathResolver() {}
 
   /**
-   * Where a path leads: its parent directory, its last name, the inode if it exists, and the
-   * ids of every directory on the way (root first).
+   * Where a path leads: its parent directory, its last name, the inode if it exists, and the ids of
+   * every directory on the way (root first).
    */
   public record Resolved(long parentId, String name, InodeProto inode, List<Long> ancestors) {
     public boolean exists() {
@@ -32,12 +33,14 @@ public final class PathResolver {
 
   public static List<String> components(String path) {
     if (path == null || !path.startsWith("/")) {
-      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "path '" + shown(path)
-          + "' must be absolute (start with /)");
+      throw new NamespaceException(
+          StatusProto.INVALID_ARGUMENT,
+          "path '" + shown(path) + "' must be absolute (start with /)");
     }
     if (path.getBytes(StandardCharsets.UTF_8).length > MAX_PATH_BYTES) {
-      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "path '" + shown(path) + "' is longer than "
-          + MAX_PATH_BYTES + " bytes");
+      throw new NamespaceException(
+          StatusProto.INVALID_ARGUMENT,
+          "path '" + shown(path) + "' is longer than " + MAX_PATH_BYTES + " bytes");
     }
     List<String> out = new ArrayList<>();
     for (String c : path.split("/")) {
@@ -45,16 +48,23 @@ public final class PathResolver {
         continue;
       }
       if (c.equals(".") || c.equals("..")) {
-        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "path '" + shown(path) + "' has a '" + c
-            + "' component; give a normalised absolute path");
+        throw new NamespaceException(
+            StatusProto.INVALID_ARGUMENT,
+            "path '"
+                + shown(path)
+                + "' has a '"
+                + c
+                + "' component; give a normalised absolute path");
       }
       int bytes = c.getBytes(StandardCharsets.UTF_8).length;
       if (bytes > MAX_NAME_BYTES) {
-        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "name '" + shown(c) + "' is " + bytes
-            + " bytes long; at most " + MAX_NAME_BYTES);
+        throw new NamespaceException(
+            StatusProto.INVALID_ARGUMENT,
+            "name '" + shown(c) + "' is " + bytes + " bytes long; at most " + MAX_NAME_BYTES);
       }
       if (c.indexOf('\0') >= 0) {
-        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "name '" + shown(c) + "' contains a NUL byte");
+        throw new NamespaceException(
+            StatusProto.INVALID_ARGUMENT, "name '" + shown(c) + "' contains a NUL byte");
       }
       out.add(c);
     }
@@ -74,12 +84,14 @@ public final class PathResolver {
       walked.append('/').append(parts.get(i));
       long next = ns.child(dir, parts.get(i));
       if (next == 0) {
-        throw new NamespaceException(StatusProto.NOT_FOUND, "no such file or directory: " + path + " ("
-            + walked + " does not exist)");
+        throw new NamespaceException(
+            StatusProto.NOT_FOUND,
+            "no such file or directory: " + path + " (" + walked + " does not exist)");
       }
       InodeProto in = ns.inode(next);
       if (in == null || in.getType() != FileTypeProto.DIRECTORY) {
-        throw new NamespaceException(StatusProto.NOT_DIRECTORY, path + ": " + walked + " is not a directory");
+        throw new NamespaceException(
+            StatusProto.NOT_DIRECTORY, path + ": " + walked + " is not a directory");
       }
       dir = next;
       ancestors.add(dir);
@@ -103,7 +115,8 @@ public final class PathResolver {
 
   /** Whether a path lies under /.snapshots, where nothing may change. */
   public static boolean isSnapshotPath(String path) {
-    return path != null && (path.equals("/" + SNAPSHOT_DIR) || path.startsWith("/" + SNAPSHOT_DIR + "/"));
+    return path != null
+        && (path.equals("/" + SNAPSHOT_DIR) || path.startsWith("/" + SNAPSHOT_DIR + "/"));
   }
 
   /** Refuses names that only the system may create. */
@@ -112,8 +125,8 @@ public final class PathResolver {
       throw new NamespaceException(StatusProto.EXISTS, "/ always exists");
     }
     if (r.parentId() == NamespaceView.ROOT_ID && r.name().equals(SNAPSHOT_DIR)) {
-      throw new NamespaceException(StatusProto.READ_ONLY, "/" + SNAPSHOT_DIR
-          + " is reserved for snapshots and read-only");
+      throw new NamespaceException(
+          StatusProto.READ_ONLY, "/" + SNAPSHOT_DIR + " is reserved for snapshots and read-only");
     }
   }
 }

@@ -32,19 +32,23 @@ final class RemoveOp implements NamespaceOp {
       throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "/ cannot be removed");
     }
     if (!r.exists()) {
-      throw new NamespaceException(StatusProto.NOT_FOUND, "no such file or directory: " + req.getPath());
+      throw new NamespaceException(
+          StatusProto.NOT_FOUND, "no such file or directory: " + req.getPath());
     }
     InodeProto target = r.inode();
     if (Inodes.isDirectory(target)) {
       boolean empty = tx.children(target.getId(), "", 1).isEmpty();
       if (!empty && !req.getRecursive()) {
-        throw new NamespaceException(StatusProto.NOT_EMPTY, req.getPath()
-            + " is a directory that is not empty (remove recursively to delete its contents)");
+        throw new NamespaceException(
+            StatusProto.NOT_EMPTY,
+            req.getPath()
+                + " is a directory that is not empty (remove recursively to delete its contents)");
       }
       removeTree(tx, target.getId());
     } else {
       if (req.getDirectory()) {
-        throw new NamespaceException(StatusProto.NOT_DIRECTORY, req.getPath() + " is not a directory");
+        throw new NamespaceException(
+            StatusProto.NOT_DIRECTORY, req.getPath() + " is not a directory");
       }
       Inodes.dropFile(tx, target);
     }

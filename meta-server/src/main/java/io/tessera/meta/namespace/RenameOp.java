@@ -8,9 +8,9 @@ import io.tessera.common.proto.StatusProto;
 import java.util.List;
 
 /**
- * Atomic rename with POSIX rules: a file may replace a file, a directory may replace an
- * empty directory, nothing moves into its own subtree, and renaming onto itself does nothing.
- * With {@code no_replace} an existing target is refused instead (as Linux's RENAME_NOREPLACE).
+ * Atomic rename with POSIX rules: a file may replace a file, a directory may replace an empty
+ * directory, nothing moves into its own subtree, and renaming onto itself does nothing. With {@code
+ * no_replace} an existing target is refused instead (as Linux's RENAME_NOREPLACE).
  */
 final class RenameOp implements NamespaceOp {
   @Override
@@ -29,14 +29,16 @@ final class RenameOp implements NamespaceOp {
       throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "/ cannot be renamed");
     }
     if (!src.exists()) {
-      throw new NamespaceException(StatusProto.NOT_FOUND, "no such file or directory: " + req.getSource());
+      throw new NamespaceException(
+          StatusProto.NOT_FOUND, "no such file or directory: " + req.getSource());
     }
     PathResolver.Resolved dst = PathResolver.resolve(tx, req.getTarget());
     PathResolver.checkCreatable(dst, req.getTarget());
     InodeProto moving = src.inode();
     if (dst.ancestors().contains(moving.getId())) {
-      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "cannot move " + req.getSource()
-          + " into itself (" + req.getTarget() + ")");
+      throw new NamespaceException(
+          StatusProto.INVALID_ARGUMENT,
+          "cannot move " + req.getSource() + " into itself (" + req.getTarget() + ")");
     }
     if (dst.exists()) {
       InodeProto victim = dst.inode();
@@ -47,16 +49,19 @@ final class RenameOp implements NamespaceOp {
         throw new NamespaceException(StatusProto.EXISTS, req.getTarget() + " already exists");
       }
       if (Inodes.isDirectory(moving) && !Inodes.isDirectory(victim)) {
-        throw new NamespaceException(StatusProto.NOT_DIRECTORY, "cannot replace file " + req.getTarget()
-            + " with directory " + req.getSource());
+        throw new NamespaceException(
+            StatusProto.NOT_DIRECTORY,
+            "cannot replace file " + req.getTarget() + " with directory " + req.getSource());
       }
       if (!Inodes.isDirectory(moving) && Inodes.isDirectory(victim)) {
-        throw new NamespaceException(StatusProto.IS_DIRECTORY, "cannot replace directory " + req.getTarget()
-            + " with file " + req.getSource());
+        throw new NamespaceException(
+            StatusProto.IS_DIRECTORY,
+            "cannot replace directory " + req.getTarget() + " with file " + req.getSource());
       }
       if (Inodes.isDirectory(victim)) {
         if (!tx.children(victim.getId(), "", 1).isEmpty()) {
-          throw new NamespaceException(StatusProto.NOT_EMPTY, req.getTarget() + " is a directory that is not empty");
+          throw new NamespaceException(
+              StatusProto.NOT_EMPTY, req.getTarget() + " is a directory that is not empty");
         }
         tx.deleteInode(victim.getId());
       } else {

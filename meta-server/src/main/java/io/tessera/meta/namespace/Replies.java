@@ -13,6 +13,9 @@ public final class Replies {
   }
 
   public static MetaResponseProto error(StatusProto status, String message) {
-    return MetaResponseProto.newBuilder().setStatus(status).setMessage(message == null ? "" : message).build();
+    return MetaResponseProto.newBuilder()
+        .setStatus(status)
+        .setMessage(message == null ? "" : message)
+        .build();
   }
 }

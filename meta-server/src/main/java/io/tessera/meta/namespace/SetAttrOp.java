@@ -7,7 +7,10 @@ import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
 import java.util.List;
 
-/** Changes mode, size (set, or extend-only for writers), mtime, and marks servers stale for the file. */
+/**
+ * Changes mode, size (set, or extend-only for writers), mtime, and marks servers stale for the
+ * file.
+ */
 final class SetAttrOp implements NamespaceOp {
   @Override
   public List<String> paths(MetaRequestProto req) {
@@ -35,15 +38,20 @@ final class SetAttrOp implements NamespaceOp {
       in = r.inode();
     }
     if (req.getFileId() != 0 && req.getFileId() != in.getId()) {
-      throw new NamespaceException(StatusProto.NOT_FOUND, req.getPath()
-          + " was removed or replaced while it was open");
+      throw new NamespaceException(
+          StatusProto.NOT_FOUND, req.getPath() + " was removed or replaced while it was open");
     }
     if (req.hasWritesEpoch() && req.getWritesEpoch() < tx.epoch()) {
       // the snapshot at writes_epoch holds the write's data units (stamped with it) but its
       // namespace was captured before this record: the writer must write again at the new epoch
-      throw new NamespaceException(StatusProto.SNAPSHOT_PASSED, "a snapshot at epoch " + req.getWritesEpoch()
-          + " was committed while the write to file " + in.getId() + " held its locks; write again at epoch "
-          + tx.epoch());
+      throw new NamespaceException(
+          StatusProto.SNAPSHOT_PASSED,
+          "a snapshot at epoch "
+              + req.getWritesEpoch()
+              + " was committed while the write to file "
+              + in.getId()
+              + " held its locks; write again at epoch "
+              + tx.epoch());
     }
     InodeProto.Builder b = in.toBuilder().setCtimeMs(now);
     if (req.getSetSize()) {
@@ -52,8 +60,9 @@ final class SetAttrOp implements NamespaceOp {
       }
       long size = req.getExtendOnly() ? Math.max(in.getSize(), req.getSize()) : req.getSize();
       if (size < 0) {
-        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "size " + Long.toUnsignedString(req.getSize())
-            + " is too large");
+        throw new NamespaceException(
+            StatusProto.INVALID_ARGUMENT,
+            "size " + Long.toUnsignedString(req.getSize()) + " is too large");
       }
       b.setSize(size).setMtimeMs(now);
     }
@@ -68,8 +77,9 @@ final class SetAttrOp implements NamespaceOp {
     }
     for (String server : req.getAddStaleServersList()) {
       if (!in.getLayout().getServersList().contains(server)) {
-        throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "data server " + server
-            + " holds no shard of file " + in.getId());
+        throw new NamespaceException(
+            StatusProto.INVALID_ARGUMENT,
+            "data server " + server + " holds no shard of file " + in.getId());
       }
       if (!b.getStaleServersList().contains(server)) {
         b.addStaleServers(server);

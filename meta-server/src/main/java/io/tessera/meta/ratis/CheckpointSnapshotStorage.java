@@ -21,21 +21,25 @@ import org.apache.ratis.util.FileUtils;
 
 /**
  * Ratis snapshots as RocksDB checkpoints: {@code <sm dir>/checkpoint-<term>-<index>/}, one
- * directory of hard-linked files each, with the namespace checkpoints of the file-system
- * snapshots in the catalog at that index under {@value #FS_SNAPSHOTS}/&lt;epoch&gt;/. Ratis ships the files to a follower that fell behind
- * the purged log and replaces the follower's sm dir with them; the live namespace store
- * therefore lives outside the sm dir and is rebuilt from the newest checkpoint.
+ * directory of hard-linked files each, with the namespace checkpoints of the file-system snapshots
+ * in the catalog at that index under {@value #FS_SNAPSHOTS}/&lt;epoch&gt;/. Ratis ships the files
+ * to a follower that fell behind the purged log and replaces the follower's sm dir with them; the
+ * live namespace store therefore lives outside the sm dir and is rebuilt from the newest
+ * checkpoint.
  */
 final class CheckpointSnapshotStorage implements StateMachineStorage {
   private static final Pattern NAME = Pattern.compile("checkpoint-(\\d+)-(\\d+)");
   private static final int KEEP = 2;
+
   /** Subdirectory of a checkpoint holding the file-system snapshots' namespace checkpoints. */
   static final String FS_SNAPSHOTS = "fs-snapshots";
+
   private volatile File smDir;
+
   /**
-   * The newest checkpoint as Ratis sees it, kept rather than listed: Ratis asks for it on
-   * every applied entry and every append a follower receives, and listing every file of a
-   * checkpoint (the snapshots' namespaces included) each time was a visible share of the CPU.
+   * The newest checkpoint as Ratis sees it, kept rather than listed: Ratis asks for it on every
+   * applied entry and every append a follower receives, and listing every file of a checkpoint (the
+   * snapshots' namespaces included) each time was a visible share of the CPU.
    */
   private volatile SnapshotInfo latest;
 
@@ -60,12 +64,17 @@ final class CheckpointSnapshotStorage implements StateMachineStorage {
 
   /** The newest complete checkpoint directory, or null. */
   Path latestDir() {
-    File[] dirs = smDir == null ? null : smDir.listFiles(f -> f.isDirectory() && NAME.matcher(f.getName()).matches());
+    File[] dirs =
+        smDir == null
+            ? null
+            : smDir.listFiles(f -> f.isDirectory() && NAME.matcher(f.getName()).matches());
     if (dirs == null || dirs.length == 0) {
       return null;
     }
-    return Stream.of(dirs).max(Comparator.comparingLong(f -> termIndexOf(f.toPath()).getIndex()))
-        .map(File::toPath).orElse(null);
+    return Stream.of(dirs)
+        .max(Comparator.comparingLong(f -> termIndexOf(f.toPath()).getIndex()))
+        .map(File::toPath)
+        .orElse(null);
   }
 
   static TermIndex termIndexOf(Path dir) {
@@ -89,7 +98,8 @@ final class CheckpointSnapshotStorage implements StateMachineStorage {
     List<FileInfo> files = new ArrayList<>();
     try (Stream<Path> s = Files.walk(dir)) {
       s.filter(p -> Files.isRegularFile(p) && !p.getFileName().toString().endsWith(".md5"))
-          .sorted().forEach(p -> files.add(new FileInfo(p.toAbsolutePath(), null)));
+          .sorted()
+          .forEach(p -> files.add(new FileInfo(p.toAbsolutePath(), null)));
     } catch (IOException e) {
       return null;
     }

@@ -59,9 +59,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The meta group's replicated state. Each log entry is a batch of changes (group commit);
- * they are applied in order inside one namespace transaction committed with the entry's
- * index, each producing its own reply. Reads ({@link #query}) see only committed entries.
+ * The meta group's replicated state. Each log entry is a batch of changes (group commit); they are
+ * applied in order inside one namespace transaction committed with the entry's index, each
+ * producing its own reply. Reads ({@link #query}) see only committed entries.
  */
 public final class MetaStateMachine extends BaseStateMachine {
   private static final Logger LOG = LoggerFactory.getLogger(MetaStateMachine.class);
@@ -74,16 +74,21 @@ public final class MetaStateMachine extends BaseStateMachine {
   private volatile NamespaceStore store;
   private final SnapshotViews snapshotViews;
   private final AtomicInteger checkpointsInstalled = new AtomicInteger();
-  private final ExecutorService captureThread = Executors.newSingleThreadExecutor(
-      r -> {
-        Thread t = new Thread(r, "snapshot-capture");
-        t.setDaemon(true);
-        return t;
-      });
+  private final ExecutorService captureThread =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "snapshot-capture");
+            t.setDaemon(true);
+            return t;
+          });
+
   /** The namespace checkpoint of the snapshot committed by the last applied entry (never fails). */
   private volatile CompletableFuture<Void> capture = CompletableFuture.completedFuture(null);
 
-  public MetaStateMachine(Path namespaceDir, SnapshotViews snapshotViews, DataServerRegistry registry,
+  public MetaStateMachine(
+      Path namespaceDir,
+      SnapshotViews snapshotViews,
+      DataServerRegistry registry,
       Duration heartbeatInterval) {
     this.namespaceDir = namespaceDir;
     this.snapshotViews = snapshotViews;
@@ -102,7 +107,8 @@ public final class MetaStateMachine extends BaseStateMachine {
   }
 
   @Override
-  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage)
+      throws IOException {
     super.initialize(server, groupId, raftStorage);
     snapshots.init(raftStorage);
     // RUNNING, so that Ratis can pause the state machine to install a leader's checkpoint
@@ -115,8 +121,12 @@ public final class MetaStateMachine extends BaseStateMachine {
     if (uncaptured >= 0) {
       // killed between applying a snapshot's commit and taking its checkpoint: nothing was
       // applied after the commit, so the store is still the namespace at the snapshot
-      String name = store.snapshots().stream().filter(sn -> sn.getEpoch() == uncaptured)
-          .map(SnapshotProto::getName).findFirst().orElse("?");
+      String name =
+          store.snapshots().stream()
+              .filter(sn -> sn.getEpoch() == uncaptured)
+              .map(SnapshotProto::getName)
+              .findFirst()
+              .orElse("?");
       capture(name, uncaptured, store.appliedIndex());
     }
     registry.load(store.registeredServers());
@@ -140,19 +150,27 @@ public final class MetaStateMachine extends BaseStateMachine {
   }
 
   @Override
-  public void notifyLeaderChanged(RaftGroupMemberId member,
-      RaftPeerId newLeader) {
-    LOG.info("Meta leader is now {}", newLeader == null ? "unknown (election under way)" : newLeader);
+  public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId newLeader) {
+    LOG.info(
+        "Meta leader is now {}", newLeader == null ? "unknown (election under way)" : newLeader);
     NamespaceStore s = store;
     if (s == null) {
       return;
     }
     // heartbeats that changed nothing went to the old leader alone (see DataServerRegistry)
-    registry.leaderChanged(newLeader == null ? null : newLeader.toString(), member.getPeerId().equals(newLeader),
-        () -> s.registeredServers().keySet().stream().filter(id -> {
-          ServerStateRecordProto r = s.serverStates().get(id);
-          return r == null || r.getState() == DataServerStateProto.UP || r.getState() == DataServerStateProto.RECOVERING;
-        }).toList());
+    registry.leaderChanged(
+        newLeader == null ? null : newLeader.toString(),
+        member.getPeerId().equals(newLeader),
+        () ->
+            s.registeredServers().keySet().stream()
+                .filter(
+                    id -> {
+                      ServerStateRecordProto r = s.serverStates().get(id);
+                      return r == null
+                          || r.getState() == DataServerStateProto.UP
+                          || r.getState() == DataServerStateProto.RECOVERING;
+                    })
+                .toList());
   }
 
   @Override
@@ -168,7 +186,8 @@ public final class MetaStateMachine extends BaseStateMachine {
     }
     MetaTxnBatchProto batch;
     try {
-      batch = MetaTxnBatchProto.parseFrom(entry.getStateMachineLogEntry().getLogData().toByteArray());
+      batch =
+          MetaTxnBatchProto.parseFrom(entry.getStateMachineLogEntry().getLogData().toByteArray());
     } catch (InvalidProtocolBufferException e) {
       // every replica refuses the same entry the same way, so the replicas stay identical
       LOG.error("Log entry {} is not a MetaTxnBatchProto; skipped", index);
@@ -180,8 +199,10 @@ public final class MetaStateMachine extends BaseStateMachine {
     try (NamespaceTxn tx = store.begin(index)) {
       for (MetaTxnProto txn : batch.getTxnsList()) {
         MetaTxnReplyProto reply = apply(tx, txn);
-        out.addReplies(reply.hasClient() && reply.getClient().getIndex() == 0
-            ? reply.toBuilder().setClient(reply.getClient().toBuilder().setIndex(index)).build() : reply);
+        out.addReplies(
+            reply.hasClient() && reply.getClient().getIndex() == 0
+                ? reply.toBuilder().setClient(reply.getClient().toBuilder().setIndex(index)).build()
+                : reply);
       }
       if (committing != null) {
         tx.setCapturePending(committing.getEpoch());
@@ -194,13 +215,14 @@ public final class MetaStateMachine extends BaseStateMachine {
     if (committing != null) {
       startCapture(committing.getName(), committing.getEpoch(), index);
     }
-    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(out.build().toByteArray())));
+    return CompletableFuture.completedFuture(
+        Message.valueOf(ByteString.copyFrom(out.build().toByteArray())));
   }
 
   /**
-   * The snapshot this entry commits, or null. A snapshot's commit travels alone in its log
-   * entry, so the namespace right after applying it is the namespace at the snapshot's log
-   * position (the commit itself changes only the snapshot catalog and the epoch).
+   * The snapshot this entry commits, or null. A snapshot's commit travels alone in its log entry,
+   * so the namespace right after applying it is the namespace at the snapshot's log position (the
+   * commit itself changes only the snapshot catalog and the epoch).
    */
   private PendingSnapshotProto committingSnapshot(MetaTxnBatchProto batch) {
     if (batch.getTxnsCount() != 1 || !batch.getTxns(0).hasSnapshotCommit()) {
@@ -211,10 +233,10 @@ public final class MetaStateMachine extends BaseStateMachine {
   }
 
   /**
-   * Takes the namespace checkpoint of the snapshot just committed on the capture thread, so
-   * that the commit's reply is not held up by it; the next entry (or a Ratis snapshot, or a
-   * pause) waits for it first. Until then readers of the snapshot wait too. The commit left a
-   * mark in the store, so a replica killed before the checkpoint takes it when it starts.
+   * Takes the namespace checkpoint of the snapshot just committed on the capture thread, so that
+   * the commit's reply is not held up by it; the next entry (or a Ratis snapshot, or a pause) waits
+   * for it first. Until then readers of the snapshot wait too. The commit left a mark in the store,
+   * so a replica killed before the checkpoint takes it when it starts.
    */
   private void startCapture(String name, long epoch, long index) {
     capture = CompletableFuture.runAsync(() -> capture(name, epoch, index), captureThread);
@@ -226,11 +248,16 @@ public final class MetaStateMachine extends BaseStateMachine {
       long started = System.nanoTime();
       snapshotViews.capture(store, epoch);
       store.captureDone();
-      LOG.info("Snapshot '{}' (epoch {}): namespace checkpoint taken at log index {} in {} ms", name, epoch, index,
+      LOG.info(
+          "Snapshot '{}' (epoch {}): namespace checkpoint taken at log index {} in {} ms",
+          name,
+          epoch,
+          index,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     } catch (IOException | RuntimeException e) {
       // every replica must apply the entry; this one serves no reads of the snapshot until repaired
-      LOG.error("Snapshot '{}': namespace checkpoint failed on this replica: {}", name, e.getMessage());
+      LOG.error(
+          "Snapshot '{}': namespace checkpoint failed on this replica: {}", name, e.getMessage());
     }
   }
 
@@ -245,9 +272,13 @@ public final class MetaStateMachine extends BaseStateMachine {
         MetaRequestProto req = txn.getClient();
         var client = req.getCaller().getClientId();
         MetaResponseProto earlier = replies.get(client, req.getCallId());
-        MetaResponseProto reply = earlier != null ? earlier
-            : req.hasSnapshotDelete() ? catalogChange(tx, () -> SnapshotCatalog.drop(tx, req.getSnapshotDelete().getName()))
-            : NamespaceChanges.apply(tx, req, txn.getTimeMs());
+        MetaResponseProto reply =
+            earlier != null
+                ? earlier
+                : req.hasSnapshotDelete()
+                    ? catalogChange(
+                        tx, () -> SnapshotCatalog.drop(tx, req.getSnapshotDelete().getName()))
+                    : NamespaceChanges.apply(tx, req, txn.getTimeMs());
         replies.put(client, req.getCallId(), reply);
         return MetaTxnReplyProto.newBuilder().setClient(reply).build();
       }
@@ -258,17 +289,26 @@ public final class MetaStateMachine extends BaseStateMachine {
         }
         ServerStates.corrupt(tx, hb.getServerId(), hb.getCorruptFilesList());
         if (hb.getGateAttempt() != 0 && SnapshotCatalog.abort(tx, hb.getGateAttempt())) {
-          LOG.warn("Snapshot attempt {} aborted: data server {} waited too long for its COMMIT", hb.getGateAttempt(),
+          LOG.warn(
+              "Snapshot attempt {} aborted: data server {} waited too long for its COMMIT",
+              hb.getGateAttempt(),
               hb.getServerId());
         }
-        return MetaTxnReplyProto.newBuilder().setHeartbeat(heartbeatReply(tx.epoch(), tx.retainedEpochs(),
-            ServerStates.heard(tx, hb.getServerId(), txn.getTimeMs()))).build();
+        return MetaTxnReplyProto.newBuilder()
+            .setHeartbeat(
+                heartbeatReply(
+                    tx.epoch(),
+                    tx.retainedEpochs(),
+                    ServerStates.heard(tx, hb.getServerId(), txn.getTimeMs())))
+            .build();
       }
       case SNAPSHOT_BEGIN -> {
         return client(catalogChange(tx, () -> SnapshotCatalog.begin(tx, txn.getSnapshotBegin())));
       }
       case SNAPSHOT_COMMIT -> {
-        return client(catalogChange(tx, () -> SnapshotCatalog.commit(tx, txn.getSnapshotCommit(), txn.getTimeMs())));
+        return client(
+            catalogChange(
+                tx, () -> SnapshotCatalog.commit(tx, txn.getSnapshotCommit(), txn.getTimeMs())));
       }
       case SNAPSHOT_ABORT -> {
         SnapshotCatalog.abort(tx, txn.getSnapshotAbort().getAttempt());
@@ -279,7 +319,9 @@ public final class MetaStateMachine extends BaseStateMachine {
         if (changed && txn.getServerState().getRemoved()) {
           registry.forget(txn.getServerState().getServer());
         }
-        return client(Replies.error(changed ? StatusProto.OK : StatusProto.BUSY, changed ? "" : "state unchanged"));
+        return client(
+            Replies.error(
+                changed ? StatusProto.OK : StatusProto.BUSY, changed ? "" : "state unchanged"));
       }
       case REBUILD_DONE -> {
         ServerStates.rebuilt(tx, txn.getRebuildDone());
@@ -287,15 +329,23 @@ public final class MetaStateMachine extends BaseStateMachine {
       }
       case LAYOUT_MOVE -> {
         boolean moved = ServerStates.moved(tx, txn.getLayoutMove());
-        return client(Replies.error(moved ? StatusProto.OK : StatusProto.BUSY, moved ? "" : "layout changed meanwhile"));
+        return client(
+            Replies.error(
+                moved ? StatusProto.OK : StatusProto.BUSY,
+                moved ? "" : "layout changed meanwhile"));
       }
       case PARTIAL_EXPIRED -> {
-        boolean removed = tx.atomically(() -> PartialFiles.expire(tx, txn.getPartialExpired().getFileId(),
-            txn.getTimeMs()));
-        return client(Replies.error(removed ? StatusProto.OK : StatusProto.BUSY, removed ? "" : "renewed or gone"));
+        boolean removed =
+            tx.atomically(
+                () ->
+                    PartialFiles.expire(tx, txn.getPartialExpired().getFileId(), txn.getTimeMs()));
+        return client(
+            Replies.error(
+                removed ? StatusProto.OK : StatusProto.BUSY, removed ? "" : "renewed or gone"));
       }
       case LEFTOVER_DROPPED -> {
-        tx.leftoverDropped(txn.getLeftoverDropped().getFileId(), txn.getLeftoverDropped().getServer());
+        tx.leftoverDropped(
+            txn.getLeftoverDropped().getFileId(), txn.getLeftoverDropped().getServer());
         return client(Replies.error(StatusProto.OK, ""));
       }
       case RECLAIM_DONE -> {
@@ -305,7 +355,8 @@ public final class MetaStateMachine extends BaseStateMachine {
       }
       default -> {
         return MetaTxnReplyProto.newBuilder()
-            .setClient(Replies.error(StatusProto.INVALID_ARGUMENT, "empty log record")).build();
+            .setClient(Replies.error(StatusProto.INVALID_ARGUMENT, "empty log record"))
+            .build();
       }
     }
   }
@@ -314,7 +365,8 @@ public final class MetaStateMachine extends BaseStateMachine {
     return MetaTxnReplyProto.newBuilder().setClient(r).build();
   }
 
-  private static MetaResponseProto catalogChange(NamespaceTxn tx, Supplier<MetaResponseProto> change) {
+  private static MetaResponseProto catalogChange(
+      NamespaceTxn tx, Supplier<MetaResponseProto> change) {
     try {
       return tx.atomically(change);
     } catch (NamespaceException e) {
@@ -327,9 +379,14 @@ public final class MetaStateMachine extends BaseStateMachine {
     return snapshotViews;
   }
 
-  private HeartbeatResponseProto heartbeatReply(long epoch, long[] retainedEpochs, DataServerStateProto state) {
-    HeartbeatResponseProto.Builder r = HeartbeatResponseProto.newBuilder().setStatus(StatusProto.OK)
-        .setEpoch(epoch).setHeartbeatIntervalMs(heartbeatInterval.toMillis()).setState(state);
+  private HeartbeatResponseProto heartbeatReply(
+      long epoch, long[] retainedEpochs, DataServerStateProto state) {
+    HeartbeatResponseProto.Builder r =
+        HeartbeatResponseProto.newBuilder()
+            .setStatus(StatusProto.OK)
+            .setEpoch(epoch)
+            .setHeartbeatIntervalMs(heartbeatInterval.toMillis())
+            .setState(state);
     for (long e : retainedEpochs) {
       r.addRetainedEpochs(e);
     }
@@ -342,9 +399,13 @@ public final class MetaStateMachine extends BaseStateMachine {
     try {
       q = MetaQueryProto.parseFrom(request.getContent().toByteArray());
     } catch (InvalidProtocolBufferException e) {
-      return reply(Replies.error(StatusProto.INVALID_ARGUMENT, "unreadable query: " + e.getMessage()).toByteArray());
+      return reply(
+          Replies.error(StatusProto.INVALID_ARGUMENT, "unreadable query: " + e.getMessage())
+              .toByteArray());
     }
-    return q.hasHeartbeat() ? reply(answerHeartbeat(q.getHeartbeat()).toByteArray()) : reply(clientQuery(q.getClient()));
+    return q.hasHeartbeat()
+        ? reply(answerHeartbeat(q.getHeartbeat()).toByteArray())
+        : reply(clientQuery(q.getClient()));
   }
 
   private static CompletableFuture<Message> reply(byte[] bytes) {
@@ -353,44 +414,62 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   /**
    * A heartbeat answered without a log entry, on the leader, when it changes nothing replicated:
-   * the liveness it brings stays in this replica's registry (a replica that takes over from a leader
-   * counts the servers not DOWN as heard then, see {@link #notifyLeaderChanged}).
+   * the liveness it brings stays in this replica's registry (a replica that takes over from a
+   * leader counts the servers not DOWN as heard then, see {@link #notifyLeaderChanged}).
    */
   private HeartbeatQueryReplyProto answerHeartbeat(HeartbeatRequestProto hb) {
     NamespaceStore s = store;
     ServerStateRecordProto rec = s.serverStates().get(hb.getServerId());
     DataServerStateProto state = rec == null ? DataServerStateProto.UP : rec.getState();
-    boolean unchanged = hb.getAddress().equals(registry.address(hb.getServerId())) && hb.getCorruptFilesCount() == 0
-        && hb.getGateAttempt() == 0 && (state == DataServerStateProto.UP || state == DataServerStateProto.RECOVERING);
+    boolean unchanged =
+        hb.getAddress().equals(registry.address(hb.getServerId()))
+            && hb.getCorruptFilesCount() == 0
+            && hb.getGateAttempt() == 0
+            && (state == DataServerStateProto.UP || state == DataServerStateProto.RECOVERING);
     if (!unchanged) {
       return HeartbeatQueryReplyProto.newBuilder().setNeedsLog(true).build();
     }
     registry.heartbeat(hb);
-    long[] retained = s.snapshots().stream().mapToLong(SnapshotProto::getEpoch).sorted()
-        .toArray();
-    return HeartbeatQueryReplyProto.newBuilder().setReply(heartbeatReply(s.epoch(), retained, state)).build();
+    long[] retained = s.snapshots().stream().mapToLong(SnapshotProto::getEpoch).sorted().toArray();
+    return HeartbeatQueryReplyProto.newBuilder()
+        .setReply(heartbeatReply(s.epoch(), retained, state))
+        .build();
   }
 
   private byte[] clientQuery(MetaRequestProto req) {
     MetaResponseProto reply;
     try {
-      reply = switch (req.getOpCase()) {
-        case GET_ATTR -> SnapshotViews.isSnapshotPath(req.getGetAttr().getPath())
-            ? snapshotViews.getAttr(store, req.getGetAttr()) : NamespaceQueries.getAttr(store, req.getGetAttr());
-        case READ_DIR -> SnapshotViews.isSnapshotPath(req.getReadDir().getPath())
-            ? snapshotViews.readDir(store, req.getReadDir()) : NamespaceQueries.readDir(store, req.getReadDir());
-        case SNAPSHOT_LIST -> MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setSnapshots(
-            SnapshotListResponseProto.newBuilder().addAllSnapshots(store.snapshots()).setEpoch(store.epoch())).build();
-        default -> Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a read");
-      };
+      reply =
+          switch (req.getOpCase()) {
+            case GET_ATTR ->
+                SnapshotViews.isSnapshotPath(req.getGetAttr().getPath())
+                    ? snapshotViews.getAttr(store, req.getGetAttr())
+                    : NamespaceQueries.getAttr(store, req.getGetAttr());
+            case READ_DIR ->
+                SnapshotViews.isSnapshotPath(req.getReadDir().getPath())
+                    ? snapshotViews.readDir(store, req.getReadDir())
+                    : NamespaceQueries.readDir(store, req.getReadDir());
+            case SNAPSHOT_LIST ->
+                MetaResponseProto.newBuilder()
+                    .setStatus(StatusProto.OK)
+                    .setSnapshots(
+                        SnapshotListResponseProto.newBuilder()
+                            .addAllSnapshots(store.snapshots())
+                            .setEpoch(store.epoch()))
+                    .build();
+            default ->
+                Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a read");
+          };
     } catch (NamespaceException e) {
       reply = Replies.error(e.status(), e.getMessage());
     }
     // what a client has seen: a replica answering its reads while no leader does must have applied
-    // it. The newest change to what was read, where the inodes record it; else all this replica applied
+    // it. The newest change to what was read, where the inodes record it; else all this replica
+    // applied
     if (reply.getIndex() == 0) {
       var applied = getLastAppliedTermIndex();
-      reply = reply.toBuilder().setIndex(applied == null ? 0 : Math.max(0, applied.getIndex())).build();
+      reply =
+          reply.toBuilder().setIndex(applied == null ? 0 : Math.max(0, applied.getIndex())).build();
     }
     return reply.toByteArray();
   }
@@ -408,7 +487,8 @@ public final class MetaStateMachine extends BaseStateMachine {
       Path tmp = snapshots.tmpCheckpointDir(term, index);
       FileUtils.deleteFully(tmp.toFile());
       store.checkpoint(tmp);
-      snapshotViews.linkInto(tmp.resolve(CheckpointSnapshotStorage.FS_SNAPSHOTS), store.snapshots());
+      snapshotViews.linkInto(
+          tmp.resolve(CheckpointSnapshotStorage.FS_SNAPSHOTS), store.snapshots());
       Files.move(tmp, target);
       snapshots.refresh();
       LOG.info("Namespace checkpoint at log index {} taken", index);
@@ -456,7 +536,8 @@ public final class MetaStateMachine extends BaseStateMachine {
     openStore();
     snapshotViews.adopt(latest.resolve(CheckpointSnapshotStorage.FS_SNAPSHOTS), store.snapshots());
     checkpointsInstalled.incrementAndGet();
-    LOG.info("Namespace rebuilt from the leader's checkpoint at log index {}", store.appliedIndex());
+    LOG.info(
+        "Namespace rebuilt from the leader's checkpoint at log index {}", store.appliedIndex());
   }
 
   @Override

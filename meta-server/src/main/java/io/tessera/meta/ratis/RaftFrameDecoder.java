@@ -15,9 +15,9 @@ import org.apache.ratis.thirdparty.io.netty.handler.codec.TooLongFrameException;
  * the message), with the checks Ratis's decoder lacks: a declared length past the maximum fails the
  * connection before anything is buffered, and a message arriving in pieces first reserves its
  * length from the server's {@link FrameBudget}, waiting for room when there is none. A connection
- * fails once: what it sends after an error is dropped unread. These are the rules of
- * {@link io.tessera.common.rpc.FrameDecoder}, kept in a class of its own because Ratis brings its
- * own (shaded) Netty.
+ * fails once: what it sends after an error is dropped unread. These are the rules of {@link
+ * io.tessera.common.rpc.FrameDecoder}, kept in a class of its own because Ratis brings its own
+ * (shaded) Netty.
  */
 final class RaftFrameDecoder extends ByteToMessageDecoder {
   /** A varint32 takes at most five bytes. */
@@ -25,8 +25,10 @@ final class RaftFrameDecoder extends ByteToMessageDecoder {
 
   private final int maxMessageBytes;
   private final FrameBudget budget;
+
   /** This connection's claim on the budget (made at its first message in pieces). */
   private FrameReservation reservation;
+
   private boolean failed;
 
   RaftFrameDecoder(int maxMessageBytes, FrameBudget budget) {
@@ -60,7 +62,7 @@ final class RaftFrameDecoder extends ByteToMessageDecoder {
     int lengthBytes = 0;
     while (true) {
       if (lengthBytes == in.readableBytes()) {
-        return;   // the length itself is still arriving
+        return; // the length itself is still arriving
       }
       byte b = in.getByte(start + lengthBytes);
       length |= (long) (b & 0x7f) << (7 * lengthBytes);
@@ -69,12 +71,17 @@ final class RaftFrameDecoder extends ByteToMessageDecoder {
         break;
       }
       if (lengthBytes == MAX_LENGTH_BYTES) {
-        throw new CorruptedFrameException("a Raft message length runs past " + MAX_LENGTH_BYTES + " bytes");
+        throw new CorruptedFrameException(
+            "a Raft message length runs past " + MAX_LENGTH_BYTES + " bytes");
       }
     }
     if (length > maxMessageBytes) {
       throw new TooLongFrameException(
-          "Raft message of " + length + " bytes exceeds the limit of " + maxMessageBytes + " bytes");
+          "Raft message of "
+              + length
+              + " bytes exceeds the limit of "
+              + maxMessageBytes
+              + " bytes");
     }
     if (in.readableBytes() < lengthBytes + length) {
       reservation(ctx).incomplete(lengthBytes + length);
@@ -100,12 +107,16 @@ final class RaftFrameDecoder extends ByteToMessageDecoder {
   private FrameReservation reservation(ChannelHandlerContext ctx) {
     if (reservation == null) {
       Channel channel = ctx.channel();
-      reservation = new FrameReservation(budget, () -> channel.config().setAutoRead(false), () -> {
-        if (channel.isActive()) {
-          channel.config().setAutoRead(true);
-          channel.read();
-        }
-      });
+      reservation =
+          new FrameReservation(
+              budget,
+              () -> channel.config().setAutoRead(false),
+              () -> {
+                if (channel.isActive()) {
+                  channel.config().setAutoRead(true);
+                  channel.read();
+                }
+              });
     }
     return reservation;
   }

@@ -23,11 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Holds a meta replica's Raft port to the rules of the servers' own ports. As Ratis builds it, the
- * port buffers any declared message length, leaves an undecodable message's exception to the end
- * of its pipeline (Netty's WARN with a stack trace, every time) and keeps the connection open:
- * twenty 26-byte garbage messages wrote thousands of log lines. Here every connection gets a
- * bounded frame decoder in place of Ratis's ({@link RaftFrameDecoder}, sharing a
- * {@link FrameBudget}), is closed if it stalls mid-frame, and on an error logs one line and closes.
+ * port buffers any declared message length, leaves an undecodable message's exception to the end of
+ * its pipeline (Netty's WARN with a stack trace, every time) and keeps the connection open: twenty
+ * 26-byte garbage messages wrote thousands of log lines. Here every connection gets a bounded frame
+ * decoder in place of Ratis's ({@link RaftFrameDecoder}, sharing a {@link FrameBudget}), is closed
+ * if it stalls mid-frame, and on an error logs one line and closes.
  *
  * <p>Installed through the Raft server's Netty channel, a private field of Ratis 3.3's
  * NettyRpcService: with another Ratis version it says so once and leaves the port as Ratis built
@@ -37,8 +37,8 @@ public final class RaftPortGuard {
   private static final Logger LOG = LoggerFactory.getLogger(RaftPortGuard.class);
 
   /**
-   * The largest Raft message accepted. Ratis's own messages stay far below (log appends are
-   * batched up to 4 MiB and snapshot chunks to 16 MiB by default).
+   * The largest Raft message accepted. Ratis's own messages stay far below (log appends are batched
+   * up to 4 MiB and snapshot chunks to 16 MiB by default).
    */
   public static final int MAX_MESSAGE_BYTES = 64 << 20;
 
@@ -98,25 +98,34 @@ public final class RaftPortGuard {
       var pipeline = ctx.pipeline();
       pipeline.remove(this);
       if (pipeline.get(ProtobufVarint32FrameDecoder.class) != null) {
-        pipeline.replace(ProtobufVarint32FrameDecoder.class, "tessera-frames",
+        pipeline.replace(
+            ProtobufVarint32FrameDecoder.class,
+            "tessera-frames",
             new RaftFrameDecoder(MAX_MESSAGE_BYTES, budget));
-        pipeline.addFirst("tessera-stall", new IdleStateHandler(stalledFrame.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+        pipeline.addFirst(
+            "tessera-stall",
+            new IdleStateHandler(stalledFrame.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
       }
       pipeline.addLast("tessera-guard", new Guard());
       ctx.fireChannelActive();
     }
   }
 
-  /** Closes a connection stuck mid-message, or one that sent what Ratis cannot read: one line each. */
+  /**
+   * Closes a connection stuck mid-message, or one that sent what Ratis cannot read: one line each.
+   */
   private static final class Guard extends ChannelInboundHandlerAdapter {
     private boolean said;
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
       RaftFrameDecoder decoder = ctx.pipeline().get(RaftFrameDecoder.class);
-      if (evt instanceof IdleStateEvent && decoder != null && decoder.midFrame()
+      if (evt instanceof IdleStateEvent
+          && decoder != null
+          && decoder.midFrame()
           && ctx.channel().config().isAutoRead()) {
-        LOG.warn("Closing Raft connection from {}: it stopped sending half-way through a message",
+        LOG.warn(
+            "Closing Raft connection from {}: it stopped sending half-way through a message",
             ctx.channel().remoteAddress());
         ctx.close();
         return;
@@ -128,7 +137,8 @@ public final class RaftPortGuard {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       if (!said) {
         said = true;
-        LOG.warn("Closing Raft connection from {}: {}", ctx.channel().remoteAddress(), describe(cause));
+        LOG.warn(
+            "Closing Raft connection from {}: {}", ctx.channel().remoteAddress(), describe(cause));
       }
       ctx.close();
     }
@@ -141,7 +151,7 @@ public final class RaftPortGuard {
       }
       String what = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
       if (root instanceof TooLongFrameException || root instanceof CorruptedFrameException) {
-        return what;   // RaftFrameDecoder's own words
+        return what; // RaftFrameDecoder's own words
       }
       if (root instanceof DecoderException || root instanceof InvalidProtocolBufferException) {
         return "it sent what is no Raft message (" + what + ")";

@@ -20,20 +20,23 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /**
- * Hands requests to the local Ratis server directly (no client hop): writes become log
- * entries, reads go through Ratis's linearizable read path before the state machine's query.
+ * Hands requests to the local Ratis server directly (no client hop): writes become log entries,
+ * reads go through Ratis's linearizable read path before the state machine's query.
  *
  * <p>Requests go to the group's division on the calling thread. Through {@link
- * RaftServer#submitClientRequestAsync} each would first be handed to Ratis's client-request
- * pool while the caller waits for it: one more thread hand-off per change and per read, which
- * on a small machine costs about as much as the submission itself.
+ * RaftServer#submitClientRequestAsync} each would first be handed to Ratis's client-request pool
+ * while the caller waits for it: one more thread hand-off per change and per read, which on a small
+ * machine costs about as much as the submission itself.
  */
 public final class RaftSubmitter {
   private final RaftServer server;
   private final RaftGroupId groupId;
   private final ClientId clientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
-  /** The group's division once this server has it, when it takes requests on the caller's thread. */
+
+  /**
+   * The group's division once this server has it, when it takes requests on the caller's thread.
+   */
   private volatile RaftClientAsynchronousProtocol division;
 
   public RaftSubmitter(RaftServer server, RaftGroupId groupId) {
@@ -58,10 +61,15 @@ public final class RaftSubmitter {
   }
 
   private CompletableFuture<RaftClientReply> submit(byte[] body, RaftClientRequest.Type type) {
-    RaftClientRequest request = RaftClientRequest.newBuilder()
-        .setClientId(clientId).setServerId(server.getId()).setGroupId(groupId)
-        .setCallId(callIds.incrementAndGet()).setType(type)
-        .setMessage(Message.valueOf(ByteString.copyFrom(body))).build();
+    RaftClientRequest request =
+        RaftClientRequest.newBuilder()
+            .setClientId(clientId)
+            .setServerId(server.getId())
+            .setGroupId(groupId)
+            .setCallId(callIds.incrementAndGet())
+            .setType(type)
+            .setMessage(Message.valueOf(ByteString.copyFrom(body)))
+            .build();
     try {
       return submitter().submitClientRequestAsync(request);
     } catch (IOException e) {
@@ -122,8 +130,8 @@ public final class RaftSubmitter {
   }
 
   /**
-   * How long ago this replica, as leader, last heard from each follower (by peer id); empty
-   * when it does not lead.
+   * How long ago this replica, as leader, last heard from each follower (by peer id); empty when it
+   * does not lead.
    */
   public Map<String, Long> followerContactMillisAgo() {
     Map<String, Long> out = new HashMap<>();

@@ -7,14 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Remembers the reply to each recent change by (client id, call id), on every replica, so a
- * client that retries after a leader change gets the first outcome instead of applying the
- * change twice (a retried create would otherwise fail with EXISTS). Bounded; the oldest
- * entries go first. Entries are lost on restart, as are the clients' retries.
+ * Remembers the reply to each recent change by (client id, call id), on every replica, so a client
+ * that retries after a leader change gets the first outcome instead of applying the change twice (a
+ * retried create would otherwise fail with EXISTS). Bounded; the oldest entries go first. Entries
+ * are lost on restart, as are the clients' retries.
  *
- * <p>Replies are kept serialized: every entry outlives many young collections, and a create's
- * reply as objects (response, inode, layout, lists) is several times its bytes and as many
- * objects for the collector to copy and trace. Only a retry, which is rare, parses one back.
+ * <p>Replies are kept serialized: every entry outlives many young collections, and a create's reply
+ * as objects (response, inode, layout, lists) is several times its bytes and as many objects for
+ * the collector to copy and trace. Only a retry, which is rare, parses one back.
  */
 final class ReplyCache {
   private record Key(ByteString client, long call) {}
@@ -22,12 +22,13 @@ final class ReplyCache {
   private final Map<Key, byte[]> entries;
 
   ReplyCache(int capacity) {
-    entries = new LinkedHashMap<>(1024, 0.75f, false) {
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Key, byte[]> eldest) {
-        return size() > capacity;
-      }
-    };
+    entries =
+        new LinkedHashMap<>(1024, 0.75f, false) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Key, byte[]> eldest) {
+            return size() > capacity;
+          }
+        };
   }
 
   MetaResponseProto get(ByteString client, long call) {

@@ -19,9 +19,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Blocking data.proto calls of the recovery coordinator: marked as recovery (a recovering
- * server serves them), under one caller identity (its stripe locks are its own), and failing
- * with a {@link TesseraException} for any answer but OK.
+ * Blocking data.proto calls of the recovery coordinator: marked as recovery (a recovering server
+ * serves them), under one caller identity (its stripe locks are its own), and failing with a {@link
+ * TesseraException} for any answer but OK.
  */
 final class DataServerCalls {
   /** A reply: the header and the payload, which the caller releases. */
@@ -36,8 +36,11 @@ final class DataServerCalls {
     this.pool = pool;
     this.registry = registry;
     this.timeoutMillis = timeoutMillis;
-    this.caller = CallerProto.newBuilder().setClientId(RecoveryIdentity.newClientId())
-        .setAppId("tessera-recovery").build();
+    this.caller =
+        CallerProto.newBuilder()
+            .setClientId(RecoveryIdentity.newClientId())
+            .setAppId("tessera-recovery")
+            .build();
   }
 
   Reply call(String server, DataRequestProto.Builder request, ByteBuf payload) {
@@ -54,11 +57,12 @@ final class DataServerCalls {
       throw new RecoveryException(StatusProto.UNAVAILABLE, "interrupted");
     } catch (TimeoutException e) {
       releaseWhenAnswered(call);
-      throw new RecoveryException(StatusProto.UNAVAILABLE, "a data server did not answer within " + timeoutMillis
-          + " ms");
+      throw new RecoveryException(
+          StatusProto.UNAVAILABLE, "a data server did not answer within " + timeoutMillis + " ms");
     } catch (ExecutionException e) {
       Throwable cause = Failures.cause(e);
-      throw cause instanceof RecoveryException re ? re
+      throw cause instanceof RecoveryException re
+          ? re
           : new RecoveryException(StatusProto.UNAVAILABLE, String.valueOf(cause.getMessage()));
     }
   }
@@ -69,40 +73,49 @@ final class DataServerCalls {
   }
 
   /** Starts a call; completes with the reply, or fails with a {@link RecoveryException}. */
-  CompletableFuture<Reply> callAsync(String server, DataRequestProto.Builder request,
-      ByteBuf payload) {
+  CompletableFuture<Reply> callAsync(
+      String server, DataRequestProto.Builder request, ByteBuf payload) {
     String address = registry.address(server);
     if (address == null) {
       if (payload != null) {
         payload.release();
       }
-      return CompletableFuture.failedFuture(new RecoveryException(StatusProto.UNAVAILABLE,
-          "data server " + server + " is not registered"));
+      return CompletableFuture.failedFuture(
+          new RecoveryException(
+              StatusProto.UNAVAILABLE, "data server " + server + " is not registered"));
     }
     byte[] header = request.setCaller(caller).setRecovery(true).build().toByteArray();
-    return pool.call(address, Service.DATA, header, payload).handle((frame, err) -> {
-      if (err != null) {
-        throw new RecoveryException(StatusProto.UNAVAILABLE, "data server " + server + " did not answer: "
-            + Failures.cause(err).getMessage());
-      }
-      DataResponseProto h;
-      try {
-        h = DataResponseProto.parseFrom(frame.header());
-      } catch (InvalidProtocolBufferException e) {
-        frame.release();
-        throw new RecoveryException(StatusProto.INTERNAL, "data server " + server + " sent an unreadable reply");
-      }
-      if (h.getStatus() != StatusProto.OK) {
-        frame.release();
-        throw new RecoveryException(h.getStatus(), "data server " + server + ": " + h.getMessage());
-      }
-      return new Reply(h, frame.payload());
-    });
+    return pool.call(address, Service.DATA, header, payload)
+        .handle(
+            (frame, err) -> {
+              if (err != null) {
+                throw new RecoveryException(
+                    StatusProto.UNAVAILABLE,
+                    "data server "
+                        + server
+                        + " did not answer: "
+                        + Failures.cause(err).getMessage());
+              }
+              DataResponseProto h;
+              try {
+                h = DataResponseProto.parseFrom(frame.header());
+              } catch (InvalidProtocolBufferException e) {
+                frame.release();
+                throw new RecoveryException(
+                    StatusProto.INTERNAL, "data server " + server + " sent an unreadable reply");
+              }
+              if (h.getStatus() != StatusProto.OK) {
+                frame.release();
+                throw new RecoveryException(
+                    h.getStatus(), "data server " + server + ": " + h.getMessage());
+              }
+              return new Reply(h, frame.payload());
+            });
   }
 
   /**
-   * Sends every request at once and waits for all the replies, in the order given; when any
-   * fails, the payloads of the others are released and the first failure is thrown.
+   * Sends every request at once and waits for all the replies, in the order given; when any fails,
+   * the payloads of the others are released and the first failure is thrown.
    */
   Map<String, Reply> callAll(Map<String, DataRequestProto.Builder> requests) {
     return callAll(requests, Map.of());
@@ -112,10 +125,11 @@ final class DataServerCalls {
    * Like {@link #callAll(Map)}, each request with its payload from {@code payloads} (absent: none),
    * which the calls release.
    */
-  Map<String, Reply> callAll(Map<String, DataRequestProto.Builder> requests,
-      Map<String, ? extends ByteBuf> payloads) {
+  Map<String, Reply> callAll(
+      Map<String, DataRequestProto.Builder> requests, Map<String, ? extends ByteBuf> payloads) {
     Map<String, CompletableFuture<Reply>> sent = new LinkedHashMap<>();
-    requests.forEach((server, request) -> sent.put(server, callAsync(server, request, payloads.get(server))));
+    requests.forEach(
+        (server, request) -> sent.put(server, callAsync(server, request, payloads.get(server))));
     Map<String, Reply> replies = new LinkedHashMap<>();
     RecoveryException failure = null;
     for (Map.Entry<String, CompletableFuture<Reply>> e : sent.entrySet()) {
@@ -137,14 +151,18 @@ final class DataServerCalls {
     return callAllHeaders(requests, Map.of());
   }
 
-  /** Like {@link #callAll(Map, Map)} for requests whose reply payloads are not needed: the headers. */
-  Map<String, DataResponseProto> callAllHeaders(Map<String, DataRequestProto.Builder> requests,
-      Map<String, ? extends ByteBuf> payloads) {
+  /**
+   * Like {@link #callAll(Map, Map)} for requests whose reply payloads are not needed: the headers.
+   */
+  Map<String, DataResponseProto> callAllHeaders(
+      Map<String, DataRequestProto.Builder> requests, Map<String, ? extends ByteBuf> payloads) {
     Map<String, DataResponseProto> headers = new LinkedHashMap<>();
-    callAll(requests, payloads).forEach((server, r) -> {
-      r.payload().release();
-      headers.put(server, r.header());
-    });
+    callAll(requests, payloads)
+        .forEach(
+            (server, r) -> {
+              r.payload().release();
+              headers.put(server, r.header());
+            });
     return headers;
   }
 

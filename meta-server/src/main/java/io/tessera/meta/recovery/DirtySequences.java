@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The dirty-file log entries of one file on the servers that wrote around another: read before
- * and after a rebuild (unchanged: no write went around it meanwhile) and cleared once it is done.
+ * The dirty-file log entries of one file on the servers that wrote around another: read before and
+ * after a rebuild (unchanged: no write went around it meanwhile) and cleared once it is done.
  */
 final class DirtySequences {
   private final DataServerCalls calls;
@@ -24,14 +24,23 @@ final class DirtySequences {
   Map<String, Long> sequences(List<String> servers, String target, long fileId) {
     Map<String, DataRequestProto.Builder> scans = new LinkedHashMap<>();
     for (String server : servers) {
-      scans.put(server, DataRequestProto.newBuilder().setDirtyScan(
-          DirtyScanRequestProto.newBuilder().setServer(target).setOneFile(true).setFileId(fileId)));
+      scans.put(
+          server,
+          DataRequestProto.newBuilder()
+              .setDirtyScan(
+                  DirtyScanRequestProto.newBuilder()
+                      .setServer(target)
+                      .setOneFile(true)
+                      .setFileId(fileId)));
     }
     Map<String, Long> out = new HashMap<>();
-    calls.callAllHeaders(scans).forEach((server, h) -> {
-      DirtyScanResponseProto d = h.getDirty();
-      out.put(server, d.getSequencesCount() == 0 ? 0L : d.getSequences(0));
-    });
+    calls
+        .callAllHeaders(scans)
+        .forEach(
+            (server, h) -> {
+              DirtyScanResponseProto d = h.getDirty();
+              out.put(server, d.getSequencesCount() == 0 ? 0L : d.getSequences(0));
+            });
     return out;
   }
 
@@ -40,8 +49,14 @@ final class DirtySequences {
     for (String server : servers) {
       long seq = sequences.get(server);
       if (seq != 0) {
-        clears.put(server, DataRequestProto.newBuilder().setDirtyClear(DirtyClearRequestProto.newBuilder()
-            .setServer(target).addFileIds(fileId).addSequences(seq)));
+        clears.put(
+            server,
+            DataRequestProto.newBuilder()
+                .setDirtyClear(
+                    DirtyClearRequestProto.newBuilder()
+                        .setServer(target)
+                        .addFileIds(fileId)
+                        .addSequences(seq)));
       }
     }
     calls.callAllHeaders(clears);

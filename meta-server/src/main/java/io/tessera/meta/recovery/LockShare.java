@@ -5,26 +5,28 @@ import java.util.function.LongSupplier;
 
 /**
  * Keeps the time rebuilds hold stripe locks writers wait on to a share of the clock while clients
- * are busy. Writers of locked stripes wait, so before taking its next such lock the rebuilder
- * waits until the locks it held fill no more than the share. A lock no writer waited on cost
- * nobody time and calls for no pause; which those are the rebuilder decides (a large file's chunk
- * lock, or the file-wide lock checking a quiet file's copy, that the data servers say no writer
- * asked for while it was held; no other file-wide lock). The byte rate alone does not bound this:
- * a small file copied under its file-wide lock may hold it far longer than its bytes are due at
- * the rate (a target just restarted and cold, survivors busy with the writers). The wait comes
- * before the next lock, not after the last: a finished rebuild is counted and reported at once. A
- * lock no writer is expected to wait for (the next chunk of a file no writer waited on so far,
- * that file's check) need not wait: it is taken at once and what is owed stays owed, the time
- * passing meanwhile paying it off unless writers waited on that lock after all, which then owes
- * its own pause on top.
+ * are busy. Writers of locked stripes wait, so before taking its next such lock the rebuilder waits
+ * until the locks it held fill no more than the share. A lock no writer waited on cost nobody time
+ * and calls for no pause; which those are the rebuilder decides (a large file's chunk lock, or the
+ * file-wide lock checking a quiet file's copy, that the data servers say no writer asked for while
+ * it was held; no other file-wide lock). The byte rate alone does not bound this: a small file
+ * copied under its file-wide lock may hold it far longer than its bytes are due at the rate (a
+ * target just restarted and cold, survivors busy with the writers). The wait comes before the next
+ * lock, not after the last: a finished rebuild is counted and reported at once. A lock no writer is
+ * expected to wait for (the next chunk of a file no writer waited on so far, that file's check)
+ * need not wait: it is taken at once and what is owed stays owed, the time passing meanwhile paying
+ * it off unless writers waited on that lock after all, which then owes its own pause on top.
  */
 final class LockShare {
   /** The share now, in percent (100: no pause; it changes with the clients' load). */
   private final IntSupplier percent;
+
   private final LongSupplier clock;
   private final Sleeper sleeper;
+
   /** The pause the locks released so far call for, counted from {@link #releasedAt}. */
   private long owedNanos;
+
   private long releasedAt;
 
   LockShare(IntSupplier percent) {
@@ -44,7 +46,7 @@ final class LockShare {
   long beforeLocking() throws InterruptedException {
     long wait;
     synchronized (this) {
-      wait = owedNanos - (clock.getAsLong() - releasedAt);   // time since the release counts
+      wait = owedNanos - (clock.getAsLong() - releasedAt); // time since the release counts
     }
     if (wait > 0) {
       sleeper.sleep(wait);
@@ -75,11 +77,12 @@ final class LockShare {
       return;
     }
     if (!writersWaited) {
-      return;   // the time it was held paid off what is owed, as idle time does
+      return; // the time it was held paid off what is owed, as idle time does
     }
     long now = clock.getAsLong();
     long held = Math.max(0, now - lockedSince);
-    long paid = Math.max(0, lockedSince - releasedAt);   // before this lock, not while writers waited on it
+    long paid =
+        Math.max(0, lockedSince - releasedAt); // before this lock, not while writers waited on it
     owedNanos = Math.max(0, owedNanos - paid) + held * (100 - p) / p;
     releasedAt = now;
   }

@@ -17,8 +17,8 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Recomputes parity from data units: for stripes a writer left locked when it died, and for
- * stripes fsck found mismatched or unprotected.
+ * Recomputes parity from data units: for stripes a writer left locked when it died, and for stripes
+ * fsck found mismatched or unprotected.
  */
 final class ParityRepair {
   private final DataServerCalls calls;
@@ -28,8 +28,13 @@ final class ParityRepair {
   private final StripeReader reader;
   private final UnitBuffers buffers;
 
-  ParityRepair(DataServerCalls calls, ShardRebuilder.Namespace namespace, Predicate<String> serving,
-      RecoveryLocks locks, StripeReader reader, UnitBuffers buffers) {
+  ParityRepair(
+      DataServerCalls calls,
+      ShardRebuilder.Namespace namespace,
+      Predicate<String> serving,
+      RecoveryLocks locks,
+      StripeReader reader,
+      UnitBuffers buffers) {
     this.calls = calls;
     this.namespace = namespace;
     this.serving = serving;
@@ -41,10 +46,11 @@ final class ParityRepair {
   /**
    * Repairs stripes a writer left locked when it died (between its phases, or with phase 2 on only
    * some servers): takes the orphan lock over on every server of the file, reads the data units,
-   * writes freshly encoded parity units, releases the lock. Returns the parity bytes written.
-   * Also serves fsck --repair of mismatched parity ({@code reportedBy} null: no orphan).
+   * writes freshly encoded parity units, releases the lock. Returns the parity bytes written. Also
+   * serves fsck --repair of mismatched parity ({@code reportedBy} null: no orphan).
    */
-  long repair(long fileId, long first, int reportedCount, String reportedBy) throws InterruptedException {
+  long repair(long fileId, long first, int reportedCount, String reportedBy)
+      throws InterruptedException {
     InodeProto in = namespace.inode(fileId);
     if (in == null || in.getLayout().getParityUnits() == 0) {
       // nothing to repair (removed file, or no parity): only an orphan lock is left to release
@@ -52,11 +58,16 @@ final class ParityRepair {
         StripeLockProto orphan = locks.lock(fileId, first, reportedCount);
         if (in != null && in.getLayout().getGeneration() > 0) {
           // possibly a move's lock that could not fence every server: fence before releasing it
-          locks.fence(in.getLayout().getServersList().stream().filter(serving).toList(), fileId,
+          locks.fence(
+              in.getLayout().getServersList().stream().filter(serving).toList(),
+              fileId,
               in.getLayout().getGeneration());
         }
         // a removed file has no layout to plan with: no fence applies
-        locks.lockAll(List.of(reportedBy), orphan, in == null ? Long.MAX_VALUE : in.getLayout().getGeneration(),
+        locks.lockAll(
+            List.of(reportedBy),
+            orphan,
+            in == null ? Long.MAX_VALUE : in.getLayout().getGeneration(),
             Set.of());
         locks.unlockAll(List.of(reportedBy), orphan);
       }
@@ -72,8 +83,17 @@ final class ParityRepair {
     current.removeAll(in.getStaleServersList());
     int k = layout.dataUnits();
     // parity units too: their versions count for the epoch the new parity is stamped with
-    StripeReader.Stripes stripes = reader.read(fileId, layout, first, first + count, current, (stripe, u) -> true, lockSet, lock,
-        Set.of());
+    StripeReader.Stripes stripes =
+        reader.read(
+            fileId,
+            layout,
+            first,
+            first + count,
+            current,
+            (stripe, u) -> true,
+            lockSet,
+            lock,
+            Set.of());
     long stamp = stripes.newestVersion();
     boolean release = true;
     try {
@@ -83,32 +103,52 @@ final class ParityRepair {
       long bytes = 0;
       for (long s = first; s < first + count; s++) {
         if (layout.storedLength(size, s, 0) == 0) {
-          continue;   // past the end of the file: nothing stored, nothing to repair
+          continue; // past the end of the file: nothing stored, nothing to repair
         }
         for (int u = 0; u < k; u++) {
           if (!stripes.present(s)[u]) {
-            throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId + ": data unit "
-                + u + " on " + layout.serverOf(s, u) + " cannot be read, so its parity cannot be recomputed");
+            throw new RecoveryException(
+                StatusProto.UNAVAILABLE,
+                "stripe "
+                    + s
+                    + " of file "
+                    + fileId
+                    + ": data unit "
+                    + u
+                    + " on "
+                    + layout.serverOf(s, u)
+                    + " cannot be read, so its parity cannot be recomputed");
           }
         }
         byte[][] shards = stripes.shards(s);
-        ErasureCodec.shared(layout.dataUnits(), layout.parityUnits()).encode(shards, 0, layout.stripeUnit());
+        ErasureCodec.shared(layout.dataUnits(), layout.parityUnits())
+            .encode(shards, 0, layout.stripeUnit());
         for (int u = k; u < layout.width(); u++) {
           String server = layout.serverOf(s, u);
           int length = layout.storedLength(size, s, u);
           if (!current.contains(server) || length == 0) {
             continue;
           }
-          writes.computeIfAbsent(server, x -> stamped(WriteShardsRequestProto.newBuilder().setUnlock(lock), stamp))
-              .addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(u).setOffset(0)
-                  .setLength(length).setCoversUnit(true));
-          payloads.computeIfAbsent(server, x -> Unpooled.compositeBuffer(Math.max(2, count)))
+          writes
+              .computeIfAbsent(
+                  server, x -> stamped(WriteShardsRequestProto.newBuilder().setUnlock(lock), stamp))
+              .addRanges(
+                  ShardRangeProto.newBuilder()
+                      .setFileId(fileId)
+                      .setStripe(s)
+                      .setUnit(u)
+                      .setOffset(0)
+                      .setLength(length)
+                      .setCoversUnit(true));
+          payloads
+              .computeIfAbsent(server, x -> Unpooled.compositeBuffer(Math.max(2, count)))
               .addComponent(true, Unpooled.wrappedBuffer(shards[u], 0, length));
           bytes += length;
         }
       }
       if (layout.generation() > 0) {
-        // the lock may be a move's that could not fence every server: fence before anything is released
+        // the lock may be a move's that could not fence every server: fence before anything is
+        // released
         try {
           locks.fence(lockSet, fileId, layout.generation());
         } catch (RecoveryException e) {
@@ -117,13 +157,16 @@ final class ParityRepair {
         }
       }
       for (Map.Entry<String, WriteShardsRequestProto.Builder> e : writes.entrySet()) {
-        calls.callHeader(e.getKey(), RecoveryRequests.forLayout(layout).setWrite(e.getValue()), payloads.get(e.getKey()));
+        calls.callHeader(
+            e.getKey(),
+            RecoveryRequests.forLayout(layout).setWrite(e.getValue()),
+            payloads.get(e.getKey()));
       }
       buffers.giveBack(stripes.shards(), List.copyOf(payloads.values()));
       return bytes;
     } finally {
       if (release) {
-        locks.unlockAll(lockSet, lock);   // servers written above released it already; the others now
+        locks.unlockAll(lockSet, lock); // servers written above released it already; the others now
       }
     }
   }
@@ -132,10 +175,11 @@ final class ParityRepair {
    * Stamps recomputed parity with the newest version among the stripes' units. A writer that died
    * in phase 2 left its units at its write's epoch; when a snapshot was committed at that epoch
    * since, parity written at the current epoch would leave the snapshot's stripes with the dead
-   * writer's units beside the old parity. At the newest version, the snapshot and every later
-   * view see parity that matches their data (no unit has a newer version: the stripes are locked).
+   * writer's units beside the old parity. At the newest version, the snapshot and every later view
+   * see parity that matches their data (no unit has a newer version: the stripes are locked).
    */
-  private static WriteShardsRequestProto.Builder stamped(WriteShardsRequestProto.Builder write, long newestVersion) {
+  private static WriteShardsRequestProto.Builder stamped(
+      WriteShardsRequestProto.Builder write, long newestVersion) {
     return newestVersion < 0 ? write : write.setEpoch(newestVersion);
   }
 }

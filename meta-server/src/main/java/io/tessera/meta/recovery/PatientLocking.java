@@ -11,24 +11,23 @@ import java.util.function.LongSupplier;
  * How the recovery coordinator takes one lock on several servers of a file while its writers go on.
  *
  * <p>A writer holds its stripe locks for one write (milliseconds) and gives all of them back as
- * soon as any server refuses it. A coordinator that also gave everything back at every refusal
- * had to find a moment when no server of the file held a writer's lock; on a file under steady
- * writes that took seconds (30 rounds and 4 s in the recovery scenarios), and every round got in
- * the writers' way. Instead the coordinator keeps what it was granted and asks again, every
- * {@code retryNanos}, only the servers that refused: the writers it holds off give their locks
- * back and cannot take those stripes again, and the ones already holding them finish their write.
+ * soon as any server refuses it. A coordinator that also gave everything back at every refusal had
+ * to find a moment when no server of the file held a writer's lock; on a file under steady writes
+ * that took seconds (30 rounds and 4 s in the recovery scenarios), and every round got in the
+ * writers' way. Instead the coordinator keeps what it was granted and asks again, every {@code
+ * retryNanos}, only the servers that refused: the writers it holds off give their locks back and
+ * cannot take those stripes again, and the ones already holding them finish their write.
  *
  * <p>It keeps a partial lock for at most {@code holdNanos}: a writer that died holding its lock
- * keeps it until its lease ends, and the file's other writers must not wait that long. It then
- * lets everything go and starts again after a random back-off of two to four times that, until
- * the deadline: while such a lock lasts, the file's writers are held off at most a third of the
- * time.
+ * keeps it until its lease ends, and the file's other writers must not wait that long. It then lets
+ * everything go and starts again after a random back-off of two to four times that, until the
+ * deadline: while such a lock lasts, the file's writers are held off at most a third of the time.
  */
 final class PatientLocking {
   /**
-   * What one round of asking got: the servers that granted the lock, those that refused it
-   * because another holds it (BUSY), and the worst refusal (one other than BUSY if any; null when
-   * all granted).
+   * What one round of asking got: the servers that granted the lock, those that refused it because
+   * another holds it (BUSY), and the worst refusal (one other than BUSY if any; null when all
+   * granted).
    */
   record Round(List<String> granted, List<String> busy, RecoveryException failure) {
     Round {
@@ -62,9 +61,9 @@ final class PatientLocking {
   }
 
   /**
-   * Returns once every server granted the lock. Otherwise lets go of what it holds ({@code release})
-   * and throws: the first refusal other than BUSY at once, BUSY when servers still refuse at the
-   * deadline.
+   * Returns once every server granted the lock. Otherwise lets go of what it holds ({@code
+   * release}) and throws: the first refusal other than BUSY at once, BUSY when servers still refuse
+   * at the deadline.
    */
   void lockAll(List<String> servers, Ask ask, Consumer<List<String>> release, long deadlineNanos)
       throws InterruptedException {
@@ -85,8 +84,10 @@ final class PatientLocking {
       long now = clock.getAsLong();
       if (now - deadlineNanos > 0) {
         release.accept(List.copyOf(held));
-        throw round.failure() != null ? round.failure() : new RecoveryException(StatusProto.BUSY,
-            "servers " + round.busy() + " kept refusing the lock");
+        throw round.failure() != null
+            ? round.failure()
+            : new RecoveryException(
+                StatusProto.BUSY, "servers " + round.busy() + " kept refusing the lock");
       }
       if (!partial) {
         partial = true;

@@ -3,16 +3,19 @@ package io.tessera.meta.recovery;
 import java.util.function.LongSupplier;
 
 /**
- * Keeps rebuild traffic at or below a rate, so foreground I/O keeps most of the machine:
- * {@link #acquire} sleeps until the bytes so far are due at the rate. After an idle stretch at
- * most one second's worth goes out at once. A rate of 0 means no limit.
+ * Keeps rebuild traffic at or below a rate, so foreground I/O keeps most of the machine: {@link
+ * #acquire} sleeps until the bytes so far are due at the rate. After an idle stretch at most one
+ * second's worth goes out at once. A rate of 0 means no limit.
  */
 final class RateLimiter {
   private static final long BURST_NANOS = 1_000_000_000L;
+
   /** The rate now (it may change from call to call: recovery slows down while clients are busy). */
   private final LongSupplier bytesPerSecond;
+
   private final LongSupplier clock;
   private final Sleeper sleeper;
+
   /** When the bytes acquired so far are all due at the rate. */
   private long dueNanos;
 
@@ -36,10 +39,10 @@ final class RateLimiter {
   }
 
   /**
-   * Counts {@code bytes} sent while writers wait on a lock the sender holds, waiting only for
-   * what lies more than a second ahead of the rate: a small file's lock is held no longer than
-   * its copy takes, a large one's copy still keeps to the rate, and the next {@link #acquire}
-   * (after the lock is released) waits for the rest.
+   * Counts {@code bytes} sent while writers wait on a lock the sender holds, waiting only for what
+   * lies more than a second ahead of the rate: a small file's lock is held no longer than its copy
+   * takes, a large one's copy still keeps to the rate, and the next {@link #acquire} (after the
+   * lock is released) waits for the rest.
    */
   synchronized void acquireHoldingLock(long bytes) throws InterruptedException {
     long wait = charge(bytes) - BURST_NANOS;

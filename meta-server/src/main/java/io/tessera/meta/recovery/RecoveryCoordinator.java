@@ -47,16 +47,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The meta leader's recovery work, driven entirely by replicated state so a new leader picks
- * it up where the old one stopped:
+ * The meta leader's recovery work, driven entirely by replicated state so a new leader picks it up
+ * where the old one stopped:
+ *
  * <ul>
- *   <li>failure detection: a data server whose last applied heartbeat is older than the
- *       timeout is logged DOWN; checked every {@code timeout / 4}, so a server is found down
- *       within {@code heartbeat interval + timeout + timeout / 4} of its last heartbeat (inside
- *       the DePFS bound {@code t_heartbeat + 2 * t_timeout});
- *   <li>rebuild: for every live server, the files stale on it (index in the namespace) are
- *       rebuilt one at a time at a bounded rate ({@link ShardRebuilder}), each on every live server
- *       it is stale on at once (the survivors are read once); a RECOVERING server first has its own
+ *   <li>failure detection: a data server whose last applied heartbeat is older than the timeout is
+ *       logged DOWN; checked every {@code timeout / 4}, so a server is found down within {@code
+ *       heartbeat interval + timeout + timeout / 4} of its last heartbeat (inside the DePFS bound
+ *       {@code t_heartbeat + 2 * t_timeout});
+ *   <li>rebuild: for every live server, the files stale on it (index in the namespace) are rebuilt
+ *       one at a time at a bounded rate ({@link ShardRebuilder}), each on every live server it is
+ *       stale on at once (the survivors are read once); a RECOVERING server first has its own
  *       dirty-file log reconciled, and is logged UP once nothing is stale on it;
  *   <li>orphan locks: stripes whose writer died between or during its phases (data servers report
  *       expired locks in heartbeats) get their parity recomputed from the data units.
@@ -67,10 +68,19 @@ public final class RecoveryCoordinator implements Closeable {
   private static final int FILES_PER_ROUND = 256;
 
   /** Settings of the coordinator. */
-  public record Settings(Duration downAfter, long rateBytesPerSecond, long rateUnderLoad, int lockShareUnderLoad,
-      Duration lockLease, Duration replaceAfter, long minFreeBytes) {}
+  public record Settings(
+      Duration downAfter,
+      long rateBytesPerSecond,
+      long rateUnderLoad,
+      int lockShareUnderLoad,
+      Duration lockLease,
+      Duration replaceAfter,
+      long minFreeBytes) {}
 
-  /** Client traffic (bytes/s over all data servers) above which recovery runs at the under-load rate. */
+  /**
+   * Client traffic (bytes/s over all data servers) above which recovery runs at the under-load
+   * rate.
+   */
   static final long BUSY_CLIENT_BYTES_PER_S = 1L << 20;
 
   private final Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log;
@@ -85,15 +95,24 @@ public final class RecoveryCoordinator implements Closeable {
   private final Map<String, Progress> progress = new ConcurrentHashMap<>();
   private final Map<String, Progress> drains = new ConcurrentHashMap<>();
   private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
-  /** Servers whose reconcile failed this round: not taken along by other servers' rebuilds until the next. */
+
+  /**
+   * Servers whose reconcile failed this round: not taken along by other servers' rebuilds until the
+   * next.
+   */
   private final Set<String> reconcileFailed = ConcurrentHashMap.newKeySet();
+
   private final ScheduledExecutorService detector = daemon("failure-detector");
   private final ScheduledExecutorService worker = daemon("recovery");
   private volatile long leaderSinceNanos;
   private final AtomicLong orphansRepaired = new AtomicLong();
 
-  public RecoveryCoordinator(Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log,
-      Supplier<NamespaceStore> store, DataServerRegistry registry, RpcClientPool dataPool, BooleanSupplier isLeader,
+  public RecoveryCoordinator(
+      Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log,
+      Supplier<NamespaceStore> store,
+      DataServerRegistry registry,
+      RpcClientPool dataPool,
+      BooleanSupplier isLeader,
       Settings settings) {
     this.log = log;
     this.store = store;
@@ -103,30 +122,48 @@ public final class RecoveryCoordinator implements Closeable {
     this.calls = new DataServerCalls(dataPool, registry, 30_000);
     this.redundancy = new RedundancyCheck(calls);
     this.limiter = new RateLimiter(this::rebuildRate);
-    this.rebuilder = new ShardRebuilder(calls, new ShardRebuilder.Namespace() {
-      @Override
-      public InodeProto inode(long fileId) {
-        return store.get().inode(fileId);
-      }
+    this.rebuilder =
+        new ShardRebuilder(
+            calls,
+            new ShardRebuilder.Namespace() {
+              @Override
+              public InodeProto inode(long fileId) {
+                return store.get().inode(fileId);
+              }
 
-      @Override
-      public void rebuilt(long fileId, String server) {
-        submit(MetaTxnProto.newBuilder().setRebuildDone(RebuildDoneProto.newBuilder().setFileId(fileId)
-            .setServer(server)));
-      }
+              @Override
+              public void rebuilt(long fileId, String server) {
+                submit(
+                    MetaTxnProto.newBuilder()
+                        .setRebuildDone(
+                            RebuildDoneProto.newBuilder().setFileId(fileId).setServer(server)));
+              }
 
-      @Override
-      public boolean moved(long fileId, String from, String to, long generation) {
-        return submit(MetaTxnProto.newBuilder().setLayoutMove(LayoutMoveProto.newBuilder()
-            .setFileId(fileId).setFrom(from).setTo(to).setGeneration(generation)))
-            .getClient().getStatus() == StatusProto.OK;
-      }
-    }, this::serving, this::rebuildable, limiter,
-        new LockShare(() -> clientsBusy() ? settings.lockShareUnderLoad() : 100),
-        settings.lockLease().toMillis());
+              @Override
+              public boolean moved(long fileId, String from, String to, long generation) {
+                return submit(
+                            MetaTxnProto.newBuilder()
+                                .setLayoutMove(
+                                    LayoutMoveProto.newBuilder()
+                                        .setFileId(fileId)
+                                        .setFrom(from)
+                                        .setTo(to)
+                                        .setGeneration(generation)))
+                        .getClient()
+                        .getStatus()
+                    == StatusProto.OK;
+              }
+            },
+            this::serving,
+            this::rebuildable,
+            limiter,
+            new LockShare(() -> clientsBusy() ? settings.lockShareUnderLoad() : 100),
+            settings.lockLease().toMillis());
   }
 
-  /** The rebuild rate now: lower while clients are busy on the data servers (their heartbeats say). */
+  /**
+   * The rebuild rate now: lower while clients are busy on the data servers (their heartbeats say).
+   */
   private long rebuildRate() {
     long full = settings.rateBytesPerSecond();
     long underLoad = settings.rateUnderLoad();
@@ -138,9 +175,9 @@ public final class RecoveryCoordinator implements Closeable {
 
   /**
    * Whether clients read or write more than {@link #BUSY_CLIENT_BYTES_PER_S} on the data servers
-   * (heartbeats say). Not knowing counts as busy: a replica that has just taken over holds old
-   * load figures until the servers' heartbeats find it, and would otherwise rebuild at the full
-   * rate, holding every stripe lock it wants, in the seconds when the cluster is most strained.
+   * (heartbeats say). Not knowing counts as busy: a replica that has just taken over holds old load
+   * figures until the servers' heartbeats find it, and would otherwise rebuild at the full rate,
+   * holding every stripe lock it wants, in the seconds when the cluster is most strained.
    */
   private boolean clientsBusy() {
     OptionalLong clients = registry.clientBytesPerS();
@@ -153,36 +190,41 @@ public final class RecoveryCoordinator implements Closeable {
     worker.scheduleWithFixedDelay(this::recoverRound, 500, 500, TimeUnit.MILLISECONDS);
   }
 
-  /** Whether the server answers and serves: heard from lately and not DOWN in the replicated state. */
+  /**
+   * Whether the server answers and serves: heard from lately and not DOWN in the replicated state.
+   */
   private boolean serving(String server) {
     return registry.isUp(server) && state(server) != DataServerStateProto.DOWN;
   }
 
   /**
    * Whether a recovery round would rebuild the server's stale units now: it is heard from and
-   * neither DOWN nor leaving. A RECOVERING server has its own dirty-file log reconciled first (here,
-   * when a rebuild for another server finds it back before the round gets to it).
+   * neither DOWN nor leaving. A RECOVERING server has its own dirty-file log reconciled first
+   * (here, when a rebuild for another server finds it back before the round gets to it).
    */
   private boolean rebuildable(String server) {
     DataServerStateProto state = state(server);
-    if (!registry.isUp(server) || state != DataServerStateProto.UP && state != DataServerStateProto.RECOVERING) {
+    if (!registry.isUp(server)
+        || state != DataServerStateProto.UP && state != DataServerStateProto.RECOVERING) {
       return false;
     }
     if (state == DataServerStateProto.RECOVERING) {
       if (reconcileFailed.contains(server)) {
-        return false;   // one attempt a round: each file of another server's would wait for it again
+        return false; // one attempt a round: each file of another server's would wait for it again
       }
       try {
         ensureReconciled(server);
       } catch (RecoveryException e) {
-        reconcileFailed.add(server);   // said by reconcile; the next round tries again
+        reconcileFailed.add(server); // said by reconcile; the next round tries again
         return false;
       }
     }
     return true;
   }
 
-  /** A RECOVERING server's own dirty-file log is reconciled once per leadership before its rebuilds. */
+  /**
+   * A RECOVERING server's own dirty-file log is reconciled once per leadership before its rebuilds.
+   */
   private void ensureReconciled(String server) {
     if (!reconciled.contains(server)) {
       reconcile(server);
@@ -219,18 +261,32 @@ public final class RecoveryCoordinator implements Closeable {
       for (Map.Entry<String, HeartbeatRequestProto> e : ns.registeredServers().entrySet()) {
         String id = e.getKey();
         ServerStateRecordProto r = states.get(id);
-        if (r != null && r.getState() == DataServerStateProto.DOWN && !registry.isUp(id)
+        if (r != null
+            && r.getState() == DataServerStateProto.DOWN
+            && !registry.isUp(id)
             && System.currentTimeMillis() - r.getSinceMs() > settings.replaceAfter().toMillis()) {
-          submit(MetaTxnProto.newBuilder().setServerState(ServerStateChangeProto.newBuilder().setServer(id)
-              .setState(DataServerStateProto.DRAINING).setSilentMs(registry.silentMillis(id))));
+          submit(
+              MetaTxnProto.newBuilder()
+                  .setServerState(
+                      ServerStateChangeProto.newBuilder()
+                          .setServer(id)
+                          .setState(DataServerStateProto.DRAINING)
+                          .setSilentMs(registry.silentMillis(id))));
           continue;
         }
-        if (registry.isUp(id) || (r != null && r.getState() != DataServerStateProto.UP
-            && r.getState() != DataServerStateProto.RECOVERING)) {
+        if (registry.isUp(id)
+            || (r != null
+                && r.getState() != DataServerStateProto.UP
+                && r.getState() != DataServerStateProto.RECOVERING)) {
           continue;
         }
-        submit(MetaTxnProto.newBuilder().setServerState(ServerStateChangeProto.newBuilder().setServer(id)
-            .setState(DataServerStateProto.DOWN).setSilentMs(registry.silentMillis(id))));
+        submit(
+            MetaTxnProto.newBuilder()
+                .setServerState(
+                    ServerStateChangeProto.newBuilder()
+                        .setServer(id)
+                        .setState(DataServerStateProto.DOWN)
+                        .setSilentMs(registry.silentMillis(id))));
       }
     } catch (RuntimeException e) {
       LOG.warn("Failure detection round failed: {}", e.getMessage());
@@ -267,8 +323,12 @@ public final class RecoveryCoordinator implements Closeable {
           rebuildStaleFiles(server);
         }
         if (state == DataServerStateProto.RECOVERING && ns.staleFiles(server, 1).isEmpty()) {
-          submit(MetaTxnProto.newBuilder().setServerState(ServerStateChangeProto.newBuilder().setServer(server)
-              .setState(DataServerStateProto.UP)));
+          submit(
+              MetaTxnProto.newBuilder()
+                  .setServerState(
+                      ServerStateChangeProto.newBuilder()
+                          .setServer(server)
+                          .setState(DataServerStateProto.UP)));
           reconciled.remove(server);
         }
       }
@@ -282,7 +342,10 @@ public final class RecoveryCoordinator implements Closeable {
     }
   }
 
-  /** Stripes whose writers died holding their locks (servers report them): parity recomputed, locks freed. */
+  /**
+   * Stripes whose writers died holding their locks (servers report them): parity recomputed, locks
+   * freed.
+   */
   private void repairOrphanLocks() throws InterruptedException {
     Set<String> done = new HashSet<>();
     for (HeartbeatRequestProto hb : registry.live()) {
@@ -292,13 +355,23 @@ public final class RecoveryCoordinator implements Closeable {
           continue;
         }
         try {
-          long bytes = rebuilder.repairParity(o.getFileId(), o.getFirstStripe(), o.getStripeCount(), hb.getServerId());
+          long bytes =
+              rebuilder.repairParity(
+                  o.getFileId(), o.getFirstStripe(), o.getStripeCount(), hb.getServerId());
           orphansRepaired.incrementAndGet();
-          LOG.info("Repaired stripes {}-{} of file {} left locked by a writer that died ({} parity bytes rewritten)",
-              o.getFirstStripe(), o.getFirstStripe() + o.getStripeCount() - 1, o.getFileId(), bytes);
+          LOG.info(
+              "Repaired stripes {}-{} of file {} left locked by a writer that died ({} parity bytes rewritten)",
+              o.getFirstStripe(),
+              o.getFirstStripe() + o.getStripeCount() - 1,
+              o.getFileId(),
+              bytes);
         } catch (RecoveryException e) {
-          LOG.warn("Cannot repair stripes {}-{} of file {} yet: {}", o.getFirstStripe(),
-              o.getFirstStripe() + o.getStripeCount() - 1, o.getFileId(), e.getMessage());
+          LOG.warn(
+              "Cannot repair stripes {}-{} of file {} yet: {}",
+              o.getFirstStripe(),
+              o.getFirstStripe() + o.getStripeCount() - 1,
+              o.getFileId(),
+              e.getMessage());
         }
       }
     }
@@ -308,7 +381,7 @@ public final class RecoveryCoordinator implements Closeable {
     Progress p = progress.computeIfAbsent(server, s -> new Progress());
     List<Long> files = store.get().staleFiles(server, FILES_PER_ROUND);
     if (files.isEmpty()) {
-      return;   // rebuilt since the round began, with another server's files
+      return; // rebuilt since the round began, with another server's files
     }
     long started = System.nanoTime();
     long bytesBefore = p.bytesDone();
@@ -324,26 +397,32 @@ public final class RecoveryCoordinator implements Closeable {
         Map<String, Long> written = new LinkedHashMap<>(Map.of(server, 0L));
         Map<String, Long> copied = rebuilder.rebuild(fileId, server);
         written.putAll(copied);
-        written.forEach((rebuilt, bytes) -> {
-          Progress q = progress.computeIfAbsent(rebuilt, x -> new Progress());
-          q.starting(fileStarted);
-          q.done(bytes);
-        });
+        written.forEach(
+            (rebuilt, bytes) -> {
+              Progress q = progress.computeIfAbsent(rebuilt, x -> new Progress());
+              q.starting(fileStarted);
+              q.done(bytes);
+            });
         if (!copied.isEmpty()) {
           checkRebuilt(fileId);
         }
       } catch (RecoveryException e) {
         if (p.failed(e.getMessage())) {
-          LOG.warn("Rebuild of file {} on {} failed, will retry: {}", fileId, server, e.getMessage());
+          LOG.warn(
+              "Rebuild of file {} on {} failed, will retry: {}", fileId, server, e.getMessage());
         }
       }
     }
     if (store.get().staleFiles(server, 1).isEmpty()) {
       double secs = (System.nanoTime() - started) / 1e9;
       long bytes = p.bytesDone() - bytesBefore;
-      LOG.info("Data server {}: every stale file rebuilt ({} files, {} MiB in {} s, {} MB/s)", server, files.size(),
-          String.format(Locale.ROOT, "%.1f", bytes / 1048576.0), String.format(Locale.ROOT, "%.2f",
-              secs), String.format(Locale.ROOT, "%.1f", secs > 0 ? bytes / 1e6 / secs : 0));
+      LOG.info(
+          "Data server {}: every stale file rebuilt ({} files, {} MiB in {} s, {} MB/s)",
+          server,
+          files.size(),
+          String.format(Locale.ROOT, "%.1f", bytes / 1048576.0),
+          String.format(Locale.ROOT, "%.2f", secs),
+          String.format(Locale.ROOT, "%.1f", secs > 0 ? bytes / 1e6 / secs : 0));
     }
   }
 
@@ -355,14 +434,18 @@ public final class RecoveryCoordinator implements Closeable {
   private void checkRebuilt(long fileId) throws InterruptedException {
     InodeProto in = store.get().inode(fileId);
     if (in == null || !in.getStaleServersList().isEmpty()) {
-      return;   // removed, or still stale somewhere: checked once rebuilt everywhere
+      return; // removed, or still stale somewhere: checked once rebuilt everywhere
     }
     try {
       List<Long> lacking = redundancy.stripesLackingParity(in, this::serving);
       if (!lacking.isEmpty()) {
         long bytes = repairParity(fileId, lacking);
-        LOG.warn("File {}: {} stripe(s) held data beside parity holes after its rebuild; their parity was"
-            + " recomputed ({} bytes)", fileId, lacking.size(), bytes);
+        LOG.warn(
+            "File {}: {} stripe(s) held data beside parity holes after its rebuild; their parity was"
+                + " recomputed ({} bytes)",
+            fileId,
+            lacking.size(),
+            bytes);
       }
     } catch (RecoveryException e) {
       LOG.info("File {} was rebuilt but could not be checked yet: {}", fileId, e.getMessage());
@@ -410,22 +493,28 @@ public final class RecoveryCoordinator implements Closeable {
       }
     }
     if (files.isEmpty()) {
-      submit(MetaTxnProto.newBuilder().setServerState(ServerStateChangeProto.newBuilder().setServer(server)
-          .setState(DataServerStateProto.RETIRED)));
+      submit(
+          MetaTxnProto.newBuilder()
+              .setServerState(
+                  ServerStateChangeProto.newBuilder()
+                      .setServer(server)
+                      .setState(DataServerStateProto.RETIRED)));
     }
   }
 
   /**
    * Where a file's units leave a draining server for: a live UP server outside the file's layout
-   * with room, the one with the most free space (the placement rule of new files: distinct
-   * servers per file, emptiest first).
+   * with room, the one with the most free space (the placement rule of new files: distinct servers
+   * per file, emptiest first).
    */
   private String destination(InodeProto in) {
     Set<String> taken = new HashSet<>(in.getLayout().getServersList());
     HeartbeatRequestProto best = null;
     for (HeartbeatRequestProto hb : registry.live()) {
       String id = hb.getServerId();
-      if (taken.contains(id) || state(id) != DataServerStateProto.UP || hb.getFreeBytes() < settings.minFreeBytes()
+      if (taken.contains(id)
+          || state(id) != DataServerStateProto.UP
+          || hb.getFreeBytes() < settings.minFreeBytes()
           || store.get().holdsLeftover(id, in.getId())) {
         continue;
       }
@@ -434,19 +523,31 @@ public final class RecoveryCoordinator implements Closeable {
       }
     }
     if (best == null) {
-      throw new RecoveryException(StatusProto.NO_SPACE, "no live data server outside the "
-          + in.getLayout().getServersCount() + " of file " + in.getId() + " has room for its units (add a data server)");
+      throw new RecoveryException(
+          StatusProto.NO_SPACE,
+          "no live data server outside the "
+              + in.getLayout().getServersCount()
+              + " of file "
+              + in.getId()
+              + " has room for its units (add a data server)");
     }
     return best.getServerId();
   }
 
-  /** Deletes the shards moved files left on the server (reachable now), once every fence is in place. */
+  /**
+   * Deletes the shards moved files left on the server (reachable now), once every fence is in
+   * place.
+   */
   private void dropLeftovers(String server) {
     for (long fileId : store.get().leftoverFiles(server, FILES_PER_ROUND)) {
       try {
         dropLeftover(fileId, server);
       } catch (RecoveryException e) {
-        LOG.warn("Cannot drop the shards of moved file {} from {} yet: {}", fileId, server, e.getMessage());
+        LOG.warn(
+            "Cannot drop the shards of moved file {} from {} yet: {}",
+            fileId,
+            server,
+            e.getMessage());
         return;
       }
     }
@@ -454,33 +555,51 @@ public final class RecoveryCoordinator implements Closeable {
 
   private void dropLeftover(long fileId, String server) {
     if (!serving(server)) {
-      return;   // when it is reachable again
+      return; // when it is reachable again
     }
     rebuilder.dropLeftover(fileId, server);
-    submit(MetaTxnProto.newBuilder().setLeftoverDropped(LeftoverDroppedProto.newBuilder()
-        .setFileId(fileId).setServer(server)));
+    submit(
+        MetaTxnProto.newBuilder()
+            .setLeftoverDropped(
+                LeftoverDroppedProto.newBuilder().setFileId(fileId).setServer(server)));
   }
 
   /**
    * A server that was down may hold dirty-file entries the rebuilds it missed would have cleared:
-   * entries for files no longer stale on the server they name are dropped (it serves no client
-   * yet, so none is being added).
+   * entries for files no longer stale on the server they name are dropped (it serves no client yet,
+   * so none is being added).
    */
   private void reconcile(String server) {
     try {
-      DirtyScanResponseProto d = calls.callHeader(server, DataRequestProto.newBuilder().setDirtyScan(
-          DirtyScanRequestProto.getDefaultInstance()), null).getDirty();
+      DirtyScanResponseProto d =
+          calls
+              .callHeader(
+                  server,
+                  DataRequestProto.newBuilder()
+                      .setDirtyScan(DirtyScanRequestProto.getDefaultInstance()),
+                  null)
+              .getDirty();
       int dropped = 0;
       for (int i = 0; i < d.getFileIdsCount(); i++) {
         InodeProto in = store.get().inode(d.getFileIds(i));
         if (in == null || !in.getStaleServersList().contains(d.getServers(i))) {
-          calls.callHeader(server, DataRequestProto.newBuilder().setDirtyClear(DirtyClearRequestProto.newBuilder()
-              .setServer(d.getServers(i)).addFileIds(d.getFileIds(i)).addSequences(d.getSequences(i))), null);
+          calls.callHeader(
+              server,
+              DataRequestProto.newBuilder()
+                  .setDirtyClear(
+                      DirtyClearRequestProto.newBuilder()
+                          .setServer(d.getServers(i))
+                          .addFileIds(d.getFileIds(i))
+                          .addSequences(d.getSequences(i))),
+              null);
           dropped++;
         }
       }
       if (dropped > 0) {
-        LOG.info("Data server {}: dropped {} dirty-file entries for files rebuilt while it was away", server, dropped);
+        LOG.info(
+            "Data server {}: dropped {} dirty-file entries for files rebuilt while it was away",
+            server,
+            dropped);
       }
     } catch (RecoveryException e) {
       LOG.warn("Cannot reconcile the dirty-file log of {}: {}", server, e.getMessage());
@@ -495,8 +614,8 @@ public final class RecoveryCoordinator implements Closeable {
       Thread.currentThread().interrupt();
       throw new RecoveryException(StatusProto.UNAVAILABLE, "interrupted");
     } catch (Exception e) {
-      throw new RecoveryException(StatusProto.UNAVAILABLE,
-          "cannot log a recovery step: " + e.getMessage());
+      throw new RecoveryException(
+          StatusProto.UNAVAILABLE, "cannot log a recovery step: " + e.getMessage());
     }
   }
 
@@ -506,36 +625,43 @@ public final class RecoveryCoordinator implements Closeable {
    */
   public CompletableFuture<MetaResponseProto> repairStripes(long fileId, List<Long> stripes) {
     if (stripes.size() > 4096) {
-      return CompletableFuture.completedFuture(reply(StatusProto.INVALID_ARGUMENT,
-          "at most 4096 stripes per repair; got " + stripes.size()));
+      return CompletableFuture.completedFuture(
+          reply(
+              StatusProto.INVALID_ARGUMENT,
+              "at most 4096 stripes per repair; got " + stripes.size()));
     }
     CompletableFuture<MetaResponseProto> out = new CompletableFuture<>();
-    worker.execute(() -> {
-      try {
-        List<Long> sorted = stripes.stream().distinct().sorted().toList();
-        long bytes = repairParity(fileId, sorted);
-        LOG.info("Repaired the parity of {} stripe(s) of file {} for fsck ({} bytes rewritten)", sorted.size(),
-            fileId, bytes);
-        out.complete(reply(StatusProto.OK, ""));
-      } catch (RecoveryException e) {
-        out.complete(reply(e.status(), e.getMessage()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        out.complete(reply(StatusProto.UNAVAILABLE, "the meta leader is stopping"));
-      }
-    });
+    worker.execute(
+        () -> {
+          try {
+            List<Long> sorted = stripes.stream().distinct().sorted().toList();
+            long bytes = repairParity(fileId, sorted);
+            LOG.info(
+                "Repaired the parity of {} stripe(s) of file {} for fsck ({} bytes rewritten)",
+                sorted.size(),
+                fileId,
+                bytes);
+            out.complete(reply(StatusProto.OK, ""));
+          } catch (RecoveryException e) {
+            out.complete(reply(e.status(), e.getMessage()));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            out.complete(reply(StatusProto.UNAVAILABLE, "the meta leader is stopping"));
+          }
+        });
     return out;
   }
 
-  private static MetaResponseProto reply(StatusProto status,
-      String message) {
+  private static MetaResponseProto reply(StatusProto status, String message) {
     return MetaResponseProto.newBuilder().setStatus(status).setMessage(message).build();
   }
 
   /** What the coordinator is doing, for `tessera recover status` and `cluster status`. */
   public RecoveryStatusProto status() {
-    RecoveryStatusProto.Builder b = RecoveryStatusProto.newBuilder().setRateLimitBytesPerS(limiter.bytesPerSecond())
-        .setOrphanLocksRepaired(orphansRepaired.get());
+    RecoveryStatusProto.Builder b =
+        RecoveryStatusProto.newBuilder()
+            .setRateLimitBytesPerS(limiter.bytesPerSecond())
+            .setOrphanLocksRepaired(orphansRepaired.get());
     if (!isLeader.getAsBoolean()) {
       return b.build();
     }
@@ -550,7 +676,8 @@ public final class RecoveryCoordinator implements Closeable {
       b.addRebuilds(p.describe(server, stale.getOrDefault(server, 0L), left));
     }
     for (Map.Entry<String, ServerStateRecordProto> e : ns.serverStates().entrySet()) {
-      if (e.getValue().getState() != DataServerStateProto.DRAINING && !drains.containsKey(e.getKey())) {
+      if (e.getValue().getState() != DataServerStateProto.DRAINING
+          && !drains.containsKey(e.getKey())) {
         continue;
       }
       List<Long> files = ns.placedFiles(e.getKey(), 100_000);
@@ -561,7 +688,10 @@ public final class RecoveryCoordinator implements Closeable {
     return b.build();
   }
 
-  /** Estimated bytes one server holds of these files: each server of a file holds about size / k of it. */
+  /**
+   * Estimated bytes one server holds of these files: each server of a file holds about size / k of
+   * it.
+   */
   private static long unitBytesOf(NamespaceStore ns, List<Long> fileIds) {
     long bytes = 0;
     for (long fileId : fileIds) {
@@ -573,7 +703,10 @@ public final class RecoveryCoordinator implements Closeable {
     return bytes;
   }
 
-  /** The client id this coordinator's stripe locks carry (data servers learn it with each heartbeat). */
+  /**
+   * The client id this coordinator's stripe locks carry (data servers learn it with each
+   * heartbeat).
+   */
   public ByteString clientId() {
     return calls.caller().getClientId();
   }
@@ -585,11 +718,12 @@ public final class RecoveryCoordinator implements Closeable {
   }
 
   private static ScheduledExecutorService daemon(String name) {
-    return Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** Rebuild counters of one server, with the rate over the last seconds. */
@@ -605,7 +739,10 @@ public final class RecoveryCoordinator implements Closeable {
       return bytesDone;
     }
 
-    /** A rebuild began at {@code now} (System.nanoTime): after an idle stretch the rate restarts from there. */
+    /**
+     * A rebuild began at {@code now} (System.nanoTime): after an idle stretch the rate restarts
+     * from there.
+     */
     synchronized void starting(long now) {
       if (samples.isEmpty() || now - samples.peekLast()[0] > 10_000_000_000L) {
         samples.clear();
@@ -626,7 +763,9 @@ public final class RecoveryCoordinator implements Closeable {
       }
     }
 
-    /** Counts a failure; returns whether its reason differs from the last one (worth a log line). */
+    /**
+     * Counts a failure; returns whether its reason differs from the last one (worth a log line).
+     */
     synchronized boolean failed(String why) {
       failures++;
       String before = lastError;
@@ -634,7 +773,8 @@ public final class RecoveryCoordinator implements Closeable {
       return !lastError.equals(before);
     }
 
-    synchronized RecoveryStatusProto.Rebuild describe(String server, long filesLeft, long bytesLeft) {
+    synchronized RecoveryStatusProto.Rebuild describe(
+        String server, long filesLeft, long bytesLeft) {
       double rate = 0;
       if (samples.size() >= 2) {
         long[] first = samples.peekFirst();
@@ -642,9 +782,17 @@ public final class RecoveryCoordinator implements Closeable {
         double secs = (last[0] - first[0]) / 1e9;
         rate = secs > 0 ? (last[1] - first[1]) / secs : 0;
       }
-      return RecoveryStatusProto.Rebuild.newBuilder().setServer(server).setFilesLeft(filesLeft)
-          .setBytesLeft(bytesLeft).setFilesDone(filesDone).setBytesDone(bytesDone).setRateBytesPerS(rate)
-          .setStartedMs(startedMs).setFailures(failures).setLastError(lastError).build();
+      return RecoveryStatusProto.Rebuild.newBuilder()
+          .setServer(server)
+          .setFilesLeft(filesLeft)
+          .setBytesLeft(bytesLeft)
+          .setFilesDone(filesDone)
+          .setBytesDone(bytesDone)
+          .setRateBytesPerS(rate)
+          .setStartedMs(startedMs)
+          .setFailures(failures)
+          .setLastError(lastError)
+          .build();
     }
   }
 }

@@ -15,9 +15,9 @@ final class RecoveryRequests {
   }
 
   /**
-   * A write of whole units a rebuild or a move puts on their new server: nothing reads them
-   * back soon, so the server may store them past its page cache (direct I/O) instead of
-   * copying every rebuilt byte into cache pages that crowd out the foreground's.
+   * A write of whole units a rebuild or a move puts on their new server: nothing reads them back
+   * soon, so the server may store them past its page cache (direct I/O) instead of copying every
+   * rebuilt byte into cache pages that crowd out the foreground's.
    */
   static WriteShardsRequestProto.Builder rebuiltUnits() {
     return WriteShardsRequestProto.newBuilder().setWholeStripes(true);
@@ -25,7 +25,12 @@ final class RecoveryRequests {
 
   /** A write range that makes the unit a hole on its server (whatever version it kept). */
   static ShardRangeProto hole(long fileId, long stripe, int unit) {
-    return ShardRangeProto.newBuilder().setFileId(fileId).setStripe(stripe).setUnit(unit).setHole(true).build();
+    return ShardRangeProto.newBuilder()
+        .setFileId(fileId)
+        .setStripe(stripe)
+        .setUnit(unit)
+        .setHole(true)
+        .build();
   }
 
   /** The unit of stripe s that lives on the server. */

@@ -43,8 +43,11 @@ final class RedundancyCheck {
     if (layout.parityUnits() == 0) {
       return List.of();
     }
-    List<String> asked = layout.servers().stream().distinct()
-        .filter(s -> serving.test(s) && !in.getStaleServersList().contains(s)).toList();
+    List<String> asked =
+        layout.servers().stream()
+            .distinct()
+            .filter(s -> serving.test(s) && !in.getStaleServersList().contains(s))
+            .toList();
     long stripes = (in.getSize() + layout.stripeDataBytes() - 1) / layout.stripeDataBytes();
     List<Long> lacking = new ArrayList<>();
     for (long from = 0; from < stripes; from += STRIPES_PER_ROUND) {
@@ -59,28 +62,43 @@ final class RedundancyCheck {
     return lacking;
   }
 
-  private ShardStateProto[][] probe(long fileId, StripeLayout layout, List<String> asked, long from, long to) {
+  private ShardStateProto[][] probe(
+      long fileId, StripeLayout layout, List<String> asked, long from, long to) {
     Map<String, List<ShardRangeProto>> ranges = new LinkedHashMap<>();
     for (long s = from; s < to; s++) {
       for (int u = 0; u < layout.width(); u++) {
         String server = layout.serverOf(s, u);
         if (asked.contains(server)) {
-          ranges.computeIfAbsent(server, x -> new ArrayList<>()).add(ShardRangeProto.newBuilder().setFileId(fileId)
-              .setStripe(s).setUnit(u).build());
+          ranges
+              .computeIfAbsent(server, x -> new ArrayList<>())
+              .add(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(u).build());
         }
       }
     }
     Map<String, DataRequestProto.Builder> requests = new LinkedHashMap<>();
-    ranges.forEach((server, list) -> requests.put(server, DataRequestProto.newBuilder()
-        .setLayoutGeneration(layout.generation())
-        .setRead(ReadShardsRequestProto.newBuilder().setProbe(true).addAllRanges(list))));
+    ranges.forEach(
+        (server, list) ->
+            requests.put(
+                server,
+                DataRequestProto.newBuilder()
+                    .setLayoutGeneration(layout.generation())
+                    .setRead(
+                        ReadShardsRequestProto.newBuilder().setProbe(true).addAllRanges(list))));
     ShardStateProto[][] states = new ShardStateProto[(int) (to - from)][layout.width()];
     for (Map.Entry<String, DataResponseProto> e : calls.callAllHeaders(requests).entrySet()) {
       List<ShardRangeProto> sent = ranges.get(e.getKey());
       List<ShardStateProto> got = e.getValue().getRead().getStatesList();
       if (got.size() != sent.size()) {
-        throw new RecoveryException(StatusProto.INTERNAL, "data server " + e.getKey()
-            + " answered " + got.size() + " of " + sent.size() + " probes of file " + fileId);
+        throw new RecoveryException(
+            StatusProto.INTERNAL,
+            "data server "
+                + e.getKey()
+                + " answered "
+                + got.size()
+                + " of "
+                + sent.size()
+                + " probes of file "
+                + fileId);
       }
       for (int i = 0; i < sent.size(); i++) {
         states[(int) (sent.get(i).getStripe() - from)][sent.get(i).getUnit()] = got.get(i);

@@ -29,38 +29,42 @@ import java.util.function.Predicate;
  * Rebuilds the shards of one file on the servers it is stale on (one, or each that is back) from
  * the file's other servers, while writers go on.
  *
- * <p>Stripes are copied a chunk at a time, each chunk under the same stripe locks writers take
- * (on every server of the file), so a chunk never mixes a writer's old and new units. Writes
- * around the target meanwhile bump the survivors' dirty-file sequences; at the end the whole
- * file is locked and the sequences compared with those taken at the start. Unchanged: the
- * survivors' entries are cleared and the file is logged rebuilt, still under the lock, so no
- * write can slip between the check and the record. Changed (the file is being written): it is
- * copied again entirely under the file-wide lock (writers of that file wait meanwhile).
+ * <p>Stripes are copied a chunk at a time, each chunk under the same stripe locks writers take (on
+ * every server of the file), so a chunk never mixes a writer's old and new units. Writes around the
+ * target meanwhile bump the survivors' dirty-file sequences; at the end the whole file is locked
+ * and the sequences compared with those taken at the start. Unchanged: the survivors' entries are
+ * cleared and the file is logged rebuilt, still under the lock, so no write can slip between the
+ * check and the record. Changed (the file is being written): it is copied again entirely under the
+ * file-wide lock (writers of that file wait meanwhile).
  *
- * <p>A file whose units on the target fit in one chunk is copied under the file-wide lock from
- * the start: its one chunk lock covers the whole file anyway, and a write in flight when the
- * sequences are first taken would void an unlocked copy, so a file being written was copied
- * twice.
+ * <p>A file whose units on the target fit in one chunk is copied under the file-wide lock from the
+ * start: its one chunk lock covers the whole file anyway, and a write in flight when the sequences
+ * are first taken would void an unlocked copy, so a file being written was copied twice.
  *
  * <p>Two paces bound what a rebuild takes from foreground I/O: the bytes it writes keep to the
  * {@link RateLimiter}'s rate, and the time it holds stripe locks (writers of those stripes wait)
  * keeps to the {@link LockShare} while clients are busy. A file-wide lock always counts: it is
- * taken for a small or busy file, whose writers are often backing off rather than asking while
- * it is held. A large file's chunk lock counts only when a data server says a writer asked for
- * its stripes meanwhile: a file copied chunk by chunk is one nobody was writing, so it rebuilds
- * at the byte rate, without waiting out the pauses busy files' locks called for.
+ * taken for a small or busy file, whose writers are often backing off rather than asking while it
+ * is held. A large file's chunk lock counts only when a data server says a writer asked for its
+ * stripes meanwhile: a file copied chunk by chunk is one nobody was writing, so it rebuilds at the
+ * byte rate, without waiting out the pauses busy files' locks called for.
  *
- * <p>Over 500 lines because rebuild and move share one protocol (chunked copy, then the check
- * under the file-wide lock, then the commit) whose steps are only safe in that order; its locks,
- * reads, dirty-log checks and parity repair live apart.
+ * <p>Over 500 lines because rebuild and move share one protocol (chunked copy, then the check under
+ * the file-wide lock, then the commit) whose steps are only safe in that order; its locks, reads,
+ * dirty-log checks and parity repair live apart.
  */
 final class ShardRebuilder {
   /** Bytes of the target's units copied per chunk. */
   private static final int CHUNK_BYTES = 8 << 20;
+
   /** The file-wide lock: as many stripes as one lock may cover. */
   private static final int ALL_STRIPES = 1 << 20;
+
   private static final int ATTEMPTS = 2;
-  /** Unit arrays kept for the next chunk: a chunk of a 9-wide layout takes 9 x {@link #CHUNK_BYTES}. */
+
+  /**
+   * Unit arrays kept for the next chunk: a chunk of a 9-wide layout takes 9 x {@link #CHUNK_BYTES}.
+   */
   private static final long KEPT_BUFFER_BYTES = 10L * CHUNK_BYTES;
 
   /** Where the rebuilder reads the namespace and logs its outcome. */
@@ -87,11 +91,18 @@ final class ShardRebuilder {
 
   /**
    * @param serving whether a server can be read from and locked now (up, heard from)
-   * @param rebuildable whether recovery would rebuild a server's stale units now: a file rebuilt for
-   *     one server is rebuilt in the same pass on every other server it is stale on for which this is true
+   * @param rebuildable whether recovery would rebuild a server's stale units now: a file rebuilt
+   *     for one server is rebuilt in the same pass on every other server it is stale on for which
+   *     this is true
    */
-  ShardRebuilder(DataServerCalls calls, Namespace namespace, Predicate<String> serving,
-      Predicate<String> rebuildable, RateLimiter limiter, LockShare lockShare, long leaseMillis) {
+  ShardRebuilder(
+      DataServerCalls calls,
+      Namespace namespace,
+      Predicate<String> serving,
+      Predicate<String> rebuildable,
+      RateLimiter limiter,
+      LockShare lockShare,
+      long leaseMillis) {
     this.calls = calls;
     this.namespace = namespace;
     this.rebuildable = rebuildable;
@@ -105,10 +116,11 @@ final class ShardRebuilder {
   }
 
   /**
-   * Repairs stripes a writer left locked when it died (or fsck found mismatched, {@code
-   * reportedBy} null); returns the parity bytes written (see {@link ParityRepair}).
+   * Repairs stripes a writer left locked when it died (or fsck found mismatched, {@code reportedBy}
+   * null); returns the parity bytes written (see {@link ParityRepair}).
    */
-  long repairParity(long fileId, long first, int reportedCount, String reportedBy) throws InterruptedException {
+  long repairParity(long fileId, long first, int reportedCount, String reportedBy)
+      throws InterruptedException {
     return parity.repair(fileId, first, reportedCount, reportedBy);
   }
 
@@ -124,7 +136,7 @@ final class ShardRebuilder {
   Map<String, Long> rebuild(long fileId, String target) throws InterruptedException {
     InodeProto in = namespace.inode(fileId);
     if (in == null || !in.getStaleServersList().contains(target)) {
-      namespace.rebuilt(fileId, target);   // removed or already rebuilt: only the index entry is left
+      namespace.rebuilt(fileId, target); // removed or already rebuilt: only the index entry is left
       return Map.of();
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());
@@ -134,11 +146,18 @@ final class ShardRebuilder {
         targets.add(new Target(other, other));
       }
     }
-    return restore(fileId, layout, targets, in.getStaleServersList(), true, (t, others, after) -> {
-      // order matters: survivors forget first, so a failure between leaves the file stale (safe)
-      dirty.clear(others, t.dirtyKey(), fileId, after);
-      namespace.rebuilt(fileId, t.server());
-    });
+    return restore(
+        fileId,
+        layout,
+        targets,
+        in.getStaleServersList(),
+        true,
+        (t, others, after) -> {
+          // order matters: survivors forget first, so a failure between leaves the file stale
+          // (safe)
+          dirty.clear(others, t.dirtyKey(), fileId, after);
+          namespace.rebuilt(fileId, t.server());
+        });
   }
 
   /**
@@ -146,49 +165,61 @@ final class ShardRebuilder {
    * logs the new layout; returns the bytes written. While {@code from} serves and holds current
    * shards they are copied from it under a file-wide lock; otherwise they are decoded from the
    * other servers like a rebuild. The move is logged, then, still under the file-wide lock, every
-   * server of the new layout (and {@code from}, if it serves) is fenced at the new generation, so
-   * a writer still planning with the old layout is refused and re-reads it; the copy left on
-   * {@code from} is deleted afterwards, when it can be reached.
+   * server of the new layout (and {@code from}, if it serves) is fenced at the new generation, so a
+   * writer still planning with the old layout is refused and re-reads it; the copy left on {@code
+   * from} is deleted afterwards, when it can be reached.
    */
   long move(long fileId, String from, String to) throws InterruptedException {
     InodeProto in = namespace.inode(fileId);
     if (in == null || !in.getLayout().getServersList().contains(from)) {
-      return 0;   // removed, or moved already
+      return 0; // removed, or moved already
     }
     StripeLayout old = StripeLayout.of(in.getLayout());
     StripeLayout next = old.replacing(from, to);
     List<String> stale = new ArrayList<>(in.getStaleServersList());
     stale.remove(from);
-    Commit commit = (target, lockSet, after) -> {
-      if (!namespace.moved(fileId, from, to, next.generation())) {
-        throw new RecoveryException(StatusProto.BUSY, "file " + fileId + ": its layout changed during the move");
-      }
-      List<String> fenced = new ArrayList<>(lockSet);
-      fenced.add(to);
-      if (serving.test(from)) {
-        fenced.add(from);
-      }
-      try {
-        locks.fence(fenced, fileId, next.generation());
-      } catch (RecoveryException e) {
-        // a writer with the old layout could get through an unfenced server: keep the file locked
-        // (recovery fences before it releases an orphan lock of a moved file)
-        throw new FenceIncomplete(fileId, e);
-      }
-      dirty.clear(lockSet, from, fileId, after);
-    };
-    if (old.parityUnits() == 0 || (serving.test(from) && !in.getStaleServersList().contains(from))) {
+    Commit commit =
+        (target, lockSet, after) -> {
+          if (!namespace.moved(fileId, from, to, next.generation())) {
+            throw new RecoveryException(
+                StatusProto.BUSY, "file " + fileId + ": its layout changed during the move");
+          }
+          List<String> fenced = new ArrayList<>(lockSet);
+          fenced.add(to);
+          if (serving.test(from)) {
+            fenced.add(from);
+          }
+          try {
+            locks.fence(fenced, fileId, next.generation());
+          } catch (RecoveryException e) {
+            // a writer with the old layout could get through an unfenced server: keep the file
+            // locked
+            // (recovery fences before it releases an orphan lock of a moved file)
+            throw new FenceIncomplete(fileId, e);
+          }
+          dirty.clear(lockSet, from, fileId, after);
+        };
+    if (old.parityUnits() == 0
+        || (serving.test(from) && !in.getStaleServersList().contains(from))) {
       return copyFrom(fileId, old, next, from, to, commit);
     }
-    return restore(fileId, next, List.of(new Target(to, from)), stale, false, commit).values().stream()
-        .mapToLong(Long::longValue).sum();
+    return restore(fileId, next, List.of(new Target(to, from)), stale, false, commit)
+        .values()
+        .stream()
+        .mapToLong(Long::longValue)
+        .sum();
   }
 
   /** A move was logged but not every server could be fenced: the file's lock stays held. */
   private static final class FenceIncomplete extends RecoveryException {
     FenceIncomplete(long fileId, RecoveryException cause) {
-      super(cause.status(), "file " + fileId + " moved, but a server could not be fenced (the file stays locked"
-          + " until recovery fences it): " + cause.getMessage());
+      super(
+          cause.status(),
+          "file "
+              + fileId
+              + " moved, but a server could not be fenced (the file stays locked"
+              + " until recovery fences it): "
+              + cause.getMessage());
     }
   }
 
@@ -203,7 +234,8 @@ final class ShardRebuilder {
    * other serving servers of the file, {@code after}: their dirty sequences for the target.
    */
   private interface Commit {
-    void run(Target target, List<String> others, Map<String, Long> after) throws InterruptedException;
+    void run(Target target, List<String> others, Map<String, Long> after)
+        throws InterruptedException;
   }
 
   /**
@@ -211,10 +243,17 @@ final class ShardRebuilder {
    * while writers go on. Then checks, under the file-wide lock, that no write went around a target
    * meanwhile, and commits each. Returns the bytes written to each target.
    */
-  private Map<String, Long> restore(long fileId, StripeLayout layout, List<Target> targets, List<String> staleServers,
-      boolean copyOnly, Commit commit) throws InterruptedException {
+  private Map<String, Long> restore(
+      long fileId,
+      StripeLayout layout,
+      List<Target> targets,
+      List<String> staleServers,
+      boolean copyOnly,
+      Commit commit)
+      throws InterruptedException {
     if (layout.parityUnits() == 0) {
-      throw new RecoveryException(StatusProto.UNAVAILABLE, "file " + fileId + " has no parity to rebuild from");
+      throw new RecoveryException(
+          StatusProto.UNAVAILABLE, "file " + fileId + " has no parity to rebuild from");
     }
     List<String> targetServers = targets.stream().map(Target::server).toList();
     Set<String> others = new LinkedHashSet<>(layout.servers());
@@ -223,25 +262,38 @@ final class ShardRebuilder {
     Set<String> readable = new LinkedHashSet<>(lockSet);
     readable.removeAll(staleServers);
     if (readable.size() < layout.dataUnits()) {
-      throw new RecoveryException(StatusProto.UNAVAILABLE, "file " + fileId + ": only " + readable.size()
-          + " of its servers hold current shards (" + String.join(",", readable) + "); " + layout.dataUnits()
-          + " are needed to rebuild " + String.join(",", targetServers));
+      throw new RecoveryException(
+          StatusProto.UNAVAILABLE,
+          "file "
+              + fileId
+              + ": only "
+              + readable.size()
+              + " of its servers hold current shards ("
+              + String.join(",", readable)
+              + "); "
+              + layout.dataUnits()
+              + " are needed to rebuild "
+              + String.join(",", targetServers));
     }
     List<String> everyone = new ArrayList<>(lockSet);
     everyone.addAll(targetServers);
-    // servers whose units of the file are stale: writers' locks they kept from before a restart guard nothing
+    // servers whose units of the file are stale: writers' locks they kept from before a restart
+    // guard nothing
     Set<String> staleHere = new HashSet<>(staleServers);
     staleHere.addAll(targetServers);
     InodeProto start = namespace.inode(fileId);
-    boolean oneChunk = start != null && RecoveryRequests.stripes(layout, start.getSize()) <= stripesPerChunk(layout);
+    boolean oneChunk =
+        start != null
+            && RecoveryRequests.stripes(layout, start.getSize()) <= stripesPerChunk(layout);
     // taken again under the file-wide lock
-    Map<Target, Map<String, Long>> before = oneChunk ? Map.of() : sequences(everyone, targets, fileId);
+    Map<Target, Map<String, Long>> before =
+        oneChunk ? Map.of() : sequences(everyone, targets, fileId);
     Map<String, Long> written = new LinkedHashMap<>();
     for (int attempt = oneChunk ? ATTEMPTS : 1; attempt <= ATTEMPTS; attempt++) {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = locks.lock(fileId, 0, ALL_STRIPES, copyOnly);
       long lockedSince = 0;
-      boolean quiet = false;   // copied chunk by chunk with no writer waiting on any chunk
+      boolean quiet = false; // copied chunk by chunk with no writer waiting on any chunk
       if (underFileLock) {
         lockedSince = lockShare.beforeLocking();
         locks.lockAll(everyone, fileLock, layout.generation(), staleHere);
@@ -258,10 +310,22 @@ final class ShardRebuilder {
         for (String t : targetServers) {
           truncate(t, fileId, layout, size);
         }
-        quiet = !copy(fileId, layout, size, targetServers, readable, everyone, staleHere,
-            underFileLock ? fileLock : null, copyOnly, written) && !underFileLock;
+        quiet =
+            !copy(
+                    fileId,
+                    layout,
+                    size,
+                    targetServers,
+                    readable,
+                    everyone,
+                    staleHere,
+                    underFileLock ? fileLock : null,
+                    copyOnly,
+                    written)
+                && !underFileLock;
         if (!underFileLock) {
-          // a file nobody was writing is only checked under this lock: it waits out no other file's pause
+          // a file nobody was writing is only checked under this lock: it waits out no other file's
+          // pause
           lockedSince = quiet ? lockShare.beforeUnwaitedLock() : lockShare.beforeLocking();
           locks.lockAll(everyone, fileLock, layout.generation(), staleHere);
           fileLocked = true;
@@ -285,14 +349,19 @@ final class ShardRebuilder {
       } finally {
         if (fileLocked) {
           boolean writersAsked = locks.unlockAll(everyone, fileLock);
-          // a file-wide lock counts (class doc), the check of a quiet file's copy when a writer asked
+          // a file-wide lock counts (class doc), the check of a quiet file's copy when a writer
+          // asked
           lockShare.released(lockedSince, !quiet || writersAsked);
         }
       }
     }
     // only a size recorded by a truncate whose cut landed before the file-wide lock gets here
-    throw new RecoveryException(StatusProto.BUSY, "file " + fileId + " changed size while it was copied under its"
-        + " file-wide lock; it is copied again in the next round");
+    throw new RecoveryException(
+        StatusProto.BUSY,
+        "file "
+            + fileId
+            + " changed size while it was copied under its"
+            + " file-wide lock; it is copied again in the next round");
   }
 
   private static List<String> othersThan(List<String> servers, String server) {
@@ -301,10 +370,11 @@ final class ShardRebuilder {
 
   /**
    * Copies {@code from}'s units (of layout {@code old}) to {@code to} as they are, with the whole
-   * file locked on every server of both layouts: writers of the file wait until the move is
-   * logged. For files without parity, and for servers leaving while they still serve.
+   * file locked on every server of both layouts: writers of the file wait until the move is logged.
+   * For files without parity, and for servers leaving while they still serve.
    */
-  private long copyFrom(long fileId, StripeLayout old, StripeLayout next, String from, String to, Commit commit)
+  private long copyFrom(
+      long fileId, StripeLayout old, StripeLayout next, String from, String to, Commit commit)
       throws InterruptedException {
     List<String> lockSet = new ArrayList<>(new LinkedHashSet<>(old.servers()));
     lockSet.remove(from);
@@ -327,8 +397,17 @@ final class ShardRebuilder {
       long written = 0;
       for (long first = 0; first < stripes; first += perChunk) {
         long last = Math.min(stripes, first + perChunk);
-        StripeReader.Stripes got = reader.read(fileId, old, first, last, Set.of(from),
-            (stripe, unit) -> old.serverOf(stripe, unit).equals(from), List.of(), null, Set.of());
+        StripeReader.Stripes got =
+            reader.read(
+                fileId,
+                old,
+                first,
+                last,
+                Set.of(from),
+                (stripe, unit) -> old.serverOf(stripe, unit).equals(from),
+                List.of(),
+                null,
+                Set.of());
         CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (last - first)));
         WriteShardsRequestProto.Builder w = RecoveryRequests.rebuiltUnits();
         long bytes = 0;
@@ -336,20 +415,33 @@ final class ShardRebuilder {
           int unit = RecoveryRequests.unitOn(old, s, from);
           if (!got.present(s)[unit]) {
             out.release();
-            throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId
-                + ": the unit on " + from + " cannot be read; it will be decoded from the other servers instead");
+            throw new RecoveryException(
+                StatusProto.UNAVAILABLE,
+                "stripe "
+                    + s
+                    + " of file "
+                    + fileId
+                    + ": the unit on "
+                    + from
+                    + " cannot be read; it will be decoded from the other servers instead");
           }
           int length = old.storedLength(size, s, unit);
           if (length > 0 && !got.stored(s)[unit]) {
             w.addRanges(RecoveryRequests.hole(fileId, s, unit));
           } else if (length > 0) {
-            w.addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(unit).setOffset(0)
-                .setLength(length).setCoversUnit(true));
+            w.addRanges(
+                ShardRangeProto.newBuilder()
+                    .setFileId(fileId)
+                    .setStripe(s)
+                    .setUnit(unit)
+                    .setOffset(0)
+                    .setLength(length)
+                    .setCoversUnit(true));
             out.addComponent(true, Unpooled.wrappedBuffer(got.shards(s)[unit], 0, length));
             bytes += length;
           }
         }
-        limiter.acquireHoldingLock(bytes);   // the whole file is locked: its writers wait
+        limiter.acquireHoldingLock(bytes); // the whole file is locked: its writers wait
         calls.callHeader(to, RecoveryRequests.forLayout(next).setWrite(w.setGuard(fileLock)), out);
         buffers.giveBack(got.shards(), List.of(out));
         written += bytes;
@@ -362,14 +454,14 @@ final class ShardRebuilder {
     } finally {
       if (locked) {
         locks.unlockAll(everyone, fileLock);
-        lockShare.released(lockedSince, true);   // a file-wide lock always counts (class doc)
+        lockShare.released(lockedSince, true); // a file-wide lock always counts (class doc)
       }
     }
   }
 
   /**
-   * After a move: every server of the file's current layout fenced at its generation, then the
-   * copy left on {@code server} fenced and deleted. Throws when a server cannot be reached.
+   * After a move: every server of the file's current layout fenced at its generation, then the copy
+   * left on {@code server} fenced and deleted. Throws when a server cannot be reached.
    */
   void dropLeftover(long fileId, String server) {
     InodeProto in = namespace.inode(fileId);
@@ -377,8 +469,12 @@ final class ShardRebuilder {
       locks.fence(in.getLayout().getServersList(), fileId, in.getLayout().getGeneration());
       locks.fence(List.of(server), fileId, in.getLayout().getGeneration());
     }
-    calls.callHeader(server, DataRequestProto.newBuilder().setDeleteFile(
-        DeleteFileRequestProto.newBuilder().setFileId(fileId).setMovedAway(true)), null);
+    calls.callHeader(
+        server,
+        DataRequestProto.newBuilder()
+            .setDeleteFile(
+                DeleteFileRequestProto.newBuilder().setFileId(fileId).setMovedAway(true)),
+        null);
   }
 
   /**
@@ -386,17 +482,40 @@ final class ShardRebuilder {
    * each to {@code written}. {@code fileLock}: the file-wide lock held on every server, or null
    * (each chunk locks its stripes). Returns whether writers waited on any chunk's lock.
    */
-  private boolean copy(long fileId, StripeLayout layout, long size, List<String> targets, Set<String> readable,
-      List<String> everyone, Set<String> staleHere, StripeLockProto fileLock, boolean copyOnly,
-      Map<String, Long> written) throws InterruptedException {
+  private boolean copy(
+      long fileId,
+      StripeLayout layout,
+      long size,
+      List<String> targets,
+      Set<String> readable,
+      List<String> everyone,
+      Set<String> staleHere,
+      StripeLockProto fileLock,
+      boolean copyOnly,
+      Map<String, Long> written)
+      throws InterruptedException {
     long stripes = RecoveryRequests.stripes(layout, size);
     int perChunk = stripesPerChunk(layout);
-    boolean writersWaited = false;   // a file's first chunk is not held up by what other files' locks owe
+    boolean writersWaited =
+        false; // a file's first chunk is not held up by what other files' locks owe
     boolean anyWaited = false;
     for (long from = 0; from < stripes; from += perChunk) {
       long to = Math.min(stripes, from + perChunk);
-      writersWaited = copyChunk(fileId, layout, size, targets, readable, everyone, staleHere, from, to, fileLock,
-          copyOnly, writersWaited, written);
+      writersWaited =
+          copyChunk(
+              fileId,
+              layout,
+              size,
+              targets,
+              readable,
+              everyone,
+              staleHere,
+              from,
+              to,
+              fileLock,
+              copyOnly,
+              writersWaited,
+              written);
       anyWaited |= writersWaited;
     }
     return anyWaited;
@@ -412,29 +531,49 @@ final class ShardRebuilder {
    * taken after the {@link LockShare}'s pause only when writers waited on the file's last chunk
    * ({@code writersWaitedOnLast}). Returns whether writers waited on this chunk's lock.
    */
-  private boolean copyChunk(long fileId, StripeLayout layout, long size, List<String> targets, Set<String> readable,
-      List<String> everyone, Set<String> staleHere, long from, long to, StripeLockProto fileLock, boolean copyOnly,
-      boolean writersWaitedOnLast, Map<String, Long> written) throws InterruptedException {
+  private boolean copyChunk(
+      long fileId,
+      StripeLayout layout,
+      long size,
+      List<String> targets,
+      Set<String> readable,
+      List<String> everyone,
+      Set<String> staleHere,
+      long from,
+      long to,
+      StripeLockProto fileLock,
+      boolean copyOnly,
+      boolean writersWaitedOnLast,
+      Map<String, Long> written)
+      throws InterruptedException {
     boolean locked = fileLock != null;
-    StripeLockProto chunkLock = locked ? null : locks.lock(fileId, from, (int) (to - from), copyOnly);
+    StripeLockProto chunkLock =
+        locked ? null : locks.lock(fileId, from, (int) (to - from), copyOnly);
     // k units decode the targets': the first k readable ones of each stripe (data units first)
-    BiPredicate<Long, Integer> firstK = (stripe, unit) -> {
-      int before = 0;
-      for (int u = 0; u < unit; u++) {
-        before += readable.contains(layout.serverOf(stripe, u)) ? 1 : 0;
-      }
-      return before < layout.dataUnits();
-    };
-    long lockedSince = chunkLock == null ? 0
-        : writersWaitedOnLast ? lockShare.beforeLocking() : lockShare.beforeUnwaitedLock();
-    StripeReader.Stripes first = reader.read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, staleHere);
+    BiPredicate<Long, Integer> firstK =
+        (stripe, unit) -> {
+          int before = 0;
+          for (int u = 0; u < unit; u++) {
+            before += readable.contains(layout.serverOf(stripe, u)) ? 1 : 0;
+          }
+          return before < layout.dataUnits();
+        };
+    long lockedSince =
+        chunkLock == null
+            ? 0
+            : writersWaitedOnLast ? lockShare.beforeLocking() : lockShare.beforeUnwaitedLock();
+    StripeReader.Stripes first =
+        reader.read(fileId, layout, from, to, readable, firstK, everyone, chunkLock, staleHere);
     boolean chunkLocked = chunkLock != null;
-    boolean writersWaited = true;   // unless every server of the chunk says none did
+    boolean writersWaited = true; // unless every server of the chunk says none did
     long bytes = 0;
     try {
       // a unit that came back corrupt or unavailable: read every readable unit instead (locks held)
-      StripeReader.Stripes stripes = first.complete() ? first : reader.read(fileId, layout, from, to, readable, (x, y) -> true, everyone,
-          null, Set.of());
+      StripeReader.Stripes stripes =
+          first.complete()
+              ? first
+              : reader.read(
+                  fileId, layout, from, to, readable, (x, y) -> true, everyone, null, Set.of());
       Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
       Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
       for (String target : targets) {
@@ -464,25 +603,46 @@ final class ShardRebuilder {
         }
         if (onlyDataUnits) {
           // decode only the missing data units (the unread parity is not needed)
-          ErasureCodec.shared(layout.dataUnits(), layout.parityUnits()).reconstructData(shards, present, 0, layout.stripeUnit());
+          ErasureCodec.shared(layout.dataUnits(), layout.parityUnits())
+              .reconstructData(shards, present, 0, layout.stripeUnit());
         } else {
-          ErasureCodec.shared(layout.dataUnits(), layout.parityUnits()).reconstruct(shards, present, 0, layout.stripeUnit());
+          ErasureCodec.shared(layout.dataUnits(), layout.parityUnits())
+              .reconstruct(shards, present, 0, layout.stripeUnit());
         }
         for (String target : targets) {
           int unit = RecoveryRequests.unitOn(layout, s, target);
           int length = layout.storedLength(size, s, unit);
           if (length > 0) {
-            writes.get(target).addRanges(ShardRangeProto.newBuilder().setFileId(fileId).setStripe(s).setUnit(unit)
-                .setOffset(0).setLength(length).setCoversUnit(true));
-            payloads.get(target).addComponent(true, Unpooled.wrappedBuffer(shards[unit], 0, length));
+            writes
+                .get(target)
+                .addRanges(
+                    ShardRangeProto.newBuilder()
+                        .setFileId(fileId)
+                        .setStripe(s)
+                        .setUnit(unit)
+                        .setOffset(0)
+                        .setLength(length)
+                        .setCoversUnit(true));
+            payloads
+                .get(target)
+                .addComponent(true, Unpooled.wrappedBuffer(shards[unit], 0, length));
             written.merge(target, (long) length, Long::sum);
             bytes += length;
           }
         }
       }
       Map<String, DataRequestProto.Builder> requests = new LinkedHashMap<>();
-      writes.forEach((target, w) -> requests.put(target, RecoveryRequests.forLayout(layout).setWrite(chunkLock != null
-          ? w.setUnlock(chunkLock) : w.setGuard(fileLock))));   // guard: lands only while the file-wide lock is ours
+      writes.forEach(
+          (target, w) ->
+              requests.put(
+                  target,
+                  RecoveryRequests.forLayout(layout)
+                      .setWrite(
+                          chunkLock != null
+                              ? w.setUnlock(chunkLock)
+                              : w.setGuard(
+                                  fileLock)))); // guard: lands only while the file-wide lock is
+      // ours
       List<ByteBuf> sent = List.copyOf(payloads.values());
       Map<String, DataResponseProto> stored = calls.callAllHeaders(requests, payloads);
       buffers.giveBack(stripes.shards(), sent);
@@ -490,8 +650,11 @@ final class ShardRebuilder {
         buffers.giveBack(first.shards(), List.of());
       }
       if (chunkLocked) {
-        boolean othersWaited = locks.unlockAll(everyone.stream().filter(x -> !targets.contains(x)).toList(), chunkLock);
-        writersWaited = othersWaited || stored.values().stream().anyMatch(DataResponseProto::getWritersWaited);
+        boolean othersWaited =
+            locks.unlockAll(
+                everyone.stream().filter(x -> !targets.contains(x)).toList(), chunkLock);
+        writersWaited =
+            othersWaited || stored.values().stream().anyMatch(DataResponseProto::getWritersWaited);
         chunkLocked = false;
       }
     } finally {
@@ -512,8 +675,12 @@ final class ShardRebuilder {
     return chunkLock != null && writersWaited;
   }
 
-  /** For each target, the dirty-file sequences of the file for it on every other server of {@code everyone}. */
-  private Map<Target, Map<String, Long>> sequences(List<String> everyone, List<Target> targets, long fileId) {
+  /**
+   * For each target, the dirty-file sequences of the file for it on every other server of {@code
+   * everyone}.
+   */
+  private Map<Target, Map<String, Long>> sequences(
+      List<String> everyone, List<Target> targets, long fileId) {
     Map<Target, Map<String, Long>> out = new HashMap<>();
     for (Target t : targets) {
       out.put(t, dirty.sequences(othersThan(everyone, t.server()), t.dirtyKey(), fileId));
@@ -521,15 +688,12 @@ final class ShardRebuilder {
     return out;
   }
 
-
   private void truncate(String target, long fileId, StripeLayout layout, long size) {
-    TruncateFileRequestProto.Builder t = TruncateFileRequestProto.newBuilder().setFileId(fileId)
-        .setStripe(layout.stripeOf(size));
+    TruncateFileRequestProto.Builder t =
+        TruncateFileRequestProto.newBuilder().setFileId(fileId).setStripe(layout.stripeOf(size));
     for (int keep : layout.keptUnitLengths(size)) {
       t.addKeepLengths(keep);
     }
     calls.callHeader(target, RecoveryRequests.forLayout(layout).setTruncate(t), null);
   }
-
-
 }

@@ -38,7 +38,12 @@ final class StripeReader {
    * which of those hold bytes (the others are holes) and the epoch of each one's version (-1: none,
    * or not read).
    */
-  record Stripes(long from, int dataUnits, byte[][][] shards, boolean[][] present, boolean[][] stored,
+  record Stripes(
+      long from,
+      int dataUnits,
+      byte[][][] shards,
+      boolean[][] present,
+      boolean[][] stored,
       long[][] versions) {
     /** Whether any unit read of the stripe holds bytes (else it is a hole wherever it was read). */
     boolean anyStored(long stripe) {
@@ -86,8 +91,17 @@ final class StripeReader {
     void requireData(long s, long fileId) {
       int got = readable(s);
       if (got < dataUnits) {
-        throw new RecoveryException(StatusProto.UNAVAILABLE, "stripe " + s + " of file " + fileId + ": only " + got
-            + " readable units; " + dataUnits + " needed");
+        throw new RecoveryException(
+            StatusProto.UNAVAILABLE,
+            "stripe "
+                + s
+                + " of file "
+                + fileId
+                + ": only "
+                + got
+                + " readable units; "
+                + dataUnits
+                + " needed");
       }
     }
 
@@ -103,12 +117,20 @@ final class StripeReader {
   }
 
   /**
-   * Reads the units {@code wanted} accepts of stripes [from, to) from {@code sources}; with a
-   * lock, takes it on every server of {@code lockOn} in the same requests (and keeps it).
+   * Reads the units {@code wanted} accepts of stripes [from, to) from {@code sources}; with a lock,
+   * takes it on every server of {@code lockOn} in the same requests (and keeps it).
    */
-  Stripes read(long fileId, StripeLayout layout, long from, long to, Set<String> sources,
-      BiPredicate<Long, Integer> wanted, List<String> lockOn, StripeLockProto lock,
-      Set<String> staleHere) throws InterruptedException {
+  Stripes read(
+      long fileId,
+      StripeLayout layout,
+      long from,
+      long to,
+      Set<String> sources,
+      BiPredicate<Long, Integer> wanted,
+      List<String> lockOn,
+      StripeLockProto lock,
+      Set<String> staleHere)
+      throws InterruptedException {
     int unit = layout.stripeUnit();
     int width = layout.width();
     Map<String, List<ShardRangeProto>> reads = new LinkedHashMap<>();
@@ -116,8 +138,16 @@ final class StripeReader {
       for (int u = 0; u < width; u++) {
         String server = layout.serverOf(s, u);
         if (sources.contains(server) && wanted.test(s, u)) {
-          reads.computeIfAbsent(server, x -> new ArrayList<>()).add(ShardRangeProto.newBuilder().setFileId(fileId)
-              .setStripe(s).setUnit(u).setOffset(0).setLength(unit).build());
+          reads
+              .computeIfAbsent(server, x -> new ArrayList<>())
+              .add(
+                  ShardRangeProto.newBuilder()
+                      .setFileId(fileId)
+                      .setStripe(s)
+                      .setUnit(u)
+                      .setOffset(0)
+                      .setLength(unit)
+                      .build());
         }
       }
     }
@@ -126,12 +156,19 @@ final class StripeReader {
     try {
       if (lock == null) {
         Map<String, DataRequestProto.Builder> requests = new LinkedHashMap<>();
-        reads.forEach((server, ranges) -> requests.put(server, RecoveryRequests.forLayout(layout).setRead(
-            ReadShardsRequestProto.newBuilder().addAllRanges(ranges))));
-        calls.callAll(requests).forEach((server, r) -> {
-          answers.put(server, r.header().getRead());
-          payloads.put(server, r.payload());
-        });
+        reads.forEach(
+            (server, ranges) ->
+                requests.put(
+                    server,
+                    RecoveryRequests.forLayout(layout)
+                        .setRead(ReadShardsRequestProto.newBuilder().addAllRanges(ranges))));
+        calls
+            .callAll(requests)
+            .forEach(
+                (server, r) -> {
+                  answers.put(server, r.header().getRead());
+                  payloads.put(server, r.payload());
+                });
       } else {
         locks.lockAll(lockOn, lock, reads, answers, payloads, layout.generation(), staleHere);
       }
@@ -157,7 +194,8 @@ final class StripeReader {
           if (i < a.getVersionsCount()) {
             versions[at][r.getUnit()] = a.getVersions(i);
           }
-          if (a.getStates(i) == ShardStateProto.SHARD_STORED || a.getStates(i) == ShardStateProto.SHARD_ABSENT) {
+          if (a.getStates(i) == ShardStateProto.SHARD_STORED
+              || a.getStates(i) == ShardStateProto.SHARD_ABSENT) {
             p.getBytes(p.readerIndex() + offset, shards[at][r.getUnit()], 0, length);
             Arrays.fill(shards[at][r.getUnit()], length, unit, (byte) 0);
             present[at][r.getUnit()] = true;
@@ -169,7 +207,7 @@ final class StripeReader {
       for (int i = 0; i < n; i++) {
         for (int u = 0; u < width; u++) {
           if (!present[i][u]) {
-            Arrays.fill(shards[i][u], (byte) 0);   // a reused array: decoded into, or padding
+            Arrays.fill(shards[i][u], (byte) 0); // a reused array: decoded into, or padding
           }
         }
       }
@@ -183,5 +221,4 @@ final class StripeReader {
       payloads.values().forEach(ByteBuf::release);
     }
   }
-
 }

@@ -7,26 +7,31 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Unit-sized arrays for the stripes a rebuild has in flight, reused from one chunk to the next.
- * A rebuild reads k units of a stripe and decodes into the others to write one, so fresh arrays
- * for every chunk would allocate many times the bytes rebuilt; on the meta leader that drove the
- * serial collector into a full collection every 2 s or so while a rebuild ran.
+ * Unit-sized arrays for the stripes a rebuild has in flight, reused from one chunk to the next. A
+ * rebuild reads k units of a stripe and decodes into the others to write one, so fresh arrays for
+ * every chunk would allocate many times the bytes rebuilt; on the meta leader that drove the serial
+ * collector into a full collection every 2 s or so while a rebuild ran.
  *
- * <p>An array comes back only after every buffer that wrapped it for sending was released, that
- * is once Netty wrote it out or dropped it: a request still queued after its call gave up never
- * sees its bytes change under it (its arrays are left to the garbage collector instead).
+ * <p>An array comes back only after every buffer that wrapped it for sending was released, that is
+ * once Netty wrote it out or dropped it: a request still queued after its call gave up never sees
+ * its bytes change under it (its arrays are left to the garbage collector instead).
  */
 final class UnitBuffers {
   private final long maxKeptBytes;
   private final Map<Integer, ArrayDeque<byte[]>> free = new HashMap<>();
   private long keptBytes;
 
-  /** @param maxKeptBytes most bytes kept for reuse between chunks; arrays beyond are dropped */
+  /**
+   * @param maxKeptBytes most bytes kept for reuse between chunks; arrays beyond are dropped
+   */
   UnitBuffers(long maxKeptBytes) {
     this.maxKeptBytes = maxKeptBytes;
   }
 
-  /** An array of exactly {@code size} bytes whose content is arbitrary (a reused one is not cleared). */
+  /**
+   * An array of exactly {@code size} bytes whose content is arbitrary (a reused one is not
+   * cleared).
+   */
   synchronized byte[] take(int size) {
     ArrayDeque<byte[]> q = free.get(size);
     byte[] a = q == null ? null : q.pollFirst();
@@ -38,8 +43,8 @@ final class UnitBuffers {
   }
 
   /**
-   * Takes the arrays back for reuse if every buffer in {@code sent} has been released; otherwise
-   * (a write still queued somewhere) keeps none of them. Null entries are skipped.
+   * Takes the arrays back for reuse if every buffer in {@code sent} has been released; otherwise (a
+   * write still queued somewhere) keeps none of them. Null entries are skipped.
    */
   void giveBack(byte[][][] arrays, List<? extends ReferenceCounted> sent) {
     for (ReferenceCounted b : sent) {

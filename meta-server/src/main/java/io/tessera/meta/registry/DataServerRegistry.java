@@ -13,19 +13,22 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The data servers this replica knows of. Registrations are replicated (they come through the
- * log); liveness is this replica's own view of when it last heard a server. Only heartbeats that
- * change replicated state go through the log; the others reach the leader alone, so a replica
- * that takes over from a leader counts every server not found down as heard at that moment
- * ({@link #leaderChanged}) rather than placing no files until the servers find it.
+ * The data servers this replica knows of. Registrations are replicated (they come through the log);
+ * liveness is this replica's own view of when it last heard a server. Only heartbeats that change
+ * replicated state go through the log; the others reach the leader alone, so a replica that takes
+ * over from a leader counts every server not found down as heard at that moment ({@link
+ * #leaderChanged}) rather than placing no files until the servers find it.
  */
 public final class DataServerRegistry {
   private final Duration downAfter;
   private final Map<String, Entry> servers = new ConcurrentHashMap<>();
+
   /** When another replica became leader as far as this one knows (0: none, or this one leads). */
   private long otherLeaderSinceNanos;
+
   /** When this replica became leader (0: it does not lead). */
   private volatile long leadingSinceNanos;
+
   private String lastLeader;
 
   /**
@@ -52,17 +55,19 @@ public final class DataServerRegistry {
   }
 
   /**
-   * A leader change as this replica learns it. A replica that becomes leader after another one
-   * led for a whole timeout counts every server in {@code notDown} as heard now: that leader was
-   * hearing them, and would have found a silent one down. After a restart of the whole cluster,
-   * or when the last leader led only briefly, it waits for their heartbeats instead.
+   * A leader change as this replica learns it. A replica that becomes leader after another one led
+   * for a whole timeout counts every server in {@code notDown} as heard now: that leader was
+   * hearing them, and would have found a silent one down. After a restart of the whole cluster, or
+   * when the last leader led only briefly, it waits for their heartbeats instead.
    */
-  public synchronized void leaderChanged(String leader, boolean self, Supplier<Collection<String>> notDown) {
+  public synchronized void leaderChanged(
+      String leader, boolean self, Supplier<Collection<String>> notDown) {
     long now = System.nanoTime();
     if (self) {
       if (otherLeaderSinceNanos != 0 && now - otherLeaderSinceNanos >= downAfter.toNanos()) {
         for (String id : notDown.get()) {
-          servers.computeIfPresent(id, (k, e) -> e.seenNanos - now < 0 ? new Entry(e.last, now, e.heardNanos) : e);
+          servers.computeIfPresent(
+              id, (k, e) -> e.seenNanos - now < 0 ? new Entry(e.last, now, e.heardNanos) : e);
         }
       }
       otherLeaderSinceNanos = 0;
@@ -124,21 +129,22 @@ public final class DataServerRegistry {
   /** Live servers with their last report, sorted by id. */
   public List<HeartbeatRequestProto> live() {
     List<HeartbeatRequestProto> out = new ArrayList<>();
-    servers.forEach((id, e) -> {
-      if (isUp(id)) {
-        out.add(e.last);
-      }
-    });
+    servers.forEach(
+        (id, e) -> {
+          if (isUp(id)) {
+            out.add(e.last);
+          }
+        });
     out.sort((a, b) -> a.getServerId().compareTo(b.getServerId()));
     return out;
   }
 
   /**
-   * What clients read and write on the live servers together, bytes per second, as their
-   * heartbeats report it; empty while this replica leads and some live server has not reported
-   * since it took over. A replica holds only the reports that went through the log
-   * (registrations, returns from DOWN), often from before any client wrote, so until the first
-   * heartbeats reach a new leader it does not know the load.
+   * What clients read and write on the live servers together, bytes per second, as their heartbeats
+   * report it; empty while this replica leads and some live server has not reported since it took
+   * over. A replica holds only the reports that went through the log (registrations, returns from
+   * DOWN), often from before any client wrote, so until the first heartbeats reach a new leader it
+   * does not know the load.
    */
   public OptionalLong clientBytesPerS() {
     long since = leadingSinceNanos;
@@ -163,14 +169,23 @@ public final class DataServerRegistry {
   public List<DataServerProto> describe() {
     long now = System.nanoTime();
     List<DataServerProto> out = new ArrayList<>();
-    servers.forEach((id, e) -> out.add(DataServerProto.newBuilder()
-        .setId(id).setAddress(e.last.getAddress())
-        .setState(!isUp(id) ? DataServerStateProto.DOWN
-            : e.last.getServingState() == DataServerStateProto.RECOVERING ? DataServerStateProto.RECOVERING
-            : DataServerStateProto.UP)
-        .setCapacityBytes(e.last.getCapacityBytes()).setFreeBytes(e.last.getFreeBytes())
-        .setUsedBytes(e.last.getUsedBytes())
-        .setLastHeartbeatMsAgo((now - e.seenNanos) / 1_000_000).build()));
+    servers.forEach(
+        (id, e) ->
+            out.add(
+                DataServerProto.newBuilder()
+                    .setId(id)
+                    .setAddress(e.last.getAddress())
+                    .setState(
+                        !isUp(id)
+                            ? DataServerStateProto.DOWN
+                            : e.last.getServingState() == DataServerStateProto.RECOVERING
+                                ? DataServerStateProto.RECOVERING
+                                : DataServerStateProto.UP)
+                    .setCapacityBytes(e.last.getCapacityBytes())
+                    .setFreeBytes(e.last.getFreeBytes())
+                    .setUsedBytes(e.last.getUsedBytes())
+                    .setLastHeartbeatMsAgo((now - e.seenNanos) / 1_000_000)
+                    .build()));
     out.sort((a, b) -> a.getId().compareTo(b.getId()));
     return out;
   }

@@ -3,8 +3,8 @@ package io.tessera.meta.registry;
 import io.tessera.common.proto.LayoutPolicyProto;
 
 /**
- * The layout of files that neither ask for one nor inherit one: {@code auto}, the widest of
- * 6+3, 4+2, 2+1 and 1+1 that the cluster's data servers can hold (a file survives losing m of its
+ * The layout of files that neither ask for one nor inherit one: {@code auto}, the widest of 6+3,
+ * 4+2, 2+1 and 1+1 that the cluster's data servers can hold (a file survives losing m of its
  * servers; one server alone can only hold 1+0), or a fixed {@code K+M}.
  */
 public record DefaultLayout(int dataUnits, int parityUnits) {
@@ -22,7 +22,8 @@ public record DefaultLayout(int dataUnits, int parityUnits) {
     String[] km = t.split("\\+");
     try {
       if (km.length == 2) {
-        DefaultLayout d = new DefaultLayout(Integer.parseInt(km[0].trim()), Integer.parseInt(km[1].trim()));
+        DefaultLayout d =
+            new DefaultLayout(Integer.parseInt(km[0].trim()), Integer.parseInt(km[1].trim()));
         if (d.dataUnits >= 1 && d.parityUnits >= 0 && d.dataUnits + d.parityUnits <= 255) {
           return d;
         }
@@ -30,7 +31,8 @@ public record DefaultLayout(int dataUnits, int parityUnits) {
     } catch (NumberFormatException e) {
       // said below
     }
-    throw new IllegalArgumentException("'" + text + "' is not auto or K+M (e.g. 6+3: 6 data and 3 parity units)");
+    throw new IllegalArgumentException(
+        "'" + text + "' is not auto or K+M (e.g. 6+3: 6 data and 3 parity units)");
   }
 
   /** The widest safe layout {@code servers} data servers can hold ({@link #AUTO}'s rule). */
@@ -45,11 +47,17 @@ public record DefaultLayout(int dataUnits, int parityUnits) {
 
   /** This default for a cluster of {@code servers} data servers. */
   public LayoutPolicyProto policyFor(int servers, int stripeUnit) {
-    return this.equals(AUTO) ? widestSafe(servers, stripeUnit) : policy(dataUnits, parityUnits, stripeUnit);
+    return this.equals(AUTO)
+        ? widestSafe(servers, stripeUnit)
+        : policy(dataUnits, parityUnits, stripeUnit);
   }
 
   private static LayoutPolicyProto policy(int k, int m, int unit) {
-    return LayoutPolicyProto.newBuilder().setDataUnits(k).setParityUnits(m).setStripeUnit(unit).build();
+    return LayoutPolicyProto.newBuilder()
+        .setDataUnits(k)
+        .setParityUnits(m)
+        .setStripeUnit(unit)
+        .build();
   }
 
   @Override

@@ -31,19 +31,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * On the leader, removes puts' partial copies whose writers stopped renewing them, and deletes
- * the shards of removed files from their data servers in the background, then logs that the
- * files are reclaimed. The list of files to reclaim is
- * replicated, so a new leader carries on; a file with a server that is down waits for it.
+ * On the leader, removes puts' partial copies whose writers stopped renewing them, and deletes the
+ * shards of removed files from their data servers in the background, then logs that the files are
+ * reclaimed. The list of files to reclaim is replicated, so a new leader carries on; a file with a
+ * server that is down waits for it.
  *
- * <p>Each round takes up to {@value #PER_ROUND} files, asks every server to drop all of its
- * files among them in requests of {@value #PER_REQUEST}, and logs the files every server
- * dropped in one entry: removing a directory of a hundred thousand small files costs a few
- * hundred requests per server, not a hundred thousand.
+ * <p>Each round takes up to {@value #PER_ROUND} files, asks every server to drop all of its files
+ * among them in requests of {@value #PER_REQUEST}, and logs the files every server dropped in one
+ * entry: removing a directory of a hundred thousand small files costs a few hundred requests per
+ * server, not a hundred thousand.
  */
 final class FileReclaimer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(FileReclaimer.class);
   private static final int PER_ROUND = 1024;
+
   /** Files named in one delete request (a data server takes at most 1024). */
   private static final int PER_REQUEST = 256;
 
@@ -53,13 +54,19 @@ final class FileReclaimer implements Closeable {
   private final DataServerRegistry registry;
   private final RpcClientPool dataServers;
   private final AtomicBoolean roundRunning = new AtomicBoolean();
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "reclaimer");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "reclaimer");
+            t.setDaemon(true);
+            return t;
+          });
 
-  FileReclaimer(RaftSubmitter raft, TxnBatcher batcher, Supplier<NamespaceStore> store, DataServerRegistry registry,
+  FileReclaimer(
+      RaftSubmitter raft,
+      TxnBatcher batcher,
+      Supplier<NamespaceStore> store,
+      DataServerRegistry registry,
       RpcClientPool dataServers) {
     this.raft = raft;
     this.batcher = batcher;
@@ -78,12 +85,14 @@ final class FileReclaimer implements Closeable {
     }
     try {
       expirePartials();
-      reclaim(store.get().pendingReclaims(PER_ROUND)).whenComplete((v, err) -> {
-        roundRunning.set(false);
-        if (err != null) {
-          LOG.warn("Reclaim round failed (retried next round): {}", err.getMessage());
-        }
-      });
+      reclaim(store.get().pendingReclaims(PER_ROUND))
+          .whenComplete(
+              (v, err) -> {
+                roundRunning.set(false);
+                if (err != null) {
+                  LOG.warn("Reclaim round failed (retried next round): {}", err.getMessage());
+                }
+              });
     } catch (RuntimeException e) {
       roundRunning.set(false);
       LOG.warn("Reclaim round failed: {}", e.getMessage());
@@ -100,10 +109,15 @@ final class FileReclaimer implements Closeable {
     for (long fileId : ns.partialFiles(PER_ROUND)) {
       InodeProto in = ns.inode(fileId);
       if (in != null && in.getPartialUntilMs() != 0 && in.getPartialUntilMs() <= now) {
-        LOG.info("Removing a partial copy (file {}) whose writer stopped renewing it {} s ago", fileId,
+        LOG.info(
+            "Removing a partial copy (file {}) whose writer stopped renewing it {} s ago",
+            fileId,
             (now - in.getPartialUntilMs()) / 1000);
-        batcher.submit(MetaTxnProto.newBuilder().setTimeMs(now).setPartialExpired(
-            PartialExpiredProto.newBuilder().setFileId(fileId)).build());
+        batcher.submit(
+            MetaTxnProto.newBuilder()
+                .setTimeMs(now)
+                .setPartialExpired(PartialExpiredProto.newBuilder().setFileId(fileId))
+                .build());
       }
     }
   }
@@ -115,7 +129,8 @@ final class FileReclaimer implements Closeable {
       Set<String> servers = Set.copyOf(e.getValue().getServersList());
       if (servers.stream().allMatch(s -> registry.address(s) != null && registry.isUp(s))) {
         reclaimable.add(e.getKey());
-        servers.forEach(s -> filesByServer.computeIfAbsent(s, k -> new ArrayList<>()).add(e.getKey()));
+        servers.forEach(
+            s -> filesByServer.computeIfAbsent(s, k -> new ArrayList<>()).add(e.getKey()));
       }
     }
     List<CompletableFuture<Void>> deletes = new ArrayList<>();
@@ -123,25 +138,37 @@ final class FileReclaimer implements Closeable {
       List<Long> files = e.getValue();
       for (int from = 0; from < files.size(); from += PER_REQUEST) {
         List<Long> part = files.subList(from, Math.min(files.size(), from + PER_REQUEST));
-        deletes.add(delete(e.getKey(), part).thenAccept(done -> {
-          if (!done) {
-            synchronized (reclaimable) {
-              part.forEach(reclaimable::remove);
-            }
-          }
-        }));
+        deletes.add(
+            delete(e.getKey(), part)
+                .thenAccept(
+                    done -> {
+                      if (!done) {
+                        synchronized (reclaimable) {
+                          part.forEach(reclaimable::remove);
+                        }
+                      }
+                    }));
       }
     }
-    return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).thenCompose(v -> {
-      if (reclaimable.isEmpty()) {
-        return CompletableFuture.completedFuture(null);
-      }
-      List<Long> done = new ArrayList<>(reclaimable);
-      ReclaimDoneProto.Builder record = ReclaimDoneProto.newBuilder().setFileId(done.get(0))
-          .addAllMoreFileIds(done.subList(1, done.size()));
-      return batcher.submit(MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis())
-          .setReclaimDone(record).build()).thenApply(r -> null);
-    });
+    return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
+        .thenCompose(
+            v -> {
+              if (reclaimable.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+              }
+              List<Long> done = new ArrayList<>(reclaimable);
+              ReclaimDoneProto.Builder record =
+                  ReclaimDoneProto.newBuilder()
+                      .setFileId(done.get(0))
+                      .addAllMoreFileIds(done.subList(1, done.size()));
+              return batcher
+                  .submit(
+                      MetaTxnProto.newBuilder()
+                          .setTimeMs(System.currentTimeMillis())
+                          .setReclaimDone(record)
+                          .build())
+                  .thenApply(r -> null);
+            });
   }
 
   /** Whether {@code server} dropped the shards of every one of {@code files}. */
@@ -150,20 +177,29 @@ final class FileReclaimer implements Closeable {
     if (address == null) {
       return CompletableFuture.completedFuture(false);
     }
-    byte[] req = DataRequestProto.newBuilder().setDeleteFile(DeleteFileRequestProto.newBuilder()
-        .setFileId(files.get(0)).addAllMoreFileIds(files.subList(1, files.size()))).build().toByteArray();
-    return dataServers.call(address, Service.DATA, req, null).handle((frame, err) -> {
-      if (err != null) {
-        return false;
-      }
-      try {
-        return DataResponseProto.parseFrom(frame.header()).getStatus() == StatusProto.OK;
-      } catch (Exception ex) {
-        return false;
-      } finally {
-        frame.release();
-      }
-    });
+    byte[] req =
+        DataRequestProto.newBuilder()
+            .setDeleteFile(
+                DeleteFileRequestProto.newBuilder()
+                    .setFileId(files.get(0))
+                    .addAllMoreFileIds(files.subList(1, files.size())))
+            .build()
+            .toByteArray();
+    return dataServers
+        .call(address, Service.DATA, req, null)
+        .handle(
+            (frame, err) -> {
+              if (err != null) {
+                return false;
+              }
+              try {
+                return DataResponseProto.parseFrom(frame.header()).getStatus() == StatusProto.OK;
+              } catch (Exception ex) {
+                return false;
+              } finally {
+                frame.release();
+              }
+            });
   }
 
   @Override

@@ -17,16 +17,20 @@ import io.tessera.meta.ratis.RaftSubmitter;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Serves heartbeat.proto on the leader. A report that changes nothing replicated is answered
- * from the leader's applied state (a linearizable read): an idle cluster's heartbeats cost no
- * log entries, fsyncs or applies on the replicas. Any other report goes through the log.
+ * Serves heartbeat.proto on the leader. A report that changes nothing replicated is answered from
+ * the leader's applied state (a linearizable read): an idle cluster's heartbeats cost no log
+ * entries, fsyncs or applies on the replicas. Any other report goes through the log.
  */
 final class HeartbeatHandler implements RpcService {
-  /** Most orphan locks, and most corrupt files, one heartbeat may report (data servers send up to 64). */
+  /**
+   * Most orphan locks, and most corrupt files, one heartbeat may report (data servers send up to
+   * 64).
+   */
   static final int MAX_REPORTS = 64;
 
   private final RaftSubmitter raft;
   private final TxnBatcher batcher;
+
   /** This replica's recovery coordinator's lock owner id, told to data servers while it leads. */
   private final ByteString coordinator;
 
@@ -43,16 +47,29 @@ final class HeartbeatHandler implements RpcService {
     try {
       hb = HeartbeatRequestProto.parseFrom(call.header());
       if (!hb.getServerId().matches("[A-Za-z0-9._-]{1,64}")) {
-        return done(error(StatusProto.INVALID_ARGUMENT, "server id '" + hb.getServerId() + "' is not valid"));
+        return done(
+            error(
+                StatusProto.INVALID_ARGUMENT, "server id '" + hb.getServerId() + "' is not valid"));
       }
       HostPort.parse(hb.getAddress());
       if (hb.getOrphanLocksCount() > MAX_REPORTS || hb.getCorruptFilesCount() > MAX_REPORTS) {
-        return done(error(StatusProto.INVALID_ARGUMENT, "a heartbeat reports at most " + MAX_REPORTS
-            + " orphan locks and " + MAX_REPORTS + " corrupt files; got " + hb.getOrphanLocksCount() + " and "
-            + hb.getCorruptFilesCount()));
+        return done(
+            error(
+                StatusProto.INVALID_ARGUMENT,
+                "a heartbeat reports at most "
+                    + MAX_REPORTS
+                    + " orphan locks and "
+                    + MAX_REPORTS
+                    + " corrupt files; got "
+                    + hb.getOrphanLocksCount()
+                    + " and "
+                    + hb.getCorruptFilesCount()));
       }
     } catch (InvalidProtocolBufferException e) {
-      return done(error(StatusProto.INVALID_ARGUMENT, "request is not a heartbeat.proto HeartbeatRequestProto"));
+      return done(
+          error(
+              StatusProto.INVALID_ARGUMENT,
+              "request is not a heartbeat.proto HeartbeatRequestProto"));
     } catch (IllegalArgumentException e) {
       return done(error(StatusProto.INVALID_ARGUMENT, e.getMessage()));
     }
@@ -61,30 +78,47 @@ final class HeartbeatHandler implements RpcService {
       return done(refuse(refusal));
     }
     HeartbeatRequestProto report = hb;
-    return raft.read(MetaQueryProto.newBuilder().setHeartbeat(hb).build().toByteArray()).thenCompose(q -> {
-      if (!q.isSuccess()) {
-        return CompletableFuture.<HeartbeatResponseProto>failedFuture(q.getException());
-      }
-      HeartbeatQueryReplyProto answer;
-      try {
-        answer = HeartbeatQueryReplyProto.parseFrom(q.getMessage().getContent().toByteArray());
-      } catch (InvalidProtocolBufferException e) {
-        return CompletableFuture.<HeartbeatResponseProto>failedFuture(e);
-      }
-      return answer.getNeedsLog() ? logged(report) : CompletableFuture.completedFuture(answer.getReply());
-    }).handle((r, err) -> err != null ? refuse(LeaderStatus.of(err, raft))
-        : r.toBuilder().setCoordinator(coordinator).build()).thenApply(RpcReply::of);
+    return raft.read(MetaQueryProto.newBuilder().setHeartbeat(hb).build().toByteArray())
+        .thenCompose(
+            q -> {
+              if (!q.isSuccess()) {
+                return CompletableFuture.<HeartbeatResponseProto>failedFuture(q.getException());
+              }
+              HeartbeatQueryReplyProto answer;
+              try {
+                answer =
+                    HeartbeatQueryReplyProto.parseFrom(q.getMessage().getContent().toByteArray());
+              } catch (InvalidProtocolBufferException e) {
+                return CompletableFuture.<HeartbeatResponseProto>failedFuture(e);
+              }
+              return answer.getNeedsLog()
+                  ? logged(report)
+                  : CompletableFuture.completedFuture(answer.getReply());
+            })
+        .handle(
+            (r, err) ->
+                err != null
+                    ? refuse(LeaderStatus.of(err, raft))
+                    : r.toBuilder().setCoordinator(coordinator).build())
+        .thenApply(RpcReply::of);
   }
 
-  /** A heartbeat that changes replicated state (registration, a server back from DOWN, reports) goes through the log. */
+  /**
+   * A heartbeat that changes replicated state (registration, a server back from DOWN, reports) goes
+   * through the log.
+   */
   private CompletableFuture<HeartbeatResponseProto> logged(HeartbeatRequestProto hb) {
-    MetaTxnProto txn = MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setHeartbeat(hb).build();
+    MetaTxnProto txn =
+        MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setHeartbeat(hb).build();
     return batcher.submit(txn).thenApply(MetaTxnReplyProto::getHeartbeat);
   }
 
   private static HeartbeatResponseProto refuse(LeaderStatus s) {
-    return HeartbeatResponseProto.newBuilder().setStatus(s.status()).setMessage(s.message())
-        .setLeaderHint(s.leaderHint()).build();
+    return HeartbeatResponseProto.newBuilder()
+        .setStatus(s.status())
+        .setMessage(s.message())
+        .setLeaderHint(s.leaderHint())
+        .build();
   }
 
   private static HeartbeatResponseProto error(StatusProto status, String message) {

@@ -1,8 +1,8 @@
 package io.tessera.meta.server;
 
 import io.tessera.common.proto.StatusProto;
-import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.common.rpc.Failures;
+import io.tessera.meta.ratis.RaftSubmitter;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 
 /** How a replica answers when it cannot serve: who leads, or "retry shortly". */
@@ -15,7 +15,8 @@ record LeaderStatus(StatusProto status, String message, String leaderHint) {
     }
     String hint = raft.leaderClientAddress();
     if (hint == null) {
-      return new LeaderStatus(StatusProto.UNAVAILABLE, "no meta leader is elected yet; retry shortly", "");
+      return new LeaderStatus(
+          StatusProto.UNAVAILABLE, "no meta leader is elected yet; retry shortly", "");
     }
     return new LeaderStatus(StatusProto.NOT_LEADER, "not the leader; the leader is " + hint, hint);
   }
@@ -24,7 +25,8 @@ record LeaderStatus(StatusProto status, String message, String leaderHint) {
   static LeaderStatus of(Throwable err, RaftSubmitter raft) {
     Throwable t = Failures.cause(err);
     if (t instanceof NotLeaderException nle) {
-      String hint = nle.getSuggestedLeader() == null ? null : nle.getSuggestedLeader().getClientAddress();
+      String hint =
+          nle.getSuggestedLeader() == null ? null : nle.getSuggestedLeader().getClientAddress();
       if (hint != null && !hint.isEmpty()) {
         return new LeaderStatus(StatusProto.NOT_LEADER, "leadership moved to " + hint, hint);
       }
@@ -33,7 +35,11 @@ record LeaderStatus(StatusProto status, String message, String leaderHint) {
     if (s != null) {
       return s;
     }
-    return new LeaderStatus(StatusProto.UNAVAILABLE, "the meta group could not commit the request ("
-        + t.getClass().getSimpleName() + "); retry shortly", "");
+    return new LeaderStatus(
+        StatusProto.UNAVAILABLE,
+        "the meta group could not commit the request ("
+            + t.getClass().getSimpleName()
+            + "); retry shortly",
+        "");
   }
 }

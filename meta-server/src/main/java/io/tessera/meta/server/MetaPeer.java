@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A meta replica as named on command lines: {@code id=host:clientPort:raftPort}, for example
- * {@code m1=127.0.0.1:9860:9861}.
+ * A meta replica as named on command lines: {@code id=host:clientPort:raftPort}, for example {@code
+ * m1=127.0.0.1:9860:9861}.
  */
 public record MetaPeer(String id, String host, int clientPort, int raftPort) {
 
@@ -14,8 +14,11 @@ public record MetaPeer(String id, String host, int clientPort, int raftPort) {
     int eq = spec.indexOf('=');
     String[] parts = eq < 0 ? new String[0] : spec.substring(eq + 1).split(":");
     if (eq <= 0 || parts.length != 3) {
-      throw new IllegalArgumentException("meta peer '" + spec + "' is not id=host:clientPort:raftPort"
-          + " (for example m1=127.0.0.1:9860:9861)");
+      throw new IllegalArgumentException(
+          "meta peer '"
+              + spec
+              + "' is not id=host:clientPort:raftPort"
+              + " (for example m1=127.0.0.1:9860:9861)");
     }
     HostPort client = HostPort.parse(parts[0] + ":" + parts[1]);
     HostPort raft = HostPort.parse(parts[0] + ":" + parts[2]);
@@ -30,7 +33,8 @@ public record MetaPeer(String id, String host, int clientPort, int raftPort) {
       }
     }
     if (out.isEmpty()) {
-      throw new IllegalArgumentException("no meta peers given: --peers id=host:clientPort:raftPort,...");
+      throw new IllegalArgumentException(
+          "no meta peers given: --peers id=host:clientPort:raftPort,...");
     }
     return out;
   }

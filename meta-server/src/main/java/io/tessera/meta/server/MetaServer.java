@@ -53,11 +53,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A meta replica process: one member of the Ratis group that owns the namespace, plus the
- * endpoint clients and data servers talk to.
+ * A meta replica process: one member of the Ratis group that owns the namespace, plus the endpoint
+ * clients and data servers talk to.
  */
 public final class MetaServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(MetaServer.class);
+
   /** All Tessera meta groups share one id: a process serves one cluster. */
   public static final RaftGroupId GROUP_ID =
       RaftGroupId.valueOf(UUID.nameUUIDFromBytes("tessera-meta".getBytes(StandardCharsets.UTF_8)));
@@ -73,14 +74,23 @@ public final class MetaServer implements Closeable {
   private final RecoveryCoordinator recovery;
   private volatile boolean closing;
   private final ScheduledExecutorService watchdog =
-      Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "raft-watchdog");
-        t.setDaemon(true);
-        return t;
-      });
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "raft-watchdog");
+            t.setDaemon(true);
+            return t;
+          });
 
-  private MetaServer(MetaPeer self, RaftServer raftServer, MetaStateMachine sm, RaftSubmitter raft, RpcServer rpc,
-      RpcClientPool dataPool, FileReclaimer reclaimer, SnapshotCoordinator snapshots, RecoveryCoordinator recovery) {
+  private MetaServer(
+      MetaPeer self,
+      RaftServer raftServer,
+      MetaStateMachine sm,
+      RaftSubmitter raft,
+      RpcServer rpc,
+      RpcClientPool dataPool,
+      FileReclaimer reclaimer,
+      SnapshotCoordinator snapshots,
+      RecoveryCoordinator recovery) {
     this.recovery = recovery;
     this.snapshots = snapshots;
     this.self = self;
@@ -95,73 +105,144 @@ public final class MetaServer implements Closeable {
   /** Starts replica {@code selfId} of the group {@code peers}, keeping its state in {@code dir}. */
   public static MetaServer start(String selfId, List<MetaPeer> peers, Path dir, Config config)
       throws IOException, InterruptedException {
-    MetaPeer self = peers.stream().filter(p -> p.id().equals(selfId)).findFirst().orElseThrow(() ->
-        new IllegalArgumentException("--id " + selfId + " is not one of the peers " + peers));
+    MetaPeer self =
+        peers.stream()
+            .filter(p -> p.id().equals(selfId))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "--id " + selfId + " is not one of the peers " + peers));
     Files.createDirectories(dir);
     Duration hbInterval = config.get(MetaServerConfigKeys.HEARTBEAT_INTERVAL);
-    DataServerRegistry registry = new DataServerRegistry(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT));
-    MetaStateMachine sm = new MetaStateMachine(dir.resolve("namespace"), new SnapshotViews(dir.resolve("fs-snapshots")),
-        registry, hbInterval);
+    DataServerRegistry registry =
+        new DataServerRegistry(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT));
+    MetaStateMachine sm =
+        new MetaStateMachine(
+            dir.resolve("namespace"),
+            new SnapshotViews(dir.resolve("fs-snapshots")),
+            registry,
+            hbInterval);
 
     List<RaftPeer> raftPeers = new ArrayList<>();
     for (MetaPeer p : peers) {
-      raftPeers.add(RaftPeer.newBuilder().setId(RaftPeerId.valueOf(p.id())).setAddress(p.raftAddress())
-          .setClientAddress(p.clientAddress()).build());
+      raftPeers.add(
+          RaftPeer.newBuilder()
+              .setId(RaftPeerId.valueOf(p.id()))
+              .setAddress(p.raftAddress())
+              .setClientAddress(p.clientAddress())
+              .build());
     }
-    RaftServer server = RaftServer.newBuilder()
-        .setServerId(RaftPeerId.valueOf(self.id()))
-        .setGroup(RaftGroup.valueOf(GROUP_ID, raftPeers))
-        .setProperties(raftProperties(self, dir, config))
-        .setStateMachine(sm)
-        .setOption(Files.isDirectory(dir.resolve("raft").resolve(GROUP_ID.getUuid().toString()))
-            ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
-        .build();
+    RaftServer server =
+        RaftServer.newBuilder()
+            .setServerId(RaftPeerId.valueOf(self.id()))
+            .setGroup(RaftGroup.valueOf(GROUP_ID, raftPeers))
+            .setProperties(raftProperties(self, dir, config))
+            .setStateMachine(sm)
+            .setOption(
+                Files.isDirectory(dir.resolve("raft").resolve(GROUP_ID.getUuid().toString()))
+                    ? RaftStorage.StartupOption.RECOVER
+                    : RaftStorage.StartupOption.FORMAT)
+            .build();
     server.start();
     if (config.get(MetaServerConfigKeys.RAFT_TRANSPORT).equals("netty")) {
-      RaftPortGuard.install(server, new FrameBudget(config.get(RpcConfigKeys.INCOMPLETE_FRAMES)),
+      RaftPortGuard.install(
+          server,
+          new FrameBudget(config.get(RpcConfigKeys.INCOMPLETE_FRAMES)),
           config.get(RpcConfigKeys.STALLED_FRAME_TIMEOUT));
     }
     RaftSubmitter raft = new RaftSubmitter(server, GROUP_ID);
-    TxnBatcher batcher = new TxnBatcher(raft, config.get(MetaServerConfigKeys.MAX_BATCH),
-        config.get(MetaServerConfigKeys.MAX_ENTRIES_IN_FLIGHT));
-    PlacementPolicy placement = new PlacementPolicy(config.get(MetaServerConfigKeys.MIN_FREE_SPACE),
-        config.get(MetaServerConfigKeys.CREATE_LIVE_BEYOND_K));
+    TxnBatcher batcher =
+        new TxnBatcher(
+            raft,
+            config.get(MetaServerConfigKeys.MAX_BATCH),
+            config.get(MetaServerConfigKeys.MAX_ENTRIES_IN_FLIGHT));
+    PlacementPolicy placement =
+        new PlacementPolicy(
+            config.get(MetaServerConfigKeys.MIN_FREE_SPACE),
+            config.get(MetaServerConfigKeys.CREATE_LIVE_BEYOND_K));
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
-    RpcClientPool dataPool = new RpcClientPool("meta-" + self.id() + "-data", 1, maxFrame, 30_000, 2000,
-        RpcConfigKeys.silenceLimitMillis(config));
-    SnapshotCoordinator snapshots = new SnapshotCoordinator(batcher::submitAlone, sm::store, registry, dataPool,
-        raft::isLeader, new SnapshotCoordinator.Settings(config.get(MetaServerConfigKeys.FS_SNAPSHOT_DRAIN_TIMEOUT),
-            config.get(MetaServerConfigKeys.FS_SNAPSHOT_GIVE_UP)));
-    RecoveryCoordinator recovery = new RecoveryCoordinator(batcher::submit, sm::store, registry, dataPool,
-        raft::isLeader, new RecoveryCoordinator.Settings(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT),
-            config.get(MetaServerConfigKeys.REBUILD_RATE), config.get(MetaServerConfigKeys.REBUILD_RATE_UNDER_LOAD),
-            config.get(MetaServerConfigKeys.REBUILD_LOCK_SHARE_UNDER_LOAD),
-            config.get(MetaServerConfigKeys.REBUILD_LOCK_LEASE),
-            config.get(MetaServerConfigKeys.REPLACE_AFTER), config.get(MetaServerConfigKeys.MIN_FREE_SPACE)));
+    RpcClientPool dataPool =
+        new RpcClientPool(
+            "meta-" + self.id() + "-data",
+            1,
+            maxFrame,
+            30_000,
+            2000,
+            RpcConfigKeys.silenceLimitMillis(config));
+    SnapshotCoordinator snapshots =
+        new SnapshotCoordinator(
+            batcher::submitAlone,
+            sm::store,
+            registry,
+            dataPool,
+            raft::isLeader,
+            new SnapshotCoordinator.Settings(
+                config.get(MetaServerConfigKeys.FS_SNAPSHOT_DRAIN_TIMEOUT),
+                config.get(MetaServerConfigKeys.FS_SNAPSHOT_GIVE_UP)));
+    RecoveryCoordinator recovery =
+        new RecoveryCoordinator(
+            batcher::submit,
+            sm::store,
+            registry,
+            dataPool,
+            raft::isLeader,
+            new RecoveryCoordinator.Settings(
+                config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT),
+                config.get(MetaServerConfigKeys.REBUILD_RATE),
+                config.get(MetaServerConfigKeys.REBUILD_RATE_UNDER_LOAD),
+                config.get(MetaServerConfigKeys.REBUILD_LOCK_SHARE_UNDER_LOAD),
+                config.get(MetaServerConfigKeys.REBUILD_LOCK_LEASE),
+                config.get(MetaServerConfigKeys.REPLACE_AFTER),
+                config.get(MetaServerConfigKeys.MIN_FREE_SPACE)));
     RpcServer rpc;
     try {
-      rpc = RpcServer.start("meta-" + self.id(), new InetSocketAddress(self.host(), self.clientPort()), Map.of(
-          Service.META, new MetaRequestHandler(raft, batcher, sm::store, registry, placement,
-              config.get(MetaServerConfigKeys.DEFAULT_LAYOUT),
-              (int) (long) config.get(MetaServerConfigKeys.DEFAULT_STRIPE_UNIT), snapshots,
-              recovery),
-          Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())),
-          RpcConfigKeys.serverLimits(config));
+      rpc =
+          RpcServer.start(
+              "meta-" + self.id(),
+              new InetSocketAddress(self.host(), self.clientPort()),
+              Map.of(
+                  Service.META,
+                      new MetaRequestHandler(
+                          raft,
+                          batcher,
+                          sm::store,
+                          registry,
+                          placement,
+                          config.get(MetaServerConfigKeys.DEFAULT_LAYOUT),
+                          (int) (long) config.get(MetaServerConfigKeys.DEFAULT_STRIPE_UNIT),
+                          snapshots,
+                          recovery),
+                  Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())),
+              RpcConfigKeys.serverLimits(config));
     } catch (RuntimeException e) {
       server.close();
       dataPool.close();
-      throw new IOException("meta server " + self.id() + " cannot listen on " + self.clientAddress() + ": "
-          + e.getMessage(), e);
+      throw new IOException(
+          "meta server "
+              + self.id()
+              + " cannot listen on "
+              + self.clientAddress()
+              + ": "
+              + e.getMessage(),
+          e);
     }
     snapshots.start();
     FileReclaimer reclaimer = new FileReclaimer(raft, batcher, sm::store, registry, dataPool);
     reclaimer.start();
     recovery.start();
-    LOG.info("Meta server {} serving clients on {} (raft {}), state in {}", self.id(), self.clientAddress(),
-        self.raftAddress(), dir);
+    LOG.info(
+        "Meta server {} serving clients on {} (raft {}), state in {}",
+        self.id(),
+        self.clientAddress(),
+        self.raftAddress(),
+        dir);
     if (!CommonPool.pooled()) {
-      LOG.warn("Meta server {}: this JVM's common thread pool has fewer than two threads, so Ratis starts a thread"
-          + " for every log entry a follower appends; start the JVM with -D{}=2", self.id(), CommonPool.PARALLELISM);
+      LOG.warn(
+          "Meta server {}: this JVM's common thread pool has fewer than two threads, so Ratis starts a thread"
+              + " for every log entry a follower appends; start the JVM with -D{}=2",
+          self.id(),
+          CommonPool.PARALLELISM);
     }
     return new MetaServer(self, server, sm, raft, rpc, dataPool, reclaimer, snapshots, recovery);
   }
@@ -181,21 +262,33 @@ public final class MetaServer implements Closeable {
         GrpcConfigKeys.Server.setPort(p, self.raftPort());
         GrpcConfigKeys.Server.setHost(p, self.host());
       }
-      default -> throw new IllegalArgumentException(MetaServerConfigKeys.RAFT_TRANSPORT.key() + "=" + transport
-          + ": expected netty or grpc");
+      default ->
+          throw new IllegalArgumentException(
+              MetaServerConfigKeys.RAFT_TRANSPORT.key()
+                  + "="
+                  + transport
+                  + ": expected netty or grpc");
     }
-    RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(
-        config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MIN).toMillis(), TimeUnit.MILLISECONDS));
-    RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(
-        config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MAX).toMillis(), TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Rpc.setTimeoutMin(
+        p,
+        TimeDuration.valueOf(
+            config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MIN).toMillis(),
+            TimeUnit.MILLISECONDS));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(
+        p,
+        TimeDuration.valueOf(
+            config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MAX).toMillis(),
+            TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(5, TimeUnit.SECONDS));
     RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
     RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, config.get(MetaServerConfigKeys.SNAPSHOT_THRESHOLD));
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(
+        p, config.get(MetaServerConfigKeys.SNAPSHOT_THRESHOLD));
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
     RaftServerConfigKeys.Log.setPurgeGap(p, config.get(MetaServerConfigKeys.LOG_PURGE_GAP));
-    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(config.get(MetaServerConfigKeys.LOG_SEGMENT_SIZE)));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(
+        p, SizeInBytes.valueOf(config.get(MetaServerConfigKeys.LOG_SEGMENT_SIZE)));
     RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, !config.get(MetaServerConfigKeys.LOG_SYNC));
     // Ratis keeps each write's reply to answer a client that resends the same call; ours never
     // does (RaftSubmitter numbers every write anew, and MetaStateMachine's own reply cache answers
@@ -205,18 +298,25 @@ public final class MetaServer implements Closeable {
   }
 
   /**
-   * Calls {@code onDeath} once if the Raft server stops without {@link #close()} (a fatal
-   * error inside Ratis): a process must not linger as a replica that no longer votes.
+   * Calls {@code onDeath} once if the Raft server stops without {@link #close()} (a fatal error
+   * inside Ratis): a process must not linger as a replica that no longer votes.
    */
   public void onRaftDeath(Runnable onDeath) {
-    watchdog.scheduleWithFixedDelay(() -> {
-      var state = raftServer.getLifeCycleState();
-      if (!closing && (state.isClosingOrClosed() || state == LifeCycle.State.EXCEPTION)) {
-        LOG.error("Meta server {}: its Raft server stopped ({}); see the errors above", self.id(), state);
-        watchdog.shutdown();
-        onDeath.run();
-      }
-    }, 1, 1, TimeUnit.SECONDS);
+    watchdog.scheduleWithFixedDelay(
+        () -> {
+          var state = raftServer.getLifeCycleState();
+          if (!closing && (state.isClosingOrClosed() || state == LifeCycle.State.EXCEPTION)) {
+            LOG.error(
+                "Meta server {}: its Raft server stopped ({}); see the errors above",
+                self.id(),
+                state);
+            watchdog.shutdown();
+            onDeath.run();
+          }
+        },
+        1,
+        1,
+        TimeUnit.SECONDS);
   }
 
   public String id() {
@@ -235,8 +335,9 @@ public final class MetaServer implements Closeable {
   /** getattr of a path under /.snapshots as this replica would answer it, for tools and tests. */
   public MetaResponseProto snapshotAttr(String path) {
     try {
-      return stateMachine.snapshotViews().getAttr(stateMachine.store(),
-          GetAttrRequestProto.newBuilder().setPath(path).build());
+      return stateMachine
+          .snapshotViews()
+          .getAttr(stateMachine.store(), GetAttrRequestProto.newBuilder().setPath(path).build());
     } catch (NamespaceException e) {
       return Replies.error(e.status(), e.getMessage());
     }

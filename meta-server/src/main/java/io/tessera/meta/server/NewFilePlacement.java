@@ -21,9 +21,9 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * What the leader resolves for new files before a change is logged: a create's layout policy
- * (the request's, else the parent directory's default, else the cluster's) and its servers, and
- * whether a directory's default layout fits the servers that take new files.
+ * What the leader resolves for new files before a change is logged: a create's layout policy (the
+ * request's, else the parent directory's default, else the cluster's) and its servers, and whether
+ * a directory's default layout fits the servers that take new files.
  */
 final class NewFilePlacement implements NamespaceOp.Leader {
   private final Supplier<NamespaceStore> store;
@@ -32,8 +32,12 @@ final class NewFilePlacement implements NamespaceOp.Leader {
   private final DefaultLayout defaultLayout;
   private final int defaultStripeUnit;
 
-  NewFilePlacement(Supplier<NamespaceStore> store, DataServerRegistry registry, PlacementPolicy placement,
-      DefaultLayout defaultLayout, int defaultStripeUnit) {
+  NewFilePlacement(
+      Supplier<NamespaceStore> store,
+      DataServerRegistry registry,
+      PlacementPolicy placement,
+      DefaultLayout defaultLayout,
+      int defaultStripeUnit) {
     this.store = store;
     this.registry = registry;
     this.placement = placement;
@@ -50,21 +54,29 @@ final class NewFilePlacement implements NamespaceOp.Leader {
     ServerChoice choice = serverChoice();
     LayoutPolicyProto policy = c.getHasLayout() ? c.getLayout() : inheritedPolicy(c.getPath());
     if (policy == null) {
-      policy = defaultLayout.policyFor(choice.live().size() + choice.down().size(), defaultStripeUnit);
+      policy =
+          defaultLayout.policyFor(choice.live().size() + choice.down().size(), defaultStripeUnit);
     }
     try {
       StripeLayout.validate(policy.getStripeUnit(), policy.getDataUnits(), policy.getParityUnits());
     } catch (IllegalArgumentException e) {
       throw new NamespaceException(StatusProto.INVALID_ARGUMENT, e.getMessage());
     }
-    PlacementPolicy.Placement p = placement.choose(choice.live(), choice.down(), policy, registry.reporting());
-    return c.toBuilder().setLayout(policy).setHasLayout(true).clearPlacement().addAllPlacement(p.servers())
-        .clearStaleFromStart().addAllStaleFromStart(p.staleFromStart()).build();
+    PlacementPolicy.Placement p =
+        placement.choose(choice.live(), choice.down(), policy, registry.reporting());
+    return c.toBuilder()
+        .setLayout(policy)
+        .setHasLayout(true)
+        .clearPlacement()
+        .addAllPlacement(p.servers())
+        .clearStaleFromStart()
+        .addAllStaleFromStart(p.staleFromStart())
+        .build();
   }
 
   /**
-   * Refuses a directory default wider than the data servers that take new files: every file
-   * created with it would be refused (a default may name servers yet to come with force).
+   * Refuses a directory default wider than the data servers that take new files: every file created
+   * with it would be refused (a default may name servers yet to come with force).
    */
   @Override
   public void checkFits(LayoutPolicyProto policy) {
@@ -72,26 +84,41 @@ final class NewFilePlacement implements NamespaceOp.Leader {
     int servers = choice.live().size() + choice.down().size();
     int n = policy.getDataUnits() + policy.getParityUnits();
     if (n > servers) {
-      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "layout " + policy.getDataUnits() + "+"
-          + policy.getParityUnits() + " needs " + n + " data servers and the cluster has " + servers + ": no file"
-          + " could be created with it (a narrower layout, or --force to keep it for servers yet to come)");
+      throw new NamespaceException(
+          StatusProto.INVALID_ARGUMENT,
+          "layout "
+              + policy.getDataUnits()
+              + "+"
+              + policy.getParityUnits()
+              + " needs "
+              + n
+              + " data servers and the cluster has "
+              + servers
+              + ": no file"
+              + " could be created with it (a narrower layout, or --force to keep it for servers yet to come)");
     }
   }
 
-  /** The data servers that take new files: those heard from lately, and the registered ones that are down. */
+  /**
+   * The data servers that take new files: those heard from lately, and the registered ones that are
+   * down.
+   */
   private record ServerChoice(List<HeartbeatRequestProto> live, List<String> down) {}
 
   private ServerChoice serverChoice() {
     // draining and retired servers take no new files
     Map<String, ServerStateRecordProto> states = store.get().serverStates();
-    Predicate<String> takesFiles = id -> {
-      ServerStateRecordProto r = states.get(id);
-      return r == null || (r.getState() != DataServerStateProto.DRAINING
-          && r.getState() != DataServerStateProto.RETIRED);
-    };
-    List<HeartbeatRequestProto> live = registry.live().stream().filter(hb -> takesFiles.test(hb.getServerId()))
-        .toList();
-    List<String> down = registry.known().stream().filter(id -> takesFiles.test(id) && !registry.isUp(id)).toList();
+    Predicate<String> takesFiles =
+        id -> {
+          ServerStateRecordProto r = states.get(id);
+          return r == null
+              || (r.getState() != DataServerStateProto.DRAINING
+                  && r.getState() != DataServerStateProto.RETIRED);
+        };
+    List<HeartbeatRequestProto> live =
+        registry.live().stream().filter(hb -> takesFiles.test(hb.getServerId())).toList();
+    List<String> down =
+        registry.known().stream().filter(id -> takesFiles.test(id) && !registry.isUp(id)).toList();
     return new ServerChoice(live, down);
   }
 

@@ -5,20 +5,20 @@ import io.tessera.meta.proto.MetaTxnBatchReplyProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
 import io.tessera.meta.ratis.RaftSubmitter;
-import java.util.ArrayList;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.ratis.protocol.RaftClientReply;
 
 /**
- * Group commit on the leader. A change that arrives while entries are in flight waits and
- * travels with the others that arrived meanwhile in the next entry; each gets its own
- * reply. One Raft entry per change would cap the namespace at a few hundred changes/s on
- * a small machine.
+ * Group commit on the leader. A change that arrives while entries are in flight waits and travels
+ * with the others that arrived meanwhile in the next entry; each gets its own reply. One Raft entry
+ * per change would cap the namespace at a few hundred changes/s on a small machine.
  */
 final class TxnBatcher {
-  private record Pending(MetaTxnProto txn, CompletableFuture<MetaTxnReplyProto> reply, boolean alone) {}
+  private record Pending(
+      MetaTxnProto txn, CompletableFuture<MetaTxnReplyProto> reply, boolean alone) {}
 
   private final RaftSubmitter raft;
   private final int maxBatch;
@@ -36,7 +36,10 @@ final class TxnBatcher {
     return enqueue(new Pending(txn, new CompletableFuture<>(), false));
   }
 
-  /** Logs a change in an entry of its own (a snapshot commit: the entry marks the snapshot's position). */
+  /**
+   * Logs a change in an entry of its own (a snapshot commit: the entry marks the snapshot's
+   * position).
+   */
   CompletableFuture<MetaTxnReplyProto> submitAlone(MetaTxnProto txn) {
     return enqueue(new Pending(txn, new CompletableFuture<>(), true));
   }
@@ -57,7 +60,9 @@ final class TxnBatcher {
           return;
         }
         batch = new ArrayList<>(Math.min(queue.size(), maxBatch));
-        while (!queue.isEmpty() && batch.size() < maxBatch && (batch.isEmpty() || !queue.peek().alone)) {
+        while (!queue.isEmpty()
+            && batch.size() < maxBatch
+            && (batch.isEmpty() || !queue.peek().alone)) {
           batch.add(queue.poll());
           if (batch.get(0).alone) {
             break;
@@ -67,13 +72,15 @@ final class TxnBatcher {
       }
       MetaTxnBatchProto.Builder entry = MetaTxnBatchProto.newBuilder();
       batch.forEach(p -> entry.addTxns(p.txn));
-      raft.write(entry.build().toByteArray()).whenComplete((reply, err) -> {
-        synchronized (this) {
-          inFlight--;
-        }
-        complete(batch, reply, err);
-        drain();
-      });
+      raft.write(entry.build().toByteArray())
+          .whenComplete(
+              (reply, err) -> {
+                synchronized (this) {
+                  inFlight--;
+                }
+                complete(batch, reply, err);
+                drain();
+              });
     }
   }
 
@@ -98,7 +105,10 @@ final class TxnBatcher {
       if (i < replies.getRepliesCount()) {
         batch.get(i).reply.complete(replies.getReplies(i));
       } else {
-        batch.get(i).reply.completeExceptionally(new IllegalStateException("log entry replied to fewer changes"));
+        batch
+            .get(i)
+            .reply
+            .completeExceptionally(new IllegalStateException("log entry replied to fewer changes"));
       }
     }
   }

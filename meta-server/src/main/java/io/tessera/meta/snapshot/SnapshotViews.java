@@ -36,18 +36,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The namespace of every snapshot, as each replica captured it: one RocksDB checkpoint per
- * snapshot in {@code <dir>/<epoch>/}, opened read-only on first use. Serves reads of paths
- * under {@code /.snapshots}: inodes there carry the snapshot's epoch (their bytes are the shard
- * versions at or below it), are read-only, and list the servers that missed the snapshot as
- * stale so that readers decode around them.
+ * The namespace of every snapshot, as each replica captured it: one RocksDB checkpoint per snapshot
+ * in {@code <dir>/<epoch>/}, opened read-only on first use. Serves reads of paths under {@code
+ * /.snapshots}: inodes there carry the snapshot's epoch (their bytes are the shard versions at or
+ * below it), are read-only, and list the servers that missed the snapshot as stale so that readers
+ * decode around them.
  */
 public final class SnapshotViews implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SnapshotViews.class);
+
   /** Inode id of the synthetic /.snapshots directory (never allocated to a real inode). */
   public static final long SNAPSHOTS_DIR_ID = Long.MAX_VALUE;
 
   private final Path dir;
+
   /** How long a reader of a snapshot waits for its namespace checkpoint to be taken. */
   private static final Duration CAPTURE_WAIT = Duration.ofSeconds(10);
 
@@ -82,15 +84,18 @@ public final class SnapshotViews implements Closeable {
 
   /**
    * Hard-links the checkpoints of {@code snapshots} into {@code target}/&lt;epoch&gt;/ (a Ratis
-   * checkpoint being taken: they travel with it to a replica that catches up from it). A
-   * snapshot whose checkpoint this replica lacks is left out, with a warning.
+   * checkpoint being taken: they travel with it to a replica that catches up from it). A snapshot
+   * whose checkpoint this replica lacks is left out, with a warning.
    */
   public synchronized void linkInto(Path target, List<SnapshotProto> snapshots) throws IOException {
     for (SnapshotProto s : snapshots) {
       Path from = dir.resolve(Long.toString(s.getEpoch()));
       if (!Files.isDirectory(from)) {
-        LOG.warn("Snapshot '{}' (epoch {}) has no namespace checkpoint on this replica; a replica catching up from "
-            + "this one will not have it either", s.getName(), s.getEpoch());
+        LOG.warn(
+            "Snapshot '{}' (epoch {}) has no namespace checkpoint on this replica; a replica catching up from "
+                + "this one will not have it either",
+            s.getName(),
+            s.getEpoch());
         continue;
       }
       linkTree(from, target.resolve(Long.toString(s.getEpoch())));
@@ -99,8 +104,8 @@ public final class SnapshotViews implements Closeable {
 
   /**
    * After this replica's namespace was replaced by a leader's checkpoint: takes the snapshot
-   * checkpoints that came with it ({@code shipped}/&lt;epoch&gt;/) for the snapshots in the
-   * catalog that it lacks, and deletes those of snapshots no longer in the catalog.
+   * checkpoints that came with it ({@code shipped}/&lt;epoch&gt;/) for the snapshots in the catalog
+   * that it lacks, and deletes those of snapshots no longer in the catalog.
    */
   public synchronized void adopt(Path shipped, List<SnapshotProto> catalog) throws IOException {
     Set<String> keep = new HashSet<>();
@@ -114,7 +119,10 @@ public final class SnapshotViews implements Closeable {
         FileUtils.deleteFully(tmp.toFile());
         linkTree(theirs, tmp);
         Files.move(tmp, mine, StandardCopyOption.ATOMIC_MOVE);
-        LOG.info("Snapshot '{}' (epoch {}): namespace checkpoint taken from the leader's", s.getName(), epoch);
+        LOG.info(
+            "Snapshot '{}' (epoch {}): namespace checkpoint taken from the leader's",
+            s.getName(),
+            epoch);
       }
     }
     try (Stream<Path> all = Files.list(dir)) {
@@ -154,13 +162,16 @@ public final class SnapshotViews implements Closeable {
     try {
       FileUtils.deleteFully(dir.resolve(Long.toString(epoch)).toFile());
     } catch (IOException e) {
-      LOG.warn("Could not delete the namespace checkpoint of the snapshot at epoch {}: {}", epoch, e.getMessage());
+      LOG.warn(
+          "Could not delete the namespace checkpoint of the snapshot at epoch {}: {}",
+          epoch,
+          e.getMessage());
     }
   }
 
   /**
-   * The checkpoint of the snapshot at {@code epoch} is being taken; readers of that snapshot
-   * wait for {@code taken} (it never fails).
+   * The checkpoint of the snapshot at {@code epoch} is being taken; readers of that snapshot wait
+   * for {@code taken} (it never fails).
    */
   public void capturing(long epoch, CompletableFuture<Void> taken) {
     capturing.put(epoch, taken);
@@ -173,8 +184,11 @@ public final class SnapshotViews implements Closeable {
       try {
         taken.get(CAPTURE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
-        throw new NamespaceException(StatusProto.UNAVAILABLE, "the namespace checkpoint of snapshot '" + s.getName()
-            + "' is still being taken; retry");
+        throw new NamespaceException(
+            StatusProto.UNAVAILABLE,
+            "the namespace checkpoint of snapshot '"
+                + s.getName()
+                + "' is still being taken; retry");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new NamespaceException(StatusProto.UNAVAILABLE, "interrupted");
@@ -192,8 +206,14 @@ public final class SnapshotViews implements Closeable {
     }
     Path d = dir.resolve(Long.toString(s.getEpoch()));
     if (!Files.isDirectory(d)) {
-      throw new NamespaceException(StatusProto.UNAVAILABLE, "this meta replica has no namespace checkpoint of snapshot '"
-          + s.getName() + "' (epoch " + s.getEpoch() + ") in " + dir);
+      throw new NamespaceException(
+          StatusProto.UNAVAILABLE,
+          "this meta replica has no namespace checkpoint of snapshot '"
+              + s.getName()
+              + "' (epoch "
+              + s.getEpoch()
+              + ") in "
+              + dir);
     }
     try {
       v = NamespaceStore.openReadOnly(d);
@@ -208,9 +228,13 @@ public final class SnapshotViews implements Closeable {
   public MetaResponseProto getAttr(NamespaceStore live, GetAttrRequestProto req) {
     Target t = target(live, req.getPath());
     if (t.snapshot == null) {
-      return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setInode(snapshotsDir(live)).build();
+      return MetaResponseProto.newBuilder()
+          .setStatus(StatusProto.OK)
+          .setInode(snapshotsDir(live))
+          .build();
     }
-    MetaResponseProto r = NamespaceQueries.getAttr(t.view, GetAttrRequestProto.newBuilder().setPath(t.rest).build());
+    MetaResponseProto r =
+        NamespaceQueries.getAttr(t.view, GetAttrRequestProto.newBuilder().setPath(t.rest).build());
     return r.toBuilder().setInode(frozen(r.getInode(), t.snapshot)).build();
   }
 
@@ -218,20 +242,35 @@ public final class SnapshotViews implements Closeable {
   public MetaResponseProto readDir(NamespaceStore live, ReadDirRequestProto req) {
     Target t = target(live, req.getPath());
     if (t.snapshot == null) {
-      int limit = req.getLimit() <= 0 ? NamespaceQueries.DEFAULT_PAGE : Math.min(req.getLimit(), NamespaceQueries.MAX_PAGE);
-      List<SnapshotProto> all = live.snapshots().stream().sorted((a, b) -> a.getName().compareTo(b.getName()))
-          .filter(s -> s.getName().compareTo(req.getStartAfter()) > 0).toList();
-      ReadDirResponseProto.Builder b = ReadDirResponseProto.newBuilder().setMore(all.size() > limit);
+      int limit =
+          req.getLimit() <= 0
+              ? NamespaceQueries.DEFAULT_PAGE
+              : Math.min(req.getLimit(), NamespaceQueries.MAX_PAGE);
+      List<SnapshotProto> all =
+          live.snapshots().stream()
+              .sorted((a, b) -> a.getName().compareTo(b.getName()))
+              .filter(s -> s.getName().compareTo(req.getStartAfter()) > 0)
+              .toList();
+      ReadDirResponseProto.Builder b =
+          ReadDirResponseProto.newBuilder().setMore(all.size() > limit);
       for (SnapshotProto s : all.subList(0, Math.min(limit, all.size()))) {
-        b.addEntries(DirEntryProto.newBuilder().setName(s.getName())
-            .setInode(frozen(view(s).inode(NamespaceView.ROOT_ID).toBuilder().setMtimeMs(s.getCreatedMs()).build(), s)));
+        b.addEntries(
+            DirEntryProto.newBuilder()
+                .setName(s.getName())
+                .setInode(
+                    frozen(
+                        view(s).inode(NamespaceView.ROOT_ID).toBuilder()
+                            .setMtimeMs(s.getCreatedMs())
+                            .build(),
+                        s)));
       }
       return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setEntries(b).build();
     }
     MetaResponseProto r = NamespaceQueries.readDir(t.view, req.toBuilder().setPath(t.rest).build());
     ReadDirResponseProto.Builder b = r.getEntries().toBuilder();
     for (int i = 0; i < b.getEntriesCount(); i++) {
-      b.setEntries(i, b.getEntries(i).toBuilder().setInode(frozen(b.getEntries(i).getInode(), t.snapshot)));
+      b.setEntries(
+          i, b.getEntries(i).toBuilder().setInode(frozen(b.getEntries(i).getInode(), t.snapshot)));
     }
     return r.toBuilder().setEntries(b).build();
   }
@@ -245,24 +284,38 @@ public final class SnapshotViews implements Closeable {
     }
     SnapshotProto s = live.snapshot(parts.get(1));
     if (s == null) {
-      throw new NamespaceException(StatusProto.NOT_FOUND, "no snapshot called '" + parts.get(1)
-          + "' (tessera snapshot list shows them)");
+      throw new NamespaceException(
+          StatusProto.NOT_FOUND,
+          "no snapshot called '" + parts.get(1) + "' (tessera snapshot list shows them)");
     }
     return new Target(s, view(s), "/" + String.join("/", parts.subList(2, parts.size())));
   }
 
   private static InodeProto snapshotsDir(NamespaceStore live) {
     long newest = live.snapshots().stream().mapToLong(SnapshotProto::getCreatedMs).max().orElse(0);
-    return InodeProto.newBuilder().setId(SNAPSHOTS_DIR_ID).setType(FileTypeProto.DIRECTORY).setMode(0555)
-        .setMtimeMs(newest).setCtimeMs(newest).setInSnapshot(true).build();
+    return InodeProto.newBuilder()
+        .setId(SNAPSHOTS_DIR_ID)
+        .setType(FileTypeProto.DIRECTORY)
+        .setMode(0555)
+        .setMtimeMs(newest)
+        .setCtimeMs(newest)
+        .setInSnapshot(true)
+        .build();
   }
 
-  /** An inode as seen in a snapshot: read-only, read at its epoch, decoded around missing servers. */
+  /**
+   * An inode as seen in a snapshot: read-only, read at its epoch, decoded around missing servers.
+   */
   private static InodeProto frozen(InodeProto in, SnapshotProto s) {
-    InodeProto.Builder b = in.toBuilder().setInSnapshot(true).setSnapshotEpoch(s.getEpoch())
-        .setMode(in.getMode() & ~0222).setSnapshotMode(in.getMode());
+    InodeProto.Builder b =
+        in.toBuilder()
+            .setInSnapshot(true)
+            .setSnapshotEpoch(s.getEpoch())
+            .setMode(in.getMode() & ~0222)
+            .setSnapshotMode(in.getMode());
     for (String missing : s.getMissingServersList()) {
-      if (in.getLayout().getServersList().contains(missing) && !in.getStaleServersList().contains(missing)) {
+      if (in.getLayout().getServersList().contains(missing)
+          && !in.getStaleServersList().contains(missing)) {
         b.addStaleServers(missing);
       }
     }

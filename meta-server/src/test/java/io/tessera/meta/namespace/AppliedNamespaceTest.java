@@ -6,11 +6,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Tests of namespace rules: a fresh store per test, changed one log entry at a time as the state machine does. */
+/**
+ * Tests of namespace rules: a fresh store per test, changed one log entry at a time as the state
+ * machine does.
+ */
 public abstract class AppliedNamespaceTest {
-  @TempDir
-  protected Path dir;
+  @TempDir protected Path dir;
   protected NamespaceStore store;
+
   /** The log index of the last entry applied. */
   protected long index;
 

@@ -45,21 +45,32 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
   }
 
   private static MetaRequestProto mkdir(String p, boolean parents) {
-    return MetaRequestProto.newBuilder().setMkdir(MkdirRequestProto.newBuilder().setPath(p).setParents(parents)).build();
+    return MetaRequestProto.newBuilder()
+        .setMkdir(MkdirRequestProto.newBuilder().setPath(p).setParents(parents))
+        .build();
   }
 
   private static MetaRequestProto create(String p) {
-    return MetaRequestProto.newBuilder().setCreate(CreateRequestProto.newBuilder().setPath(p)
-        .setLayout(LayoutPolicyProto.newBuilder().setStripeUnit(4096).setDataUnits(2)).setHasLayout(true)
-        .addPlacement("ds-1").addPlacement("ds-2")).build();
+    return MetaRequestProto.newBuilder()
+        .setCreate(
+            CreateRequestProto.newBuilder()
+                .setPath(p)
+                .setLayout(LayoutPolicyProto.newBuilder().setStripeUnit(4096).setDataUnits(2))
+                .setHasLayout(true)
+                .addPlacement("ds-1")
+                .addPlacement("ds-2"))
+        .build();
   }
 
   private static MetaRequestProto mv(String a, String b) {
-    return MetaRequestProto.newBuilder().setRename(RenameRequestProto.newBuilder().setSource(a).setTarget(b)).build();
+    return MetaRequestProto.newBuilder()
+        .setRename(RenameRequestProto.newBuilder().setSource(a).setTarget(b))
+        .build();
   }
 
   private static MetaRequestProto rm(String p, boolean recursive) {
-    return MetaRequestProto.newBuilder().setRemove(RemoveRequestProto.newBuilder().setPath(p).setRecursive(recursive))
+    return MetaRequestProto.newBuilder()
+        .setRemove(RemoveRequestProto.newBuilder().setPath(p).setRecursive(recursive))
         .build();
   }
 
@@ -73,11 +84,11 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
   }
 
   /**
-   * While the meta leader is being replaced, another replica answers a client's lookups once it
-   * has applied what the client has seen. A lookup tells the client how new its answer is: the
-   * newest change to the inodes it read, not the newest entry in the log, or every client that
-   * read a busy namespace in the leader's last milliseconds would wait out the election for
-   * changes (other files', recovery's) it never saw.
+   * While the meta leader is being replaced, another replica answers a client's lookups once it has
+   * applied what the client has seen. A lookup tells the client how new its answer is: the newest
+   * change to the inodes it read, not the newest entry in the log, or every client that read a busy
+   * namespace in the leader's last milliseconds would wait out the election for changes (other
+   * files', recovery's) it never saw.
    */
   @Test
   void aLookupIsAsNewAsTheLastChangeToWhatItReadNotAsTheLog() {
@@ -89,29 +100,49 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     for (int i = 0; i < 50; i++) {
       one(create("/busy/x" + i));
     }
-    assertThat(lookupIndex("/a/f")).as("a lookup through / and /a to f").isEqualTo(rootChanged)
-        .isGreaterThan(fileCreated).isLessThan(index);
-    assertThat(NamespaceQueries.readDir(store, ReadDirRequestProto.newBuilder().setPath("/a").build()).getIndex())
-        .as("a listing of /a").isEqualTo(rootChanged);
+    assertThat(lookupIndex("/a/f"))
+        .as("a lookup through / and /a to f")
+        .isEqualTo(rootChanged)
+        .isGreaterThan(fileCreated)
+        .isLessThan(index);
+    assertThat(
+            NamespaceQueries.readDir(store, ReadDirRequestProto.newBuilder().setPath("/a").build())
+                .getIndex())
+        .as("a listing of /a")
+        .isEqualTo(rootChanged);
     assertThat(lookupIndex("/busy/x7")).as("a lookup in the busy directory").isEqualTo(index);
 
     long id = one(create("/a/g")).getInode().getId();
-    one(MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder().setFileId(id).setSetSize(true)
-        .setSize(5000).setExtendOnly(true)).build());
+    one(
+        MetaRequestProto.newBuilder()
+            .setSetAttr(
+                SetAttrRequestProto.newBuilder()
+                    .setFileId(id)
+                    .setSetSize(true)
+                    .setSize(5000)
+                    .setExtendOnly(true))
+            .build());
     assertThat(lookupIndex("/a/g")).as("a lookup of a file just grown").isEqualTo(index);
-    assertThat(NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setFileId(id).build()).getIndex())
-        .as("a lookup of it by id").isEqualTo(index);
+    assertThat(
+            NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setFileId(id).build())
+                .getIndex())
+        .as("a lookup of it by id")
+        .isEqualTo(index);
 
     try (NamespaceTxn tx = store.begin()) {
       tx.putInode(tx.inode(id).toBuilder().setMode(0600).build());
       tx.commit(1, ++index);
     }
-    assertThat(lookupIndex("/a/g")).as("an inode written with no log position: the replica's applied index "
-        + "answers for it").isZero();
+    assertThat(lookupIndex("/a/g"))
+        .as(
+            "an inode written with no log position: the replica's applied index "
+                + "answers for it")
+        .isZero();
   }
 
   private long lookupIndex(String path) {
-    return NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setPath(path).build()).getIndex();
+    return NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setPath(path).build())
+        .getIndex();
   }
 
   @Test
@@ -119,7 +150,9 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     assertThat(one(mkdir("/a/b", false)).getStatus()).isEqualTo(StatusProto.NOT_FOUND);
     assertThat(one(mkdir("/a/b/c", true)).getStatus()).isEqualTo(StatusProto.OK);
     assertThat(stat("/a/b/c")).isEqualTo(StatusProto.OK);
-    assertThat(one(mkdir("/a/b", true)).getStatus()).as("-p accepts an existing directory").isEqualTo(StatusProto.OK);
+    assertThat(one(mkdir("/a/b", true)).getStatus())
+        .as("-p accepts an existing directory")
+        .isEqualTo(StatusProto.OK);
     assertThat(one(mkdir("/a/b", false)).getStatus()).isEqualTo(StatusProto.EXISTS);
     one(create("/a/f"));
     assertThat(one(mkdir("/a/f/g", true)).getStatus()).isEqualTo(StatusProto.NOT_DIRECTORY);
@@ -128,24 +161,39 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
   @Test
   void aRefusedChangeLeavesNothingBehindEvenInsideABatch() {
     one(create("/file"));
-    // mkdir -p creates /x, then fails at /x/file/... no: it fails at /file/y before creating anything
-    List<MetaResponseProto> r = entry(mkdir("/new", false), mkdir("/file/y/z", true), create("/new/f"));
-    assertThat(r).extracting(MetaResponseProto::getStatus)
+    // mkdir -p creates /x, then fails at /x/file/... no: it fails at /file/y before creating
+    // anything
+    List<MetaResponseProto> r =
+        entry(mkdir("/new", false), mkdir("/file/y/z", true), create("/new/f"));
+    assertThat(r)
+        .extracting(MetaResponseProto::getStatus)
         .containsExactly(StatusProto.OK, StatusProto.NOT_DIRECTORY, StatusProto.OK);
-    assertThat(stat("/new/f")).as("a later change in the same entry sees the earlier one").isEqualTo(StatusProto.OK);
+    assertThat(stat("/new/f"))
+        .as("a later change in the same entry sees the earlier one")
+        .isEqualTo(StatusProto.OK);
     assertThat(stat("/file/y")).isEqualTo(StatusProto.NOT_DIRECTORY);
   }
 
   @Test
   void renameFollowsPosixRules() {
-    entry(mkdir("/d1/sub", true), mkdir("/d2", true), mkdir("/full/x", true), create("/f1"), create("/f2"));
-    assertThat(one(mv("/f1", "/f2")).getStatus()).as("a file replaces a file").isEqualTo(StatusProto.OK);
+    entry(
+        mkdir("/d1/sub", true),
+        mkdir("/d2", true),
+        mkdir("/full/x", true),
+        create("/f1"),
+        create("/f2"));
+    assertThat(one(mv("/f1", "/f2")).getStatus())
+        .as("a file replaces a file")
+        .isEqualTo(StatusProto.OK);
     assertThat(stat("/f1")).isEqualTo(StatusProto.NOT_FOUND);
     assertThat(store.pendingReclaims(10)).as("the replaced file's shards are reclaimed").hasSize(1);
-    assertThat(one(mv("/d1", "/d2")).getStatus()).as("a directory replaces an empty one").isEqualTo(StatusProto.OK);
+    assertThat(one(mv("/d1", "/d2")).getStatus())
+        .as("a directory replaces an empty one")
+        .isEqualTo(StatusProto.OK);
     assertThat(stat("/d2/sub")).isEqualTo(StatusProto.OK);
     assertThat(one(mv("/d2", "/full")).getStatus()).isEqualTo(StatusProto.NOT_EMPTY);
-    assertThat(one(mv("/d2", "/d2/sub/inside")).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+    assertThat(one(mv("/d2", "/d2/sub/inside")).getStatus())
+        .isEqualTo(StatusProto.INVALID_ARGUMENT);
     assertThat(one(mv("/f2", "/d2")).getStatus()).isEqualTo(StatusProto.IS_DIRECTORY);
     assertThat(one(mv("/d2", "/f2")).getStatus()).isEqualTo(StatusProto.NOT_DIRECTORY);
     assertThat(one(mv("/f2", "/f2")).getStatus()).as("onto itself").isEqualTo(StatusProto.OK);
@@ -179,9 +227,13 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     assertThat(store.pendingReclaims(10)).hasSize(3);
     assertThat(one(rm("/", true)).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
     entry(mkdir("/empty", false), create("/plain"));
-    assertThat(one(rm("/empty", false)).getStatus()).as("an empty directory needs no -r").isEqualTo(StatusProto.OK);
-    MetaRequestProto rmdir = MetaRequestProto.newBuilder().setRemove(RemoveRequestProto.newBuilder().setPath("/plain")
-        .setDirectory(true)).build();
+    assertThat(one(rm("/empty", false)).getStatus())
+        .as("an empty directory needs no -r")
+        .isEqualTo(StatusProto.OK);
+    MetaRequestProto rmdir =
+        MetaRequestProto.newBuilder()
+            .setRemove(RemoveRequestProto.newBuilder().setPath("/plain").setDirectory(true))
+            .build();
     assertThat(one(rmdir).getStatus()).isEqualTo(StatusProto.NOT_DIRECTORY);
   }
 
@@ -198,8 +250,15 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     boolean more;
     int pages = 0;
     do {
-      var r = NamespaceQueries.readDir(store, ReadDirRequestProto.newBuilder().setPath("/big").setStartAfter(after)
-          .setLimit(1000).build()).getEntries();
+      var r =
+          NamespaceQueries.readDir(
+                  store,
+                  ReadDirRequestProto.newBuilder()
+                      .setPath("/big")
+                      .setStartAfter(after)
+                      .setLimit(1000)
+                      .build())
+              .getEntries();
       r.getEntriesList().forEach(e -> names.add(e.getName()));
       after = names.get(names.size() - 1);
       more = r.getMore();
@@ -213,20 +272,37 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
   void writersExtendTheSizeByFileIdEvenAfterARename() {
     long id = one(create("/w")).getInode().getId();
     one(mv("/w", "/w2"));
-    MetaRequestProto grow = MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder().setFileId(id)
-        .setSetSize(true).setSize(5000).setExtendOnly(true)).build();
-    MetaRequestProto shrinkAttempt = MetaRequestProto.newBuilder().setSetAttr(SetAttrRequestProto.newBuilder()
-        .setFileId(id).setSetSize(true).setSize(10).setExtendOnly(true)).build();
+    MetaRequestProto grow =
+        MetaRequestProto.newBuilder()
+            .setSetAttr(
+                SetAttrRequestProto.newBuilder()
+                    .setFileId(id)
+                    .setSetSize(true)
+                    .setSize(5000)
+                    .setExtendOnly(true))
+            .build();
+    MetaRequestProto shrinkAttempt =
+        MetaRequestProto.newBuilder()
+            .setSetAttr(
+                SetAttrRequestProto.newBuilder()
+                    .setFileId(id)
+                    .setSetSize(true)
+                    .setSize(10)
+                    .setExtendOnly(true))
+            .build();
     assertThat(entry(grow, shrinkAttempt).get(1).getInode().getSize()).isEqualTo(5000);
     one(rm("/w2", false));
-    assertThat(one(grow).getStatus()).as("the open file was removed").isEqualTo(StatusProto.NOT_FOUND);
+    assertThat(one(grow).getStatus())
+        .as("the open file was removed")
+        .isEqualTo(StatusProto.NOT_FOUND);
   }
 
   @Test
   void badPathsAndReservedNamesAreRefused() {
     assertThat(one(mkdir("relative", false)).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
     assertThat(one(mkdir("/a/../b", true)).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
-    assertThat(one(mkdir("/" + "x".repeat(300), false)).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
+    assertThat(one(mkdir("/" + "x".repeat(300), false)).getStatus())
+        .isEqualTo(StatusProto.INVALID_ARGUMENT);
     assertThat(one(mkdir("/.snapshots", false)).getMessage()).contains("reserved");
     assertThat(one(create("/")).getStatus()).isEqualTo(StatusProto.EXISTS);
   }
@@ -254,7 +330,7 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     boolean again;
     try (NamespaceTxn tx = store.begin()) {
       moved = tx.moveUnits(id, "ds-1", "ds-9", 1);
-      again = tx.moveUnits(id, "ds-1", "ds-8", 1);   // a second move of the same generation: refused
+      again = tx.moveUnits(id, "ds-1", "ds-8", 1); // a second move of the same generation: refused
       tx.commit(1, ++index);
     }
     assertThat(moved).isTrue();
@@ -266,7 +342,9 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     assertThat(store.placedFiles("ds-1", 10)).isEmpty();
     assertThat(store.placedFiles("ds-9", 10)).containsExactly(id);
     assertThat(store.staleFiles("ds-1", 10)).isEmpty();
-    assertThat(store.leftoverFiles("ds-1", 10)).as("its old shards are still to delete").containsExactly(id);
+    assertThat(store.leftoverFiles("ds-1", 10))
+        .as("its old shards are still to delete")
+        .containsExactly(id);
 
     try (NamespaceTxn tx = store.begin()) {
       tx.leftoverDropped(id, "ds-1");
@@ -282,13 +360,15 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
     long id = one(create("/on-ds-1")).getInode().getId();
     for (String ds : List.of("ds-1", "ds-2")) {
       try (NamespaceTxn tx = store.begin()) {
-        tx.registerServer(HeartbeatRequestProto.newBuilder().setServerId(ds)
-            .setAddress("127.0.0.1:1").build());
+        tx.registerServer(
+            HeartbeatRequestProto.newBuilder().setServerId(ds).setAddress("127.0.0.1:1").build());
         tx.commit(1, ++index);
       }
     }
     assertThat(change("ds-1", b -> b.setRemoved(true))).as("an up server is not removed").isFalse();
-    assertThat(change("ds-1", b -> b.setState(DataServerStateProto.DRAINING).setDecommissioned(true))).isTrue();
+    assertThat(
+            change("ds-1", b -> b.setState(DataServerStateProto.DRAINING).setDecommissioned(true)))
+        .isTrue();
     assertThat(change("ds-1", b -> b.setRemoved(true))).as("a draining one neither").isFalse();
     try (NamespaceTxn tx = store.begin()) {
       tx.moveUnits(id, "ds-1", "ds-9", 1);
@@ -306,8 +386,9 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
 
   private boolean change(String server, UnaryOperator<ServerStateChangeProto.Builder> how) {
     try (NamespaceTxn tx = store.begin()) {
-      boolean changed = ServerStates.change(tx, how.apply(ServerStateChangeProto.newBuilder().setServer(server))
-          .build(), 1000);
+      boolean changed =
+          ServerStates.change(
+              tx, how.apply(ServerStateChangeProto.newBuilder().setServer(server)).build(), 1000);
       tx.commit(1, ++index);
       return changed;
     }
@@ -325,7 +406,7 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
       }
       List<org.rocksdb.ColumnFamilyHandle> handles = new ArrayList<>();
       try (org.rocksdb.DBOptions dbo = new org.rocksdb.DBOptions();
-           org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(dbo, dir.toString(), all, handles)) {
+          org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(dbo, dir.toString(), all, handles)) {
         for (int i = 0; i < all.size(); i++) {
           if (new String(all.get(i).getName(), StandardCharsets.UTF_8).equals("placed")) {
             db.dropColumnFamily(handles.get(i));

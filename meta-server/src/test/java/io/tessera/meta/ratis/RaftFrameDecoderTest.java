@@ -20,7 +20,7 @@ class RaftFrameDecoderTest {
     FrameBudget budget = new FrameBudget(1 << 20);
     EmbeddedChannel peer = new EmbeddedChannel(new RaftFrameDecoder(1 << 20, budget));
 
-    peer.writeInbound(bytes(0xac, 0x02, 1, 2, 3));   // 300 bytes declared, 3 arrived
+    peer.writeInbound(bytes(0xac, 0x02, 1, 2, 3)); // 300 bytes declared, 3 arrived
     assertThat(budget.reserved()).isEqualTo(302);
     assertThat((Object) peer.readInbound()).isNull();
 
@@ -44,7 +44,9 @@ class RaftFrameDecoderTest {
 
     first.writeInbound(Unpooled.wrappedBuffer(new byte[79]));
     ((ByteBuf) first.readInbound()).release();
-    assertThat(second.config().isAutoRead()).as("read again once the first message is whole").isTrue();
+    assertThat(second.config().isAutoRead())
+        .as("read again once the first message is whole")
+        .isTrue();
   }
 
   @Test
@@ -64,7 +66,8 @@ class RaftFrameDecoderTest {
     EmbeddedChannel peer = new EmbeddedChannel(new RaftFrameDecoder(1 << 20, budget));
 
     assertThatThrownBy(() -> peer.writeInbound(bytes(0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2)))
-        .isInstanceOf(TooLongFrameException.class).hasMessageContaining("4294967295 bytes");
+        .isInstanceOf(TooLongFrameException.class)
+        .hasMessageContaining("4294967295 bytes");
     assertThat(budget.reserved()).isZero();
     peer.writeInbound(bytes(3, 1, 2, 3));
     assertThat((Object) peer.readInbound()).as("what follows the bad length is dropped").isNull();
@@ -72,7 +75,8 @@ class RaftFrameDecoderTest {
 
   @Test
   void aLengthOfMoreThanFiveBytesIsNoRaftMessage() {
-    EmbeddedChannel peer = new EmbeddedChannel(new RaftFrameDecoder(1 << 20, new FrameBudget(1 << 20)));
+    EmbeddedChannel peer =
+        new EmbeddedChannel(new RaftFrameDecoder(1 << 20, new FrameBudget(1 << 20)));
     assertThatThrownBy(() -> peer.writeInbound(bytes(0x80, 0x80, 0x80, 0x80, 0x80, 0x01)))
         .hasMessageContaining("length runs past 5 bytes");
   }

@@ -13,9 +13,19 @@ class ReplyCacheTest {
   private static final ByteString CLIENT = ByteString.copyFromUtf8("client-1");
 
   private static MetaResponseProto created(long inode) {
-    return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setIndex(inode * 10)
-        .setInode(InodeProto.newBuilder().setId(inode).setMode(0644).setLayout(LayoutProto.newBuilder()
-            .setStripeUnit(1 << 20).setDataUnits(6).addServers("ds-1").addServers("ds-2")))
+    return MetaResponseProto.newBuilder()
+        .setStatus(StatusProto.OK)
+        .setIndex(inode * 10)
+        .setInode(
+            InodeProto.newBuilder()
+                .setId(inode)
+                .setMode(0644)
+                .setLayout(
+                    LayoutProto.newBuilder()
+                        .setStripeUnit(1 << 20)
+                        .setDataUnits(6)
+                        .addServers("ds-1")
+                        .addServers("ds-2")))
         .build();
   }
 
@@ -26,7 +36,9 @@ class ReplyCacheTest {
 
     assertThat(cache.get(CLIENT, 7)).isEqualTo(created(42));
     assertThat(cache.get(CLIENT, 8)).as("another call of the same client").isNull();
-    assertThat(cache.get(ByteString.copyFromUtf8("client-2"), 7)).as("the same call id of another client").isNull();
+    assertThat(cache.get(ByteString.copyFromUtf8("client-2"), 7))
+        .as("the same call id of another client")
+        .isNull();
   }
 
   @Test

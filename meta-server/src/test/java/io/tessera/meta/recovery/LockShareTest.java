@@ -21,12 +21,12 @@ class LockShareTest {
     long locked = 0;
     for (int file = 0; file < 50; file++) {
       long lockedSince = share.beforeLocking();
-      long held = (100 + 7 * file) * 1_000_000L;   // each copy holds its file's lock 100 ms or more
+      long held = (100 + 7 * file) * 1_000_000L; // each copy holds its file's lock 100 ms or more
       now += held;
       locked += held;
       share.released(lockedSince, true);
     }
-    share.beforeLocking();                         // the 51st lock
+    share.beforeLocking(); // the 51st lock
     assertThat((double) locked / now).isCloseTo(0.30, Offset.offset(0.001));
   }
 
@@ -36,7 +36,7 @@ class LockShareTest {
     now += 300_000_000L;
     share.released(lockedSince, true);
     assertThat(now).as("released: counted and reported at once").isEqualTo(300_000_000L);
-    now += 500_000_000L;                           // nothing to rebuild for a while
+    now += 500_000_000L; // nothing to rebuild for a while
     share.beforeLocking();
     assertThat(now).as("waits only the rest of the 700 ms").isEqualTo(1_000_000_000L);
   }
@@ -54,22 +54,24 @@ class LockShareTest {
   @Test
   void aLockNoWriterWaitedOnCallsForNoPause() throws Exception {
     long lockedSince = share.beforeLocking();
-    now += 400_000_000L;                           // a chunk of a file nobody writes
+    now += 400_000_000L; // a chunk of a file nobody writes
     share.released(lockedSince, false);
     share.beforeLocking();
-    assertThat(now).as("the next chunk goes at once (the byte rate still paces it)").isEqualTo(400_000_000L);
+    assertThat(now)
+        .as("the next chunk goes at once (the byte rate still paces it)")
+        .isEqualTo(400_000_000L);
   }
 
   @Test
   void aFileNobodyWritesIsCopiedWhileTheBusyFilesPauseRunsOut() throws Exception {
     long lockedSince = share.beforeLocking();
-    now += 100_000_000L;                           // a busy file's copy: 100 ms under its file-wide lock
-    share.released(lockedSince, true);             // owes 100 x 70 / 30 = 233 ms
+    now += 100_000_000L; // a busy file's copy: 100 ms under its file-wide lock
+    share.released(lockedSince, true); // owes 100 x 70 / 30 = 233 ms
     long chunkSince = share.beforeUnwaitedLock();
     assertThat(now).as("the idle file's chunk is not held up").isEqualTo(100_000_000L);
     now += 50_000_000L;
     share.released(chunkSince, false);
-    share.beforeLocking();                         // the next file-wide lock
+    share.beforeLocking(); // the next file-wide lock
     assertThat(now).as("waits only what the 50 ms did not pay off").isEqualTo(333_333_333L);
   }
 
@@ -77,12 +79,13 @@ class LockShareTest {
   void aChunkWritersWaitedOnAfterAllOwesItsPauseOnTopOfWhatWasOwed() throws Exception {
     long lockedSince = share.beforeLocking();
     now += 100_000_000L;
-    share.released(lockedSince, true);             // owes 233 ms
+    share.released(lockedSince, true); // owes 233 ms
     long chunkSince = share.beforeUnwaitedLock();
-    now += 60_000_000L;                            // a writer asked for the chunk's stripes meanwhile
+    now += 60_000_000L; // a writer asked for the chunk's stripes meanwhile
     share.released(chunkSince, true);
     share.beforeLocking();
-    assertThat((double) 160_000_000L / now).as("160 ms locked in all: still 30 % of the clock")
+    assertThat((double) 160_000_000L / now)
+        .as("160 ms locked in all: still 30 % of the clock")
         .isCloseTo(0.30, Offset.offset(0.001));
   }
 }

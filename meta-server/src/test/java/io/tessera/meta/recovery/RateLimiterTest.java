@@ -17,10 +17,10 @@ class RateLimiterTest {
     RateLimiter l = limiter(48L << 20);
     long start = now;
     long bytes = 0;
-    for (int chunk = 0; chunk < 1000; chunk++) {   // 8 GiB in 8 MiB chunks: minutes at the rate
+    for (int chunk = 0; chunk < 1000; chunk++) { // 8 GiB in 8 MiB chunks: minutes at the rate
       l.acquire(8L << 20);
       bytes += 8L << 20;
-      now += 20_000_000;                             // each chunk also takes 20 ms to copy
+      now += 20_000_000; // each chunk also takes 20 ms to copy
     }
     double seconds = (now - start) / 1e9;
     // the rate, plus the one second's worth a start after idling may send at once
@@ -30,11 +30,11 @@ class RateLimiterTest {
   @Test
   void afterIdlingAtMostOneSecondsWorthGoesOutAtOnce() throws Exception {
     RateLimiter l = limiter(10L << 20);
-    now += 60_000_000_000L;                          // a minute with nothing to rebuild
+    now += 60_000_000_000L; // a minute with nothing to rebuild
     long before = now;
-    l.acquire(10L << 20);                            // a second's worth: no wait
+    l.acquire(10L << 20); // a second's worth: no wait
     assertThat(now).isEqualTo(before);
-    l.acquire(10L << 20);                            // the next second's worth waits for it
+    l.acquire(10L << 20); // the next second's worth waits for it
     assertThat(now - before).isEqualTo(1_000_000_000L);
   }
 
@@ -42,8 +42,8 @@ class RateLimiterTest {
   void aLowerRateWhileClientsAreBusyAppliesFromTheNextChunk() throws Exception {
     long[] rate = {48L << 20};
     RateLimiter l = new RateLimiter(() -> rate[0], () -> now, nanos -> now += nanos);
-    l.acquire(48L << 20);                            // the first second's worth
-    rate[0] = 16L << 20;                             // clients got busy
+    l.acquire(48L << 20); // the first second's worth
+    rate[0] = 16L << 20; // clients got busy
     long before = now;
     for (int i = 0; i < 16; i++) {
       l.acquire(1L << 20);
@@ -54,11 +54,11 @@ class RateLimiterTest {
   @Test
   void underALockASmallCopyGoesOutAtOnceAndTheNextChunkPaysForIt() throws Exception {
     RateLimiter l = limiter(16L << 20);
-    l.acquire(16L << 20);                            // busy: the burst allowance is used up
+    l.acquire(16L << 20); // busy: the burst allowance is used up
     long locked = now;
-    l.acquireHoldingLock(6L << 20);                  // a 6 MiB file copied under its file-wide lock
+    l.acquireHoldingLock(6L << 20); // a 6 MiB file copied under its file-wide lock
     assertThat(now).as("writers of the file are not kept waiting by the pacing").isEqualTo(locked);
-    l.acquire(1L << 20);                             // the next chunk, lock released
+    l.acquire(1L << 20); // the next chunk, lock released
     assertThat(now - locked).as("it waits for both: 7 MiB at 16 MiB/s").isEqualTo(437_500_000L);
   }
 
@@ -67,9 +67,11 @@ class RateLimiterTest {
     RateLimiter l = limiter(16L << 20);
     l.acquire(16L << 20);
     long start = now;
-    for (int chunk = 0; chunk < 64; chunk++) {       // 512 MiB under one lock, in 8 MiB chunks
+    for (int chunk = 0; chunk < 64; chunk++) { // 512 MiB under one lock, in 8 MiB chunks
       l.acquireHoldingLock(8L << 20);
     }
-    assertThat(now - start).as("32 s at the rate, less the second it may run ahead").isEqualTo(31_000_000_000L);
+    assertThat(now - start)
+        .as("32 s at the rate, less the second it may run ahead")
+        .isEqualTo(31_000_000_000L);
   }
 }

@@ -13,7 +13,7 @@ class UnitBuffersTest {
     UnitBuffers buffers = new UnitBuffers(1 << 20);
     byte[] unit = buffers.take(4096);
     ByteBuf sent = Unpooled.wrappedBuffer(unit);
-    sent.release();   // what Netty does once the request is written out
+    sent.release(); // what Netty does once the request is written out
 
     buffers.giveBack(new byte[][][] {{unit}}, List.of(sent));
 
@@ -26,7 +26,7 @@ class UnitBuffersTest {
     UnitBuffers buffers = new UnitBuffers(1 << 20);
     byte[] unit = buffers.take(4096);
     unit[0] = 42;
-    ByteBuf queued = Unpooled.wrappedBuffer(unit);   // not yet written: Netty still holds it
+    ByteBuf queued = Unpooled.wrappedBuffer(unit); // not yet written: Netty still holds it
 
     buffers.giveBack(new byte[][][] {{unit}}, List.of(queued));
 

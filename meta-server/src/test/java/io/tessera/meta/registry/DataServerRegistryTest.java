@@ -8,14 +8,22 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** What a replica that takes over as leader knows about the data servers and their clients' load. */
+/**
+ * What a replica that takes over as leader knows about the data servers and their clients' load.
+ */
 class DataServerRegistryTest {
   private static HeartbeatRequestProto report(String id, long clientBytesPerS) {
-    return HeartbeatRequestProto.newBuilder().setServerId(id).setAddress("127.0.0.1:1").setClientBytesPerS(clientBytesPerS)
+    return HeartbeatRequestProto.newBuilder()
+        .setServerId(id)
+        .setAddress("127.0.0.1:1")
+        .setClientBytesPerS(clientBytesPerS)
         .build();
   }
 
-  /** A follower that was told of two servers through the log (their registrations, before any client wrote). */
+  /**
+   * A follower that was told of two servers through the log (their registrations, before any client
+   * wrote).
+   */
   private static DataServerRegistry followerWithRegistrations() {
     DataServerRegistry r = new DataServerRegistry(Duration.ofSeconds(30));
     r.heartbeat(report("ds-1", 0));
@@ -27,14 +35,15 @@ class DataServerRegistryTest {
   @Test
   void aNewLeaderDoesNotTakeTheRegistrationsLoadOfZeroForQuietClients() {
     DataServerRegistry r = followerWithRegistrations();
-    assertThat(r.clientBytesPerS()).hasValue(0);                 // as a follower: what the log told it
+    assertThat(r.clientBytesPerS()).hasValue(0); // as a follower: what the log told it
 
-    r.leaderChanged("m2", true, () -> List.of("ds-1", "ds-2"));  // m1 died while clients wrote 80 MB/s
-    assertThat(r.live()).hasSize(2);                             // both servers still count as up...
-    assertThat(r.clientBytesPerS()).isEmpty();                   // ...but their load is not known
+    r.leaderChanged(
+        "m2", true, () -> List.of("ds-1", "ds-2")); // m1 died while clients wrote 80 MB/s
+    assertThat(r.live()).hasSize(2); // both servers still count as up...
+    assertThat(r.clientBytesPerS()).isEmpty(); // ...but their load is not known
 
     r.heartbeat(report("ds-1", 40 << 20));
-    assertThat(r.clientBytesPerS()).isEmpty();                   // ds-2 has not reported yet
+    assertThat(r.clientBytesPerS()).isEmpty(); // ds-2 has not reported yet
     r.heartbeat(report("ds-2", 40 << 20));
     assertThat(r.clientBytesPerS()).hasValue(80L << 20);
   }
@@ -42,7 +51,7 @@ class DataServerRegistryTest {
   @Test
   void aServerFoundDownDoesNotKeepTheLoadUnknown() {
     DataServerRegistry r = new DataServerRegistry(Duration.ofSeconds(30));
-    r.load(Map.of("ds-9", report("ds-9", 0)));                  // registered once, never heard since
+    r.load(Map.of("ds-9", report("ds-9", 0))); // registered once, never heard since
     r.leaderChanged("m2", true, List::of);
     r.heartbeat(report("ds-1", 5 << 20));
     assertThat(r.live()).extracting(HeartbeatRequestProto::getServerId).containsExactly("ds-1");
@@ -54,6 +63,6 @@ class DataServerRegistryTest {
     DataServerRegistry r = followerWithRegistrations();
     r.leaderChanged("m2", true, () -> List.of("ds-1", "ds-2"));
     r.leaderChanged("m3", false, List::of);
-    assertThat(r.clientBytesPerS()).hasValue(0);                 // a follower's figure, as before
+    assertThat(r.clientBytesPerS()).hasValue(0); // a follower's figure, as before
   }
 }

@@ -17,13 +17,21 @@ class PlacementPolicyTest {
   private static List<HeartbeatRequestProto> live(int n) {
     List<HeartbeatRequestProto> out = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
-      out.add(HeartbeatRequestProto.newBuilder().setServerId("ds-" + i).setFreeBytes(100 * GIB).build());
+      out.add(
+          HeartbeatRequestProto.newBuilder()
+              .setServerId("ds-" + i)
+              .setFreeBytes(100 * GIB)
+              .build());
     }
     return out;
   }
 
   private static LayoutPolicyProto layout(int k, int m) {
-    return LayoutPolicyProto.newBuilder().setDataUnits(k).setParityUnits(m).setStripeUnit(1 << 20).build();
+    return LayoutPolicyProto.newBuilder()
+        .setDataUnits(k)
+        .setParityUnits(m)
+        .setStripeUnit(1 << 20)
+        .build();
   }
 
   /**
@@ -45,10 +53,13 @@ class PlacementPolicyTest {
   void belowKPlusOneLiveOrWithoutParityAFileWaitsForItsServers() {
     PlacementPolicy p = new PlacementPolicy(GIB, 1);
     assertThatThrownBy(() -> p.choose(live(4), List.of("ds-5", "ds-6"), layout(4, 2), false))
-        .isInstanceOf(NamespaceException.class).hasMessageContaining("at least 5 of its 6 data servers live")
-        .satisfies(e -> assertThat(((NamespaceException) e).status()).isEqualTo(StatusProto.NO_SPACE));
+        .isInstanceOf(NamespaceException.class)
+        .hasMessageContaining("at least 5 of its 6 data servers live")
+        .satisfies(
+            e -> assertThat(((NamespaceException) e).status()).isEqualTo(StatusProto.NO_SPACE));
     assertThatThrownBy(() -> p.choose(live(5), List.of("ds-6"), layout(6, 0), false))
-        .as("no parity: no unit may start stale").hasMessageContaining("all 6 data servers live");
+        .as("no parity: no unit may start stale")
+        .hasMessageContaining("all 6 data servers live");
     assertThatThrownBy(() -> p.choose(live(5), List.of(), layout(4, 2), false))
         .hasMessageContaining("needs 6 data servers; the cluster has 5");
   }
@@ -58,7 +69,8 @@ class PlacementPolicyTest {
   void tooFewServersRightAfterALeaderTookOverIsRetriedNotRefused() {
     PlacementPolicy p = new PlacementPolicy(GIB, 1);
     assertThatThrownBy(() -> p.choose(live(0), List.of(), layout(1, 0), true))
-        .satisfies(e -> assertThat(((NamespaceException) e).status()).isEqualTo(StatusProto.UNAVAILABLE))
+        .satisfies(
+            e -> assertThat(((NamespaceException) e).status()).isEqualTo(StatusProto.UNAVAILABLE))
         .hasMessageContaining("retry shortly");
   }
 
@@ -71,7 +83,9 @@ class PlacementPolicyTest {
     assertThat(DefaultLayout.widestSafe(3, 1 << 20)).isEqualTo(layout(2, 1));
     assertThat(DefaultLayout.widestSafe(2, 1 << 20)).isEqualTo(layout(1, 1));
     assertThat(DefaultLayout.widestSafe(1, 1 << 20)).isEqualTo(layout(1, 0));
-    assertThat(DefaultLayout.parse("6+0").policyFor(9, 1 << 20)).as("striping only when asked").isEqualTo(layout(6, 0));
+    assertThat(DefaultLayout.parse("6+0").policyFor(9, 1 << 20))
+        .as("striping only when asked")
+        .isEqualTo(layout(6, 0));
     assertThatThrownBy(() -> DefaultLayout.parse("6-3")).hasMessageContaining("is not auto or K+M");
   }
 }
