@@ -3,7 +3,7 @@ package io.tessera.meta.registry;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.StatusProto;
-import io.tessera.meta.namespace.NamespaceException;
+import io.tessera.meta.state.NamespaceException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.StatusProto;
-import io.tessera.meta.namespace.NamespaceException;
+import io.tessera.meta.state.NamespaceException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,7 @@
-package io.tessera.meta.recovery;
+package io.tessera.meta.state;
 
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.InodeProto;
-import io.tessera.meta.namespace.NamespaceTxn;
 import io.tessera.meta.proto.LayoutMoveProto;
 import io.tessera.meta.proto.RebuildDoneProto;
 import io.tessera.meta.proto.ServerStateChangeProto;

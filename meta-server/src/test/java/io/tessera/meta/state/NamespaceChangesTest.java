@@ -1,4 +1,4 @@
-package io.tessera.meta.namespace;
+package io.tessera.meta.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

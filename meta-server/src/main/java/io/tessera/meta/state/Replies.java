@@ -1,4 +1,4 @@
-package io.tessera.meta.namespace;
+package io.tessera.meta.state;
 
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.MetaResponseProto;

@@ -1,4 +1,4 @@
-package io.tessera.meta.namespace;
+package io.tessera.meta.state;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.platform.UnpackedLibraries;

@@ -1,4 +1,4 @@
-package io.tessera.meta.namespace;
+package io.tessera.meta.state;
 
 import java.nio.file.Path;
 import java.util.function.Consumer;

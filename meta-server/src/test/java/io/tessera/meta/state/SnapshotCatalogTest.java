@@ -1,13 +1,10 @@
-package io.tessera.meta.snapshot;
+package io.tessera.meta.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.tessera.common.proto.StatusProto;
-import io.tessera.meta.namespace.AppliedNamespaceTest;
-import io.tessera.meta.namespace.NamespaceException;
-import io.tessera.meta.namespace.NamespaceStore;
 import io.tessera.meta.proto.SnapshotBeginProto;
 import io.tessera.meta.proto.SnapshotCommitProto;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.tessera.meta.namespace;
+package io.tessera.meta.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +17,6 @@ import io.tessera.common.proto.RenameRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.proto.ServerStateChangeProto;
-import io.tessera.meta.recovery.ServerStates;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

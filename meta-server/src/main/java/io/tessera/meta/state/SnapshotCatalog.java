@@ -1,10 +1,8 @@
-package io.tessera.meta.snapshot;
+package io.tessera.meta.state;
 
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.SnapshotProto;
 import io.tessera.common.proto.StatusProto;
-import io.tessera.meta.namespace.NamespaceException;
-import io.tessera.meta.namespace.NamespaceTxn;
 import io.tessera.meta.proto.PendingSnapshotProto;
 import io.tessera.meta.proto.SnapshotBeginProto;
 import io.tessera.meta.proto.SnapshotCommitProto;

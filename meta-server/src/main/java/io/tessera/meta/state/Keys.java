@@ -1,4 +1,4 @@
-package io.tessera.meta.namespace;
+package io.tessera.meta.state;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
