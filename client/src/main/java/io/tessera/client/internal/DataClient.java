@@ -1,17 +1,16 @@
 package io.tessera.client.internal;
 
 import io.netty.buffer.ByteBuf;
+import io.tessera.common.dataio.DataServerReply;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.ClusterStatusRequestProto;
 import io.tessera.common.proto.DataRequestProto;
-import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.DataServerProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.rpc.Failures;
-import io.tessera.common.rpc.Frame;
 import io.tessera.common.rpc.PeerUnreachableException;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.Service;
@@ -32,14 +31,12 @@ import java.util.concurrent.TimeoutException;
  * once before its error reaches the caller.
  */
 public final class DataClient {
-  /** A data server's reply: its header and raw payload (release it). */
-  public record Reply(DataResponseProto header, ByteBuf payload) {}
-
   private final RpcClientPool pool;
   private final MetaClient meta;
   private final CallerProto identity;
   private final Map<String, String> addresses = new ConcurrentHashMap<>();
   private final ServerHealth health;
+  private final DataServerReply.Outcomes outcomes;
 
   public DataClient(
       RpcClientPool pool, MetaClient meta, CallerProto identity, ServerHealth health) {
@@ -47,6 +44,7 @@ public final class DataClient {
     this.meta = meta;
     this.identity = identity;
     this.health = health;
+    this.outcomes = outcomes(health);
   }
 
   /** The status vector this client keeps of data servers. */
@@ -55,7 +53,7 @@ public final class DataClient {
   }
 
   /** Sends one request; payload ownership passes to this call (retries retain it). */
-  public CompletableFuture<Reply> call(
+  public CompletableFuture<DataServerReply> call(
       String serverId, DataRequestProto.Builder request, ByteBuf payload) {
     byte[] header = request.setCaller(identity).build().toByteArray();
     return attempt(serverId, header, payload, false)
@@ -110,7 +108,7 @@ public final class DataClient {
     return CompletableFuture.delayedExecutor(micros, TimeUnit.MICROSECONDS);
   }
 
-  private CompletableFuture<Reply> attempt(
+  private CompletableFuture<DataServerReply> attempt(
       String serverId, byte[] header, ByteBuf payload, boolean retried) {
     return address(serverId, retried)
         .thenCompose(
@@ -124,7 +122,8 @@ public final class DataClient {
         .handle(
             (frame, err) -> {
               if (err == null) {
-                return CompletableFuture.completedFuture(decode(serverId, frame, health));
+                return CompletableFuture.completedFuture(
+                    DataServerReply.decode(serverId, frame, outcomes));
               }
               Throwable cause = Failures.cause(err);
               boolean transport =
@@ -137,7 +136,7 @@ public final class DataClient {
                 return attempt(serverId, header, payload, true);
               }
               if (cause instanceof TesseraException te) {
-                return CompletableFuture.<Reply>failedFuture(te);
+                return CompletableFuture.<DataServerReply>failedFuture(te);
               }
               String why =
                   "data server "
@@ -148,39 +147,41 @@ public final class DataClient {
                       + cause.getMessage();
               if (transport) {
                 health.markDown(serverId, cause.getMessage());
-                return CompletableFuture.<Reply>failedFuture(
+                return CompletableFuture.<DataServerReply>failedFuture(
                     new ServerDownException(serverId, why));
               }
-              return CompletableFuture.<Reply>failedFuture(
+              return CompletableFuture.<DataServerReply>failedFuture(
                   new TesseraException(StatusProto.UNAVAILABLE, why));
             })
         .thenCompose(f -> f);
   }
 
-  private static Reply decode(String serverId, Frame frame, ServerHealth health) {
-    DataResponseProto h;
-    try {
-      h = DataResponseProto.parseFrom(frame.header());
-    } catch (Exception e) {
-      frame.release();
-      throw new CompletionException(
-          new TesseraException(
-              StatusProto.INTERNAL, "unreadable reply from data server " + serverId));
-    }
-    if (h.getStatus() == StatusProto.UNAVAILABLE) {
-      // up but unable to serve (starting, or cut off from the meta group): as good as down for now
-      frame.release();
-      health.markDown(serverId, h.getMessage());
-      throw new CompletionException(
-          new ServerDownException(serverId, "data server " + serverId + ": " + h.getMessage()));
-    }
-    health.answered(serverId);
-    if (h.getStatus() != StatusProto.OK) {
-      frame.release();
-      throw new CompletionException(
-          TesseraException.of(h.getStatus(), "data server " + serverId + ": " + h.getMessage()));
-    }
-    return new Reply(h, frame.payload());
+  /**
+   * The client's side of a data server's answer: a server that answers UNAVAILABLE (starting, or
+   * cut off from the meta group) is as good as down for now; any other answer shows it is up.
+   */
+  private static DataServerReply.Outcomes outcomes(ServerHealth health) {
+    return new DataServerReply.Outcomes() {
+      @Override
+      public void answered(String server) {
+        health.answered(server);
+      }
+
+      @Override
+      public RuntimeException failed(String server, StatusProto status, String message) {
+        if (status == StatusProto.UNAVAILABLE) {
+          health.markDown(server, message);
+          return new CompletionException(new ServerDownException(server, message));
+        }
+        health.answered(server);
+        return new CompletionException(TesseraException.of(status, message));
+      }
+
+      @Override
+      public RuntimeException unreadable(String server, String message) {
+        return new CompletionException(new TesseraException(StatusProto.INTERNAL, message));
+      }
+    };
   }
 
   private CompletableFuture<String> address(String serverId, boolean refresh) {

@@ -1,8 +1,8 @@
 package io.tessera.meta.recovery;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
 import io.tessera.common.cluster.RecoveryIdentity;
+import io.tessera.common.dataio.DataServerReply;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
@@ -24,8 +24,22 @@ import java.util.concurrent.TimeoutException;
  * TesseraException} for any answer but OK.
  */
 final class DataServerCalls {
-  /** A reply: the header and the payload, which the caller releases. */
-  record Reply(DataResponseProto header, ByteBuf payload) {}
+  /** Recovery's side of a data server's answer: every failure is a {@link RecoveryException}. */
+  private static final DataServerReply.Outcomes OUTCOMES =
+      new DataServerReply.Outcomes() {
+        @Override
+        public void answered(String server) {}
+
+        @Override
+        public RuntimeException failed(String server, StatusProto status, String message) {
+          return new RecoveryException(status, message);
+        }
+
+        @Override
+        public RuntimeException unreadable(String server, String message) {
+          return new RecoveryException(StatusProto.INTERNAL, message);
+        }
+      };
 
   private final RpcClientPool pool;
   private final DataServerRegistry registry;
@@ -43,12 +57,12 @@ final class DataServerCalls {
             .build();
   }
 
-  Reply call(String server, DataRequestProto.Builder request, ByteBuf payload) {
+  DataServerReply call(String server, DataRequestProto.Builder request, ByteBuf payload) {
     return await(callAsync(server, request, payload));
   }
 
   /** Waits for a call started with {@link #callAsync}; throws its failure. */
-  Reply await(CompletableFuture<Reply> call) {
+  DataServerReply await(CompletableFuture<DataServerReply> call) {
     try {
       return call.get(timeoutMillis, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
@@ -68,12 +82,12 @@ final class DataServerCalls {
   }
 
   /** A call given up on: its reply, if one still comes, is released on arrival. */
-  private static void releaseWhenAnswered(CompletableFuture<Reply> call) {
+  private static void releaseWhenAnswered(CompletableFuture<DataServerReply> call) {
     call.thenAccept(r -> r.payload().release());
   }
 
   /** Starts a call; completes with the reply, or fails with a {@link RecoveryException}. */
-  CompletableFuture<Reply> callAsync(
+  CompletableFuture<DataServerReply> callAsync(
       String server, DataRequestProto.Builder request, ByteBuf payload) {
     String address = registry.address(server);
     if (address == null) {
@@ -96,20 +110,7 @@ final class DataServerCalls {
                         + " did not answer: "
                         + Failures.cause(err).getMessage());
               }
-              DataResponseProto h;
-              try {
-                h = DataResponseProto.parseFrom(frame.header());
-              } catch (InvalidProtocolBufferException e) {
-                frame.release();
-                throw new RecoveryException(
-                    StatusProto.INTERNAL, "data server " + server + " sent an unreadable reply");
-              }
-              if (h.getStatus() != StatusProto.OK) {
-                frame.release();
-                throw new RecoveryException(
-                    h.getStatus(), "data server " + server + ": " + h.getMessage());
-              }
-              return new Reply(h, frame.payload());
+              return DataServerReply.decode(server, frame, OUTCOMES);
             });
   }
 
@@ -117,7 +118,7 @@ final class DataServerCalls {
    * Sends every request at once and waits for all the replies, in the order given; when any fails,
    * the payloads of the others are released and the first failure is thrown.
    */
-  Map<String, Reply> callAll(Map<String, DataRequestProto.Builder> requests) {
+  Map<String, DataServerReply> callAll(Map<String, DataRequestProto.Builder> requests) {
     return callAll(requests, Map.of());
   }
 
@@ -125,14 +126,14 @@ final class DataServerCalls {
    * Like {@link #callAll(Map)}, each request with its payload from {@code payloads} (absent: none),
    * which the calls release.
    */
-  Map<String, Reply> callAll(
+  Map<String, DataServerReply> callAll(
       Map<String, DataRequestProto.Builder> requests, Map<String, ? extends ByteBuf> payloads) {
-    Map<String, CompletableFuture<Reply>> sent = new LinkedHashMap<>();
+    Map<String, CompletableFuture<DataServerReply>> sent = new LinkedHashMap<>();
     requests.forEach(
         (server, request) -> sent.put(server, callAsync(server, request, payloads.get(server))));
-    Map<String, Reply> replies = new LinkedHashMap<>();
+    Map<String, DataServerReply> replies = new LinkedHashMap<>();
     RecoveryException failure = null;
-    for (Map.Entry<String, CompletableFuture<Reply>> e : sent.entrySet()) {
+    for (Map.Entry<String, CompletableFuture<DataServerReply>> e : sent.entrySet()) {
       try {
         replies.put(e.getKey(), await(e.getValue()));
       } catch (RecoveryException x) {
@@ -168,7 +169,7 @@ final class DataServerCalls {
 
   /** A call whose payload is not needed. */
   DataResponseProto callHeader(String server, DataRequestProto.Builder request, ByteBuf payload) {
-    Reply r = call(server, request, payload);
+    DataServerReply r = call(server, request, payload);
     r.payload().release();
     return r.header();
   }

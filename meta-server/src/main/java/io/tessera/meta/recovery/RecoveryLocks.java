@@ -1,6 +1,7 @@
 package io.tessera.meta.recovery;
 
 import io.netty.buffer.ByteBuf;
+import io.tessera.common.dataio.DataServerReply;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.LayoutFenceRequestProto;
@@ -81,7 +82,7 @@ final class RecoveryLocks {
       throws InterruptedException {
     PatientLocking.Ask ask =
         asked -> {
-          Map<String, CompletableFuture<DataServerCalls.Reply>> sent = new LinkedHashMap<>();
+          Map<String, CompletableFuture<DataServerReply>> sent = new LinkedHashMap<>();
           for (String server : asked) {
             sent.put(
                 server,
@@ -100,9 +101,9 @@ final class RecoveryLocks {
           List<String> granted = new ArrayList<>();
           List<String> busy = new ArrayList<>();
           RecoveryException failure = null;
-          for (Map.Entry<String, CompletableFuture<DataServerCalls.Reply>> e : sent.entrySet()) {
+          for (Map.Entry<String, CompletableFuture<DataServerReply>> e : sent.entrySet()) {
             try {
-              DataServerCalls.Reply r = calls.await(e.getValue());
+              DataServerReply r = calls.await(e.getValue());
               granted.add(e.getKey());
               answers.put(e.getKey(), r.header().getRead());
               payloads.put(e.getKey(), r.payload());
