@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Truncates of files with parity, in two phases as writes are: lock the stripes the truncate cuts
@@ -40,8 +38,6 @@ final class LockedTruncate {
   private final DataClient data;
   private final ParityWriter writer;
   private final Duration lease;
-  private final AtomicLong operations =
-      new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
 
   LockedTruncate(DataClient data, ParityWriter writer, Duration lease) {
     this.data = data;
@@ -61,14 +57,7 @@ final class LockedTruncate {
     for (String server : new LinkedHashSet<>(layout.servers())) {
       (file.isStale(server) || data.health().isDown(server) ? skipped : lockOn).add(server);
     }
-    StripeLockProto lock =
-        StripeLockProto.newBuilder()
-            .setFileId(file.fileId())
-            .setFirstStripe(cut.getStripe())
-            .setStripeCount(MAX_STRIPES)
-            .setOperation(operations.incrementAndGet())
-            .setLeaseMs((int) lease.toMillis())
-            .build();
+    StripeLockProto lock = writer.locks().lock(file.fileId(), cut.getStripe(), MAX_STRIPES);
     Map<String, CompletableFuture<Throwable>> phase1 = new LinkedHashMap<>();
     return writer
         .markStale(file, skipped, true, SizeExtension.UNSTAMPED)

@@ -3,6 +3,7 @@ package io.tessera.client.internal;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tessera.client.IoCounters;
+import io.tessera.common.dataio.StripeLocks;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.fault.FaultPoints;
 import io.tessera.common.layout.StripeLayout;
@@ -29,8 +30,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writes to files with parity, in two phases per group of stripes:
@@ -80,8 +79,7 @@ public final class ParityWriter {
   private final Executor coding;
   private final IoCounters counters;
   private final Duration lease;
-  private final AtomicLong operations =
-      new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
+  private final StripeLocks locks;
   private final ParityBuffers parityBuffers = new ParityBuffers(KEPT_PARITY_BYTES);
   private final Object faultScope;
 
@@ -101,11 +99,17 @@ public final class ParityWriter {
     this.coding = coding;
     this.counters = counters;
     this.lease = lease;
+    this.locks = new StripeLocks(lease);
   }
 
   /** The lease of this client's stripe locks (tessera.client.lock-lease). */
   Duration lease() {
     return lease;
+  }
+
+  /** This client's stripe locks: writes and truncates number their operations together. */
+  StripeLocks locks() {
+    return locks;
   }
 
   ErasureCodec codec(StripeLayout layout) {
@@ -257,14 +261,7 @@ public final class ParityWriter {
       } catch (TesseraException e) {
         return CompletableFuture.failedFuture(e);
       }
-      StripeLockProto lock =
-          StripeLockProto.newBuilder()
-              .setFileId(file.fileId())
-              .setFirstStripe(from)
-              .setStripeCount((int) (to - from))
-              .setOperation(operations.incrementAndGet())
-              .setLeaseMs((int) lease.toMillis())
-              .build();
+      StripeLockProto lock = locks.lock(file.fileId(), from, (int) (to - from));
       List<String> lockedOn = new ArrayList<>(involved);
       long lockedSince = System.nanoTime();
       Map<String, CompletableFuture<Object>> phase1 = new LinkedHashMap<>();

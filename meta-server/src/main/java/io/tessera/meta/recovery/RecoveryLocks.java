@@ -2,6 +2,7 @@ package io.tessera.meta.recovery;
 
 import io.netty.buffer.ByteBuf;
 import io.tessera.common.dataio.DataServerReply;
+import io.tessera.common.dataio.StripeLocks;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.LayoutFenceRequestProto;
@@ -11,6 +12,7 @@ import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.UnlockRequestProto;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -19,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -31,29 +31,22 @@ import java.util.function.Consumer;
 final class RecoveryLocks {
   private final DataServerCalls calls;
   private final long leaseMillis;
+  private final StripeLocks locks;
   private final PatientLocking locking = PatientLocking.real();
-  private final AtomicLong operations =
-      new AtomicLong(ThreadLocalRandom.current().nextLong(1L << 40));
 
   RecoveryLocks(DataServerCalls calls, long leaseMillis) {
     this.calls = calls;
     this.leaseMillis = leaseMillis;
+    this.locks = new StripeLocks(Duration.ofMillis(leaseMillis));
   }
 
   StripeLockProto lock(long fileId, long first, int count) {
-    return lock(fileId, first, count, false);
+    return locks.lock(fileId, first, count);
   }
 
   /** {@code copyOnly}: a rebuild's lock, whose holder writes only to the server being rebuilt. */
   StripeLockProto lock(long fileId, long first, int count, boolean copyOnly) {
-    return StripeLockProto.newBuilder()
-        .setFileId(fileId)
-        .setFirstStripe(first)
-        .setStripeCount(count)
-        .setOperation(operations.incrementAndGet())
-        .setLeaseMs((int) leaseMillis)
-        .setCopyOnly(copyOnly)
-        .build();
+    return locks.lock(fileId, first, count, copyOnly);
   }
 
   /** Takes the lock on every server at once, reading nothing (the empty replies are released). */
