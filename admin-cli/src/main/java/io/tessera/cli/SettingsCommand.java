@@ -1,6 +1,7 @@
 package io.tessera.cli;
 
 import io.tessera.client.ClientConfigKeys;
+import io.tessera.common.config.Config;
 import io.tessera.common.config.ConfigKey;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.data.server.DataServerConfigKeys;
@@ -85,6 +86,13 @@ public final class SettingsCommand implements Callable<Integer> {
    */
   public static void requireServerSettings(String source, Collection<String> keys) {
     requireKnown(source, keys, "server", Group.meta, Group.data);
+  }
+
+  /** Refuses a server setting whose value does not parse, before any server starts. */
+  public static void requireValidServerSettings(Config config) {
+    List<ConfigKey<?>> keys = new ArrayList<>(Group.meta.keys());
+    keys.addAll(Group.data.keys());
+    config.requireValid(keys);
   }
 
   @picocli.CommandLine.Option(

@@ -139,6 +139,24 @@ class SettingsCommandTest {
     assertThat(dir.resolve("cluster")).doesNotExist();
   }
 
+  @Test
+  void aBadValueStopsTheClusterBeforeAnyServerStartsAndNamesTheKey(@TempDir Path dir) {
+    Cli local =
+        Cli.run(
+            "local",
+            "--dir",
+            dir.resolve("cluster").toString(),
+            "-Dtessera.meta.replace-after=soon",
+            "-Dtessera.rpc.call-timeout=-5s");
+    assertThat(local.code).isEqualTo(2);
+    assertThat(local.err.strip().lines())
+        .singleElement()
+        .asString()
+        .contains("tessera.meta.replace-after=soon: 'soon' is not a duration")
+        .contains("tessera.rpc.call-timeout=-5s: '-5s' is negative");
+    assertThat(dir.resolve("cluster")).doesNotExist();
+  }
+
   /** One command line's exit code and output. */
   private record Cli(int code, String out, String err) {
     static Cli run(String... args) {

@@ -109,6 +109,7 @@ public final class LocalCommand implements Callable<Integer> {
     }
     // checked here, before any server starts (each would refuse it and exit)
     SettingsCommand.requireServerSettings("-D", defines.keySet());
+    SettingsCommand.requireValidServerSettings(Config.of(defines));
     LauncherLock owned = LauncherLock.acquire(dir);
     ClusterPlan plan;
     try {

@@ -58,6 +58,8 @@ public final class ServerOptions {
     if (conf != null) {
       SettingsCommand.requireServerSettings(conf + ": ", Config.fileSettings(conf).keySet());
     }
-    return Config.load(conf, given);
+    Config config = Config.load(conf, given);
+    SettingsCommand.requireValidServerSettings(config);
+    return config;
   }
 }

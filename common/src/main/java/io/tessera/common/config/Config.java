@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -74,6 +77,24 @@ public final class Config {
               + " ("
               + key.doc()
               + ")");
+    }
+  }
+
+  /**
+   * Parses every value given for {@code keys} now, so a bad one stops a process before it starts
+   * anything; the error names every bad key with its value and what the key does.
+   */
+  public void requireValid(Collection<ConfigKey<?>> keys) {
+    List<String> problems = new ArrayList<>();
+    for (ConfigKey<?> key : keys) {
+      try {
+        get(key);
+      } catch (IllegalArgumentException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", problems));
     }
   }
 

@@ -14,8 +14,19 @@ public record ConfigKey<T>(String key, T defaultValue, String doc, Function<Stri
     return new ConfigKey<>(key, defaultBytes, doc, DataSize::parse);
   }
 
+  /** A duration; a negative one is refused. */
   public static ConfigKey<Duration> duration(String key, Duration def, String doc) {
-    return new ConfigKey<>(key, def, doc, Durations::parse);
+    return new ConfigKey<>(
+        key,
+        def,
+        doc,
+        s -> {
+          Duration d = Durations.parse(s);
+          if (d.isNegative()) {
+            throw new IllegalArgumentException("'" + s + "' is negative; a duration is 0 or more");
+          }
+          return d;
+        });
   }
 
   public static ConfigKey<Integer> integer(String key, int def, String doc) {
