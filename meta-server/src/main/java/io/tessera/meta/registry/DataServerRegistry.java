@@ -21,6 +21,7 @@ import java.util.function.Supplier;
  */
 public final class DataServerRegistry {
   private final Duration downAfter;
+  private final Duration joinWindow;
   private final Map<String, Entry> servers = new ConcurrentHashMap<>();
 
   /** When another replica became leader as far as this one knows (0: none, or this one leads). */
@@ -28,6 +29,9 @@ public final class DataServerRegistry {
 
   /** When this replica became leader (0: it does not lead). */
   private volatile long leadingSinceNanos;
+
+  /** When a server this replica had never heard of first reported (0: none yet). */
+  private volatile long lastJoinNanos;
 
   private String lastLeader;
 
@@ -38,7 +42,17 @@ public final class DataServerRegistry {
   private record Entry(HeartbeatRequestProto last, long seenNanos, long heardNanos) {}
 
   public DataServerRegistry(Duration downAfter) {
+    this(downAfter, downAfter.dividedBy(5));
+  }
+
+  /**
+   * @param downAfter how long a server may stay silent before it counts as down
+   * @param joinWindow how long after a new server joined others may still be joining (servers
+   *     started together report within about one heartbeat interval of each other)
+   */
+  public DataServerRegistry(Duration downAfter, Duration joinWindow) {
     this.downAfter = downAfter;
+    this.joinWindow = joinWindow;
   }
 
   /** Loads registrations persisted in the namespace store; they count as down until heard from. */
@@ -51,6 +65,9 @@ public final class DataServerRegistry {
   public boolean heartbeat(HeartbeatRequestProto hb) {
     long now = System.nanoTime();
     Entry old = servers.put(hb.getServerId(), new Entry(hb, now, now));
+    if (old == null) {
+      lastJoinNanos = now;
+    }
     return old == null || !old.last.getAddress().equals(hb.getAddress());
   }
 
@@ -108,6 +125,17 @@ public final class DataServerRegistry {
   public boolean reporting() {
     long since = leadingSinceNanos;
     return since == 0 || System.nanoTime() - since < downAfter.toNanos();
+  }
+
+  /**
+   * Whether the cluster is still gathering its data servers: servers may still be reporting to this
+   * leader, and one it had never heard of joined within the last half timeout (a fresh cluster's
+   * servers start together). A new file's default layout is sized to the servers known, so it waits
+   * for them rather than come out narrower than the cluster.
+   */
+  public boolean joining() {
+    long joined = lastJoinNanos;
+    return reporting() && joined != 0 && System.nanoTime() - joined < joinWindow.toNanos();
   }
 
   public boolean isUp(String id) {

@@ -116,7 +116,7 @@ public final class MetaServer implements Closeable {
     Files.createDirectories(dir);
     Duration hbInterval = config.get(MetaServerConfigKeys.HEARTBEAT_INTERVAL);
     DataServerRegistry registry =
-        new DataServerRegistry(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT));
+        new DataServerRegistry(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT), hbInterval);
     MetaStateMachine sm =
         new MetaStateMachine(
             dir.resolve("namespace"),

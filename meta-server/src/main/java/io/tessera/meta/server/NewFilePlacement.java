@@ -54,6 +54,12 @@ final class NewFilePlacement implements NamespaceOp.Leader {
     ServerChoice choice = serverChoice();
     LayoutPolicyProto policy = c.getHasLayout() ? c.getLayout() : inheritedPolicy(c.getPath());
     if (policy == null) {
+      if (registry.joining()) {
+        throw new NamespaceException(
+            StatusProto.UNAVAILABLE,
+            "data servers are still joining the cluster; the default layout is chosen once they"
+                + " have: retry shortly");
+      }
       policy =
           defaultLayout.policyFor(choice.live().size() + choice.down().size(), defaultStripeUnit);
     }

@@ -65,4 +65,20 @@ class DataServerRegistryTest {
     r.leaderChanged("m3", false, List::of);
     assertThat(r.clientBytesPerS()).hasValue(0); // a follower's figure, as before
   }
+
+  @Test
+  void aFreshClusterIsJoiningWhileServersItNeverKnewReportButARestartedOneIsNot() {
+    DataServerRegistry fresh = new DataServerRegistry(Duration.ofSeconds(30));
+    fresh.leaderChanged("m1", true, List::of);
+    assertThat(fresh.joining()).as("no server yet: nothing to wait for").isFalse();
+    fresh.heartbeat(report("ds-1", 0));
+    assertThat(fresh.joining()).as("ds-1 just joined: others may follow").isTrue();
+
+    DataServerRegistry restarted = new DataServerRegistry(Duration.ofSeconds(30));
+    restarted.load(Map.of("ds-1", report("ds-1", 0), "ds-2", report("ds-2", 0)));
+    restarted.leaderChanged("m1", true, List::of);
+    restarted.heartbeat(report("ds-1", 0));
+    restarted.heartbeat(report("ds-2", 0));
+    assertThat(restarted.joining()).as("every server was registered before").isFalse();
+  }
 }
