@@ -57,6 +57,22 @@ final class LockedTruncate {
     for (String server : new LinkedHashSet<>(layout.servers())) {
       (file.isStale(server) || data.health().isDown(server) ? skipped : lockOn).add(server);
     }
+    if (lockOn.size() < layout.dataUnits()) {
+      // refused before anything is recorded: marking the skipped servers stale would leave fewer
+      // than k current servers, from which the file could never be rebuilt
+      return CompletableFuture.failedFuture(
+          new TesseraException(
+              StatusProto.UNAVAILABLE,
+              "only "
+                  + lockOn.size()
+                  + " of the "
+                  + layout.width()
+                  + " servers of file "
+                  + file.fileId()
+                  + " are up and current; a truncate needs "
+                  + layout.dataUnits()
+                  + " (see tessera cluster status)"));
+    }
     StripeLockProto lock = writer.locks().lock(file.fileId(), cut.getStripe(), MAX_STRIPES);
     Map<String, CompletableFuture<Throwable>> phase1 = new LinkedHashMap<>();
     return writer

@@ -1,10 +1,12 @@
 package io.tessera.client.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.DataRequestProto.OpCase;
 import io.tessera.common.proto.ShardRangeProto;
+import io.tessera.common.status.TesseraException;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -100,5 +102,22 @@ class StripedIoTest {
             .containsExactly(0, 1, 2, 3);
       }
     }
+  }
+
+  @Test
+  void aTruncateWithFewerThanKServersUpIsRefusedWithoutMarkingAnyStale() throws Exception {
+    cluster = new FakeCluster(3);
+    StripeLayout layout = cluster.layout(2, 1, UNIT);
+    FileTarget file = new FileTarget(3, layout, List.of());
+    writeStripes(file, 3);
+    cluster.server(0).stop();
+    cluster.server(1).stop();
+    assertThatThrownBy(() -> cluster.io.truncate(file, UNIT).get(30, TimeUnit.SECONDS))
+        .hasRootCauseInstanceOf(TesseraException.class)
+        .hasMessageContaining("a truncate needs 2");
+    // two of three stale would leave one current server: the file could never be rebuilt
+    assertThat(cluster.metaRequests())
+        .noneMatch(r -> r.hasSetAttr() && r.getSetAttr().getAddStaleServersCount() > 0);
+    assertThat(file.isStale("ds-0") || file.isStale("ds-1")).isFalse();
   }
 }
