@@ -7,7 +7,6 @@ import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.TruncateFileRequestProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.common.status.TesseraException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -37,16 +36,14 @@ final class LockedTruncate {
 
   private final DataClient data;
   private final ParityWriter writer;
-  private final Duration lease;
 
-  LockedTruncate(DataClient data, ParityWriter writer, Duration lease) {
+  LockedTruncate(DataClient data, ParityWriter writer) {
     this.data = data;
     this.writer = writer;
-    this.lease = lease;
   }
 
   CompletableFuture<Void> run(FileTarget file, TruncateFileRequestProto.Builder cut) {
-    return attempt(file, cut, System.nanoTime() + 2 * lease.toNanos(), 0);
+    return attempt(file, cut, System.nanoTime() + 2 * writer.lease().toNanos(), 0);
   }
 
   private CompletableFuture<Void> attempt(
@@ -128,7 +125,7 @@ final class LockedTruncate {
                                     + cut.getStripe()
                                     + " stayed "
                                     + "locked by writers, or its servers kept failing, for "
-                                    + 2 * lease.toSeconds()
+                                    + 2 * writer.lease().toSeconds()
                                     + " s")));
               }
               if (!busy) {

@@ -78,7 +78,6 @@ public final class ParityWriter {
   private final MetaClient meta;
   private final Executor coding;
   private final IoCounters counters;
-  private final Duration lease;
   private final StripeLocks locks;
   private final ParityBuffers parityBuffers = new ParityBuffers(KEPT_PARITY_BYTES);
   private final Object faultScope;
@@ -98,13 +97,12 @@ public final class ParityWriter {
     this.meta = meta;
     this.coding = coding;
     this.counters = counters;
-    this.lease = lease;
     this.locks = new StripeLocks(lease);
   }
 
   /** The lease of this client's stripe locks (tessera.client.lock-lease). */
   Duration lease() {
-    return lease;
+    return locks.lease();
   }
 
   /** This client's stripe locks: writes and truncates number their operations together. */
@@ -179,7 +177,7 @@ public final class ParityWriter {
     for (long s = first; s <= last; s += perGroup) {
       Group g =
           new Group(file, s, Math.min(last + 1, s + perGroup), pos, buf, off, len, sync, extendTo);
-      groups.add(g.run(System.nanoTime() + 2 * lease.toNanos(), 0));
+      groups.add(g.run(System.nanoTime() + 2 * lease().toNanos(), 0));
     }
     return CompletableFuture.allOf(groups.toArray(CompletableFuture[]::new));
   }
@@ -412,7 +410,7 @@ public final class ParityWriter {
                                 + " of file "
                                 + file.fileId()
                                 + " stayed locked by other writers for "
-                                + (2 * lease.toSeconds())
+                                + (2 * lease().toSeconds())
                                 + " s")));
           }
           return released.thenComposeAsync(
@@ -637,7 +635,7 @@ public final class ParityWriter {
               "write to file "
                   + file.fileId()
                   + " took longer than its stripe lock's lease ("
-                  + lease.toMillis()
+                  + lease().toMillis()
                   + " ms, tessera.client.lock-lease) and was"
                   + " refused by data server "
                   + server

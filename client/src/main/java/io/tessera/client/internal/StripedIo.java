@@ -51,7 +51,7 @@ public final class StripedIo {
       LayoutRefresh layouts) {
     this.data = data;
     this.writer = writer;
-    this.truncates = new LockedTruncate(data, writer, writer.lease());
+    this.truncates = new LockedTruncate(data, writer);
     this.coding = coding;
     this.counters = counters;
     this.layouts = layouts;
