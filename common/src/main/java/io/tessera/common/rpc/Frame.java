@@ -9,7 +9,7 @@ import io.netty.buffer.Unpooled;
  * <pre>
  * int32 length         bytes after this field, at most the configured maximum frame size
  * int64 requestId      pairs a response with its request on a multiplexed connection
- * int8  kind           {@link #REQUEST}, {@link #RESPONSE}, {@link #PING} or {@link #PONG}
+ * int8  kind           {@link #REQUEST}, {@link #RESPONSE}, {@link #PING}, {@link #PONG}, {@link #GOAWAY}
  * int8  service        which protocol the header belongs to ({@link Service})
  * int32 headerLength   at most length - {@link #FIXED_BYTES} and {@link #MAX_HEADER_BYTES}
  * header bytes         a protobuf message of that protocol
@@ -29,6 +29,12 @@ public record Frame(long requestId, byte kind, Service service, byte[] header, B
   public static final byte PING = 2;
 
   public static final byte PONG = 3;
+
+  /**
+   * The server closes this connection for idleness and reads nothing more from it: a request still
+   * unanswered was never read and may be sent again elsewhere (request id and header are ignored).
+   */
+  public static final byte GOAWAY = 4;
 
   /** requestId + kind + service + headerLength. */
   public static final int FIXED_BYTES = 8 + 1 + 1 + 4;
@@ -55,6 +61,10 @@ public record Frame(long requestId, byte kind, Service service, byte[] header, B
 
   public static Frame pong(long requestId) {
     return new Frame(requestId, PONG, Service.META, new byte[0], null);
+  }
+
+  public static Frame goAway() {
+    return new Frame(0, GOAWAY, Service.META, new byte[0], null);
   }
 
   /** Bytes after the length field. */

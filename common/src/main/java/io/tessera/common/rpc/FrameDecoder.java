@@ -84,7 +84,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     byte kind = in.getByte(start + 12);
     byte serviceCode = in.getByte(start + 13);
     int headerLength = in.getInt(start + 14);
-    if (kind < Frame.REQUEST || kind > Frame.PONG) {
+    if (kind < Frame.REQUEST || kind > Frame.GOAWAY) {
       throw new CorruptedFrameException("unknown frame kind " + kind);
     }
     Service service = Service.fromCode(serviceCode);

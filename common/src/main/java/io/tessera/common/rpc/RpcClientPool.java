@@ -72,28 +72,58 @@ public final class RpcClientPool implements Closeable {
       return CompletableFuture.failedFuture(new ClientClosedException());
     }
     CompletableFuture<Frame> answer = new CompletableFuture<>();
+    send(address, service, header, payload, true, answer);
+    return answer;
+  }
+
+  /**
+   * Sends on the pooled connection. A call that goes out on an idle connection keeps its payload
+   * until answered, so it can be sent once more should the peer have closed that connection for
+   * idleness just as the call went out (a busy connection is never closed so).
+   */
+  private void send(
+      String address,
+      Service service,
+      byte[] header,
+      ByteBuf payload,
+      boolean mayResend,
+      CompletableFuture<Frame> answer) {
     connection(address)
         .whenComplete(
             (c, err) -> {
               if (err != null) {
-                if (payload != null) {
-                  payload.release();
-                }
+                release(payload);
                 answer.completeExceptionally(Failures.cause(err));
                 return;
               }
-              c.call(service, header, payload)
+              boolean keep = mayResend && c.idle();
+              ByteBuf sent = keep && payload != null ? payload.retainedDuplicate() : payload;
+              c.call(service, header, sent)
                   .whenComplete(
                       (frame, failed) -> {
+                        if (keep
+                            && failed instanceof PeerUnreachableException p
+                            && p.unread()
+                            && !answer.isDone()) {
+                          send(address, service, header, payload, false, answer);
+                          return;
+                        }
+                        if (keep) {
+                          release(payload);
+                        }
                         if (failed != null) {
                           answer.completeExceptionally(failed);
                         } else if (!answer.complete(frame)) {
-                          frame.release(); // the caller gave up first (orTimeout, cancel): nobody
-                          // else will
+                          frame.release(); // the caller gave up first: nobody else will
                         }
                       });
             });
-    return answer;
+  }
+
+  private static void release(ByteBuf payload) {
+    if (payload != null) {
+      payload.release();
+    }
   }
 
   private CompletableFuture<RpcConnection> connection(String address) {

@@ -39,6 +39,9 @@ public final class RpcConnection {
   /** Since when the connection waits without hearing anything (reset by every frame received). */
   private volatile long quietSince = System.nanoTime();
 
+  /** The server said it closes this connection and reads nothing more from it. */
+  private volatile boolean goneAway;
+
   RpcConnection(String address, Channel channel, long timeoutMillis, long silenceMillis) {
     this.address = address;
     this.channel = channel;
@@ -77,8 +80,13 @@ public final class RpcConnection {
     return address;
   }
 
+  /** Whether no call waits for an answer. */
+  boolean idle() {
+    return pending.isEmpty();
+  }
+
   public boolean isOpen() {
-    return channel.isActive();
+    return channel.isActive() && !goneAway;
   }
 
   /**
@@ -146,7 +154,12 @@ public final class RpcConnection {
   }
 
   void complete(Frame frame) {
-    quietSince = System.nanoTime();
+    heard();
+    if (frame.kind() == Frame.GOAWAY) {
+      goneAway = true;
+      frame.release();
+      return;
+    }
     if (frame.kind() == Frame.PONG) {
       frame.release();
       return;
@@ -157,6 +170,10 @@ public final class RpcConnection {
     }
   }
 
+  private void heard() {
+    quietSince = System.nanoTime();
+  }
+
   void failAll(IOException cause) {
     for (Long id : pending.keySet()) {
       CompletableFuture<Frame> f = pending.remove(id);
@@ -164,6 +181,17 @@ public final class RpcConnection {
         f.completeExceptionally(cause);
       }
     }
+  }
+
+  /**
+   * The connection closed. After the server's {@link Frame#GOAWAY} no call still waiting was read,
+   * so the caller may send it again on a new connection.
+   */
+  void closed() {
+    failAll(
+        goneAway
+            ? PeerUnreachableException.closedBeforeRead(address)
+            : new PeerUnreachableException(address, "connection closed"));
   }
 
   /** Pipeline tail of a client connection. */
@@ -180,7 +208,7 @@ public final class RpcConnection {
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
-      if ((frame.kind() != Frame.RESPONSE && frame.kind() != Frame.PONG) || connection == null) {
+      if (frame.kind() == Frame.REQUEST || frame.kind() == Frame.PING || connection == null) {
         frame.release();
         return;
       }
@@ -191,7 +219,7 @@ public final class RpcConnection {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
       if (connection != null) {
-        connection.quietSince = System.nanoTime();
+        connection.heard();
       }
       ctx.fireChannelReadComplete();
     }
@@ -199,7 +227,7 @@ public final class RpcConnection {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
       if (connection != null) {
-        connection.failAll(new PeerUnreachableException(connection.address, "connection closed"));
+        connection.closed();
       }
     }
 

@@ -6,6 +6,7 @@ import io.netty.handler.codec.DecoderException;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +17,7 @@ import org.slf4j.LoggerFactory;
 final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
   private static final Logger LOG = LoggerFactory.getLogger(RpcServerHandler.class);
   private final Map<Service, RpcService> services;
+  private final AtomicInteger answering = new AtomicInteger();
 
   RpcServerHandler(Map<Service, RpcService> services) {
     super(false);
@@ -41,6 +43,7 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
       return;
     }
     CompletableFuture<RpcReply> reply;
+    answering.incrementAndGet();
     try {
       reply =
           service.handle(
@@ -50,6 +53,7 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
     }
     reply.whenComplete(
         (r, err) -> {
+          answering.decrementAndGet();
           RpcReply out = err == null ? r : service.errorReply(err);
           if (err != null) {
             LOG.warn(
@@ -65,6 +69,11 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
           ctx.writeAndFlush(
               Frame.response(frame.requestId(), frame.service(), out.header(), out.payload()));
         });
+  }
+
+  /** Whether a request of this connection is still being answered. */
+  boolean answering() {
+    return answering.get() > 0;
   }
 
   @Override
