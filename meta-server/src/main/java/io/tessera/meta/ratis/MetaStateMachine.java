@@ -2,15 +2,6 @@ package io.tessera.meta.ratis;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.proto.DataServerStateProto;
-import io.tessera.common.proto.HeartbeatRequestProto;
-import io.tessera.common.proto.HeartbeatResponseProto;
-import io.tessera.common.proto.MetaRequestProto;
-import io.tessera.common.proto.MetaResponseProto;
-import io.tessera.common.proto.SnapshotListResponseProto;
-import io.tessera.common.proto.SnapshotProto;
-import io.tessera.common.proto.StatusProto;
-import io.tessera.meta.proto.HeartbeatQueryReplyProto;
-import io.tessera.meta.proto.MetaQueryProto;
 import io.tessera.meta.proto.MetaTxnBatchProto;
 import io.tessera.meta.proto.MetaTxnBatchReplyProto;
 import io.tessera.meta.proto.MetaTxnProto;
@@ -19,26 +10,16 @@ import io.tessera.meta.proto.PendingSnapshotProto;
 import io.tessera.meta.proto.ServerStateRecordProto;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.snapshot.SnapshotViews;
-import io.tessera.meta.state.NamespaceChanges;
-import io.tessera.meta.state.NamespaceException;
-import io.tessera.meta.state.NamespaceQueries;
 import io.tessera.meta.state.NamespaceStore;
 import io.tessera.meta.state.NamespaceTxn;
-import io.tessera.meta.state.PartialFiles;
-import io.tessera.meta.state.Replies;
-import io.tessera.meta.state.ServerStates;
-import io.tessera.meta.state.SnapshotCatalog;
+import io.tessera.meta.state.ReplicatedChanges;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
@@ -68,22 +49,13 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   private final Path namespaceDir;
   private final DataServerRegistry registry;
-  private final Duration heartbeatInterval;
   private final CheckpointSnapshotStorage snapshots = new CheckpointSnapshotStorage();
-  private final ReplyCache replies = new ReplyCache(200_000);
   private volatile NamespaceStore store;
   private final SnapshotViews snapshotViews;
+  private final SnapshotCapture capture;
+  private final ReplicatedChanges changes;
+  private final CommittedReads reads;
   private final AtomicInteger checkpointsInstalled = new AtomicInteger();
-  private final ExecutorService captureThread =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "snapshot-capture");
-            t.setDaemon(true);
-            return t;
-          });
-
-  /** The namespace checkpoint of the snapshot committed by the last applied entry (never fails). */
-  private volatile CompletableFuture<Void> capture = CompletableFuture.completedFuture(null);
 
   public MetaStateMachine(
       Path namespaceDir,
@@ -93,7 +65,18 @@ public final class MetaStateMachine extends BaseStateMachine {
     this.namespaceDir = namespaceDir;
     this.snapshotViews = snapshotViews;
     this.registry = registry;
-    this.heartbeatInterval = heartbeatInterval;
+    this.capture = new SnapshotCapture(snapshotViews);
+    this.changes = new ReplicatedChanges(registry, heartbeatInterval);
+    this.reads =
+        new CommittedReads(
+            () -> store,
+            snapshotViews,
+            registry,
+            changes,
+            () -> {
+              var applied = getLastAppliedTermIndex();
+              return applied == null ? 0 : applied.getIndex();
+            });
   }
 
   /** How many times this replica replaced its namespace with a leader's checkpoint. */
@@ -117,18 +100,7 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   private void openStore() throws IOException {
     store = new NamespaceStore(namespaceDir);
-    long uncaptured = store.capturePending();
-    if (uncaptured >= 0) {
-      // killed between applying a snapshot's commit and taking its checkpoint: nothing was
-      // applied after the commit, so the store is still the namespace at the snapshot
-      String name =
-          store.snapshots().stream()
-              .filter(sn -> sn.getEpoch() == uncaptured)
-              .map(SnapshotProto::getName)
-              .findFirst()
-              .orElse("?");
-      capture(name, uncaptured, store.appliedIndex());
-    }
+    capture.resume(store);
     registry.load(store.registeredServers());
     // Ratis replays the log from its newest snapshot; the store may be further ahead, and
     // applyTransaction skips what it already holds.
@@ -175,7 +147,7 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   @Override
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
-    captureNow(); // the previous entry's snapshot checkpoint, before anything changes
+    capture.awaitLast(); // the previous entry's snapshot checkpoint, before anything changes
     LogEntryProto entry = trx.getLogEntry();
     long index = entry.getIndex();
     long term = entry.getTerm();
@@ -193,12 +165,12 @@ public final class MetaStateMachine extends BaseStateMachine {
       LOG.error("Log entry {} is not a MetaTxnBatchProto; skipped", index);
       batch = MetaTxnBatchProto.getDefaultInstance();
     }
-    PendingSnapshotProto committing = committingSnapshot(batch);
+    PendingSnapshotProto committing = SnapshotCapture.committedBy(batch, store);
     MetaTxnBatchReplyProto.Builder out = MetaTxnBatchReplyProto.newBuilder();
     List<Long> dropped;
     try (NamespaceTxn tx = store.begin(index)) {
       for (MetaTxnProto txn : batch.getTxnsList()) {
-        MetaTxnReplyProto reply = apply(tx, txn);
+        MetaTxnReplyProto reply = changes.apply(tx, txn);
         out.addReplies(
             reply.hasClient() && reply.getClient().getIndex() == 0
                 ? reply.toBuilder().setClient(reply.getClient().toBuilder().setIndex(index)).build()
@@ -213,165 +185,10 @@ public final class MetaStateMachine extends BaseStateMachine {
     dropped.forEach(snapshotViews::drop);
     updateLastAppliedTermIndex(term, index);
     if (committing != null) {
-      startCapture(committing.getName(), committing.getEpoch(), index);
+      capture.start(store, committing, index);
     }
     return CompletableFuture.completedFuture(
         Message.valueOf(ByteString.copyFrom(out.build().toByteArray())));
-  }
-
-  /**
-   * The snapshot this entry commits, or null. A snapshot's commit travels alone in its log entry,
-   * so the namespace right after applying it is the namespace at the snapshot's log position (the
-   * commit itself changes only the snapshot catalog and the epoch).
-   */
-  private PendingSnapshotProto committingSnapshot(MetaTxnBatchProto batch) {
-    if (batch.getTxnsCount() != 1 || !batch.getTxns(0).hasSnapshotCommit()) {
-      return null;
-    }
-    PendingSnapshotProto pending = store.pendingSnapshot();
-    return SnapshotCatalog.commits(pending, batch.getTxns(0).getSnapshotCommit()) ? pending : null;
-  }
-
-  /**
-   * Takes the namespace checkpoint of the snapshot just committed on the capture thread, so that
-   * the commit's reply is not held up by it; the next entry (or a Ratis snapshot, or a pause) waits
-   * for it first. Until then readers of the snapshot wait too. The commit left a mark in the store,
-   * so a replica killed before the checkpoint takes it when it starts.
-   */
-  private void startCapture(String name, long epoch, long index) {
-    capture = CompletableFuture.runAsync(() -> capture(name, epoch, index), captureThread);
-    snapshotViews.capturing(epoch, capture);
-  }
-
-  private void capture(String name, long epoch, long index) {
-    try {
-      long started = System.nanoTime();
-      snapshotViews.capture(store, epoch);
-      store.captureDone();
-      LOG.info(
-          "Snapshot '{}' (epoch {}): namespace checkpoint taken at log index {} in {} ms",
-          name,
-          epoch,
-          index,
-          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-    } catch (IOException | RuntimeException e) {
-      // every replica must apply the entry; this one serves no reads of the snapshot until repaired
-      LOG.error(
-          "Snapshot '{}': namespace checkpoint failed on this replica: {}", name, e.getMessage());
-    }
-  }
-
-  /** Waits for the checkpoint of a snapshot committed by the last applied entry. */
-  private void captureNow() {
-    capture.join();
-  }
-
-  private MetaTxnReplyProto apply(NamespaceTxn tx, MetaTxnProto txn) {
-    switch (txn.getTxnCase()) {
-      case CLIENT -> {
-        MetaRequestProto req = txn.getClient();
-        var client = req.getCaller().getClientId();
-        MetaResponseProto earlier = replies.get(client, req.getCallId());
-        MetaResponseProto reply =
-            earlier != null
-                ? earlier
-                : req.hasSnapshotDelete()
-                    ? catalogChange(
-                        tx, () -> SnapshotCatalog.drop(tx, req.getSnapshotDelete().getName()))
-                    : NamespaceChanges.apply(tx, req, txn.getTimeMs());
-        replies.put(client, req.getCallId(), reply);
-        return MetaTxnReplyProto.newBuilder().setClient(reply).build();
-      }
-      case HEARTBEAT -> {
-        HeartbeatRequestProto hb = txn.getHeartbeat();
-        if (registry.heartbeat(hb)) {
-          tx.registerServer(hb);
-        }
-        ServerStates.corrupt(tx, hb.getServerId(), hb.getCorruptFilesList());
-        if (hb.getGateAttempt() != 0 && SnapshotCatalog.abort(tx, hb.getGateAttempt())) {
-          LOG.warn(
-              "Snapshot attempt {} aborted: data server {} waited too long for its COMMIT",
-              hb.getGateAttempt(),
-              hb.getServerId());
-        }
-        return MetaTxnReplyProto.newBuilder()
-            .setHeartbeat(
-                heartbeatReply(
-                    tx.epoch(),
-                    tx.retainedEpochs(),
-                    ServerStates.heard(tx, hb.getServerId(), txn.getTimeMs())))
-            .build();
-      }
-      case SNAPSHOT_BEGIN -> {
-        return client(catalogChange(tx, () -> SnapshotCatalog.begin(tx, txn.getSnapshotBegin())));
-      }
-      case SNAPSHOT_COMMIT -> {
-        return client(
-            catalogChange(
-                tx, () -> SnapshotCatalog.commit(tx, txn.getSnapshotCommit(), txn.getTimeMs())));
-      }
-      case SNAPSHOT_ABORT -> {
-        SnapshotCatalog.abort(tx, txn.getSnapshotAbort().getAttempt());
-        return client(Replies.error(StatusProto.OK, ""));
-      }
-      case SERVER_STATE -> {
-        boolean changed = ServerStates.change(tx, txn.getServerState(), txn.getTimeMs());
-        if (changed && txn.getServerState().getRemoved()) {
-          registry.forget(txn.getServerState().getServer());
-        }
-        return client(
-            Replies.error(
-                changed ? StatusProto.OK : StatusProto.BUSY, changed ? "" : "state unchanged"));
-      }
-      case REBUILD_DONE -> {
-        ServerStates.rebuilt(tx, txn.getRebuildDone());
-        return client(Replies.error(StatusProto.OK, ""));
-      }
-      case LAYOUT_MOVE -> {
-        boolean moved = ServerStates.moved(tx, txn.getLayoutMove());
-        return client(
-            Replies.error(
-                moved ? StatusProto.OK : StatusProto.BUSY,
-                moved ? "" : "layout changed meanwhile"));
-      }
-      case PARTIAL_EXPIRED -> {
-        boolean removed =
-            tx.atomically(
-                () ->
-                    PartialFiles.expire(tx, txn.getPartialExpired().getFileId(), txn.getTimeMs()));
-        return client(
-            Replies.error(
-                removed ? StatusProto.OK : StatusProto.BUSY, removed ? "" : "renewed or gone"));
-      }
-      case LEFTOVER_DROPPED -> {
-        tx.leftoverDropped(
-            txn.getLeftoverDropped().getFileId(), txn.getLeftoverDropped().getServer());
-        return client(Replies.error(StatusProto.OK, ""));
-      }
-      case RECLAIM_DONE -> {
-        tx.reclaimDone(txn.getReclaimDone().getFileId());
-        txn.getReclaimDone().getMoreFileIdsList().forEach(tx::reclaimDone);
-        return MetaTxnReplyProto.newBuilder().setClient(Replies.error(StatusProto.OK, "")).build();
-      }
-      default -> {
-        return MetaTxnReplyProto.newBuilder()
-            .setClient(Replies.error(StatusProto.INVALID_ARGUMENT, "empty log record"))
-            .build();
-      }
-    }
-  }
-
-  private static MetaTxnReplyProto client(MetaResponseProto r) {
-    return MetaTxnReplyProto.newBuilder().setClient(r).build();
-  }
-
-  private static MetaResponseProto catalogChange(
-      NamespaceTxn tx, Supplier<MetaResponseProto> change) {
-    try {
-      return tx.atomically(change);
-    } catch (NamespaceException e) {
-      return Replies.error(e.status(), e.getMessage());
-    }
   }
 
   /** The namespace checkpoints of snapshots on this replica. */
@@ -379,104 +196,15 @@ public final class MetaStateMachine extends BaseStateMachine {
     return snapshotViews;
   }
 
-  private HeartbeatResponseProto heartbeatReply(
-      long epoch, long[] retainedEpochs, DataServerStateProto state) {
-    HeartbeatResponseProto.Builder r =
-        HeartbeatResponseProto.newBuilder()
-            .setStatus(StatusProto.OK)
-            .setEpoch(epoch)
-            .setHeartbeatIntervalMs(heartbeatInterval.toMillis())
-            .setState(state);
-    for (long e : retainedEpochs) {
-      r.addRetainedEpochs(e);
-    }
-    return r.build();
-  }
-
   @Override
   public CompletableFuture<Message> query(Message request) {
-    MetaQueryProto q;
-    try {
-      q = MetaQueryProto.parseFrom(request.getContent().toByteArray());
-    } catch (InvalidProtocolBufferException e) {
-      return reply(
-          Replies.error(StatusProto.INVALID_ARGUMENT, "unreadable query: " + e.getMessage())
-              .toByteArray());
-    }
-    return q.hasHeartbeat()
-        ? reply(answerHeartbeat(q.getHeartbeat()).toByteArray())
-        : reply(clientQuery(q.getClient()));
-  }
-
-  private static CompletableFuture<Message> reply(byte[] bytes) {
-    return CompletableFuture.completedFuture(Message.valueOf(ByteString.copyFrom(bytes)));
-  }
-
-  /**
-   * A heartbeat answered without a log entry, on the leader, when it changes nothing replicated:
-   * the liveness it brings stays in this replica's registry (a replica that takes over from a
-   * leader counts the servers not DOWN as heard then, see {@link #notifyLeaderChanged}).
-   */
-  private HeartbeatQueryReplyProto answerHeartbeat(HeartbeatRequestProto hb) {
-    NamespaceStore s = store;
-    ServerStateRecordProto rec = s.serverStates().get(hb.getServerId());
-    DataServerStateProto state = rec == null ? DataServerStateProto.UP : rec.getState();
-    boolean unchanged =
-        hb.getAddress().equals(registry.address(hb.getServerId()))
-            && hb.getCorruptFilesCount() == 0
-            && hb.getGateAttempt() == 0
-            && (state == DataServerStateProto.UP || state == DataServerStateProto.RECOVERING);
-    if (!unchanged) {
-      return HeartbeatQueryReplyProto.newBuilder().setNeedsLog(true).build();
-    }
-    registry.heartbeat(hb);
-    long[] retained = s.snapshots().stream().mapToLong(SnapshotProto::getEpoch).sorted().toArray();
-    return HeartbeatQueryReplyProto.newBuilder()
-        .setReply(heartbeatReply(s.epoch(), retained, state))
-        .build();
-  }
-
-  private byte[] clientQuery(MetaRequestProto req) {
-    MetaResponseProto reply;
-    try {
-      reply =
-          switch (req.getOpCase()) {
-            case GET_ATTR ->
-                SnapshotViews.isSnapshotPath(req.getGetAttr().getPath())
-                    ? snapshotViews.getAttr(store, req.getGetAttr())
-                    : NamespaceQueries.getAttr(store, req.getGetAttr());
-            case READ_DIR ->
-                SnapshotViews.isSnapshotPath(req.getReadDir().getPath())
-                    ? snapshotViews.readDir(store, req.getReadDir())
-                    : NamespaceQueries.readDir(store, req.getReadDir());
-            case SNAPSHOT_LIST ->
-                MetaResponseProto.newBuilder()
-                    .setStatus(StatusProto.OK)
-                    .setSnapshots(
-                        SnapshotListResponseProto.newBuilder()
-                            .addAllSnapshots(store.snapshots())
-                            .setEpoch(store.epoch()))
-                    .build();
-            default ->
-                Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a read");
-          };
-    } catch (NamespaceException e) {
-      reply = Replies.error(e.status(), e.getMessage());
-    }
-    // what a client has seen: a replica answering its reads while no leader does must have applied
-    // it. The newest change to what was read, where the inodes record it; else all this replica
-    // applied
-    if (reply.getIndex() == 0) {
-      var applied = getLastAppliedTermIndex();
-      reply =
-          reply.toBuilder().setIndex(applied == null ? 0 : Math.max(0, applied.getIndex())).build();
-    }
-    return reply.toByteArray();
+    return CompletableFuture.completedFuture(
+        Message.valueOf(ByteString.copyFrom(reads.answer(request.getContent().toByteArray()))));
   }
 
   @Override
   public long takeSnapshot() throws IOException {
-    captureNow();
+    capture.awaitLast();
     long index = store.appliedIndex();
     long term = store.appliedTerm();
     if (index < 0) {
@@ -500,7 +228,7 @@ public final class MetaStateMachine extends BaseStateMachine {
   /** Ratis pauses the state machine before it installs a leader's checkpoint in its place. */
   @Override
   public void pause() {
-    captureNow();
+    capture.awaitLast();
     getLifeCycle().transition(LifeCycle.State.PAUSING);
     getLifeCycle().transition(LifeCycle.State.PAUSED);
   }
@@ -543,8 +271,7 @@ public final class MetaStateMachine extends BaseStateMachine {
   @Override
   public void close() throws IOException {
     super.close();
-    captureNow();
-    captureThread.shutdown();
+    capture.close();
     snapshotViews.close();
     if (store != null) {
       store.close();

@@ -3,6 +3,7 @@ package io.tessera.meta.registry;
 import io.tessera.common.proto.DataServerProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
+import io.tessera.meta.state.ServerLiveness;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,7 +20,7 @@ import java.util.function.Supplier;
  * over from a leader counts every server not found down as heard at that moment ({@link
  * #leaderChanged}) rather than placing no files until the servers find it.
  */
-public final class DataServerRegistry {
+public final class DataServerRegistry implements ServerLiveness {
   private final Duration downAfter;
   private final Duration joinWindow;
   private final Map<String, Entry> servers = new ConcurrentHashMap<>();
@@ -62,6 +63,7 @@ public final class DataServerRegistry {
   }
 
   /** Records a heartbeat; returns true when the registration (id to address) is new or changed. */
+  @Override
   public boolean heartbeat(HeartbeatRequestProto hb) {
     long now = System.nanoTime();
     Entry old = servers.put(hb.getServerId(), new Entry(hb, now, now));
@@ -103,6 +105,7 @@ public final class DataServerRegistry {
   }
 
   /** Forgets a removed server (a heartbeat from it later registers it as new). */
+  @Override
   public void forget(String id) {
     servers.remove(id);
   }

@@ -1,5 +1,6 @@
 package io.tessera.meta.server;
 
+import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.meta.ratis.RaftSubmitter;
@@ -41,5 +42,14 @@ record LeaderStatus(StatusProto status, String message, String leaderHint) {
             + t.getClass().getSimpleName()
             + "); retry shortly",
         "");
+  }
+
+  /** The refusal as meta.proto's answer. */
+  static MetaResponseProto reply(LeaderStatus s) {
+    return MetaResponseProto.newBuilder()
+        .setStatus(s.status())
+        .setMessage(s.message())
+        .setLeaderHint(s.leaderHint())
+        .build();
   }
 }

@@ -1,4 +1,4 @@
-package io.tessera.meta.ratis;
+package io.tessera.meta.state;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;

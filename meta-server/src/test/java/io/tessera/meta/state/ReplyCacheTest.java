@@ -1,4 +1,4 @@
-package io.tessera.meta.ratis;
+package io.tessera.meta.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
