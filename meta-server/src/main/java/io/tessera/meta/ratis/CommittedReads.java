@@ -18,6 +18,7 @@ import io.tessera.meta.state.NamespaceQueries;
 import io.tessera.meta.state.NamespaceStore;
 import io.tessera.meta.state.ReplicatedChanges;
 import io.tessera.meta.state.Replies;
+import java.nio.ByteBuffer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -46,7 +47,7 @@ final class CommittedReads {
     this.appliedIndex = appliedIndex;
   }
 
-  byte[] answer(byte[] query) {
+  byte[] answer(ByteBuffer query) {
     MetaQueryProto q;
     try {
       q = MetaQueryProto.parseFrom(query);

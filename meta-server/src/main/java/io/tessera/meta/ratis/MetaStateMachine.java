@@ -33,7 +33,6 @@ import org.apache.ratis.statemachine.SnapshotInfo;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
-import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.util.FileUtils;
 import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
@@ -159,7 +158,8 @@ public final class MetaStateMachine extends BaseStateMachine {
     MetaTxnBatchProto batch;
     try {
       batch =
-          MetaTxnBatchProto.parseFrom(entry.getStateMachineLogEntry().getLogData().toByteArray());
+          MetaTxnBatchProto.parseFrom(
+              entry.getStateMachineLogEntry().getLogData().asReadOnlyByteBuffer());
     } catch (InvalidProtocolBufferException e) {
       // every replica refuses the same entry the same way, so the replicas stay identical
       LOG.error("Log entry {} is not a MetaTxnBatchProto; skipped", index);
@@ -187,8 +187,7 @@ public final class MetaStateMachine extends BaseStateMachine {
     if (committing != null) {
       capture.start(store, committing, index);
     }
-    return CompletableFuture.completedFuture(
-        Message.valueOf(ByteString.copyFrom(out.build().toByteArray())));
+    return CompletableFuture.completedFuture(LogBytes.message(out.build().toByteArray()));
   }
 
   /** The namespace checkpoints of snapshots on this replica. */
@@ -199,7 +198,7 @@ public final class MetaStateMachine extends BaseStateMachine {
   @Override
   public CompletableFuture<Message> query(Message request) {
     return CompletableFuture.completedFuture(
-        Message.valueOf(ByteString.copyFrom(reads.answer(request.getContent().toByteArray()))));
+        LogBytes.message(reads.answer(LogBytes.content(request))));
   }
 
   @Override

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
@@ -17,7 +16,6 @@ import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 /**
  * Hands requests to the local Ratis server directly (no client hop): writes become log entries,
@@ -68,7 +66,7 @@ public final class RaftSubmitter {
             .setGroupId(groupId)
             .setCallId(callIds.incrementAndGet())
             .setType(type)
-            .setMessage(Message.valueOf(ByteString.copyFrom(body)))
+            .setMessage(LogBytes.message(body))
             .build();
     try {
       return submitter().submitClientRequestAsync(request);

@@ -13,6 +13,7 @@ import io.tessera.meta.proto.HeartbeatQueryReplyProto;
 import io.tessera.meta.proto.MetaQueryProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
+import io.tessera.meta.ratis.LogBytes;
 import io.tessera.meta.ratis.RaftSubmitter;
 import java.util.concurrent.CompletableFuture;
 
@@ -86,8 +87,7 @@ final class HeartbeatHandler implements RpcService {
               }
               HeartbeatQueryReplyProto answer;
               try {
-                answer =
-                    HeartbeatQueryReplyProto.parseFrom(q.getMessage().getContent().toByteArray());
+                answer = HeartbeatQueryReplyProto.parseFrom(LogBytes.content(q));
               } catch (InvalidProtocolBufferException e) {
                 return CompletableFuture.<HeartbeatResponseProto>failedFuture(e);
               }

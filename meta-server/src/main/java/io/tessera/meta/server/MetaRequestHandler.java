@@ -10,6 +10,7 @@ import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
 import io.tessera.meta.proto.MetaQueryProto;
 import io.tessera.meta.proto.MetaTxnProto;
+import io.tessera.meta.ratis.LogBytes;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.recovery.RecoveryCoordinator;
 import io.tessera.meta.registry.DataServerRegistry;
@@ -146,7 +147,7 @@ final class MetaRequestHandler implements RpcService {
 
   private static MetaResponseProto queryResult(RaftClientReply reply) {
     try {
-      return MetaResponseProto.parseFrom(reply.getMessage().getContent().toByteArray());
+      return MetaResponseProto.parseFrom(LogBytes.content(reply));
     } catch (InvalidProtocolBufferException e) {
       return Replies.error(StatusProto.INTERNAL, "unreadable query result");
     }

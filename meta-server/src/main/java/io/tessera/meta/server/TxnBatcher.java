@@ -4,6 +4,7 @@ import io.tessera.meta.proto.MetaTxnBatchProto;
 import io.tessera.meta.proto.MetaTxnBatchReplyProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
+import io.tessera.meta.ratis.LogBytes;
 import io.tessera.meta.ratis.RaftSubmitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -96,7 +97,7 @@ final class TxnBatcher {
     }
     MetaTxnBatchReplyProto replies;
     try {
-      replies = MetaTxnBatchReplyProto.parseFrom(reply.getMessage().getContent().toByteArray());
+      replies = MetaTxnBatchReplyProto.parseFrom(LogBytes.content(reply));
     } catch (Exception e) {
       batch.forEach(p -> p.reply.completeExceptionally(e));
       return;
