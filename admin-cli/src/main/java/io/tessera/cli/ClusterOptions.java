@@ -79,14 +79,14 @@ public final class ClusterOptions {
       }
       conf.putAll(settings);
     }
-    conf.put(ClientConfigKeys.META.key(), metaAddresses());
-    conf.put(ClientConfigKeys.APP_ID.key(), appId);
+    conf.put(ClientConfigKeys.Cluster.META.key(), metaAddresses());
+    conf.put(ClientConfigKeys.Cluster.APP_ID.key(), appId);
     try {
       Durations.parse(timeout);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--timeout " + e.getMessage());
     }
-    conf.put(ClientConfigKeys.META_RETRY_FOR.key(), timeout);
+    conf.put(ClientConfigKeys.Cluster.META_RETRY_FOR.key(), timeout);
     return TesseraFileSystem.connect(Config.of(conf));
   }
 }

@@ -3,6 +3,7 @@ package io.tessera.cli;
 import io.tessera.client.ClientConfigKeys;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.ConfigKey;
+import io.tessera.common.config.ConfigSection;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.data.server.DataServerConfigKeys;
 import io.tessera.meta.server.MetaServerConfigKeys;
@@ -34,15 +35,19 @@ public final class SettingsCommand implements Callable<Integer> {
     meta,
     data;
 
+    /** This process's own settings, by subsystem. */
+    List<ConfigSection> sections() {
+      return switch (this) {
+        case client -> ClientConfigKeys.SECTIONS;
+        case meta -> MetaServerConfigKeys.SECTIONS;
+        case data -> DataServerConfigKeys.SECTIONS;
+      };
+    }
+
+    /** Every setting this process reads: its own and the RPC layer's, which every process has. */
     List<ConfigKey<?>> keys() {
-      List<ConfigKey<?>> keys =
-          new ArrayList<>(
-              switch (this) {
-                case client -> ClientConfigKeys.ALL;
-                case meta -> MetaServerConfigKeys.ALL;
-                case data -> DataServerConfigKeys.ALL;
-              });
-      keys.addAll(RpcConfigKeys.ALL); // every process talks over the same RPC layer
+      List<ConfigKey<?>> keys = new ArrayList<>(ConfigSection.keysOf(sections()));
+      keys.addAll(RpcConfigKeys.ALL);
       return keys;
     }
   }
@@ -108,6 +113,21 @@ public final class SettingsCommand implements Callable<Integer> {
               + "is checked against it by a test)")
   boolean markdown;
 
+  private static void markdownTable(StringBuilder b, ConfigSection section) {
+    b.append("\n### ")
+        .append(section.title())
+        .append("\n\n| key | default | what it does |\n|---|---|---|\n");
+    for (ConfigKey<?> k : section.keys()) {
+      b.append("| `")
+          .append(k.key())
+          .append("` | `")
+          .append(k.describeDefault())
+          .append("` | ")
+          .append(k.doc().replace("|", "\\|"))
+          .append(" |\n");
+    }
+  }
+
   /** The whole of docs/configuration.md. */
   static String markdown() {
     StringBuilder b =
@@ -122,19 +142,11 @@ public final class SettingsCommand implements Callable<Integer> {
                 "cluster take the client's as `-DKEY=VALUE`. A key that nobody reads is refused. Sizes are written\n")
             .append("like 64K, 8M or 1G, durations like 500ms, 30s or 10m.\n");
     for (Group g : Group.values()) {
-      b.append("\n## ")
-          .append(g)
-          .append(" settings\n\n| key | default | what it does |\n|---|---|---|\n");
-      for (ConfigKey<?> k : g.keys()) {
-        b.append("| `")
-            .append(k.key())
-            .append("` | `")
-            .append(k.describeDefault())
-            .append("` | ")
-            .append(k.doc().replace("|", "\\|"))
-            .append(" |\n");
-      }
+      b.append("\n## ").append(g).append(" settings\n");
+      g.sections().forEach(section -> markdownTable(b, section));
     }
+    b.append("\n## settings every process reads\n");
+    markdownTable(b, RpcConfigKeys.SECTION);
     return b.toString();
   }
 

@@ -60,13 +60,14 @@ public final class AsyncTesseraFileSystem implements Closeable {
   private final Duration partialLease;
 
   private AsyncTesseraFileSystem(Config config) {
-    this.partialLease = config.get(ClientConfigKeys.PARTIAL_LEASE);
+    this.partialLease = config.get(ClientConfigKeys.Failures.PARTIAL_LEASE);
     this.pool = pool("tessera-client", config.get(RpcConfigKeys.IO_THREADS), config);
     byte[] clientId = new byte[16];
     new SecureRandom().nextBytes(clientId);
-    CallerProto identity = MetaClient.identity(clientId, config.get(ClientConfigKeys.APP_ID));
+    CallerProto identity =
+        MetaClient.identity(clientId, config.get(ClientConfigKeys.Cluster.APP_ID));
     List<String> replicas =
-        Arrays.stream(config.get(ClientConfigKeys.META).split(","))
+        Arrays.stream(config.get(ClientConfigKeys.Cluster.META).split(","))
             .map(String::trim)
             .filter(s -> !s.isEmpty())
             .toList();
@@ -78,9 +79,9 @@ public final class AsyncTesseraFileSystem implements Closeable {
           new MetaClient(
               metaPool,
               replicas,
-              config.get(ClientConfigKeys.META_RETRY_FOR),
+              config.get(ClientConfigKeys.Cluster.META_RETRY_FOR),
               identity,
-              config.get(ClientConfigKeys.READS_DURING_ELECTION));
+              config.get(ClientConfigKeys.Cluster.READS_DURING_ELECTION));
     } catch (IllegalArgumentException e) {
       pool.close();
       metaPool.close();
@@ -92,7 +93,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
             meta,
             identity,
             new ServerHealth(
-                config.get(ClientConfigKeys.DOWN_SERVER_RETRY_AFTER), System::nanoTime));
+                config.get(ClientConfigKeys.Failures.DOWN_SERVER_RETRY_AFTER), System::nanoTime));
     AtomicInteger codingThreads = new AtomicInteger();
     this.coding =
         Executors.newFixedThreadPool(
@@ -104,16 +105,16 @@ public final class AsyncTesseraFileSystem implements Closeable {
             });
     this.writer =
         new ParityWriter(
-            data, meta, coding, counters, config.get(ClientConfigKeys.LOCK_LEASE), this);
+            data, meta, coding, counters, config.get(ClientConfigKeys.Failures.LOCK_LEASE), this);
     this.ctx =
         new FsContext(
             meta,
             new StripedIo(data, writer, coding, counters, new LayoutRefresh(meta)),
             this,
-            config.get(ClientConfigKeys.WRITE_BUFFER),
-            config.get(ClientConfigKeys.READ_CHUNK),
-            config.get(ClientConfigKeys.WRITES_IN_FLIGHT),
-            config.get(ClientConfigKeys.READS_AHEAD));
+            config.get(ClientConfigKeys.Streams.WRITE_BUFFER),
+            config.get(ClientConfigKeys.Streams.READ_CHUNK),
+            config.get(ClientConfigKeys.Streams.WRITES_IN_FLIGHT),
+            config.get(ClientConfigKeys.Streams.READS_AHEAD));
     this.blocking = new TesseraFileSystem(this);
     this.admin = new ClusterAdmin(meta, data, blocking);
   }

@@ -1,6 +1,7 @@
 package io.tessera.client;
 
 import io.tessera.common.config.ConfigKey;
+import io.tessera.common.config.ConfigSection;
 import java.time.Duration;
 import java.util.List;
 
@@ -8,102 +9,121 @@ import java.util.List;
 public final class ClientConfigKeys {
   private ClientConfigKeys() {}
 
-  /** Comma-separated host:port of the meta replicas. */
-  public static final ConfigKey<String> META =
-      ConfigKey.string(
-          "tessera.client.meta",
-          "127.0.0.1:9860",
-          "comma-separated host:port of the meta replicas");
+  /** Meta group and identity. */
+  public static final class Cluster {
+    private Cluster() {}
 
-  /** Application name carried by every request (QoS shares are per application). */
-  public static final ConfigKey<String> APP_ID =
-      ConfigKey.string(
-          "tessera.client.app-id",
-          "default",
-          "application name carried by every request (QoS shares are per application)");
+    /** Comma-separated host:port of the meta replicas. */
+    public static final ConfigKey<String> META =
+        ConfigKey.string(
+            "tessera.client.meta",
+            "127.0.0.1:9860",
+            "comma-separated host:port of the meta replicas");
 
-  /** How long metadata calls keep retrying through leader changes before failing. */
-  public static final ConfigKey<Duration> META_RETRY_FOR =
-      ConfigKey.duration(
-          "tessera.client.meta-retry-for",
-          Duration.ofSeconds(30),
-          "how long metadata calls keep retrying through leader changes before failing");
+    /** Application name carried by every request (QoS shares are per application). */
+    public static final ConfigKey<String> APP_ID =
+        ConfigKey.string(
+            "tessera.client.app-id",
+            "default",
+            "application name carried by every request (QoS shares are per application)");
 
-  /**
-   * Bytes an output stream gathers before it writes. A write that grows the file waits for one size
-   * record in the meta group, so larger writes mean fewer Raft rounds per GiB.
-   */
-  public static final ConfigKey<Long> WRITE_BUFFER =
-      ConfigKey.size(
-          "tessera.client.write-buffer",
-          24L << 20,
-          "bytes an output stream gathers before it writes (rounded up to whole stripes); a stream keeps"
-              + " writes-in-flight + 1 such buffers");
+    /** How long metadata calls keep retrying through leader changes before failing. */
+    public static final ConfigKey<Duration> META_RETRY_FOR =
+        ConfigKey.duration(
+            "tessera.client.meta-retry-for",
+            Duration.ofSeconds(30),
+            "how long metadata calls keep retrying through leader changes before failing");
 
-  /** Writes an output stream keeps in flight. */
-  public static final ConfigKey<Integer> WRITES_IN_FLIGHT =
-      ConfigKey.integer(
-          "tessera.client.writes-in-flight", 2, "writes an output stream keeps in flight");
+    /** Whether lookups and listings go on from another meta replica while the leader is lost. */
+    public static final ConfigKey<Boolean> READS_DURING_ELECTION =
+        ConfigKey.bool(
+            "tessera.client.reads-during-election",
+            true,
+            "while no meta leader answers (an election, 1-2 s), another replica answers stat, open and list once it has"
+                + " applied all this client has seen; false: wait for the new leader");
 
-  /** Bytes an input stream asks for in one request. */
-  public static final ConfigKey<Long> READ_CHUNK =
-      ConfigKey.size(
-          "tessera.client.read-chunk",
-          8L << 20,
-          "bytes an input stream asks for in one request (rounded up to whole stripes)");
+    public static final ConfigSection SECTION =
+        new ConfigSection(
+            "Meta group and identity",
+            List.of(META, APP_ID, META_RETRY_FOR, READS_DURING_ELECTION));
+  }
 
-  /** Requests an input stream keeps in flight ahead of the reader. */
-  public static final ConfigKey<Integer> READS_AHEAD =
-      ConfigKey.integer(
-          "tessera.client.reads-ahead",
-          4,
-          "requests an input stream keeps in flight ahead of the reader");
+  /** Streams. */
+  public static final class Streams {
+    private Streams() {}
 
-  /** Whether lookups and listings go on from another meta replica while the leader is lost. */
-  public static final ConfigKey<Boolean> READS_DURING_ELECTION =
-      ConfigKey.bool(
-          "tessera.client.reads-during-election",
-          true,
-          "while no meta leader answers (an election, 1-2 s), another replica answers stat, open and list once it has"
-              + " applied all this client has seen; false: wait for the new leader");
+    /**
+     * Bytes an output stream gathers before it writes. A write that grows the file waits for one
+     * size record in the meta group, so larger writes mean fewer Raft rounds per GiB.
+     */
+    public static final ConfigKey<Long> WRITE_BUFFER =
+        ConfigKey.size(
+            "tessera.client.write-buffer",
+            24L << 20,
+            "bytes an output stream gathers before it writes (rounded up to whole stripes); a stream keeps"
+                + " writes-in-flight + 1 such buffers");
 
-  /**
-   * How long a data server that failed a request (and its retry) is skipped before it is tried
-   * again.
-   */
-  public static final ConfigKey<Duration> DOWN_SERVER_RETRY_AFTER =
-      ConfigKey.duration(
-          "tessera.client.down-server-retry-after",
-          Duration.ofSeconds(10),
-          "how long a data server that failed a request and its retry is skipped before it is tried again");
+    /** Writes an output stream keeps in flight. */
+    public static final ConfigKey<Integer> WRITES_IN_FLIGHT =
+        ConfigKey.integer(
+            "tessera.client.writes-in-flight", 2, "writes an output stream keeps in flight");
 
-  /** Lease of the stripe locks a parity write holds between its two phases. */
-  public static final ConfigKey<Duration> LOCK_LEASE =
-      ConfigKey.duration(
-          "tessera.client.lock-lease",
-          Duration.ofSeconds(30),
-          "lease of the stripe locks a parity write holds between its phases; a writer that "
-              + "dies holding them blocks others for at most this long");
+    /** Bytes an input stream asks for in one request. */
+    public static final ConfigKey<Long> READ_CHUNK =
+        ConfigKey.size(
+            "tessera.client.read-chunk",
+            8L << 20,
+            "bytes an input stream asks for in one request (rounded up to whole stripes)");
 
-  /** Every client setting, for documentation. */
-  public static final ConfigKey<Duration> PARTIAL_LEASE =
-      ConfigKey.duration(
-          "tessera.client.partial-lease",
-          Duration.ofSeconds(60),
-          "how long a put's hidden partial copy outlives its writer: the writer renews it every"
-              + " third of this, and the cluster removes a copy not renewed for this long (a killed put)");
+    /** Requests an input stream keeps in flight ahead of the reader. */
+    public static final ConfigKey<Integer> READS_AHEAD =
+        ConfigKey.integer(
+            "tessera.client.reads-ahead",
+            4,
+            "requests an input stream keeps in flight ahead of the reader");
 
-  public static final List<ConfigKey<?>> ALL =
-      List.of(
-          META,
-          APP_ID,
-          META_RETRY_FOR,
-          WRITE_BUFFER,
-          WRITES_IN_FLIGHT,
-          READ_CHUNK,
-          READS_AHEAD,
-          READS_DURING_ELECTION,
-          DOWN_SERVER_RETRY_AFTER,
-          LOCK_LEASE,
-          PARTIAL_LEASE);
+    public static final ConfigSection SECTION =
+        new ConfigSection(
+            "Streams", List.of(WRITE_BUFFER, WRITES_IN_FLIGHT, READ_CHUNK, READS_AHEAD));
+  }
+
+  /** Failures and leases. */
+  public static final class Failures {
+    private Failures() {}
+
+    /**
+     * How long a data server that failed a request (and its retry) is skipped before it is tried
+     * again.
+     */
+    public static final ConfigKey<Duration> DOWN_SERVER_RETRY_AFTER =
+        ConfigKey.duration(
+            "tessera.client.down-server-retry-after",
+            Duration.ofSeconds(10),
+            "how long a data server that failed a request and its retry is skipped before it is tried again");
+
+    /** Lease of the stripe locks a parity write holds between its two phases. */
+    public static final ConfigKey<Duration> LOCK_LEASE =
+        ConfigKey.duration(
+            "tessera.client.lock-lease",
+            Duration.ofSeconds(30),
+            "lease of the stripe locks a parity write holds between its phases; a writer that "
+                + "dies holding them blocks others for at most this long");
+
+    /** Every client setting, for documentation. */
+    public static final ConfigKey<Duration> PARTIAL_LEASE =
+        ConfigKey.duration(
+            "tessera.client.partial-lease",
+            Duration.ofSeconds(60),
+            "how long a put's hidden partial copy outlives its writer: the writer renews it every"
+                + " third of this, and the cluster removes a copy not renewed for this long (a killed put)");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection(
+            "Failures and leases", List.of(DOWN_SERVER_RETRY_AFTER, LOCK_LEASE, PARTIAL_LEASE));
+  }
+
+  public static final List<ConfigSection> SECTIONS =
+      List.of(Cluster.SECTION, Streams.SECTION, Failures.SECTION);
+
+  public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
 }

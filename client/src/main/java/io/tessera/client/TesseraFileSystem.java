@@ -36,7 +36,7 @@ public final class TesseraFileSystem implements Closeable {
 
   /** Connects to the meta replicas at {@code metaAddresses} (host:port, comma-separated). */
   public static TesseraFileSystem connect(String metaAddresses) {
-    return connect(Config.of(Map.of(ClientConfigKeys.META.key(), metaAddresses)));
+    return connect(Config.of(Map.of(ClientConfigKeys.Cluster.META.key(), metaAddresses)));
   }
 
   /** Connects with full client configuration ({@link ClientConfigKeys}). */

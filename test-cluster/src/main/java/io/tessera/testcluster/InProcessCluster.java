@@ -67,8 +67,8 @@ public final class InProcessCluster implements LocalCluster {
   public void startData(String id) throws IOException, InterruptedException {
     Config c =
         config
-            .with(DataServerConfigKeys.META_ADDRESSES, plan.metaAddresses())
-            .with(DataServerConfigKeys.PORT, String.valueOf(plan.dataPort(id)));
+            .with(DataServerConfigKeys.Server.META_ADDRESSES, plan.metaAddresses())
+            .with(DataServerConfigKeys.Server.PORT, String.valueOf(plan.dataPort(id)));
     datas.put(id, DataServer.start(id, plan.dataDir(id), c));
   }
 

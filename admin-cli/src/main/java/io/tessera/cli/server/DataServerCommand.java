@@ -42,12 +42,12 @@ public final class DataServerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     server.redirectOutput();
-    Config c = server.config().with(DataServerConfigKeys.META_ADDRESSES, meta);
+    Config c = server.config().with(DataServerConfigKeys.Server.META_ADDRESSES, meta);
     if (port != null) {
-      c = c.with(DataServerConfigKeys.PORT, String.valueOf(port));
+      c = c.with(DataServerConfigKeys.Server.PORT, String.valueOf(port));
     }
     if (bindHost != null) {
-      c = c.with(DataServerConfigKeys.BIND_HOST, bindHost);
+      c = c.with(DataServerConfigKeys.Server.BIND_HOST, bindHost);
     }
     DataServer data = DataServer.start(id, dir, c);
     ServerRunner.recordPid(server.clusterFile, id);

@@ -62,6 +62,8 @@ public final class RpcConfigKeys {
           STALLED_FRAME_TIMEOUT,
           IDLE_TIMEOUT);
 
+  public static final ConfigSection SECTION = new ConfigSection("RPC", ALL);
+
   /** The silence limit in milliseconds, checked. */
   public static long silenceLimitMillis(Config c) {
     long v = c.get(SILENCE_LIMIT).toMillis();

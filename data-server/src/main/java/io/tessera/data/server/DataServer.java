@@ -74,14 +74,14 @@ public final class DataServer implements Closeable {
     ShardStore store =
         new RocksShardStore(
             dir.resolve("shards"),
-            config.get(DataServerConfigKeys.VALUE_FILES)
+            config.get(DataServerConfigKeys.Store.VALUE_FILES)
                 ? RocksShardStore.MIN_FILE_VALUE
                 : RocksShardStore.NO_VALUE_FILES,
             new ValueFileOptions(
-                config.get(DataServerConfigKeys.DIRECT_WRITES),
-                config.get(DataServerConfigKeys.DIRECT_READS),
-                config.get(DataServerConfigKeys.SPARE_VALUE_FILES)));
-    int threads = config.get(DataServerConfigKeys.WORKER_THREADS);
+                config.get(DataServerConfigKeys.Store.DIRECT_WRITES),
+                config.get(DataServerConfigKeys.Store.DIRECT_READS),
+                config.get(DataServerConfigKeys.Store.SPARE_VALUE_FILES)));
+    int threads = config.get(DataServerConfigKeys.Server.WORKER_THREADS);
     AtomicInteger n = new AtomicInteger();
     ExecutorService workers =
         new ThreadPoolExecutor(
@@ -97,7 +97,7 @@ public final class DataServer implements Closeable {
             });
     StripeLockTable locks =
         new StripeLockTable(
-            store, config.get(DataServerConfigKeys.MAX_LOCK_LEASE), System::nanoTime);
+            store, config.get(DataServerConfigKeys.Coordination.MAX_LOCK_LEASE), System::nanoTime);
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -110,20 +110,20 @@ public final class DataServer implements Closeable {
         new WriteGate(
             store,
             System::nanoTime,
-            config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT).multipliedBy(3),
+            config.get(DataServerConfigKeys.Coordination.SNAPSHOT_GATE_TIMEOUT).multipliedBy(3),
             gc::requestRun);
     SnapshotParticipant snapshots = new SnapshotParticipant(gate, locks, timer, System::nanoTime);
     ServingState serving = new ServingState(id);
     ClientLoad load = new ClientLoad();
     CorruptionReport corruption = new CorruptionReport();
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
-    String host = config.get(DataServerConfigKeys.BIND_HOST);
+    String host = config.get(DataServerConfigKeys.Server.BIND_HOST);
     RpcServer rpc;
     try {
       rpc =
           RpcServer.start(
               "data-" + id,
-              new InetSocketAddress(host, config.get(DataServerConfigKeys.PORT)),
+              new InetSocketAddress(host, config.get(DataServerConfigKeys.Server.PORT)),
               Map.of(
                   Service.DATA,
                   new DataRequestHandler(
@@ -132,7 +132,7 @@ public final class DataServer implements Closeable {
                       gate,
                       corruption,
                       new SpaceGuard(
-                          dir.toFile(), config.get(DataServerConfigKeys.MIN_FREE_SPACE), id),
+                          dir.toFile(), config.get(DataServerConfigKeys.Store.MIN_FREE_SPACE), id),
                       workers,
                       load)),
               RpcConfigKeys.serverLimits(config));
@@ -146,7 +146,7 @@ public final class DataServer implements Closeable {
               + " cannot listen on "
               + host
               + ":"
-              + config.get(DataServerConfigKeys.PORT)
+              + config.get(DataServerConfigKeys.Server.PORT)
               + ": "
               + e.getMessage(),
           e);
@@ -163,7 +163,7 @@ public final class DataServer implements Closeable {
     LeaderFollowingCaller meta =
         new LeaderFollowingCaller(
             metaPool,
-            Arrays.asList(config.get(DataServerConfigKeys.META_ADDRESSES).split(",")),
+            Arrays.asList(config.get(DataServerConfigKeys.Server.META_ADDRESSES).split(",")),
             Service.HEARTBEAT,
             Duration.ofSeconds(3));
     HeartbeatSender hb =
@@ -178,10 +178,11 @@ public final class DataServer implements Closeable {
             locks,
             corruption,
             load,
-            config.get(DataServerConfigKeys.MIN_FREE_SPACE),
-            config.get(DataServerConfigKeys.SNAPSHOT_GATE_TIMEOUT));
-    hb.start(config.get(DataServerConfigKeys.HEARTBEAT_INTERVAL));
-    new Scrubber(store, corruption, config.get(DataServerConfigKeys.SCRUB_RATE)).start(timer);
+            config.get(DataServerConfigKeys.Store.MIN_FREE_SPACE),
+            config.get(DataServerConfigKeys.Coordination.SNAPSHOT_GATE_TIMEOUT));
+    hb.start(config.get(DataServerConfigKeys.Server.HEARTBEAT_INTERVAL));
+    new Scrubber(store, corruption, config.get(DataServerConfigKeys.Scrubbing.SCRUB_RATE))
+        .start(timer);
     LOG.info("Data server {} serving {} from {}", id, address, dir);
     return new DataServer(id, store, workers, timer, rpc, metaPool, hb, address);
   }

@@ -25,9 +25,9 @@ final class AloneDataServer {
         dir,
         Config.of(
             Map.of(
-                DataServerConfigKeys.PORT.key(),
+                DataServerConfigKeys.Server.PORT.key(),
                 "0",
-                DataServerConfigKeys.META_ADDRESSES.key(),
+                DataServerConfigKeys.Server.META_ADDRESSES.key(),
                 "127.0.0.1:1")));
   }
 

@@ -114,9 +114,10 @@ public final class MetaServer implements Closeable {
                     new IllegalArgumentException(
                         "--id " + selfId + " is not one of the peers " + peers));
     Files.createDirectories(dir);
-    Duration hbInterval = config.get(MetaServerConfigKeys.HEARTBEAT_INTERVAL);
+    Duration hbInterval = config.get(MetaServerConfigKeys.DataServers.HEARTBEAT_INTERVAL);
     DataServerRegistry registry =
-        new DataServerRegistry(config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT), hbInterval);
+        new DataServerRegistry(
+            config.get(MetaServerConfigKeys.DataServers.DATA_SERVER_TIMEOUT), hbInterval);
     MetaStateMachine sm =
         new MetaStateMachine(
             dir.resolve("namespace"),
@@ -145,7 +146,7 @@ public final class MetaServer implements Closeable {
                     : RaftStorage.StartupOption.FORMAT)
             .build();
     server.start();
-    if (config.get(MetaServerConfigKeys.RAFT_TRANSPORT).equals("netty")) {
+    if (config.get(MetaServerConfigKeys.Raft.RAFT_TRANSPORT).equals("netty")) {
       RaftPortGuard.install(
           server,
           new FrameBudget(config.get(RpcConfigKeys.INCOMPLETE_FRAMES)),
@@ -155,12 +156,12 @@ public final class MetaServer implements Closeable {
     TxnBatcher batcher =
         new TxnBatcher(
             raft,
-            config.get(MetaServerConfigKeys.MAX_BATCH),
-            config.get(MetaServerConfigKeys.MAX_ENTRIES_IN_FLIGHT));
+            config.get(MetaServerConfigKeys.Raft.MAX_BATCH),
+            config.get(MetaServerConfigKeys.Raft.MAX_ENTRIES_IN_FLIGHT));
     PlacementPolicy placement =
         new PlacementPolicy(
-            config.get(MetaServerConfigKeys.MIN_FREE_SPACE),
-            config.get(MetaServerConfigKeys.CREATE_LIVE_BEYOND_K));
+            config.get(MetaServerConfigKeys.Placement.MIN_FREE_SPACE),
+            config.get(MetaServerConfigKeys.Placement.CREATE_LIVE_BEYOND_K));
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     RpcClientPool dataPool =
         new RpcClientPool(
@@ -178,8 +179,8 @@ public final class MetaServer implements Closeable {
             dataPool,
             raft::isLeader,
             new SnapshotCoordinator.Settings(
-                config.get(MetaServerConfigKeys.FS_SNAPSHOT_DRAIN_TIMEOUT),
-                config.get(MetaServerConfigKeys.FS_SNAPSHOT_GIVE_UP)));
+                config.get(MetaServerConfigKeys.Snapshots.FS_SNAPSHOT_DRAIN_TIMEOUT),
+                config.get(MetaServerConfigKeys.Snapshots.FS_SNAPSHOT_GIVE_UP)));
     RecoveryCoordinator recovery =
         new RecoveryCoordinator(
             batcher::submit,
@@ -188,13 +189,13 @@ public final class MetaServer implements Closeable {
             dataPool,
             raft::isLeader,
             new RecoveryCoordinator.Settings(
-                config.get(MetaServerConfigKeys.DATA_SERVER_TIMEOUT),
-                config.get(MetaServerConfigKeys.REBUILD_RATE),
-                config.get(MetaServerConfigKeys.REBUILD_RATE_UNDER_LOAD),
-                config.get(MetaServerConfigKeys.REBUILD_LOCK_SHARE_UNDER_LOAD),
-                config.get(MetaServerConfigKeys.REBUILD_LOCK_LEASE),
-                config.get(MetaServerConfigKeys.REPLACE_AFTER),
-                config.get(MetaServerConfigKeys.MIN_FREE_SPACE)));
+                config.get(MetaServerConfigKeys.DataServers.DATA_SERVER_TIMEOUT),
+                config.get(MetaServerConfigKeys.Recovery.REBUILD_RATE),
+                config.get(MetaServerConfigKeys.Recovery.REBUILD_RATE_UNDER_LOAD),
+                config.get(MetaServerConfigKeys.Recovery.REBUILD_LOCK_SHARE_UNDER_LOAD),
+                config.get(MetaServerConfigKeys.Recovery.REBUILD_LOCK_LEASE),
+                config.get(MetaServerConfigKeys.Recovery.REPLACE_AFTER),
+                config.get(MetaServerConfigKeys.Placement.MIN_FREE_SPACE)));
     RpcServer rpc;
     try {
       rpc =
@@ -209,8 +210,9 @@ public final class MetaServer implements Closeable {
                           sm::store,
                           registry,
                           placement,
-                          config.get(MetaServerConfigKeys.DEFAULT_LAYOUT),
-                          (int) (long) config.get(MetaServerConfigKeys.DEFAULT_STRIPE_UNIT),
+                          config.get(MetaServerConfigKeys.Placement.DEFAULT_LAYOUT),
+                          (int)
+                              (long) config.get(MetaServerConfigKeys.Placement.DEFAULT_STRIPE_UNIT),
                           snapshots,
                           recovery),
                   Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())),
@@ -250,7 +252,7 @@ public final class MetaServer implements Closeable {
   private static RaftProperties raftProperties(MetaPeer self, Path dir, Config config) {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(dir.resolve("raft").toFile()));
-    String transport = config.get(MetaServerConfigKeys.RAFT_TRANSPORT);
+    String transport = config.get(MetaServerConfigKeys.Raft.RAFT_TRANSPORT);
     switch (transport) {
       case "netty" -> {
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
@@ -264,7 +266,7 @@ public final class MetaServer implements Closeable {
       }
       default ->
           throw new IllegalArgumentException(
-              MetaServerConfigKeys.RAFT_TRANSPORT.key()
+              MetaServerConfigKeys.Raft.RAFT_TRANSPORT.key()
                   + "="
                   + transport
                   + ": expected netty or grpc");
@@ -272,24 +274,25 @@ public final class MetaServer implements Closeable {
     RaftServerConfigKeys.Rpc.setTimeoutMin(
         p,
         TimeDuration.valueOf(
-            config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MIN).toMillis(),
+            config.get(MetaServerConfigKeys.Raft.ELECTION_TIMEOUT_MIN).toMillis(),
             TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Rpc.setTimeoutMax(
         p,
         TimeDuration.valueOf(
-            config.get(MetaServerConfigKeys.ELECTION_TIMEOUT_MAX).toMillis(),
+            config.get(MetaServerConfigKeys.Raft.ELECTION_TIMEOUT_MAX).toMillis(),
             TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(5, TimeUnit.SECONDS));
     RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
     RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(
-        p, config.get(MetaServerConfigKeys.SNAPSHOT_THRESHOLD));
+        p, config.get(MetaServerConfigKeys.Raft.SNAPSHOT_THRESHOLD));
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-    RaftServerConfigKeys.Log.setPurgeGap(p, config.get(MetaServerConfigKeys.LOG_PURGE_GAP));
+    RaftServerConfigKeys.Log.setPurgeGap(p, config.get(MetaServerConfigKeys.Raft.LOG_PURGE_GAP));
     RaftServerConfigKeys.Log.setSegmentSizeMax(
-        p, SizeInBytes.valueOf(config.get(MetaServerConfigKeys.LOG_SEGMENT_SIZE)));
-    RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, !config.get(MetaServerConfigKeys.LOG_SYNC));
+        p, SizeInBytes.valueOf(config.get(MetaServerConfigKeys.Raft.LOG_SEGMENT_SIZE)));
+    RaftServerConfigKeys.Log.setUnsafeFlushEnabled(
+        p, !config.get(MetaServerConfigKeys.Raft.LOG_SYNC));
     // Ratis keeps each write's reply to answer a client that resends the same call; ours never
     // does (RaftSubmitter numbers every write anew, and MetaStateMachine's own reply cache answers
     // clients' retries), so a minute of them (Ratis's default) would only fill the heap

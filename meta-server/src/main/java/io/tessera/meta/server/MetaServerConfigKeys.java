@@ -1,6 +1,7 @@
 package io.tessera.meta.server;
 
 import io.tessera.common.config.ConfigKey;
+import io.tessera.common.config.ConfigSection;
 import io.tessera.meta.registry.DefaultLayout;
 import java.time.Duration;
 import java.util.List;
@@ -9,161 +10,209 @@ import java.util.List;
 public final class MetaServerConfigKeys {
   private MetaServerConfigKeys() {}
 
-  public static final ConfigKey<Duration> DATA_SERVER_TIMEOUT =
-      ConfigKey.duration(
-          "tessera.meta.data-server-timeout",
-          Duration.ofSeconds(5),
-          "a data server silent this long is down (found within heartbeat interval + 1.25 x this; DePFS bound:"
-              + " heartbeat interval + 2 x this)");
-  public static final ConfigKey<Duration> HEARTBEAT_INTERVAL =
-      ConfigKey.duration(
-          "tessera.meta.heartbeat-interval",
-          Duration.ofSeconds(1),
-          "heartbeat interval announced to data servers");
-  public static final ConfigKey<Long> DEFAULT_STRIPE_UNIT =
-      ConfigKey.size(
-          "tessera.meta.default-stripe-unit",
-          1L << 20,
-          "stripe unit of files created with no policy of their own or of their directory");
-  public static final ConfigKey<DefaultLayout> DEFAULT_LAYOUT =
-      new ConfigKey<>(
-          "tessera.meta.default-layout",
-          DefaultLayout.AUTO,
-          "layout of files with no policy of their own or of a directory above them: auto (the widest"
-              + " of 6+3, 4+2, 2+1, 1+1 the registered data servers can hold) or K+M",
-          DefaultLayout::parse);
-  public static final ConfigKey<Integer> CREATE_LIVE_BEYOND_K =
-      ConfigKey.integer(
-          "tessera.meta.create-live-beyond-k",
-          1,
-          "a file with parity is created while k + this many of its servers"
-              + " are live (at most k + m); its other units go to registered servers that are down, stale until they are"
-              + " rebuilt");
-  public static final ConfigKey<Long> MIN_FREE_SPACE =
-      ConfigKey.size(
-          "tessera.meta.placement-min-free",
-          1L << 30,
-          "data servers with less free space than this get no new files");
-  public static final ConfigKey<Duration> ELECTION_TIMEOUT_MIN =
-      ConfigKey.duration(
-          "tessera.meta.election-timeout-min",
-          Duration.ofMillis(1000),
-          "shortest Raft election timeout");
-  public static final ConfigKey<Duration> ELECTION_TIMEOUT_MAX =
-      ConfigKey.duration(
-          "tessera.meta.election-timeout-max",
-          Duration.ofMillis(2000),
-          "longest Raft election timeout");
-  public static final ConfigKey<Integer> SNAPSHOT_THRESHOLD =
-      ConfigKey.integer(
-          "tessera.meta.snapshot-every",
-          100_000,
-          "log entries between namespace checkpoints (older log is then purged); a replica started again"
-              + " goes through the entries since its last checkpoint");
-  public static final ConfigKey<Integer> LOG_PURGE_GAP =
-      ConfigKey.integer(
-          "tessera.meta.log-purge-gap",
-          1024,
-          "log entries kept below the newest checkpoint (a follower further behind gets the checkpoint)");
-  public static final ConfigKey<Long> LOG_SEGMENT_SIZE =
-      ConfigKey.size(
-          "tessera.meta.log-segment-size",
-          32L << 20,
-          "Raft log segment size; only whole closed segments are purged after a checkpoint, and a replica"
-              + " started again reads every segment not purged (smaller segments start it faster; README)");
-  public static final ConfigKey<Integer> MAX_BATCH =
-      ConfigKey.integer(
-          "tessera.meta.max-batch", 512, "most changes group-committed in one log entry");
-  public static final ConfigKey<Integer> MAX_ENTRIES_IN_FLIGHT =
-      ConfigKey.integer(
-          "tessera.meta.max-entries-in-flight",
-          16,
-          "log entries the leader pipelines before further changes wait and travel together (group commit)");
-  public static final ConfigKey<String> RAFT_TRANSPORT =
-      ConfigKey.string(
-          "tessera.meta.raft-transport",
-          "netty",
-          "transport between meta replicas: netty or grpc (every replica of a group must use the same)");
-  public static final ConfigKey<Boolean> LOG_SYNC =
-      ConfigKey.bool(
-          "tessera.meta.log-sync",
-          true,
-          "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
-  public static final ConfigKey<Duration> FS_SNAPSHOT_DRAIN_TIMEOUT =
-      ConfigKey.duration(
-          "tessera.meta.fs-snapshot-drain-timeout",
-          Duration.ofSeconds(1),
-          "how long a data server may take to drain the writes that take its epoch when they land before it answers a"
-              + " snapshot BUSY (the attempt is retried after a back-off)");
-  public static final ConfigKey<Duration> FS_SNAPSHOT_GIVE_UP =
-      ConfigKey.duration(
-          "tessera.meta.fs-snapshot-give-up",
-          Duration.ofSeconds(60),
-          "how long `snapshot create` keeps retrying refused attempts before it reports BUSY");
+  /** Data server liveness. */
+  public static final class DataServers {
+    private DataServers() {}
 
-  public static final ConfigKey<Long> REBUILD_RATE =
-      ConfigKey.size(
-          "tessera.meta.rebuild-rate",
-          48L << 20,
-          "bytes per second the recovery coordinator writes when it rebuilds stale shards (0: no limit); it bounds"
-              + " how much of the machine rebuilds take from foreground I/O");
-  public static final ConfigKey<Long> REBUILD_RATE_UNDER_LOAD =
-      ConfigKey.size(
-          "tessera.meta.rebuild-rate-under-load",
-          16L << 20,
-          "bytes per second rebuilds and drains write while clients"
-              + " move more than 1 MiB/s on the data servers; tessera.meta.rebuild-rate applies when they are quiet");
+    public static final ConfigKey<Duration> DATA_SERVER_TIMEOUT =
+        ConfigKey.duration(
+            "tessera.meta.data-server-timeout",
+            Duration.ofSeconds(5),
+            "a data server silent this long is down (found within heartbeat interval + 1.25 x this; DePFS bound:"
+                + " heartbeat interval + 2 x this)");
+    public static final ConfigKey<Duration> HEARTBEAT_INTERVAL =
+        ConfigKey.duration(
+            "tessera.meta.heartbeat-interval",
+            Duration.ofSeconds(1),
+            "heartbeat interval announced to data servers");
 
-  /**
-   * Writers of locked stripes wait, so before each lock writers may wait for, a rebuild pauses
-   * until its locks fill no more than this share. A large file nobody writes is copied chunk by
-   * chunk without pausing, its locks counting only when a writer asked for its stripes. Writers
-   * spread over a few busy files soon all wait on whichever is locked: the share is about what they
-   * lose.
-   */
-  public static final ConfigKey<Integer> REBUILD_LOCK_SHARE_UNDER_LOAD =
-      ConfigKey.percent(
-          "tessera.meta.rebuild-lock-share-under-load",
-          5,
-          "percent of the time rebuilds and drains may hold stripe locks"
-              + " writers wait on while clients are busy (100: no pause)");
+    public static final ConfigSection SECTION =
+        new ConfigSection("Data server liveness", List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL));
+  }
 
-  public static final ConfigKey<Duration> REBUILD_LOCK_LEASE =
-      ConfigKey.duration(
-          "tessera.meta.rebuild-lock-lease",
-          Duration.ofSeconds(20),
-          "lease of the stripe locks a rebuild holds: a file copied under its file-wide lock"
-              + " must be copied within it");
+  /** Placement of new files. */
+  public static final class Placement {
+    private Placement() {}
 
-  public static final ConfigKey<Duration> REPLACE_AFTER =
-      ConfigKey.duration(
-          "tessera.meta.replace-after",
-          Duration.ofMinutes(10),
-          "a data server down this long is replaced: its shards are rebuilt on other servers"
-              + " (keep it longer than a reboot, so a planned restart moves nothing)");
+    public static final ConfigKey<Long> DEFAULT_STRIPE_UNIT =
+        ConfigKey.size(
+            "tessera.meta.default-stripe-unit",
+            1L << 20,
+            "stripe unit of files created with no policy of their own or of their directory");
+    public static final ConfigKey<DefaultLayout> DEFAULT_LAYOUT =
+        new ConfigKey<>(
+            "tessera.meta.default-layout",
+            DefaultLayout.AUTO,
+            "layout of files with no policy of their own or of a directory above them: auto (the widest"
+                + " of 6+3, 4+2, 2+1, 1+1 the registered data servers can hold) or K+M",
+            DefaultLayout::parse);
+    public static final ConfigKey<Integer> CREATE_LIVE_BEYOND_K =
+        ConfigKey.integer(
+            "tessera.meta.create-live-beyond-k",
+            1,
+            "a file with parity is created while k + this many of its servers"
+                + " are live (at most k + m); its other units go to registered servers that are down, stale until they are"
+                + " rebuilt");
+    public static final ConfigKey<Long> MIN_FREE_SPACE =
+        ConfigKey.size(
+            "tessera.meta.placement-min-free",
+            1L << 30,
+            "data servers with less free space than this get no new files");
 
-  public static final List<ConfigKey<?>> ALL =
+    public static final ConfigSection SECTION =
+        new ConfigSection(
+            "Placement of new files",
+            List.of(DEFAULT_STRIPE_UNIT, DEFAULT_LAYOUT, CREATE_LIVE_BEYOND_K, MIN_FREE_SPACE));
+  }
+
+  /** Raft log and elections. */
+  public static final class Raft {
+    private Raft() {}
+
+    public static final ConfigKey<Duration> ELECTION_TIMEOUT_MIN =
+        ConfigKey.duration(
+            "tessera.meta.election-timeout-min",
+            Duration.ofMillis(1000),
+            "shortest Raft election timeout");
+    public static final ConfigKey<Duration> ELECTION_TIMEOUT_MAX =
+        ConfigKey.duration(
+            "tessera.meta.election-timeout-max",
+            Duration.ofMillis(2000),
+            "longest Raft election timeout");
+    public static final ConfigKey<Integer> SNAPSHOT_THRESHOLD =
+        ConfigKey.integer(
+            "tessera.meta.snapshot-every",
+            100_000,
+            "log entries between namespace checkpoints (older log is then purged); a replica started again"
+                + " goes through the entries since its last checkpoint");
+    public static final ConfigKey<Integer> LOG_PURGE_GAP =
+        ConfigKey.integer(
+            "tessera.meta.log-purge-gap",
+            1024,
+            "log entries kept below the newest checkpoint (a follower further behind gets the checkpoint)");
+    public static final ConfigKey<Long> LOG_SEGMENT_SIZE =
+        ConfigKey.size(
+            "tessera.meta.log-segment-size",
+            32L << 20,
+            "Raft log segment size; only whole closed segments are purged after a checkpoint, and a replica"
+                + " started again reads every segment not purged (smaller segments start it faster; README)");
+    public static final ConfigKey<Boolean> LOG_SYNC =
+        ConfigKey.bool(
+            "tessera.meta.log-sync",
+            true,
+            "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
+    public static final ConfigKey<String> RAFT_TRANSPORT =
+        ConfigKey.string(
+            "tessera.meta.raft-transport",
+            "netty",
+            "transport between meta replicas: netty or grpc (every replica of a group must use the same)");
+    public static final ConfigKey<Integer> MAX_BATCH =
+        ConfigKey.integer(
+            "tessera.meta.max-batch", 512, "most changes group-committed in one log entry");
+    public static final ConfigKey<Integer> MAX_ENTRIES_IN_FLIGHT =
+        ConfigKey.integer(
+            "tessera.meta.max-entries-in-flight",
+            16,
+            "log entries the leader pipelines before further changes wait and travel together (group commit)");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection(
+            "Raft log and elections",
+            List.of(
+                ELECTION_TIMEOUT_MIN,
+                ELECTION_TIMEOUT_MAX,
+                SNAPSHOT_THRESHOLD,
+                LOG_PURGE_GAP,
+                LOG_SEGMENT_SIZE,
+                LOG_SYNC,
+                RAFT_TRANSPORT,
+                MAX_BATCH,
+                MAX_ENTRIES_IN_FLIGHT));
+  }
+
+  /** File-system snapshots. */
+  public static final class Snapshots {
+    private Snapshots() {}
+
+    public static final ConfigKey<Duration> FS_SNAPSHOT_DRAIN_TIMEOUT =
+        ConfigKey.duration(
+            "tessera.meta.fs-snapshot-drain-timeout",
+            Duration.ofSeconds(1),
+            "how long a data server may take to drain the writes that take its epoch when they land before it answers a"
+                + " snapshot BUSY (the attempt is retried after a back-off)");
+    public static final ConfigKey<Duration> FS_SNAPSHOT_GIVE_UP =
+        ConfigKey.duration(
+            "tessera.meta.fs-snapshot-give-up",
+            Duration.ofSeconds(60),
+            "how long `snapshot create` keeps retrying refused attempts before it reports BUSY");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection(
+            "File-system snapshots", List.of(FS_SNAPSHOT_DRAIN_TIMEOUT, FS_SNAPSHOT_GIVE_UP));
+  }
+
+  /** Recovery. */
+  public static final class Recovery {
+    private Recovery() {}
+
+    public static final ConfigKey<Duration> REPLACE_AFTER =
+        ConfigKey.duration(
+            "tessera.meta.replace-after",
+            Duration.ofMinutes(10),
+            "a data server down this long is replaced: its shards are rebuilt on other servers"
+                + " (keep it longer than a reboot, so a planned restart moves nothing)");
+    public static final ConfigKey<Long> REBUILD_RATE =
+        ConfigKey.size(
+            "tessera.meta.rebuild-rate",
+            48L << 20,
+            "bytes per second the recovery coordinator writes when it rebuilds stale shards (0: no limit); it bounds"
+                + " how much of the machine rebuilds take from foreground I/O");
+    public static final ConfigKey<Long> REBUILD_RATE_UNDER_LOAD =
+        ConfigKey.size(
+            "tessera.meta.rebuild-rate-under-load",
+            16L << 20,
+            "bytes per second rebuilds and drains write while clients"
+                + " move more than 1 MiB/s on the data servers; tessera.meta.rebuild-rate applies when they are quiet");
+
+    /**
+     * Writers of locked stripes wait, so before each lock writers may wait for, a rebuild pauses
+     * until its locks fill no more than this share. A large file nobody writes is copied chunk by
+     * chunk without pausing, its locks counting only when a writer asked for its stripes. Writers
+     * spread over a few busy files soon all wait on whichever is locked: the share is about what
+     * they lose.
+     */
+    public static final ConfigKey<Integer> REBUILD_LOCK_SHARE_UNDER_LOAD =
+        ConfigKey.percent(
+            "tessera.meta.rebuild-lock-share-under-load",
+            5,
+            "percent of the time rebuilds and drains may hold stripe locks"
+                + " writers wait on while clients are busy (100: no pause)");
+
+    public static final ConfigKey<Duration> REBUILD_LOCK_LEASE =
+        ConfigKey.duration(
+            "tessera.meta.rebuild-lock-lease",
+            Duration.ofSeconds(20),
+            "lease of the stripe locks a rebuild holds: a file copied under its file-wide lock"
+                + " must be copied within it");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection(
+            "Recovery",
+            List.of(
+                REPLACE_AFTER,
+                REBUILD_RATE,
+                REBUILD_RATE_UNDER_LOAD,
+                REBUILD_LOCK_SHARE_UNDER_LOAD,
+                REBUILD_LOCK_LEASE));
+  }
+
+  public static final List<ConfigSection> SECTIONS =
       List.of(
-          DATA_SERVER_TIMEOUT,
-          HEARTBEAT_INTERVAL,
-          DEFAULT_STRIPE_UNIT,
-          DEFAULT_LAYOUT,
-          CREATE_LIVE_BEYOND_K,
-          MIN_FREE_SPACE,
-          ELECTION_TIMEOUT_MIN,
-          ELECTION_TIMEOUT_MAX,
-          SNAPSHOT_THRESHOLD,
-          LOG_PURGE_GAP,
-          LOG_SEGMENT_SIZE,
-          MAX_BATCH,
-          MAX_ENTRIES_IN_FLIGHT,
-          RAFT_TRANSPORT,
-          LOG_SYNC,
-          FS_SNAPSHOT_DRAIN_TIMEOUT,
-          FS_SNAPSHOT_GIVE_UP,
-          REBUILD_RATE,
-          REBUILD_RATE_UNDER_LOAD,
-          REBUILD_LOCK_SHARE_UNDER_LOAD,
-          REBUILD_LOCK_LEASE,
-          REPLACE_AFTER);
+          DataServers.SECTION,
+          Placement.SECTION,
+          Raft.SECTION,
+          Snapshots.SECTION,
+          Recovery.SECTION);
+
+  public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
 }
