@@ -1,6 +1,7 @@
 package io.tessera.client.internal;
 
 import io.netty.buffer.ByteBuf;
+import io.tessera.common.dataio.DataServerCaller;
 import io.tessera.common.dataio.DataServerReply;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.ClusterStatusRequestProto;
@@ -11,9 +12,7 @@ import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.UnlockRequestProto;
 import io.tessera.common.rpc.Failures;
-import io.tessera.common.rpc.PeerUnreachableException;
 import io.tessera.common.rpc.RpcClientPool;
-import io.tessera.common.rpc.Service;
 import io.tessera.common.status.TesseraException;
 import java.util.Collection;
 import java.util.Map;
@@ -23,7 +22,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * data.proto calls to data servers named by id. Addresses come from the meta group's server map,
@@ -31,20 +29,16 @@ import java.util.concurrent.TimeoutException;
  * once before its error reaches the caller.
  */
 public final class DataClient {
-  private final RpcClientPool pool;
   private final MetaClient meta;
-  private final CallerProto identity;
   private final Map<String, String> addresses = new ConcurrentHashMap<>();
   private final ServerHealth health;
-  private final DataServerReply.Outcomes outcomes;
+  private final DataServerCaller caller;
 
   public DataClient(
       RpcClientPool pool, MetaClient meta, CallerProto identity, ServerHealth health) {
-    this.pool = pool;
     this.meta = meta;
-    this.identity = identity;
     this.health = health;
-    this.outcomes = outcomes(health);
+    this.caller = new DataServerCaller(pool, identity, false, this::address, outcomes(health), 1);
   }
 
   /** The status vector this client keeps of data servers. */
@@ -55,14 +49,7 @@ public final class DataClient {
   /** Sends one request; payload ownership passes to this call (retries retain it). */
   public CompletableFuture<DataServerReply> call(
       String serverId, DataRequestProto.Builder request, ByteBuf payload) {
-    byte[] header = request.setCaller(identity).build().toByteArray();
-    return attempt(serverId, header, payload, false)
-        .whenComplete(
-            (r, e) -> {
-              if (payload != null) {
-                payload.release();
-              }
-            });
+    return caller.call(serverId, request, payload);
   }
 
   /**
@@ -108,54 +95,6 @@ public final class DataClient {
     return CompletableFuture.delayedExecutor(micros, TimeUnit.MICROSECONDS);
   }
 
-  private CompletableFuture<DataServerReply> attempt(
-      String serverId, byte[] header, ByteBuf payload, boolean retried) {
-    return address(serverId, retried)
-        .thenCompose(
-            addr -> {
-              if (payload != null) {
-                payload.retain();
-              }
-              return pool.call(
-                  addr, Service.DATA, header, payload == null ? null : payload.duplicate());
-            })
-        .handle(
-            (frame, err) -> {
-              if (err == null) {
-                return CompletableFuture.completedFuture(
-                    DataServerReply.decode(serverId, frame, outcomes));
-              }
-              Throwable cause = Failures.cause(err);
-              boolean transport =
-                  cause instanceof PeerUnreachableException || cause instanceof TimeoutException;
-              // a peer that went silent for the silence limit already had its chance: no second
-              // wait
-              if (!retried
-                  && transport
-                  && !(cause instanceof PeerUnreachableException p && p.silent())) {
-                return attempt(serverId, header, payload, true);
-              }
-              if (cause instanceof TesseraException te) {
-                return CompletableFuture.<DataServerReply>failedFuture(te);
-              }
-              String why =
-                  "data server "
-                      + serverId
-                      + " ("
-                      + addresses.getOrDefault(serverId, "address unknown")
-                      + ") failed: "
-                      + cause.getMessage();
-              if (transport) {
-                health.markDown(serverId, cause.getMessage());
-                return CompletableFuture.<DataServerReply>failedFuture(
-                    new ServerDownException(serverId, why));
-              }
-              return CompletableFuture.<DataServerReply>failedFuture(
-                  new TesseraException(StatusProto.UNAVAILABLE, why));
-            })
-        .thenCompose(f -> f);
-  }
-
   /**
    * The client's side of a data server's answer: a server that answers UNAVAILABLE (starting, or
    * cut off from the meta group) is as good as down for now; any other answer shows it is up.
@@ -180,6 +119,16 @@ public final class DataClient {
       @Override
       public RuntimeException unreadable(String server, String message) {
         return new CompletionException(new TesseraException(StatusProto.INTERNAL, message));
+      }
+
+      @Override
+      public RuntimeException unreachable(String server, String address, Throwable cause) {
+        String why = "data server " + server + " (" + address + ") failed: " + cause.getMessage();
+        if (DataServerCaller.transport(cause)) {
+          health.markDown(server, cause.getMessage());
+          return new CompletionException(new ServerDownException(server, why));
+        }
+        return new CompletionException(new TesseraException(StatusProto.UNAVAILABLE, why));
       }
     };
   }

@@ -21,6 +21,12 @@ public record DataServerReply(DataResponseProto header, ByteBuf payload) {
 
     /** The exception a caller sees for a reply that could not be read. */
     RuntimeException unreadable(String server, String message);
+
+    /**
+     * The exception a caller sees for a call that got no reply from {@code address}: {@code cause}
+     * is a transport failure ({@link DataServerCaller#transport}) or the call could not be sent.
+     */
+    RuntimeException unreachable(String server, String address, Throwable cause);
   }
 
   /**

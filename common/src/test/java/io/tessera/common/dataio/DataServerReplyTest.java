@@ -34,6 +34,12 @@ class DataServerReplyTest {
           events.add("unreadable " + message);
           return new IllegalStateException(message);
         }
+
+        @Override
+        public RuntimeException unreachable(String server, String address, Throwable cause) {
+          events.add("unreachable " + server);
+          return new IllegalStateException(cause);
+        }
       };
 
   private static Frame frame(byte[] header, ByteBuf payload) {

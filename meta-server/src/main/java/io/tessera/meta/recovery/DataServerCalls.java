@@ -2,6 +2,7 @@ package io.tessera.meta.recovery;
 
 import io.netty.buffer.ByteBuf;
 import io.tessera.common.cluster.RecoveryIdentity;
+import io.tessera.common.dataio.DataServerCaller;
 import io.tessera.common.dataio.DataServerReply;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.DataRequestProto;
@@ -9,7 +10,6 @@ import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.common.rpc.RpcClientPool;
-import io.tessera.common.rpc.Service;
 import io.tessera.meta.registry.DataServerRegistry;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,22 +39,40 @@ final class DataServerCalls {
         public RuntimeException unreadable(String server, String message) {
           return new RecoveryException(StatusProto.INTERNAL, message);
         }
+
+        @Override
+        public RuntimeException unreachable(String server, String address, Throwable cause) {
+          return new RecoveryException(
+              StatusProto.UNAVAILABLE,
+              "data server " + server + " did not answer: " + cause.getMessage());
+        }
       };
 
-  private final RpcClientPool pool;
-  private final DataServerRegistry registry;
-  private final CallerProto caller;
+  private final DataServerCaller calls;
   private final long timeoutMillis;
 
   DataServerCalls(RpcClientPool pool, DataServerRegistry registry, long timeoutMillis) {
-    this.pool = pool;
-    this.registry = registry;
     this.timeoutMillis = timeoutMillis;
-    this.caller =
+    CallerProto caller =
         CallerProto.newBuilder()
             .setClientId(RecoveryIdentity.newClientId())
             .setAppId("tessera-recovery")
             .build();
+    this.calls =
+        new DataServerCaller(
+            pool,
+            caller,
+            true,
+            (server, refresh) -> {
+              String address = registry.address(server);
+              return address != null
+                  ? CompletableFuture.completedFuture(address)
+                  : CompletableFuture.failedFuture(
+                      new RecoveryException(
+                          StatusProto.UNAVAILABLE, "data server " + server + " is not registered"));
+            },
+            OUTCOMES,
+            0);
   }
 
   DataServerReply call(String server, DataRequestProto.Builder request, ByteBuf payload) {
@@ -89,29 +107,7 @@ final class DataServerCalls {
   /** Starts a call; completes with the reply, or fails with a {@link RecoveryException}. */
   CompletableFuture<DataServerReply> callAsync(
       String server, DataRequestProto.Builder request, ByteBuf payload) {
-    String address = registry.address(server);
-    if (address == null) {
-      if (payload != null) {
-        payload.release();
-      }
-      return CompletableFuture.failedFuture(
-          new RecoveryException(
-              StatusProto.UNAVAILABLE, "data server " + server + " is not registered"));
-    }
-    byte[] header = request.setCaller(caller).setRecovery(true).build().toByteArray();
-    return pool.call(address, Service.DATA, header, payload)
-        .handle(
-            (frame, err) -> {
-              if (err != null) {
-                throw new RecoveryException(
-                    StatusProto.UNAVAILABLE,
-                    "data server "
-                        + server
-                        + " did not answer: "
-                        + Failures.cause(err).getMessage());
-              }
-              return DataServerReply.decode(server, frame, OUTCOMES);
-            });
+    return calls.call(server, request, payload);
   }
 
   /**
@@ -175,6 +171,6 @@ final class DataServerCalls {
   }
 
   CallerProto caller() {
-    return caller;
+    return calls.caller();
   }
 }
