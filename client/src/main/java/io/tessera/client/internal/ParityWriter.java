@@ -51,6 +51,10 @@ import java.util.concurrent.Executor;
  * the group starts again without it: the write goes on while every stripe keeps {@code k} usable
  * units. Before anything is acknowledged, the skipped servers are recorded as stale for the file in
  * the meta group (so readers decode around them) and in the survivors' dirty-file logs.
+ *
+ * <p>Over 500 lines because one group's two phases, its retries after refusals and failed servers,
+ * and the epoch check between them are one state machine whose steps are only safe in this order;
+ * the choice of what to read ({@link StripeUpdate}), the buffers and the locks live apart.
  */
 public final class ParityWriter {
   /**

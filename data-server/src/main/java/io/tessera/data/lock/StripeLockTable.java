@@ -40,6 +40,10 @@ import org.slf4j.LoggerFactory;
  * 2 with the newest grant epoch of its servers, so a snapshot committed while it holds its locks
  * holds its write whole: readers of that snapshot wait ({@link #whenLanded}) until the writes of
  * locks granted at or below its epoch have landed.
+ *
+ * <p>Over 500 lines because grants, leases, writes in progress, snapshot landing waits, orphans and
+ * the takeover of a new coordinator's locks all change one table under one monitor; splitting them
+ * would split the monitor.
  */
 public final class StripeLockTable {
   private static final Logger LOG = LoggerFactory.getLogger(StripeLockTable.class);

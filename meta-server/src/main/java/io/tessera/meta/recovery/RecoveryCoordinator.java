@@ -62,6 +62,10 @@ import org.slf4j.LoggerFactory;
  *   <li>orphan locks: stripes whose writer died between or during its phases (data servers report
  *       expired locks in heartbeats) get their parity recomputed from the data units.
  * </ul>
+ *
+ * <p>Over 500 lines because detection, rebuild, drain, reconciliation and orphan-lock repair share
+ * one loop, one leadership check and one set of paces (rate, lock share), and each round must see
+ * them in order; the work itself (copies, locks, reads, parity) lives in the classes it calls.
  */
 public final class RecoveryCoordinator implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RecoveryCoordinator.class);

@@ -49,6 +49,10 @@ import org.rocksdb.WriteOptions;
  * <p>Changes go through a {@link NamespaceTxn}: one per Raft log entry, committed atomically
  * together with that entry's index, so a replica that crashes mid-apply re-applies the whole entry
  * or none of it.
+ *
+ * <p>Over 500 lines because it is the one owner of the RocksDB handles: every column family's
+ * reads and scans sit next to the options and families they use; changes are in {@link
+ * NamespaceTxn} and the namespace logic in the op classes.
  */
 public final class NamespaceStore implements Closeable, NamespaceView {
   static {
