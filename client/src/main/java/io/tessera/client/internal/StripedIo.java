@@ -32,9 +32,9 @@ import java.util.concurrent.Executor;
  * Positional reads and writes of striped files: a request is cut into unit pieces, grouped by data
  * server, and sent to every server at once.
  *
- * <p>Over 500 lines because reads, writes without parity, truncates and syncs share the cutting
- * and grouping of requests by server; the degraded-read round is the longest part and the next to
- * move out (into a read plan of its own).
+ * <p>Over 500 lines because reads, writes without parity, truncates and syncs share the cutting and
+ * grouping of requests by server; the degraded-read round is the longest part and the next to move
+ * out (into a read plan of its own).
  */
 public final class StripedIo {
   /** Most bytes one request to one server carries (well inside the frame limit). */
