@@ -1,0 +1,287 @@
+package io.tessera.qos.sched;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Start-time Fair Queueing with depth D (SFQ(D)) in front of one data server, with mClock's
+ * reservations and limits and vPFS's total-service fairness.
+ *
+ * <p>Each application's requests wait in its own FIFO queue. The request at the head gets a start
+ * tag {@code S = max(v, F_prev + elsewhere / weight)} and a finish tag {@code F = S + cost /
+ * weight}, where {@code v} is the start tag of the request last dispatched, {@code F_prev} the
+ * application's previous finish tag, and {@code elsewhere} the bytes it was served at other proxies
+ * since (so its share is of the total across all servers, not of each). {@code cost} is the
+ * request's bytes plus a constant per request, so small random requests are not free. At most D
+ * requests are at the data server at once.
+ *
+ * <p>A dispatch first serves any head whose reservation tag ({@code R = max(R_prev + cost /
+ * reservation, arrival)}) is due; then, among heads under their limit ({@code L = max(L_prev + cost
+ * / limit, arrival)} not in the future), the smallest start tag. Service given for a reservation
+ * does not advance the application's start tags, as in mClock. An application that is not work
+ * conserving keeps its share of the D slots free while it is idle, so its next burst is dispatched
+ * at once instead of behind an aggressive application's requests.
+ *
+ * <p>Thread-safe. {@link #submit} and {@link #done} run dispatched requests on the calling thread,
+ * outside the lock.
+ */
+public final class FairScheduler {
+  /** Nanoseconds, monotonic. */
+  public interface Clock {
+    long nanos();
+  }
+
+  /** Arranges a later call of {@link FairScheduler#pump} when limited requests become due. */
+  public interface Timer {
+    void wakeAfter(long nanos, Runnable pump);
+  }
+
+  /** Bytes each application was served at the other proxies, summed, as last heard. */
+  public interface Elsewhere {
+    long served(String app);
+  }
+
+  /** What the scheduler counted for one application on this proxy. */
+  public record AppCounters(
+      long bytes, long requests, long queueDelayNanos, int queued, int outstanding) {}
+
+  private static final class Request {
+    final long cost;
+    final long bytes;
+    final Runnable run;
+    final long arrival;
+
+    Request(long cost, long bytes, Runnable run, long arrival) {
+      this.cost = cost;
+      this.bytes = bytes;
+      this.run = run;
+      this.arrival = arrival;
+    }
+  }
+
+  private static final class App {
+    final String name;
+    final ArrayDeque<Request> queue = new ArrayDeque<>();
+    AppSettings settings = AppSettings.DEFAULT;
+    double finish;
+    double reservationTag;
+    double limitTag;
+    long elsewhereSeen;
+    boolean tagged;
+    double headStart;
+    double headReservation;
+    double headLimit;
+    int outstanding;
+    long bytes;
+    long requests;
+    long queueDelayNanos;
+
+    App(String name) {
+      this.name = name;
+    }
+  }
+
+  private final int depth;
+  private final long perRequestCost;
+  private final Clock clock;
+  private final Timer timer;
+  private final Elsewhere elsewhere;
+  private final Map<String, App> apps = new HashMap<>();
+  private double virtualTime;
+  private int outstanding;
+  private boolean wakeArmed;
+  private Function<String, AppSettings> settingsSource = name -> AppSettings.DEFAULT;
+
+  /**
+   * @param depth requests at the data server at once (D)
+   * @param perRequestCost bytes a request costs beyond its own (seek and per-request work)
+   */
+  public FairScheduler(
+      int depth, long perRequestCost, Clock clock, Timer timer, Elsewhere elsewhere) {
+    if (depth < 1) {
+      throw new IllegalArgumentException("depth must be at least 1");
+    }
+    this.depth = depth;
+    this.perRequestCost = perRequestCost;
+    this.clock = clock;
+    this.timer = timer;
+    this.elsewhere = elsewhere;
+  }
+
+  /** Applies settings: every application named gets its own, every other one the default. */
+  public void configure(Function<String, AppSettings> settings) {
+    synchronized (this) {
+      apps.forEach((name, app) -> app.settings = settings.apply(name));
+      this.settingsSource = settings;
+    }
+    pump();
+  }
+
+  /**
+   * Queues a request of {@code bytes}; {@code run} sends it to the data server when its turn comes,
+   * and the caller reports its answer with {@link #done}.
+   */
+  public void submit(String app, long bytes, Runnable run) {
+    synchronized (this) {
+      App a = apps.computeIfAbsent(app, this::newApp);
+      a.queue.add(new Request(bytes + perRequestCost, bytes, run, clock.nanos()));
+    }
+    pump();
+  }
+
+  /** The data server answered a request of {@code app}: its slot is free. */
+  public void done(String app) {
+    synchronized (this) {
+      App a = apps.get(app);
+      if (a != null && a.outstanding > 0) {
+        a.outstanding--;
+        outstanding--;
+      }
+    }
+    pump();
+  }
+
+  /** Dispatches what may go now. */
+  public void pump() {
+    List<Runnable> go = new ArrayList<>();
+    synchronized (this) {
+      Runnable next;
+      while ((next = dispatchOne()) != null) {
+        go.add(next);
+      }
+    }
+    go.forEach(Runnable::run);
+  }
+
+  /** Per application, what this proxy served and what waits. */
+  public synchronized Map<String, AppCounters> counters() {
+    Map<String, AppCounters> out = new LinkedHashMap<>();
+    apps.forEach(
+        (name, a) ->
+            out.put(
+                name,
+                new AppCounters(
+                    a.bytes, a.requests, a.queueDelayNanos, a.queue.size(), a.outstanding)));
+    return out;
+  }
+
+  private App newApp(String name) {
+    App a = new App(name);
+    a.settings = settingsSource.apply(name);
+    a.finish = virtualTime;
+    a.elsewhereSeen = elsewhere.served(name);
+    return a;
+  }
+
+  /** Picks and starts one request, or null when none may go now. Under the lock. */
+  private Runnable dispatchOne() {
+    if (outstanding >= depth) {
+      return null;
+    }
+    long now = clock.nanos();
+    App pick = null;
+    boolean forReservation = false;
+    double nextDue = Double.MAX_VALUE;
+    int free = depth - outstanding;
+    int keptFree = slotsKeptFree();
+    for (App a : apps.values()) {
+      if (a.queue.isEmpty()) {
+        continue;
+      }
+      tagHead(a);
+      if (a.settings.reservationBytesPerSec() > 0 && a.headReservation <= now) {
+        if (!forReservation || a.headReservation < pick.headReservation) {
+          pick = a;
+          forReservation = true;
+        }
+        continue;
+      }
+      if (forReservation) {
+        continue;
+      }
+      if (a.settings.limitBytesPerSec() > 0 && a.headLimit > now) {
+        nextDue = Math.min(nextDue, a.headLimit);
+        continue;
+      }
+      if (keptFree > 0 && free <= keptFree && a.settings.workConserving()) {
+        continue; // the last slots wait for an idle application that is not work conserving
+      }
+      if (pick == null || a.headStart < pick.headStart) {
+        pick = a;
+      }
+    }
+    if (pick == null) {
+      if (nextDue != Double.MAX_VALUE && !wakeArmed) {
+        wakeArmed = true;
+        timer.wakeAfter(
+            Math.max(0, (long) (nextDue - now)),
+            () -> {
+              synchronized (this) {
+                wakeArmed = false;
+              }
+              pump();
+            });
+      }
+      return null;
+    }
+    Request r = pick.queue.poll();
+    pick.tagged = false;
+    if (!forReservation) {
+      virtualTime = Math.max(virtualTime, pick.headStart);
+      pick.finish = pick.headStart + r.cost / pick.settings.weight();
+    }
+    pick.reservationTag = pick.headReservation;
+    pick.limitTag = pick.headLimit;
+    pick.outstanding++;
+    outstanding++;
+    pick.bytes += r.bytes;
+    pick.requests++;
+    pick.queueDelayNanos += now - r.arrival;
+    return r.run;
+  }
+
+  /** Tags the head of an application's queue (once, when it becomes the head). */
+  private void tagHead(App a) {
+    if (a.tagged) {
+      return;
+    }
+    Request head = a.queue.peek();
+    AppSettings s = a.settings;
+    long servedElsewhere = elsewhere.served(a.name);
+    long delta = Math.max(0, servedElsewhere - a.elsewhereSeen);
+    a.elsewhereSeen = servedElsewhere;
+    a.headStart = Math.max(virtualTime, a.finish + delta / s.weight());
+    a.headReservation =
+        s.reservationBytesPerSec() > 0
+            ? Math.max(
+                a.reservationTag + nanosFor(head.cost, s.reservationBytesPerSec()), head.arrival)
+            : Double.MAX_VALUE;
+    a.headLimit =
+        s.limitBytesPerSec() > 0
+            ? Math.max(a.limitTag + nanosFor(head.cost, s.limitBytesPerSec()), head.arrival)
+            : 0;
+    a.tagged = true;
+  }
+
+  /** Slots kept for idle applications that are not work conserving: their share of D. */
+  private int slotsKeptFree() {
+    double total = 0;
+    double idle = 0;
+    for (App a : apps.values()) {
+      total += a.settings.weight();
+      if (!a.settings.workConserving() && a.queue.isEmpty() && a.outstanding == 0) {
+        idle += a.settings.weight();
+      }
+    }
+    return idle == 0 ? 0 : (int) Math.max(1, Math.round(depth * idle / total));
+  }
+
+  private static double nanosFor(long bytes, long bytesPerSec) {
+    return bytes * 1e9 / bytesPerSec;
+  }
+}
