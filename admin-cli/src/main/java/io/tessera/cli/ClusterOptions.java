@@ -28,8 +28,10 @@ public final class ClusterOptions {
   @Option(
       names = "--app-id",
       paramLabel = "NAME",
-      defaultValue = "tessera-cli",
-      description = "application name for QoS accounting (default: ${DEFAULT-VALUE})")
+      defaultValue = "${env:TESSERA_APP_ID:-tessera-cli}",
+      description =
+          "application name the QoS proxies schedule this command's requests as (default:"
+              + " $TESSERA_APP_ID, else tessera-cli)")
   String appId;
 
   @Option(
@@ -68,6 +70,11 @@ public final class ClusterOptions {
 
   /** A connected client; close it when done. */
   public TesseraFileSystem connect() throws IOException {
+    return connect(Map.of());
+  }
+
+  /** A connected client with these client settings too (a benchmark's application id). */
+  public TesseraFileSystem connect(Map<String, String> overrides) throws IOException {
     Map<String, String> conf = new HashMap<>();
     if (settings != null) {
       try {
@@ -87,6 +94,7 @@ public final class ClusterOptions {
       throw new IllegalArgumentException("--timeout " + e.getMessage());
     }
     conf.put(ClientConfigKeys.Cluster.META_RETRY_FOR.key(), timeout);
+    conf.putAll(overrides);
     return TesseraFileSystem.connect(Config.of(conf));
   }
 }

@@ -7,6 +7,7 @@ import io.tessera.common.config.ConfigSection;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.data.server.DataServerConfigKeys;
 import io.tessera.meta.server.MetaServerConfigKeys;
+import io.tessera.qos.QosConfigKeys;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,7 +34,8 @@ public final class SettingsCommand implements Callable<Integer> {
   public enum Group {
     client,
     meta,
-    data;
+    data,
+    qos;
 
     /** This process's own settings, by subsystem. */
     List<ConfigSection> sections() {
@@ -41,6 +43,7 @@ public final class SettingsCommand implements Callable<Integer> {
         case client -> ClientConfigKeys.SECTIONS;
         case meta -> MetaServerConfigKeys.SECTIONS;
         case data -> DataServerConfigKeys.SECTIONS;
+        case qos -> QosConfigKeys.SECTIONS;
       };
     }
 
@@ -55,7 +58,7 @@ public final class SettingsCommand implements Callable<Integer> {
   @Parameters(
       arity = "0..1",
       paramLabel = "GROUP",
-      description = "client, meta or data (default: all three)")
+      description = "client, meta, data or qos (default: all four)")
   Group group;
 
   @Spec CommandSpec spec;
@@ -80,7 +83,13 @@ public final class SettingsCommand implements Callable<Integer> {
           lists.append(lists.length() == 0 ? "" : ", ").append("tessera settings ").append(g);
         }
         throw new IllegalArgumentException(
-            source + key + " is not a " + role + " setting (" + lists + " lists them)");
+            source
+                + key
+                + " is not a "
+                + role
+                + " setting ("
+                + lists
+                + (readers.length > 1 ? " list them)" : " lists them)"));
       }
     }
   }
@@ -90,13 +99,14 @@ public final class SettingsCommand implements Callable<Integer> {
    * --conf file, tessera local's -D), so either kind of server accepts the other's keys.
    */
   public static void requireServerSettings(String source, Collection<String> keys) {
-    requireKnown(source, keys, "server", Group.meta, Group.data);
+    requireKnown(source, keys, "server", Group.meta, Group.data, Group.qos);
   }
 
   /** Refuses a server setting whose value does not parse, before any server starts. */
   public static void requireValidServerSettings(Config config) {
     List<ConfigKey<?>> keys = new ArrayList<>(Group.meta.keys());
     keys.addAll(Group.data.keys());
+    keys.addAll(Group.qos.keys());
     config.requireValid(keys);
   }
 

@@ -5,6 +5,7 @@ import io.tessera.cli.check.FsckCommand;
 import io.tessera.cli.cluster.ClusterCommand;
 import io.tessera.cli.fs.FsCommand;
 import io.tessera.cli.local.LocalCommand;
+import io.tessera.cli.qos.QosCommand;
 import io.tessera.cli.recover.RecoverCommand;
 import io.tessera.cli.server.ServerCommand;
 import io.tessera.cli.snapshot.SnapshotCommand;
@@ -45,6 +46,7 @@ public final class Tessera {
           FsckCommand.class,
           SnapshotCommand.class,
           ClusterCommand.class,
+          QosCommand.class,
           RecoverCommand.class,
           BenchCommand.class,
           SettingsCommand.class,

@@ -13,7 +13,17 @@ import picocli.CommandLine;
  */
 class TesseraCommandLineTest {
   private static final String[] EVERY_COMMAND = {
-    "local", "server", "fs", "fsck", "snapshot", "cluster", "recover", "bench", "settings", "help"
+    "local",
+    "server",
+    "fs",
+    "fsck",
+    "snapshot",
+    "cluster",
+    "qos",
+    "recover",
+    "bench",
+    "settings",
+    "help"
   };
 
   @Test

@@ -93,7 +93,9 @@ public final class AsyncTesseraFileSystem implements Closeable {
             meta,
             identity,
             new ServerHealth(
-                config.get(ClientConfigKeys.Failures.DOWN_SERVER_RETRY_AFTER), System::nanoTime));
+                config.get(ClientConfigKeys.Failures.DOWN_SERVER_RETRY_AFTER), System::nanoTime),
+            config.get(ClientConfigKeys.Failures.DOWN_SERVER_RETRY_AFTER).toMillis(),
+            config.get(ClientConfigKeys.Cluster.USE_PROXIES));
     AtomicInteger codingThreads = new AtomicInteger();
     this.coding =
         Executors.newFixedThreadPool(
@@ -116,7 +118,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
             config.get(ClientConfigKeys.Streams.WRITES_IN_FLIGHT),
             config.get(ClientConfigKeys.Streams.READS_AHEAD));
     this.blocking = new TesseraFileSystem(this);
-    this.admin = new ClusterAdmin(meta, data, blocking);
+    this.admin = new ClusterAdmin(meta, data, pool, blocking);
   }
 
   private static RpcClientPool pool(String name, int ioThreads, Config config) {

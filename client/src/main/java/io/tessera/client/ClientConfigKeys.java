@@ -34,6 +34,13 @@ public final class ClientConfigKeys {
             Duration.ofSeconds(30),
             "how long metadata calls keep retrying through leader changes before failing");
 
+    public static final ConfigKey<Boolean> USE_PROXIES =
+        ConfigKey.bool(
+            "tessera.client.use-proxies",
+            true,
+            "send to the QoS proxy in front of a data server when it has one; false: always"
+                + " direct (no shares; for measuring what the proxies cost)");
+
     /** Whether lookups and listings go on from another meta replica while the leader is lost. */
     public static final ConfigKey<Boolean> READS_DURING_ELECTION =
         ConfigKey.bool(
@@ -45,7 +52,7 @@ public final class ClientConfigKeys {
     public static final ConfigSection SECTION =
         new ConfigSection(
             "Meta group and identity",
-            List.of(META, APP_ID, META_RETRY_FOR, READS_DURING_ELECTION));
+            List.of(META, APP_ID, META_RETRY_FOR, READS_DURING_ELECTION, USE_PROXIES));
   }
 
   /** Streams. */

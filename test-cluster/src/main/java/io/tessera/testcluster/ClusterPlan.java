@@ -18,12 +18,25 @@ import java.util.stream.Collectors;
  * each server in a network namespace of their own).
  */
 public record ClusterPlan(
-    Path dir, int metaCount, int dataCount, int portBase, Map<String, String> hosts) {
+    Path dir, int metaCount, int dataCount, int portBase, Map<String, String> hosts, boolean qos) {
   public static final int DEFAULT_PORT_BASE = 9860;
   public static final String LOOPBACK = "127.0.0.1";
 
+  /** QoS proxy j listens on port base + this + (j - 1). */
+  static final int PROXY_PORT_OFFSET = 20 + 200;
+
   public ClusterPlan(Path dir, int metaCount, int dataCount, int portBase) {
     this(dir, metaCount, dataCount, portBase, Map.of());
+  }
+
+  public ClusterPlan(
+      Path dir, int metaCount, int dataCount, int portBase, Map<String, String> hosts) {
+    this(dir, metaCount, dataCount, portBase, hosts, false);
+  }
+
+  /** The same cluster with a QoS proxy in front of each data server. */
+  public ClusterPlan withQos() {
+    return new ClusterPlan(dir, metaCount, dataCount, portBase, hosts, true);
   }
 
   public ClusterPlan {
@@ -36,7 +49,7 @@ public record ClusterPlan(
     if (dataCount < 1 || dataCount > 200) {
       throw new IllegalArgumentException("--data-servers must be 1 to 200, got " + dataCount);
     }
-    if (portBase < 1024 || portBase + 20 + dataCount > 65535) {
+    if (portBase < 1024 || portBase + (qos ? PROXY_PORT_OFFSET : 20) + dataCount > 65535) {
       throw new IllegalArgumentException(
           "--port-base "
               + portBase
@@ -68,6 +81,9 @@ public record ClusterPlan(
               ports.add(p.raftPort());
             });
     dataIds().forEach(id -> ports.add(dataPort(id)));
+    if (qos) {
+      dataIds().forEach(id -> ports.add(proxyPort(id)));
+    }
     for (int port : ports) {
       try (ServerSocket s = new ServerSocket()) {
         s.bind(new InetSocketAddress(LOOPBACK, port));
@@ -103,8 +119,57 @@ public record ClusterPlan(
     return portBase + 20 + Integer.parseInt(id.substring(3)) - 1;
   }
 
+  /** The port clients reach server {@code id} on: a meta replica, data server or QoS proxy. */
+  public int clientPort(String id) {
+    for (MetaPeer p : metaPeers()) {
+      if (p.id().equals(id)) {
+        return p.clientPort();
+      }
+    }
+    return id.startsWith(PROXY_PREFIX)
+        ? proxyPort(id.substring(PROXY_PREFIX.length()))
+        : dataPort(id);
+  }
+
+  private static final String PROXY_PREFIX = "proxy-";
+
+  /** The id of the QoS proxy in front of data server {@code dataId}. */
+  public static String proxyId(String dataId) {
+    return PROXY_PREFIX + dataId;
+  }
+
+  public int proxyPort(String dataId) {
+    return portBase + PROXY_PORT_OFFSET + Integer.parseInt(dataId.substring(3)) - 1;
+  }
+
+  public String proxyAddress(String dataId) {
+    return host(dataId) + ":" + proxyPort(dataId);
+  }
+
+  /** Arguments after the launcher command that start the QoS proxy of data server {@code id}. */
+  public List<String> proxyArgs(String dataId) {
+    return List.of(
+        "server",
+        "proxy",
+        "--id",
+        proxyId(dataId),
+        "--listen",
+        proxyAddress(dataId),
+        "--data-server",
+        dataAddress(dataId),
+        "--meta",
+        metaAddresses(),
+        "--cluster-file",
+        clusterFile().toString(),
+        "--log",
+        logFile(proxyId(dataId)).toString());
+  }
+
   /** The address server {@code id} listens on. */
   public String host(String id) {
+    if (id.startsWith(PROXY_PREFIX)) {
+      id = id.substring(PROXY_PREFIX.length()); // a proxy runs beside its data server
+    }
     return hosts.getOrDefault(id, LOOPBACK);
   }
 
@@ -166,6 +231,9 @@ public record ClusterPlan(
                 logFile(id).toString()));
     if (!host(id).equals(LOOPBACK)) {
       args.addAll(List.of("--bind-host", host(id)));
+    }
+    if (qos) {
+      args.add("-Dtessera.data.proxy=" + proxyAddress(id));
     }
     return args;
   }

@@ -4,6 +4,8 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 
 /** A whole cluster on this machine: one process per server, or all in one JVM. */
@@ -11,6 +13,21 @@ public interface LocalCluster extends Closeable {
   ClusterPlan plan();
 
   /** Waits until a meta leader is elected and every data server is up. */
+  /** Whether every QoS proxy of the plan accepts connections (true when there are none). */
+  default boolean proxiesListen() {
+    if (!plan().qos()) {
+      return true;
+    }
+    for (String id : plan().dataIds()) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress(plan().host(id), plan().proxyPort(id)), 1000);
+      } catch (IOException notYet) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   default ClusterStatus awaitReady(Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     String lastProblem = "no answer yet";
@@ -21,7 +38,7 @@ public interface LocalCluster extends Closeable {
           ClusterStatus s = fs.admin().status();
           long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
           boolean leader = s.replicas().stream().anyMatch(ClusterStatus.Replica::leader);
-          if (leader && up == plan().dataCount()) {
+          if (leader && up == plan().dataCount() && proxiesListen()) {
             checkAlive(); // the answer must have come from this cluster's own servers
             return s;
           }

@@ -168,7 +168,21 @@ public final class ProcessCluster implements LocalCluster {
           new ClusterFile.Node(
               id, plan.dataAddress(id), 0, plan.dataDir(id).toString(), c.commands.get(id)));
     }
-    ClusterFile file = new ClusterFile(meta, data);
+    List<ClusterFile.Node> proxies = new ArrayList<>();
+    if (plan.qos()) {
+      for (String dataId : plan.dataIds()) {
+        String id = ClusterPlan.proxyId(dataId);
+        c.commands.put(
+            id,
+            wrapped(
+                wrapper.apply(dataId),
+                c.command(c.withArchive("proxy", List.of()), plan.proxyArgs(dataId), extraArgs)));
+        proxies.add(
+            new ClusterFile.Node(
+                id, plan.proxyAddress(dataId), 0, plan.dir().toString(), c.commands.get(id)));
+      }
+    }
+    ClusterFile file = new ClusterFile(meta, data, proxies);
     file.write(plan.clusterFile());
     try {
       for (String id : c.commands.keySet()) {
@@ -366,12 +380,7 @@ public final class ProcessCluster implements LocalCluster {
       throw new IllegalStateException(id + " is still running (pid " + old.pid() + ")");
     }
     launch(id, extraArgs);
-    int port =
-        plan.metaPeers().stream()
-            .filter(p -> p.id().equals(id))
-            .map(p -> p.clientPort())
-            .findFirst()
-            .orElseGet(() -> plan.dataPort(id));
+    int port = plan.clientPort(id);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       checkAlive(id); // others may be down on purpose

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
       MetaBenchCommand.class,
       SnapshotOverheadCommand.class,
       SnapshotReadDiffCommand.class,
-      RebuildCommand.class
+      RebuildCommand.class,
+      QosBenchCommand.class
     })
 public final class BenchCommand {}

@@ -84,6 +84,13 @@ public final class LocalCommand implements Callable<Integer> {
   int dataNice;
 
   @Option(
+      names = "--qos",
+      description =
+          "start a QoS proxy in front of each data server: applications then share the servers by"
+              + " the weights set with tessera qos (a cluster started with proxies keeps them)")
+  boolean qos;
+
+  @Option(
       names = "--in-process",
       description = "run every server inside this JVM (faster start, no isolation)")
   boolean inProcess;
@@ -114,6 +121,10 @@ public final class LocalCommand implements Callable<Integer> {
     ClusterPlan plan;
     try {
       plan = plan();
+      if (inProcess && plan.qos()) {
+        throw new IllegalArgumentException(
+            "--qos starts proxies as processes of their own: leave out --in-process");
+      }
       plan.requirePortsFree();
     } catch (Exception e) {
       owned.close();
@@ -205,13 +216,16 @@ public final class LocalCommand implements Callable<Integer> {
                 + base
                 + "; start it as it is, or use another --dir");
       }
-      return new ClusterPlan(dir, m, d, base);
+      ClusterPlan again = new ClusterPlan(dir, m, d, base);
+      return qos || !existing.proxies().isEmpty() ? again.withQos() : again;
     }
-    return new ClusterPlan(
-        dir,
-        metaCount == null ? 3 : metaCount,
-        dataCount == null ? 6 : dataCount,
-        portBase == null ? ClusterPlan.DEFAULT_PORT_BASE : portBase);
+    ClusterPlan fresh =
+        new ClusterPlan(
+            dir,
+            metaCount == null ? 3 : metaCount,
+            dataCount == null ? 6 : dataCount,
+            portBase == null ? ClusterPlan.DEFAULT_PORT_BASE : portBase);
+    return qos ? fresh.withQos() : fresh;
   }
 
   private static void printEndpoints(
@@ -224,7 +238,17 @@ public final class LocalCommand implements Callable<Integer> {
           p.id(), p.clientAddress(), p.raftPort(), leader ? "  (leader)" : "");
     }
     for (var d : s.dataServers()) {
-      out.printf("  data %-6s %-18s %s%n", d.id(), d.address(), d.up() ? "up" : "down");
+      out.printf(
+          "  data %-6s %-18s %s%s%n",
+          d.id(),
+          d.address(),
+          d.up() ? "up" : "down",
+          plan.qos() ? "  behind QoS proxy " + plan.proxyAddress(d.id()) : "");
+    }
+    if (plan.qos()) {
+      out.printf(
+          "QoS: every application at weight 1 until 'tessera qos set APP --weight W'; see 'tessera"
+              + " qos status'%n");
     }
     out.printf(
         "Ready in %.1f s. Meta: %s  Logs: %s%n",

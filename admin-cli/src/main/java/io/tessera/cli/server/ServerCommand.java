@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       MetaServerCommand.class,
       DataServerCommand.class,
+      ProxyServerCommand.class,
       RestartCommand.class,
       DecommissionCommand.class,
       RecommissionCommand.class,

@@ -22,6 +22,7 @@ import io.tessera.common.proto.ScanVersionsRequestProto;
 import io.tessera.common.proto.ScanVersionsResponseProto;
 import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.status.TesseraException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -41,12 +42,19 @@ public final class ClusterAdmin {
   private final MetaClient meta;
   private final DataClient data;
   private final Snapshots snapshots;
+  private final QosAdmin qos;
 
   /** For {@link TesseraFileSystem} only: the admin API over its meta and data connections. */
-  public ClusterAdmin(MetaClient meta, DataClient data, TesseraFileSystem fs) {
+  public ClusterAdmin(MetaClient meta, DataClient data, RpcClientPool pool, TesseraFileSystem fs) {
     this.meta = meta;
     this.data = data;
     this.snapshots = new Snapshots(this, meta, fs);
+    this.qos = new QosAdmin(meta, pool, this);
+  }
+
+  /** Per-application QoS settings, and the shares the proxies achieve. */
+  public QosAdmin qos() {
+    return qos;
   }
 
   /** The meta replicas, which one leads, every data server's state and recovery's progress. */
@@ -86,7 +94,8 @@ public final class ClusterAdmin {
                         x.getDownSinceMs(),
                         x.getFilesPlaced(),
                         x.getDecommissioned(),
-                        x.getLeftoverFiles()))
+                        x.getLeftoverFiles(),
+                        x.getProxyAddress()))
             .toList();
     List<ClusterStatus.Rebuild> rebuilds =
         c.getRecovery().getRebuildsList().stream()

@@ -50,6 +50,7 @@ public record ClusterStatus(
    * @param decommissioned draining or retired because an operator asked
    * @param leftoverFiles files moved off it while it was unreachable, whose old shards it still
    *     holds
+   * @param proxyAddress the QoS proxy clients send to for it (empty: none)
    */
   public record DataServer(
       String id,
@@ -63,7 +64,8 @@ public record ClusterStatus(
       long downSinceMillis,
       long filesPlaced,
       boolean decommissioned,
-      long leftoverFiles) {
+      long leftoverFiles,
+      String proxyAddress) {
     /** Whether clients use it. */
     public boolean up() {
       return "up".equals(state);

@@ -3,6 +3,7 @@ package io.tessera.client.internal;
 import io.netty.buffer.ByteBuf;
 import io.tessera.common.dataio.DataServerCaller;
 import io.tessera.common.dataio.DataServerReply;
+import io.tessera.common.dataio.ProxyRoutes;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.ClusterStatusRequestProto;
 import io.tessera.common.proto.DataRequestProto;
@@ -31,13 +32,26 @@ import java.util.concurrent.TimeUnit;
 public final class DataClient {
   private final MetaClient meta;
   private final Map<String, String> addresses = new ConcurrentHashMap<>();
+  private final Map<String, String> proxies = new ConcurrentHashMap<>();
+  private final ProxyRoutes routes;
+  private final boolean useProxies;
   private final ServerHealth health;
   private final DataServerCaller caller;
 
+  /**
+   * @param proxyBypassMillis how long a data server is reached directly after its QoS proxy failed
+   */
   public DataClient(
-      RpcClientPool pool, MetaClient meta, CallerProto identity, ServerHealth health) {
+      RpcClientPool pool,
+      MetaClient meta,
+      CallerProto identity,
+      ServerHealth health,
+      long proxyBypassMillis,
+      boolean useProxies) {
     this.meta = meta;
     this.health = health;
+    this.routes = new ProxyRoutes(proxyBypassMillis);
+    this.useProxies = useProxies;
     this.caller = new DataServerCaller(pool, identity, false, this::address, outcomes(health), 1);
   }
 
@@ -99,7 +113,7 @@ public final class DataClient {
    * The client's side of a data server's answer: a server that answers UNAVAILABLE (starting, or
    * cut off from the meta group) is as good as down for now; any other answer shows it is up.
    */
-  private static DataServerReply.Outcomes outcomes(ServerHealth health) {
+  private DataServerReply.Outcomes outcomes(ServerHealth health) {
     return new DataServerReply.Outcomes() {
       @Override
       public void answered(String server) {
@@ -124,6 +138,9 @@ public final class DataClient {
       @Override
       public RuntimeException unreachable(String server, String address, Throwable cause) {
         String why = "data server " + server + " (" + address + ") failed: " + cause.getMessage();
+        if (!address.equals(addresses.get(server))) {
+          routes.proxyFailed(server); // the next call goes direct
+        }
         if (DataServerCaller.transport(cause)) {
           health.markDown(server, cause.getMessage());
           return new CompletionException(new ServerDownException(server, why));
@@ -133,10 +150,22 @@ public final class DataClient {
     };
   }
 
+  /**
+   * Where a server's requests go: its QoS proxy if it has one, else itself. After a failed attempt
+   * through the proxy the retry goes direct; after a failed direct attempt the map is reloaded (the
+   * server may have moved).
+   */
   private CompletableFuture<String> address(String serverId, boolean refresh) {
     String known = addresses.get(serverId);
-    if (known != null && !refresh) {
-      return CompletableFuture.completedFuture(known);
+    if (known != null) {
+      String route = routes.choose(serverId, known, proxies.getOrDefault(serverId, ""));
+      if (!refresh) {
+        return CompletableFuture.completedFuture(route);
+      }
+      if (!route.equals(known)) {
+        routes.proxyFailed(serverId);
+        return CompletableFuture.completedFuture(known);
+      }
     }
     return refreshMap()
         .thenApply(
@@ -149,7 +178,7 @@ public final class DataClient {
                 health.markDown(serverId, why);
                 throw new CompletionException(new ServerDownException(serverId, why));
               }
-              return a;
+              return routes.choose(serverId, a, proxies.getOrDefault(serverId, ""));
             });
   }
 
@@ -162,6 +191,7 @@ public final class DataClient {
             r -> {
               for (DataServerProto s : r.getCluster().getDataServersList()) {
                 addresses.put(s.getId(), s.getAddress());
+                proxies.put(s.getId(), useProxies ? s.getProxyAddress() : "");
               }
             });
   }

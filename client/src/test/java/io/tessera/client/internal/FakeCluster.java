@@ -60,7 +60,12 @@ final class FakeCluster implements AutoCloseable {
             pool, List.of("127.0.0.1:" + meta.port()), Duration.ofSeconds(2), identity, false);
     data =
         new DataClient(
-            pool, metaClient, identity, new ServerHealth(Duration.ofSeconds(30), System::nanoTime));
+            pool,
+            metaClient,
+            identity,
+            new ServerHealth(Duration.ofSeconds(30), System::nanoTime),
+            30_000,
+            true);
     writer = new ParityWriter(data, metaClient, coding, counters, Duration.ofSeconds(10), this);
     io = new StripedIo(data, writer, coding, counters, new LayoutRefresh(metaClient));
   }

@@ -16,11 +16,12 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * {@code <dir>/cluster.json}: every server of a local cluster with its address, PID, data directory
- * and the command line that starts it again (run from the repository root).
+ * {@code <dir>/cluster.json}: every server of a local cluster (meta replicas, data servers, and the
+ * QoS proxies when there are some) with its address, PID, data directory and the command line that
+ * starts it again (run from the repository root).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ClusterFile(List<Node> meta, List<Node> data) {
+public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies) {
   public static final String NAME = "cluster.json";
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -36,6 +37,12 @@ public record ClusterFile(List<Node> meta, List<Node> data) {
   public ClusterFile {
     meta = meta == null ? List.of() : List.copyOf(meta);
     data = data == null ? List.of() : List.copyOf(data);
+    proxies = proxies == null ? List.of() : List.copyOf(proxies);
+  }
+
+  /** A cluster without QoS proxies. */
+  public ClusterFile(List<Node> meta, List<Node> data) {
+    this(meta, data, List.of());
   }
 
   public static ClusterFile read(Path file) throws IOException {
@@ -85,6 +92,10 @@ public record ClusterFile(List<Node> meta, List<Node> data) {
     for (Node n : data) {
       d.add(n.id().equals(id) ? n.withPid(pid) : n);
     }
-    return new ClusterFile(m, d);
+    List<Node> p = new ArrayList<>();
+    for (Node n : proxies) {
+      p.add(n.id().equals(id) ? n.withPid(pid) : n);
+    }
+    return new ClusterFile(m, d, p);
   }
 }

@@ -7,7 +7,9 @@ public enum Service {
   /** heartbeat.proto: data-server to meta-server. */
   HEARTBEAT(2),
   /** data.proto: client to data-server. */
-  DATA(3);
+  DATA(3),
+  /** qos.proto: between QoS proxies, and operator to proxy. */
+  QOS(4);
 
   private final byte code;
 

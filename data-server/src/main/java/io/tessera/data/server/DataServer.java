@@ -170,6 +170,7 @@ public final class DataServer implements Closeable {
         new HeartbeatSender(
             id,
             address,
+            config.get(DataServerConfigKeys.Server.PROXY),
             dir.toFile(),
             store,
             meta,

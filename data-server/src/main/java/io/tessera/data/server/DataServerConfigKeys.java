@@ -33,11 +33,16 @@ public final class DataServerConfigKeys {
             "tessera.data.meta",
             "127.0.0.1:9860",
             "comma-separated host:port of the meta replicas");
+    public static final ConfigKey<String> PROXY =
+        ConfigKey.string(
+            "tessera.data.proxy",
+            "",
+            "host:port of the QoS proxy in front of this server, where clients send (empty: none)");
 
     public static final ConfigSection SECTION =
         new ConfigSection(
             "Process and cluster",
-            List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL, META_ADDRESSES));
+            List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL, META_ADDRESSES, PROXY));
   }
 
   /** Shard store. */

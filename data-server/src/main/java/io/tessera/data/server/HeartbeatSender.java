@@ -30,6 +30,7 @@ final class HeartbeatSender implements Closeable {
 
   private final String serverId;
   private final String address;
+  private final String proxyAddress;
   private final File dataDir;
   private final ShardStore store;
   private final LeaderFollowingCaller meta;
@@ -56,6 +57,7 @@ final class HeartbeatSender implements Closeable {
   HeartbeatSender(
       String serverId,
       String address,
+      String proxyAddress,
       File dataDir,
       ShardStore store,
       LeaderFollowingCaller meta,
@@ -73,6 +75,7 @@ final class HeartbeatSender implements Closeable {
     this.locks = locks;
     this.serverId = serverId;
     this.address = address;
+    this.proxyAddress = proxyAddress;
     this.dataDir = dataDir;
     this.store = store;
     this.meta = meta;
@@ -100,6 +103,7 @@ final class HeartbeatSender implements Closeable {
         HeartbeatRequestProto.newBuilder()
             .setServerId(serverId)
             .setAddress(address)
+            .setProxyAddress(proxyAddress)
             .setCapacityBytes(dataDir.getTotalSpace())
             .setFreeBytes(Math.max(0, dataDir.getUsableSpace() - reserveBytes))
             .setUsedBytes(store.usedBytes())

@@ -5,6 +5,7 @@ import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.QosSettingsProto;
 import io.tessera.common.proto.SnapshotListResponseProto;
 import io.tessera.common.proto.SnapshotProto;
 import io.tessera.common.proto.StatusProto;
@@ -72,6 +73,7 @@ final class CommittedReads {
     DataServerStateProto state = rec == null ? DataServerStateProto.UP : rec.getState();
     boolean unchanged =
         hb.getAddress().equals(registry.address(hb.getServerId()))
+            && hb.getProxyAddress().equals(registry.proxyAddress(hb.getServerId()))
             && hb.getCorruptFilesCount() == 0
             && hb.getGateAttempt() == 0
             && (state == DataServerStateProto.UP || state == DataServerStateProto.RECOVERING);
@@ -106,6 +108,11 @@ final class CommittedReads {
                         SnapshotListResponseProto.newBuilder()
                             .addAllSnapshots(s.snapshots())
                             .setEpoch(s.epoch()))
+                    .build();
+            case QOS_LIST ->
+                MetaResponseProto.newBuilder()
+                    .setStatus(StatusProto.OK)
+                    .setQos(QosSettingsProto.newBuilder().addAllApps(s.qosSettings()))
                     .build();
             default ->
                 Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a read");

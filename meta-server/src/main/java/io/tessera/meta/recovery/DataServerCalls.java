@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.tessera.common.cluster.RecoveryIdentity;
 import io.tessera.common.dataio.DataServerCaller;
 import io.tessera.common.dataio.DataServerReply;
+import io.tessera.common.dataio.ProxyRoutes;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
@@ -24,30 +25,42 @@ import java.util.concurrent.TimeoutException;
  * TesseraException} for any answer but OK.
  */
 final class DataServerCalls {
-  /** Recovery's side of a data server's answer: every failure is a {@link RecoveryException}. */
-  private static final DataServerReply.Outcomes OUTCOMES =
-      new DataServerReply.Outcomes() {
-        @Override
-        public void answered(String server) {}
+  /**
+   * Recovery's side of a data server's answer: every failure is a {@link RecoveryException}; a
+   * proxy that did not answer is bypassed for a while.
+   */
+  private static DataServerReply.Outcomes outcomes(
+      DataServerRegistry registry, ProxyRoutes routes) {
+    return new DataServerReply.Outcomes() {
+      @Override
+      public void answered(String server) {}
 
-        @Override
-        public RuntimeException failed(String server, StatusProto status, String message) {
-          return new RecoveryException(status, message);
+      @Override
+      public RuntimeException failed(String server, StatusProto status, String message) {
+        return new RecoveryException(status, message);
+      }
+
+      @Override
+      public RuntimeException unreadable(String server, String message) {
+        return new RecoveryException(StatusProto.INTERNAL, message);
+      }
+
+      @Override
+      public RuntimeException unreachable(String server, String address, Throwable cause) {
+        if (!address.equals(registry.address(server))) {
+          routes.proxyFailed(server);
         }
+        return new RecoveryException(
+            StatusProto.UNAVAILABLE,
+            "data server " + server + " did not answer: " + cause.getMessage());
+      }
+    };
+  }
 
-        @Override
-        public RuntimeException unreadable(String server, String message) {
-          return new RecoveryException(StatusProto.INTERNAL, message);
-        }
+  /** After its proxy failed, recovery reaches a data server directly for this long. */
+  private static final long PROXY_BYPASS_MILLIS = 10_000;
 
-        @Override
-        public RuntimeException unreachable(String server, String address, Throwable cause) {
-          return new RecoveryException(
-              StatusProto.UNAVAILABLE,
-              "data server " + server + " did not answer: " + cause.getMessage());
-        }
-      };
-
+  private final ProxyRoutes routes = new ProxyRoutes(PROXY_BYPASS_MILLIS);
   private final DataServerCaller calls;
   private final long timeoutMillis;
 
@@ -66,12 +79,13 @@ final class DataServerCalls {
             (server, refresh) -> {
               String address = registry.address(server);
               return address != null
-                  ? CompletableFuture.completedFuture(address)
+                  ? CompletableFuture.completedFuture(
+                      routes.choose(server, address, registry.proxyAddress(server)))
                   : CompletableFuture.failedFuture(
                       new RecoveryException(
                           StatusProto.UNAVAILABLE, "data server " + server + " is not registered"));
             },
-            OUTCOMES,
+            outcomes(registry, routes),
             0);
   }
 

@@ -70,7 +70,9 @@ public final class DataServerRegistry implements ServerLiveness {
     if (old == null) {
       lastJoinNanos = now;
     }
-    return old == null || !old.last.getAddress().equals(hb.getAddress());
+    return old == null
+        || !old.last.getAddress().equals(hb.getAddress())
+        || !old.last.getProxyAddress().equals(hb.getProxyAddress());
   }
 
   /**
@@ -157,6 +159,12 @@ public final class DataServerRegistry implements ServerLiveness {
     return e == null ? null : e.last.getAddress();
   }
 
+  /** The address of the QoS proxy in front of a server: empty for none, null when unknown. */
+  public String proxyAddress(String id) {
+    Entry e = servers.get(id);
+    return e == null ? null : e.last.getProxyAddress();
+  }
+
   /** Live servers with their last report, sorted by id. */
   public List<HeartbeatRequestProto> live() {
     List<HeartbeatRequestProto> out = new ArrayList<>();
@@ -206,6 +214,7 @@ public final class DataServerRegistry implements ServerLiveness {
                 DataServerProto.newBuilder()
                     .setId(id)
                     .setAddress(e.last.getAddress())
+                    .setProxyAddress(e.last.getProxyAddress())
                     .setState(
                         !isUp(id)
                             ? DataServerStateProto.DOWN

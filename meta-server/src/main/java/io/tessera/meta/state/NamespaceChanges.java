@@ -17,7 +17,8 @@ public final class NamespaceChanges {
           OpCase.CREATE, new CreateOp(),
           OpCase.SET_ATTR, new SetAttrOp(),
           OpCase.RENAME, new RenameOp(),
-          OpCase.REMOVE, new RemoveOp());
+          OpCase.REMOVE, new RemoveOp(),
+          OpCase.QOS_SET, new QosSettingsOp());
 
   private NamespaceChanges() {}
 

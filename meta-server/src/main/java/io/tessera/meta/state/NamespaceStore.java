@@ -6,6 +6,7 @@ import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutProto;
+import io.tessera.common.proto.QosAppProto;
 import io.tessera.common.proto.SnapshotProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.proto.PendingSnapshotProto;
@@ -17,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -50,9 +52,9 @@ import org.rocksdb.WriteOptions;
  * together with that entry's index, so a replica that crashes mid-apply re-applies the whole entry
  * or none of it.
  *
- * <p>Over 500 lines because it is the one owner of the RocksDB handles: every column family's
- * reads and scans sit next to the options and families they use; changes are in {@link
- * NamespaceTxn} and the namespace logic in the op classes.
+ * <p>Over 500 lines because it is the one owner of the RocksDB handles: every column family's reads
+ * and scans sit next to the options and families they use; changes are in {@link NamespaceTxn} and
+ * the namespace logic in the op classes.
  */
 public final class NamespaceStore implements Closeable, NamespaceView {
   static {
@@ -67,6 +69,10 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   static final byte[] PENDING_SNAPSHOT = Keys.utf8("pending-snapshot");
   static final byte[] ABORTED_ATTEMPTS = Keys.utf8("aborted-attempts");
   static final byte[] CAPTURE_PENDING = Keys.utf8("capture-pending");
+
+  /** Prefix of the QoS settings in {@code system}: one key per application. */
+  static final String QOS_PREFIX = "qos/";
+
   private static final List<String> FAMILIES =
       List.of(
           "inodes",
@@ -506,6 +512,28 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   }
 
   /** Every snapshot, oldest (lowest epoch) first. */
+  /** The QoS settings of every application that has its own, by application name. */
+  public List<QosAppProto> qosSettings() {
+    return guarded(
+        () -> {
+          List<QosAppProto> out = new ArrayList<>();
+          byte[] prefix = Keys.utf8(QOS_PREFIX);
+          try (RocksIterator it = db.newIterator(system)) {
+            for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
+              out.add(QosAppProto.parseFrom(it.value()));
+            }
+          } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("corrupt QoS record in " + dir, e);
+          }
+          return out;
+        });
+  }
+
+  private static boolean startsWith(byte[] key, byte[] prefix) {
+    return key.length >= prefix.length
+        && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
   public List<SnapshotProto> snapshots() {
     return guarded(
         () -> {

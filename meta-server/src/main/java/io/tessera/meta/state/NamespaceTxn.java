@@ -3,6 +3,7 @@ package io.tessera.meta.state;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutProto;
+import io.tessera.common.proto.QosAppProto;
 import io.tessera.common.proto.SnapshotProto;
 import io.tessera.meta.proto.AbortedAttemptsProto;
 import io.tessera.meta.proto.PendingSnapshotProto;
@@ -372,6 +373,16 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     put(store.system, NamespaceStore.APPLIED_INDEX, Keys.id(index));
     put(store.system, NamespaceStore.APPLIED_TERM, Keys.id(term));
     store.write(this);
+  }
+
+  /** Sets an application's QoS settings, or with {@code reset} forgets them. */
+  public void setQos(QosAppProto app, boolean reset) {
+    byte[] key = Keys.utf8(NamespaceStore.QOS_PREFIX + app.getApp());
+    if (reset) {
+      delete(store.system, key);
+    } else {
+      put(store.system, key, app.toByteArray());
+    }
   }
 
   private byte[] get(org.rocksdb.ColumnFamilyHandle cf, byte[] key) {

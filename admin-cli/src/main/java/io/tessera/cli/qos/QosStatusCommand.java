@@ -1,0 +1,80 @@
+package io.tessera.cli.qos;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.tessera.cli.ConnectedCommand;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.QosStatus;
+import io.tessera.common.config.Durations;
+import java.io.PrintWriter;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code tessera qos status}: per application, target against achieved share. */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Watch every QoS proxy for a window and show, per application: weight, target share (its"
+          + " weight over those of the applications served meanwhile), achieved share of the bytes"
+          + " served, MB/s, and the mean time its requests waited in the proxies."
+    })
+public final class QosStatusCommand extends ConnectedCommand {
+  @Option(names = "--json", description = "print JSON for scripts")
+  boolean json;
+
+  @Option(
+      names = "--window",
+      paramLabel = "DURATION",
+      defaultValue = "2s",
+      description = "how long to watch (default: ${DEFAULT-VALUE})")
+  String window;
+
+  @Override
+  protected int run(TesseraFileSystem fs) throws Exception {
+    QosStatus s = fs.admin().qos().status(Durations.parse(window));
+    PrintWriter out = out();
+    if (json) {
+      out.println(
+          new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(s));
+      return 0;
+    }
+    if (s.proxies().isEmpty() && s.unreachable().isEmpty()) {
+      out.println("No QoS proxies: start the cluster with tessera local --qos.");
+      return 0;
+    }
+    out.printf(
+        Locale.ROOT,
+        "%d proxies over %.1f s%s%n",
+        s.proxies().size(),
+        s.windowMillis() / 1000.0,
+        s.unreachable().isEmpty()
+            ? ""
+            : " (NOT ANSWERING: " + String.join(", ", s.unreachable()) + ")");
+    out.printf(
+        Locale.ROOT,
+        "%-20s %7s %7s %9s %9s %11s  %s%n",
+        "APP",
+        "WEIGHT",
+        "TARGET",
+        "ACHIEVED",
+        "MB/S",
+        "QUEUE MS",
+        "SETTINGS");
+    for (QosStatus.App a : s.apps()) {
+      String settings = QosListCommand.describe(a.settings());
+      out.printf(
+          Locale.ROOT,
+          "%-20s %7s %6.1f%% %8.1f%% %9.1f %11.2f  %s%n",
+          a.settings().app(),
+          QosListCommand.weight(a.settings().weight()),
+          a.targetShare() * 100,
+          a.achievedShare() * 100,
+          a.bytesPerSecond() / 1e6,
+          a.queueDelayMillis(),
+          settings.substring(settings.indexOf(':') + 2));
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,29 @@
+package io.tessera.client.admin;
+
+import java.util.List;
+
+/**
+ * What the QoS proxies served over one window, summed over all of them.
+ *
+ * @param windowMillis how long the proxies were watched
+ * @param apps per application that was served, or has settings
+ * @param proxies the proxies that answered
+ * @param unreachable proxies that did not answer (their service is missing from the figures)
+ */
+public record QosStatus(
+    long windowMillis, List<App> apps, List<String> proxies, List<String> unreachable) {
+  /**
+   * One application over the window.
+   *
+   * @param targetShare its weight over the weights of the applications served in the window
+   * @param achievedShare its bytes over all bytes served in the window
+   * @param queueDelayMillis mean time its requests waited in the proxies
+   */
+  public record App(
+      QosApp settings,
+      double targetShare,
+      double achievedShare,
+      double bytesPerSecond,
+      long requests,
+      double queueDelayMillis) {}
+}

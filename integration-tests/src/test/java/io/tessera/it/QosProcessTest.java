@@ -1,0 +1,205 @@
+package io.tessera.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.tessera.client.ClientConfigKeys;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.TesseraFile;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.FileCheck;
+import io.tessera.client.admin.QosApp;
+import io.tessera.client.admin.QosStatus;
+import io.tessera.common.config.Config;
+import io.tessera.testcluster.ClusterPlan;
+import io.tessera.testcluster.ProcessCluster;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A QoS proxy in front of each of four data servers, each its own process: two applications share
+ * the servers by their weights, weights changed at run time take effect, a proxy killed mid-write
+ * loses nothing, and a proxy fed garbage keeps serving others.
+ */
+class QosProcessTest {
+  private static final int UNIT = 256 << 10;
+  static ProcessCluster cluster;
+  static ClusterPlan plan;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path dir = TestDirs.fresh("qos");
+    plan = new ClusterPlan(dir, 1, 4, TestPorts.freeBase(230)).withQos();
+    // a shallow queue at each data server, so that two busy applications queue in the proxies
+    cluster =
+        ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of("-Dtessera.qos.depth=2"));
+    cluster.awaitReady(Duration.ofSeconds(120));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static TesseraFileSystem as(String app) {
+    return TesseraFileSystem.connect(
+        Config.of(
+            Map.of(
+                ClientConfigKeys.Cluster.META.key(),
+                plan.metaAddresses(),
+                ClientConfigKeys.Cluster.APP_ID.key(),
+                app)));
+  }
+
+  /** Threads writing 1 MiB at a time to files over all four servers until stopped. */
+  private static List<Thread> busy(String app, TesseraFileSystem fs, AtomicBoolean stop) {
+    List<Thread> threads = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      String path = "/qos/" + app + "-" + i;
+      Thread t =
+          new Thread(
+              () -> {
+                byte[] chunk = new byte[1 << 20];
+                try (TesseraFile f =
+                    fs.createFile(
+                        path, CreateOptions.striped(4).stripeUnit(UNIT).overwrite(true))) {
+                  for (long pos = 0; !stop.get(); pos = (pos + chunk.length) % (16 << 20)) {
+                    f.write(pos, chunk, 0, chunk.length);
+                  }
+                } catch (IOException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      t.start();
+      threads.add(t);
+    }
+    return threads;
+  }
+
+  private static double share(QosStatus s, String app) {
+    return s.apps().stream()
+        .filter(a -> a.settings().app().equals(app))
+        .mapToDouble(QosStatus.App::bytesPerSecond)
+        .sum();
+  }
+
+  /** Waits until every proxy applies the weights (they read the meta group every 500 ms). */
+  private static void setWeights(TesseraFileSystem fs, double analytics, double checkpoint)
+      throws IOException, InterruptedException {
+    fs.admin().qos().set(new QosApp("analytics", analytics, 0, 0, true));
+    fs.admin().qos().set(new QosApp("checkpoint", checkpoint, 0, 0, true));
+    Thread.sleep(1500);
+  }
+
+  @Test
+  void twoBusyApplicationsShareByWeightAndAWeightChangedAtRunTimeTakesEffect() throws Exception {
+    try (TesseraFileSystem admin = TesseraFileSystem.connect(plan.metaAddresses());
+        TesseraFileSystem analytics = as("analytics");
+        TesseraFileSystem checkpoint = as("checkpoint")) {
+      admin.mkdirs("/qos");
+      setWeights(admin, 1, 3);
+      AtomicBoolean stop = new AtomicBoolean();
+      List<Thread> threads = new ArrayList<>(busy("analytics", analytics, stop));
+      threads.addAll(busy("checkpoint", checkpoint, stop));
+      try {
+        Thread.sleep(1000);
+        QosStatus oneToThree = admin.admin().qos().status(Duration.ofSeconds(5));
+        double ratio = share(oneToThree, "checkpoint") / share(oneToThree, "analytics");
+        assertThat(ratio).as("checkpoint over analytics at weights 1:3").isBetween(2.0, 4.5);
+
+        setWeights(admin, 3, 1);
+        QosStatus threeToOne = admin.admin().qos().status(Duration.ofSeconds(5));
+        double turned = share(threeToOne, "checkpoint") / share(threeToOne, "analytics");
+        assertThat(turned)
+            .as("checkpoint over analytics after the change to 3:1")
+            .isBetween(0.22, 0.5);
+      } finally {
+        stop.set(true);
+        for (Thread t : threads) {
+          t.join();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aProxyKilledMidWriteLosesNothingAndParityStaysConsistent() throws Exception {
+    byte[] expected = new byte[24 << 20];
+    for (int i = 0; i < expected.length; i++) {
+      expected[i] = (byte) (i * 31 + 7);
+    }
+    try (TesseraFileSystem fs = as("writer")) {
+      fs.mkdirs("/qos");
+      try (TesseraFile f =
+          fs.createFile("/qos/killed-proxy", CreateOptions.erasure(2, 1).stripeUnit(UNIT))) {
+        int half = expected.length / 2;
+        f.write(0, expected, 0, half);
+        String victim = ClusterPlan.proxyId(f.layout().servers().get(0));
+        cluster.signal(victim, "KILL");
+        f.write(half, expected, half, expected.length - half);
+        cluster.restart(victim);
+      }
+      byte[] back = new byte[expected.length];
+      try (TesseraFile f = fs.openFile("/qos/killed-proxy")) {
+        f.readFully(0, back, 0, back.length);
+      }
+      assertThat(Arrays.equals(back, expected)).as("every byte acknowledged reads back").isTrue();
+      FileCheck check = fs.admin().check("/qos/killed-proxy", true);
+      assertThat(check.parityMismatches()).as("stripes whose parity disagrees").isZero();
+      assertThat(check.parityVerified()).as("stripes verified").isPositive();
+    }
+  }
+
+  @Test
+  void aProxyFedGarbageClosesThatConnectionAndServesOthers() throws Exception {
+    String proxy = plan.proxyAddress("ds-1");
+    String[] hostPort = proxy.split(":");
+    int port = Integer.parseInt(hostPort[1]);
+    // unframeable bytes, then a frame declaring 2 GiB
+    for (byte[] bad :
+        List.of(
+            "GET / HTTP/1.1\r\n\r\n".getBytes(),
+            ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array())) {
+      try (Socket s = new Socket(hostPort[0], port)) {
+        s.setSoTimeout(10_000);
+        OutputStream out = s.getOutputStream();
+        out.write(bad);
+        out.flush();
+        InputStream in = s.getInputStream();
+        assertThat(in.read()).as("the proxy closes a connection sending garbage").isEqualTo(-1);
+      }
+    }
+    try (TesseraFileSystem fs = as("odd app name with spaces and ünïcode");
+        TesseraFileSystem admin = TesseraFileSystem.connect(plan.metaAddresses())) {
+      fs.mkdirs("/qos");
+      try (TesseraFile f = fs.createFile("/qos/after-garbage", CreateOptions.striped(4))) {
+        f.write(0, new byte[] {1, 2, 3}, 0, 3);
+      }
+      assertThat(fs.stat("/qos/after-garbage").size()).isEqualTo(3);
+      assertThatThrownBy(() -> admin.admin().qos().set(new QosApp("backup", -1, 0, 0, true)))
+          .hasMessageContaining("weight of backup must be a positive number");
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .untilAsserted(
+              () ->
+                  assertThat(admin.admin().qos().status(Duration.ofMillis(200)).unreachable())
+                      .isEmpty());
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package io.tessera.meta.state;
+
+import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.QosAppProto;
+import io.tessera.common.proto.QosSettingsProto;
+import io.tessera.common.proto.StatusProto;
+import java.util.List;
+
+/**
+ * Sets one application's QoS settings (weight, reservation, limit, work conserving), replicated so
+ * that they survive restarts and leader changes; the proxies read them from the meta group.
+ */
+final class QosSettingsOp implements NamespaceOp {
+  /** Longest application name: it travels in every request. */
+  static final int MAX_APP_NAME = 128;
+
+  @Override
+  public List<String> paths(MetaRequestProto req) {
+    return List.of();
+  }
+
+  @Override
+  public MetaRequestProto prepare(MetaRequestProto req, Leader leader) {
+    check(req.getQosSet().getApp(), req.getQosSet().getReset());
+    return req;
+  }
+
+  @Override
+  public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
+    QosAppProto app = req.getQosSet().getApp();
+    check(app, req.getQosSet().getReset());
+    tx.setQos(app, req.getQosSet().getReset());
+    return MetaResponseProto.newBuilder()
+        .setStatus(StatusProto.OK)
+        .setQos(QosSettingsProto.newBuilder().addApps(app))
+        .build();
+  }
+
+  private static void check(QosAppProto app, boolean reset) {
+    String name = app.getApp();
+    if (name.isEmpty() || name.length() > MAX_APP_NAME || !name.matches("[A-Za-z0-9._-]+")) {
+      throw new NamespaceException(
+          StatusProto.INVALID_ARGUMENT,
+          "application name '"
+              + name
+              + "': 1 to "
+              + MAX_APP_NAME
+              + " letters, digits, '.', '_' or '-'");
+    }
+    if (reset) {
+      return;
+    }
+    if (!(app.getWeight() > 0) || Double.isInfinite(app.getWeight())) {
+      throw new NamespaceException(
+          StatusProto.INVALID_ARGUMENT,
+          "weight of " + name + " must be a positive number, not " + app.getWeight());
+    }
+    if (app.getLimitBytesPerS() > 0 && app.getReservationBytesPerS() > app.getLimitBytesPerS()) {
+      throw new NamespaceException(
+          StatusProto.INVALID_ARGUMENT,
+          "reservation of " + name + " exceeds its limit: the limit must be at least the floor");
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package io.tessera.qos;
+
+import io.tessera.common.config.ConfigKey;
+import io.tessera.common.config.ConfigSection;
+import java.time.Duration;
+import java.util.List;
+
+/** Settings of a QoS proxy. The defaults suit a local cluster. */
+public final class QosConfigKeys {
+  private QosConfigKeys() {}
+
+  /** Scheduling. */
+  public static final class Scheduling {
+    private Scheduling() {}
+
+    public static final ConfigKey<Integer> DEPTH =
+        ConfigKey.integer(
+            "tessera.qos.depth",
+            8,
+            "requests a proxy keeps at its data server at once (SFQ depth D): deeper keeps the server"
+                + " busier, shallower makes shares tighter");
+    public static final ConfigKey<Long> REQUEST_COST =
+        ConfigKey.size(
+            "tessera.qos.request-cost",
+            64L << 10,
+            "bytes each request costs on top of its own, so small random requests are not free");
+    public static final ConfigKey<Duration> SETTINGS_REFRESH =
+        ConfigKey.duration(
+            "tessera.qos.settings-refresh",
+            Duration.ofMillis(500),
+            "how often a proxy reads the applications' settings from the meta group");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection("Scheduling", List.of(DEPTH, REQUEST_COST, SETTINGS_REFRESH));
+  }
+
+  /** Service totals exchanged between proxies. */
+  public static final class Exchange {
+    private Exchange() {}
+
+    public static final ConfigKey<Duration> INTERVAL =
+        ConfigKey.duration(
+            "tessera.qos.exchange-interval",
+            Duration.ofMillis(100),
+            "a proxy sends its per-application service totals to the others this often (0: never,"
+                + " each proxy then shares its own server only)");
+    public static final ConfigKey<Long> BYTES =
+        ConfigKey.size(
+            "tessera.qos.exchange-bytes",
+            64L << 20,
+            "or sooner, once it served this many bytes since it last sent them");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection("Service totals exchanged between proxies", List.of(INTERVAL, BYTES));
+  }
+
+  public static final List<ConfigSection> SECTIONS = List.of(Scheduling.SECTION, Exchange.SECTION);
+
+  public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
+}

@@ -1,0 +1,84 @@
+package io.tessera.qos.proxy;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.DataResponseProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.Failures;
+import io.tessera.common.rpc.RpcCall;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.rpc.RpcReply;
+import io.tessera.common.rpc.RpcService;
+import io.tessera.common.rpc.Service;
+import io.tessera.qos.exchange.TotalsExchange;
+import io.tessera.qos.sched.FairScheduler;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * data.proto through the proxy: each request waits its turn in the {@link FairScheduler}, then goes
+ * to the data server unchanged, header and payload as they came (the payload is not copied), and
+ * the server's answer goes back the same way. The proxy parses only the header, for the application
+ * and the bytes.
+ */
+final class ForwardingService implements RpcService {
+  private final String dataServer;
+  private final RpcClientPool pool;
+  private final FairScheduler scheduler;
+  private final TotalsExchange exchange;
+  private final RequestCost costs = new RequestCost();
+
+  ForwardingService(
+      String dataServer, RpcClientPool pool, FairScheduler scheduler, TotalsExchange exchange) {
+    this.dataServer = dataServer;
+    this.pool = pool;
+    this.scheduler = scheduler;
+    this.exchange = exchange;
+  }
+
+  @Override
+  public CompletableFuture<RpcReply> handle(RpcCall call) {
+    DataRequestProto request;
+    try {
+      request = DataRequestProto.parseFrom(call.header());
+    } catch (InvalidProtocolBufferException e) {
+      call.payload().release();
+      return CompletableFuture.completedFuture(
+          error(StatusProto.INVALID_ARGUMENT, "request is not a data.proto DataRequestProto"));
+    }
+    String app = costs.app(request);
+    long bytes = RequestCost.bytes(request, call.payload().readableBytes());
+    CompletableFuture<RpcReply> answer = new CompletableFuture<>();
+    scheduler.submit(
+        app,
+        bytes,
+        () ->
+            pool.call(dataServer, Service.DATA, call.header(), call.payload())
+                .whenComplete(
+                    (frame, err) -> {
+                      scheduler.done(app);
+                      if (err != null) {
+                        answer.complete(
+                            error(
+                                StatusProto.UNAVAILABLE,
+                                "data server "
+                                    + dataServer
+                                    + " behind this proxy did not answer: "
+                                    + Failures.cause(err).getMessage()));
+                        return;
+                      }
+                      exchange.served(bytes);
+                      answer.complete(new RpcReply(frame.header(), frame.payload()));
+                    }));
+    return answer;
+  }
+
+  @Override
+  public RpcReply errorReply(Throwable cause) {
+    return error(StatusProto.INTERNAL, String.valueOf(cause.getMessage()));
+  }
+
+  private static RpcReply error(StatusProto status, String message) {
+    return RpcReply.of(
+        DataResponseProto.newBuilder().setStatus(status).setMessage(message).build());
+  }
+}

@@ -1,0 +1,147 @@
+package io.tessera.qos.proxy;
+
+import io.tessera.client.internal.MetaClient;
+import io.tessera.common.cluster.RecoveryIdentity;
+import io.tessera.common.config.Config;
+import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.rpc.HostPort;
+import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.rpc.RpcServer;
+import io.tessera.common.rpc.Service;
+import io.tessera.qos.QosConfigKeys;
+import io.tessera.qos.exchange.PeerTotals;
+import io.tessera.qos.exchange.TotalsExchange;
+import io.tessera.qos.sched.FairScheduler;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A QoS proxy: one process in front of one data server. Clients send it data.proto as they would
+ * the server; it schedules requests per application ({@link FairScheduler}), exchanges service
+ * totals with the other proxies, and follows the applications' settings in the meta group.
+ */
+public final class QosProxy implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(QosProxy.class);
+
+  private final String id;
+  private final RpcServer rpc;
+  private final RpcClientPool pool;
+  private final ScheduledExecutorService timer;
+  private final String address;
+
+  private QosProxy(
+      String id,
+      RpcServer rpc,
+      RpcClientPool pool,
+      ScheduledExecutorService timer,
+      String address) {
+    this.id = id;
+    this.rpc = rpc;
+    this.pool = pool;
+    this.timer = timer;
+    this.address = address;
+  }
+
+  /**
+   * Starts a proxy listening on {@code listen} in front of the data server at {@code dataServer},
+   * following the meta replicas {@code meta} (comma-separated host:port).
+   */
+  public static QosProxy start(
+      String id, InetSocketAddress listen, String dataServer, String meta, Config config)
+      throws IOException {
+    HostPort.parse(dataServer); // refuses a malformed address before anything starts
+    int maxFrame = RpcConfigKeys.maxFrameBytes(config);
+    RpcClientPool pool =
+        new RpcClientPool(
+            "proxy-" + id,
+            config.get(RpcConfigKeys.IO_THREADS),
+            maxFrame,
+            config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(),
+            (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(),
+            RpcConfigKeys.silenceLimitMillis(config));
+    ScheduledExecutorService timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "proxy-" + id + "-timer");
+              t.setDaemon(true);
+              return t;
+            });
+    PeerTotals peers = new PeerTotals(id);
+    FairScheduler scheduler =
+        new FairScheduler(
+            config.get(QosConfigKeys.Scheduling.DEPTH),
+            config.get(QosConfigKeys.Scheduling.REQUEST_COST),
+            System::nanoTime,
+            (nanos, pump) -> timer.schedule(pump, nanos, TimeUnit.NANOSECONDS),
+            peers);
+    MetaClient metaClient =
+        new MetaClient(
+            pool,
+            Arrays.asList(meta.split(",")),
+            Duration.ofSeconds(2),
+            MetaClient.identity(RecoveryIdentity.newClientId().toByteArray(), "tessera-qos"),
+            false);
+    RpcServer rpc;
+    String address;
+    SettingsFollower settings;
+    TotalsExchange exchange;
+    try {
+      // the proxy's own address is known once it listens; its settings follower needs it first
+      String[] self = {""};
+      settings = new SettingsFollower(metaClient, scheduler, () -> self[0]);
+      exchange =
+          new TotalsExchange(
+              id,
+              scheduler,
+              pool,
+              settings::peers,
+              config.get(QosConfigKeys.Exchange.BYTES),
+              timer);
+      rpc =
+          RpcServer.start(
+              "proxy-" + id,
+              listen,
+              Map.of(
+                  Service.DATA,
+                  new ForwardingService(dataServer, pool, scheduler, exchange),
+                  Service.QOS,
+                  new QosService(id, dataServer, scheduler, peers, exchange, settings)),
+              RpcConfigKeys.serverLimits(config));
+      address = new HostPort(listen.getHostString(), rpc.port()).toString();
+      self[0] = address;
+    } catch (RuntimeException | InterruptedException e) {
+      pool.close();
+      timer.shutdownNow();
+      throw new IOException("QoS proxy " + id + " cannot listen on " + listen + ": " + e, e);
+    }
+    settings.start(timer, config.get(QosConfigKeys.Scheduling.SETTINGS_REFRESH).toMillis());
+    exchange.start(config.get(QosConfigKeys.Exchange.INTERVAL).toMillis());
+    LOG.info("QoS proxy {} serving {} in front of data server {}", id, address, dataServer);
+    return new QosProxy(id, rpc, pool, timer, address);
+  }
+
+  public String address() {
+    return address;
+  }
+
+  public int port() {
+    return rpc.port();
+  }
+
+  @Override
+  public void close() {
+    rpc.close();
+    timer.shutdownNow();
+    pool.close();
+    LOG.info("QoS proxy {} stopped", id);
+  }
+}

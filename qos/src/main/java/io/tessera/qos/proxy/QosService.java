@@ -1,0 +1,99 @@
+package io.tessera.qos.proxy;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.proto.QosAppCountersProto;
+import io.tessera.common.proto.QosProxyStatusProto;
+import io.tessera.common.proto.QosRequestProto;
+import io.tessera.common.proto.QosResponseProto;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.rpc.RpcCall;
+import io.tessera.common.rpc.RpcReply;
+import io.tessera.common.rpc.RpcService;
+import io.tessera.qos.exchange.PeerTotals;
+import io.tessera.qos.exchange.TotalsExchange;
+import io.tessera.qos.sched.FairScheduler;
+import java.util.concurrent.CompletableFuture;
+
+/** qos.proto on a proxy: totals from the other proxies, and what this proxy served. */
+final class QosService implements RpcService {
+  private final String proxyId;
+  private final String dataServer;
+  private final long startedMillis = System.currentTimeMillis();
+  private final FairScheduler scheduler;
+  private final PeerTotals peers;
+  private final TotalsExchange exchange;
+  private final SettingsFollower settings;
+
+  QosService(
+      String proxyId,
+      String dataServer,
+      FairScheduler scheduler,
+      PeerTotals peers,
+      TotalsExchange exchange,
+      SettingsFollower settings) {
+    this.proxyId = proxyId;
+    this.dataServer = dataServer;
+    this.scheduler = scheduler;
+    this.peers = peers;
+    this.exchange = exchange;
+    this.settings = settings;
+  }
+
+  @Override
+  public CompletableFuture<RpcReply> handle(RpcCall call) {
+    call.payload().release();
+    QosRequestProto request;
+    try {
+      request = QosRequestProto.parseFrom(call.header());
+    } catch (InvalidProtocolBufferException e) {
+      return reply(error(StatusProto.INVALID_ARGUMENT, "request is not a qos.proto QosRequest"));
+    }
+    return switch (request.getOpCase()) {
+      case TOTALS ->
+          reply(
+              peers.accept(request.getTotals())
+                  ? QosResponseProto.newBuilder().setStatus(StatusProto.OK).build()
+                  : error(StatusProto.INVALID_ARGUMENT, "totals refused (own, or too many)"));
+      case STATUS -> reply(status());
+      default -> reply(error(StatusProto.INVALID_ARGUMENT, "request names no operation"));
+    };
+  }
+
+  private QosResponseProto status() {
+    QosProxyStatusProto.Builder s =
+        QosProxyStatusProto.newBuilder()
+            .setProxy(proxyId)
+            .setDataServer(dataServer)
+            .setUptimeMs(System.currentTimeMillis() - startedMillis)
+            .addAllSettings(settings.current())
+            .setExchangesSent(exchange.rounds())
+            .setExchangeBytesSent(exchange.bytesSent());
+    scheduler
+        .counters()
+        .forEach(
+            (app, c) ->
+                s.addApps(
+                    QosAppCountersProto.newBuilder()
+                        .setApp(app)
+                        .setBytes(c.bytes())
+                        .setRequests(c.requests())
+                        .setQueueDelayNs(c.queueDelayNanos())
+                        .setQueued(c.queued())
+                        .setOutstanding(c.outstanding())
+                        .setBytesElsewhere(peers.served(app))));
+    return QosResponseProto.newBuilder().setStatus(StatusProto.OK).setProxy(s).build();
+  }
+
+  private static QosResponseProto error(StatusProto status, String message) {
+    return QosResponseProto.newBuilder().setStatus(status).setMessage(message).build();
+  }
+
+  private static CompletableFuture<RpcReply> reply(QosResponseProto r) {
+    return CompletableFuture.completedFuture(RpcReply.of(r));
+  }
+
+  @Override
+  public RpcReply errorReply(Throwable cause) {
+    return RpcReply.of(error(StatusProto.INTERNAL, String.valueOf(cause.getMessage())));
+  }
+}
