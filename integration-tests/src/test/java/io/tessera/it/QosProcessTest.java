@@ -95,7 +95,7 @@ class QosProcessTest {
   private static double share(QosStatus s, String app) {
     return s.apps().stream()
         .filter(a -> a.settings().app().equals(app))
-        .mapToDouble(QosStatus.App::bytesPerSecond)
+        .mapToDouble(QosStatus.App::achievedShare)
         .sum();
   }
 

@@ -299,9 +299,7 @@ public final class ProcessCluster implements LocalCluster {
       return;
     }
     List<ProcessHandle> stopped = new ArrayList<>();
-    List<ClusterFile.Node> nodes = new ArrayList<>(file.data());
-    nodes.addAll(file.meta());
-    for (ClusterFile.Node n : nodes) {
+    for (ClusterFile.Node n : file.all()) {
       Process child = processes.get(n.id());
       if (child != null && child.pid() == n.pid()) {
         continue;

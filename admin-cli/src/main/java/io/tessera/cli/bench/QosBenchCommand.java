@@ -36,6 +36,8 @@ import picocli.CommandLine.Spec;
       "ratios: app A (random 4-64 KiB reads and writes, files over 4 servers) next to app B"
           + " (sequential 1 MiB writes, files over 8 servers) at weights 1:1, 1:2, 1:4, 3:1; reports"
           + " achieved total-service ratio over target.",
+      "bursty: an app alternating compute pauses and bursts of large writes next to an aggressive"
+          + " writer; its burst throughput alone, with plain SFQ, and not work conserving.",
       "limits: an app limited to 50 MB/s alone, and one reserved 30 MB/s next to an aggressive one.",
       "overhead: one app writing and reading through the proxies, then directly.",
       "Each case runs --runs times; the median and the spread are printed."
@@ -51,7 +53,7 @@ public final class QosBenchCommand implements Callable<Integer> {
   @Option(
       names = "--experiment",
       defaultValue = "all",
-      description = "ratios, limits, overhead or all (default ${DEFAULT-VALUE})")
+      description = "ratios, bursty, limits, overhead or all (default ${DEFAULT-VALUE})")
   String experiment;
 
   @Option(
@@ -88,16 +90,18 @@ public final class QosBenchCommand implements Callable<Integer> {
       admin.mkdirs("/bench-qos");
       switch (experiment) {
         case "ratios" -> ratios(admin);
+        case "bursty" -> bursty(admin);
         case "limits" -> limits(admin);
         case "overhead" -> overhead();
         case "all" -> {
           ratios(admin);
+          bursty(admin);
           limits(admin);
           overhead();
         }
         default ->
             throw new IllegalArgumentException(
-                "--experiment " + experiment + ": ratios, limits, overhead or all");
+                "--experiment " + experiment + ": ratios, bursty, limits, overhead or all");
       }
       admin.admin().qos().reset(A);
       admin.admin().qos().reset(B);
@@ -128,6 +132,101 @@ public final class QosBenchCommand implements Callable<Integer> {
           fmt(w[1]),
           spread(achieved));
       out.flush();
+    }
+  }
+
+  /**
+   * vPFS Figure 3: app A computes (a pause), then writes a burst from several threads, again and
+   * again; app B writes sequentially from many threads all the time. A's throughput while it
+   * bursts: alone, next to B under plain SFQ, and next to B with A not work conserving.
+   */
+  private void bursty(TesseraFileSystem admin) throws Exception {
+    admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
+    admin.admin().qos().set(new QosApp(B, 1, 0, 0, true));
+    Thread.sleep(1500);
+    List<Double> alone = new ArrayList<>();
+    List<Double> sfq = new ArrayList<>();
+    List<Double> reserved = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      alone.add(burstRate(false));
+      admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
+      Thread.sleep(1500);
+      sfq.add(burstRate(true));
+      admin.admin().qos().set(new QosApp(A, 1, 0, 0, false));
+      Thread.sleep(1500);
+      reserved.add(burstRate(true));
+    }
+    out.printf(
+        Locale.ROOT,
+        "bursty: A's MB/s while bursting: alone %s, next to B with SFQ %s, not work conserving %s%n",
+        spread(alone),
+        spread(sfq),
+        spread(reserved));
+    out.flush();
+  }
+
+  /** A's bytes per second of burst time, with B writing meanwhile or not. */
+  private double burstRate(boolean withAggressive) throws Exception {
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread aggressive = null;
+    TesseraFileSystem bfs = null;
+    if (withAggressive) {
+      TesseraFileSystem b = cluster.connect(Map.of(ClientConfigKeys.Cluster.APP_ID.key(), B));
+      bfs = b;
+      Workload w = new Workload(B, CreateOptions.striped(8), false);
+      aggressive =
+          new Thread(
+              () -> {
+                try {
+                  w.run(b, new AtomicLong(), deadline(seconds + 5), 2 * threads, stop);
+                } catch (Exception e) {
+                  out.println("  " + B + " failed: " + e.getMessage());
+                }
+              });
+      aggressive.start();
+      Thread.sleep(1000);
+    }
+    try (TesseraFileSystem a = cluster.connect(Map.of(ClientConfigKeys.Cluster.APP_ID.key(), A))) {
+      long burstNanos = 0;
+      long bytes = 0;
+      long end = deadline(seconds);
+      byte[] buf = new byte[1 << 20];
+      while (System.nanoTime() < end) {
+        Thread.sleep(500); // compute phase
+        long started = System.nanoTime();
+        List<Thread> writers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          String path = "/bench-qos/burst-" + i;
+          Thread t =
+              new Thread(
+                  () -> {
+                    try (TesseraFile f =
+                        a.createFile(path, CreateOptions.striped(8).overwrite(true))) {
+                      for (int m = 0; m < 8; m++) {
+                        f.write((long) m * buf.length, buf, 0, buf.length);
+                      }
+                    } catch (IOException e) {
+                      throw new IllegalStateException(e);
+                    }
+                  });
+          t.start();
+          writers.add(t);
+        }
+        for (Thread t : writers) {
+          t.join();
+        }
+        burstNanos += System.nanoTime() - started;
+        bytes += 4L * 8 * buf.length;
+      }
+      return bytes * 1e3 / (burstNanos / 1e6) / 1e6;
+    } finally {
+      stop.set(true);
+      if (aggressive != null) {
+        aggressive.join();
+      }
+      if (bfs != null) {
+        bfs.close();
+      }
     }
   }
 
@@ -251,15 +350,30 @@ public final class QosBenchCommand implements Callable<Integer> {
     }
 
     void run(TesseraFileSystem fs, AtomicLong bytes, long deadline) throws Exception {
+      run(fs, bytes, deadline, threads, new AtomicBoolean());
+    }
+
+    void run(TesseraFileSystem fs, AtomicLong bytes, long deadline, int count, AtomicBoolean stop)
+        throws Exception {
       List<Thread> ts = new ArrayList<>();
       List<Exception> errors = new ArrayList<>();
-      for (int i = 0; i < threads; i++) {
-        String path = "/bench-qos/" + app + "-" + i;
+      if (random) {
+        // one file for every thread: the application stays on that file's servers
+        try (TesseraFile f =
+            fs.createFile("/bench-qos/" + app + "-shared", layout.overwrite(true))) {
+          f.write(0, new byte[16 << 20], 0, 16 << 20);
+        }
+      }
+      for (int i = 0; i < count; i++) {
+        String path = "/bench-qos/" + app + (random ? "-shared" : "-" + i);
         Thread t =
             new Thread(
                 () -> {
                   try {
-                    loop(fs.createFile(path, layout.overwrite(true)), bytes, deadline);
+                    try (TesseraFile f =
+                        random ? fs.openFile(path) : fs.createFile(path, layout.overwrite(true))) {
+                      loop(f, bytes, deadline, stop);
+                    }
                   } catch (Exception e) {
                     synchronized (errors) {
                       errors.add(e);
@@ -277,17 +391,17 @@ public final class QosBenchCommand implements Callable<Integer> {
       }
     }
 
-    private void loop(TesseraFile f, AtomicLong bytes, long deadline) throws IOException {
+    private void loop(TesseraFile f, AtomicLong bytes, long deadline, AtomicBoolean stop)
+        throws IOException {
       ThreadLocalRandom rnd = ThreadLocalRandom.current();
       long span = 64L << 20;
       byte[] buf = new byte[1 << 20];
       rnd.nextBytes(buf);
       if (random) {
-        f.write(0, new byte[(int) Math.min(span, 16 << 20)], 0, 16 << 20);
         span = 16 << 20;
       }
       long pos = 0;
-      while (System.nanoTime() < deadline) {
+      while (System.nanoTime() < deadline && !stop.get()) {
         if (random) {
           int len = (4 + rnd.nextInt(61)) << 10;
           long at = rnd.nextLong(span - len);
@@ -310,8 +424,17 @@ public final class QosBenchCommand implements Callable<Integer> {
     return System.nanoTime() + seconds * 1_000_000_000L;
   }
 
+  /** The ratio of two applications' service (what the proxies share out, not bytes alone). */
   private static double ratio(QosStatus s, String a, String b) {
-    return rate(s, a) / Math.max(1, rate(s, b));
+    return share(s, a) / Math.max(1e-9, share(s, b));
+  }
+
+  private static double share(QosStatus s, String app) {
+    return s.apps().stream()
+        .filter(x -> x.settings().app().equals(app))
+        .mapToDouble(QosStatus.App::achievedShare)
+        .findFirst()
+        .orElse(0);
   }
 
   private static double rate(QosStatus s, String app) {

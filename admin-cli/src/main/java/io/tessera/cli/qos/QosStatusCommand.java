@@ -17,8 +17,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Watch every QoS proxy for a window and show, per application: weight, target share (its"
-          + " weight over those of the applications served meanwhile), achieved share of the bytes"
-          + " served, MB/s, and the mean time its requests waited in the proxies."
+          + " weight over those of the applications served meanwhile), achieved share of the service"
+          + " (bytes plus tessera.qos.request-cost per request), MB/s, and the mean time its requests waited in the proxies."
     })
 public final class QosStatusCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")

@@ -9,7 +9,6 @@ import java.lang.ProcessBuilder.Redirect;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -36,7 +35,7 @@ public final class RestartCommand implements Callable<Integer> {
 
   @Parameters(
       paramLabel = "ID",
-      description = "the server, as cluster.json names it (m1, ds-4, ...)")
+      description = "the server, as cluster.json names it (m1, ds-4, proxy-ds-4, ...)")
   String id;
 
   @Option(
@@ -59,8 +58,7 @@ public final class RestartCommand implements Callable<Integer> {
               + "local' runs the cluster in (--dir)");
     }
     ClusterFile cluster = ClusterFile.read(file);
-    List<ClusterFile.Node> nodes = new ArrayList<>(cluster.meta());
-    nodes.addAll(cluster.data());
+    List<ClusterFile.Node> nodes = cluster.all();
     ClusterFile.Node node =
         nodes.stream()
             .filter(n -> n.id().equals(id))

@@ -99,38 +99,39 @@ public final class QosAdmin {
     }
     Map<String, QosProxyStatusProto> after = sample(proxies);
     long elapsedNanos = System.nanoTime() - started;
-    Map<String, long[]> delta = new LinkedHashMap<>(); // bytes, requests, queue delay ns
+    Map<String, long[]> delta = new LinkedHashMap<>(); // bytes, requests, queue delay ns, service
     after.forEach(
         (proxy, now) -> {
           QosProxyStatusProto then = before.get(proxy);
           for (QosAppCountersProto c : now.getAppsList()) {
             QosAppCountersProto old = counters(then, c.getApp());
-            long[] d = delta.computeIfAbsent(c.getApp(), k -> new long[3]);
+            long[] d = delta.computeIfAbsent(c.getApp(), k -> new long[4]);
             d[0] += c.getBytes() - old.getBytes();
             d[1] += c.getRequests() - old.getRequests();
             d[2] += c.getQueueDelayNs() - old.getQueueDelayNs();
+            d[3] += c.getService() - old.getService();
           }
         });
     TreeSet<String> apps = new TreeSet<>(settings.keySet());
     delta.forEach((app, d) -> apps.add(app));
-    long totalBytes = 0;
+    long totalService = 0;
     double activeWeight = 0;
     for (String app : apps) {
-      long[] d = delta.getOrDefault(app, new long[3]);
-      totalBytes += d[0];
+      long[] d = delta.getOrDefault(app, new long[4]);
+      totalService += d[3];
       if (d[0] > 0) {
         activeWeight += settings.getOrDefault(app, QosApp.defaults(app)).weight();
       }
     }
     List<QosStatus.App> rows = new ArrayList<>();
     for (String app : apps) {
-      long[] d = delta.getOrDefault(app, new long[3]);
+      long[] d = delta.getOrDefault(app, new long[4]);
       QosApp s = settings.getOrDefault(app, QosApp.defaults(app));
       rows.add(
           new QosStatus.App(
               s,
               d[0] > 0 && activeWeight > 0 ? s.weight() / activeWeight : 0,
-              totalBytes > 0 ? (double) d[0] / totalBytes : 0,
+              totalService > 0 ? (double) d[3] / totalService : 0,
               d[0] * 1e9 / elapsedNanos,
               d[1],
               d[1] > 0 ? d[2] / 1e6 / d[1] : 0));

@@ -16,7 +16,8 @@ public record QosStatus(
    * One application over the window.
    *
    * @param targetShare its weight over the weights of the applications served in the window
-   * @param achievedShare its bytes over all bytes served in the window
+   * @param achievedShare its service (bytes plus a per-request cost, what the proxies share out)
+   *     over all service in the window
    * @param queueDelayMillis mean time its requests waited in the proxies
    */
   public record App(

@@ -78,6 +78,14 @@ public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies) 
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /** Every process: meta replicas, data servers, proxies. */
+  public List<Node> all() {
+    List<Node> out = new ArrayList<>(meta);
+    out.addAll(data);
+    out.addAll(proxies);
+    return out;
+  }
+
   public String metaAddresses() {
     return meta.stream().map(Node::address).collect(Collectors.joining(","));
   }

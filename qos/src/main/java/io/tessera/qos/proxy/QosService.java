@@ -76,6 +76,7 @@ final class QosService implements RpcService {
                     QosAppCountersProto.newBuilder()
                         .setApp(app)
                         .setBytes(c.bytes())
+                        .setService(c.service())
                         .setRequests(c.requests())
                         .setQueueDelayNs(c.queueDelayNanos())
                         .setQueued(c.queued())

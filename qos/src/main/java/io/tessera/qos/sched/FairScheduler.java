@@ -20,12 +20,13 @@ import java.util.function.Function;
  * request's bytes plus a constant per request, so small random requests are not free. At most D
  * requests are at the data server at once.
  *
- * <p>A dispatch first serves any head whose reservation tag ({@code R = max(R_prev + cost /
- * reservation, arrival)}) is due; then, among heads under their limit ({@code L = max(L_prev + cost
- * / limit, arrival)} not in the future), the smallest start tag. Service given for a reservation
- * does not advance the application's start tags, as in mClock. An application that is not work
- * conserving keeps its share of the D slots free while it is idle, so its next burst is dispatched
- * at once instead of behind an aggressive application's requests.
+ * <p>A dispatch first serves any head whose reservation tag ({@code R = max(R_prev + bytes /
+ * reservation, arrival)}) is due; then, among heads under their limit ({@code L = max(L_prev +
+ * bytes / limit, arrival)} not in the future), the smallest start tag. Reservations and limits
+ * count bytes a second, not the per-request cost. Service given for a reservation does not advance
+ * the application's start tags, as in mClock. An application that is not work conserving keeps its
+ * share of the D slots free while it is idle, so its next burst is dispatched at once instead of
+ * behind an aggressive application's requests.
  *
  * <p>Thread-safe. {@link #submit} and {@link #done} run dispatched requests on the calling thread,
  * outside the lock.
@@ -47,8 +48,11 @@ public final class FairScheduler {
   }
 
   /** What the scheduler counted for one application on this proxy. */
+  /**
+   * @param service what the scheduler shares out: bytes plus the per-request cost of each request
+   */
   public record AppCounters(
-      long bytes, long requests, long queueDelayNanos, int queued, int outstanding) {}
+      long bytes, long service, long requests, long queueDelayNanos, int queued, int outstanding) {}
 
   private static final class Request {
     final long cost;
@@ -78,6 +82,7 @@ public final class FairScheduler {
     double headLimit;
     int outstanding;
     long bytes;
+    long service;
     long requests;
     long queueDelayNanos;
 
@@ -166,7 +171,12 @@ public final class FairScheduler {
             out.put(
                 name,
                 new AppCounters(
-                    a.bytes, a.requests, a.queueDelayNanos, a.queue.size(), a.outstanding)));
+                    a.bytes,
+                    a.service,
+                    a.requests,
+                    a.queueDelayNanos,
+                    a.queue.size(),
+                    a.outstanding)));
     return out;
   }
 
@@ -240,6 +250,7 @@ public final class FairScheduler {
     pick.outstanding++;
     outstanding++;
     pick.bytes += r.bytes;
+    pick.service += r.cost;
     pick.requests++;
     pick.queueDelayNanos += now - r.arrival;
     return r.run;
@@ -259,11 +270,11 @@ public final class FairScheduler {
     a.headReservation =
         s.reservationBytesPerSec() > 0
             ? Math.max(
-                a.reservationTag + nanosFor(head.cost, s.reservationBytesPerSec()), head.arrival)
+                a.reservationTag + nanosFor(head.bytes, s.reservationBytesPerSec()), head.arrival)
             : Double.MAX_VALUE;
     a.headLimit =
         s.limitBytesPerSec() > 0
-            ? Math.max(a.limitTag + nanosFor(head.cost, s.limitBytesPerSec()), head.arrival)
+            ? Math.max(a.limitTag + nanosFor(head.bytes, s.limitBytesPerSec()), head.arrival)
             : 0;
     a.tagged = true;
   }
