@@ -46,6 +46,9 @@ public final class QosBenchCommand implements Callable<Integer> {
   private static final String A = "bench-a";
   private static final String B = "bench-b";
 
+  /** Files over all eight servers, a 1 MiB write touching each of them. */
+  private static final CreateOptions WIDE = CreateOptions.striped(8).stripeUnit(128 << 10);
+
   @Spec CommandSpec spec;
 
   @Mixin ClusterOptions cluster;
@@ -70,7 +73,7 @@ public final class QosBenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--threads",
-      defaultValue = "8",
+      defaultValue = "16",
       description = "threads per application (default ${DEFAULT-VALUE})")
   int threads;
 
@@ -121,8 +124,7 @@ public final class QosBenchCommand implements Callable<Integer> {
       for (int run = 0; run < runs; run++) {
         QosStatus s =
             runTogether(
-                new Workload(A, CreateOptions.striped(4), true),
-                new Workload(B, CreateOptions.striped(8), false));
+                new Workload(A, CreateOptions.striped(4), true), new Workload(B, WIDE, false));
         achieved.add(ratio(s, A, B) / (w[0] / w[1]));
       }
       out.printf(
@@ -173,7 +175,7 @@ public final class QosBenchCommand implements Callable<Integer> {
     if (withAggressive) {
       TesseraFileSystem b = cluster.connect(Map.of(ClientConfigKeys.Cluster.APP_ID.key(), B));
       bfs = b;
-      Workload w = new Workload(B, CreateOptions.striped(8), false);
+      Workload w = new Workload(B, WIDE, false);
       aggressive =
           new Thread(
               () -> {
@@ -200,8 +202,7 @@ public final class QosBenchCommand implements Callable<Integer> {
           Thread t =
               new Thread(
                   () -> {
-                    try (TesseraFile f =
-                        a.createFile(path, CreateOptions.striped(8).overwrite(true))) {
+                    try (TesseraFile f = a.createFile(path, WIDE.overwrite(true))) {
                       for (int m = 0; m < 8; m++) {
                         f.write((long) m * buf.length, buf, 0, buf.length);
                       }
@@ -236,7 +237,7 @@ public final class QosBenchCommand implements Callable<Integer> {
     Thread.sleep(1500);
     List<Double> limited = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
-      QosStatus s = runTogether(new Workload(A, CreateOptions.striped(8), false));
+      QosStatus s = runTogether(new Workload(A, WIDE, false));
       limited.add(rate(s, A) / 50e6);
     }
     out.printf(Locale.ROOT, "limits: A limited to 50 MB/s alone: rate/limit %s%n", spread(limited));
@@ -245,10 +246,7 @@ public final class QosBenchCommand implements Callable<Integer> {
     Thread.sleep(1500);
     List<Double> reserved = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
-      QosStatus s =
-          runTogether(
-              new Workload(A, CreateOptions.striped(8), false),
-              new Workload(B, CreateOptions.striped(8), false));
+      QosStatus s = runTogether(new Workload(A, WIDE, false), new Workload(B, WIDE, false));
       reserved.add(rate(s, A) / 30e6);
     }
     out.printf(
@@ -268,7 +266,8 @@ public final class QosBenchCommand implements Callable<Integer> {
     }
     out.printf(
         Locale.ROOT,
-        "overhead: sequential 1 MiB writes, 6+3: via proxies %s MB/s, direct %s MB/s%n",
+        "overhead: sequential 1 MiB writes, RS 6+3 (6+2 under 9 servers): via proxies %s MB/s,"
+            + " direct %s MB/s%n",
         spread(viaProxy),
         spread(direct));
     out.flush();
@@ -282,7 +281,10 @@ public final class QosBenchCommand implements Callable<Integer> {
             ClientConfigKeys.Cluster.USE_PROXIES.key(),
             String.valueOf(useProxies));
     try (TesseraFileSystem fs = cluster.connect(conf)) {
-      Workload w = new Workload(A, CreateOptions.erasure(6, 3), false);
+      int servers = fs.admin().status().dataServers().size();
+      Workload w =
+          new Workload(
+              A, servers >= 9 ? CreateOptions.erasure(6, 3) : CreateOptions.erasure(6, 2), false);
       AtomicLong bytes = new AtomicLong();
       long started = System.nanoTime();
       w.run(fs, bytes, deadline(seconds));

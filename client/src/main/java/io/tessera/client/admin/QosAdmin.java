@@ -25,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -100,6 +101,7 @@ public final class QosAdmin {
     Map<String, QosProxyStatusProto> after = sample(proxies);
     long elapsedNanos = System.nanoTime() - started;
     Map<String, long[]> delta = new LinkedHashMap<>(); // bytes, requests, queue delay ns, service
+    Map<String, Map<String, Double>> byProxy = new HashMap<>();
     after.forEach(
         (proxy, now) -> {
           QosProxyStatusProto then = before.get(proxy);
@@ -110,6 +112,9 @@ public final class QosAdmin {
             d[1] += c.getRequests() - old.getRequests();
             d[2] += c.getQueueDelayNs() - old.getQueueDelayNs();
             d[3] += c.getService() - old.getService();
+            byProxy
+                .computeIfAbsent(c.getApp(), k -> new TreeMap<>())
+                .put(proxy, (c.getBytes() - old.getBytes()) * 1e9 / elapsedNanos);
           }
         });
     TreeSet<String> apps = new TreeSet<>(settings.keySet());
@@ -134,7 +139,8 @@ public final class QosAdmin {
               totalService > 0 ? (double) d[3] / totalService : 0,
               d[0] * 1e9 / elapsedNanos,
               d[1],
-              d[1] > 0 ? d[2] / 1e6 / d[1] : 0));
+              d[1] > 0 ? d[2] / 1e6 / d[1] : 0,
+              byProxy.getOrDefault(app, Map.of())));
     }
     List<String> missing = new ArrayList<>(proxies);
     missing.removeAll(after.keySet());

@@ -1,6 +1,7 @@
 package io.tessera.client.admin;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What the QoS proxies served over one window, summed over all of them.
@@ -19,6 +20,7 @@ public record QosStatus(
    * @param achievedShare its service (bytes plus a per-request cost, what the proxies share out)
    *     over all service in the window
    * @param queueDelayMillis mean time its requests waited in the proxies
+   * @param bytesPerSecondByProxy what each proxy served it
    */
   public record App(
       QosApp settings,
@@ -26,5 +28,6 @@ public record QosStatus(
       double achievedShare,
       double bytesPerSecond,
       long requests,
-      double queueDelayMillis) {}
+      double queueDelayMillis,
+      Map<String, Double> bytesPerSecondByProxy) {}
 }

@@ -23,10 +23,11 @@ import java.util.function.Function;
  * <p>A dispatch first serves any head whose reservation tag ({@code R = max(R_prev + bytes /
  * reservation, arrival)}) is due; then, among heads under their limit ({@code L = max(L_prev +
  * bytes / limit, arrival)} not in the future), the smallest start tag. Reservations and limits
- * count bytes a second, not the per-request cost. Service given for a reservation does not advance
- * the application's start tags, as in mClock. An application that is not work conserving keeps its
- * share of the D slots free while it is idle, so its next burst is dispatched at once instead of
- * behind an aggressive application's requests.
+ * count bytes a second, not the per-request cost, and like weights they count the bytes served
+ * elsewhere too: a limit is one ceiling over all servers, not one per proxy (dmClock's delta).
+ * Service given for a reservation does not advance the application's start tags, as in mClock. An
+ * application that is not work conserving keeps its share of the D slots free while it is idle, so
+ * its next burst is dispatched at once instead of behind an aggressive application's requests.
  *
  * <p>Thread-safe. {@link #submit} and {@link #done} run dispatched requests on the calling thread,
  * outside the lock.
@@ -76,6 +77,7 @@ public final class FairScheduler {
     double reservationTag;
     double limitTag;
     long elsewhereSeen;
+    long elsewhereUncharged;
     boolean tagged;
     double headStart;
     double headReservation;
@@ -90,6 +92,9 @@ public final class FairScheduler {
       this.name = name;
     }
   }
+
+  /** At most this many times a request's own bytes of service elsewhere is charged on it. */
+  static final int SPREAD = 16;
 
   private final int depth;
   private final long perRequestCost;
@@ -121,7 +126,11 @@ public final class FairScheduler {
   /** Applies settings: every application named gets its own, every other one the default. */
   public void configure(Function<String, AppSettings> settings) {
     synchronized (this) {
-      apps.forEach((name, app) -> app.settings = settings.apply(name));
+      apps.forEach(
+          (name, app) -> {
+            app.settings = settings.apply(name);
+            app.tagged = false; // the head waiting now is tagged again under the new settings
+          });
       this.settingsSource = settings;
     }
     pump();
@@ -245,8 +254,12 @@ public final class FairScheduler {
       virtualTime = Math.max(virtualTime, pick.headStart);
       pick.finish = pick.headStart + r.cost / pick.settings.weight();
     }
-    pick.reservationTag = pick.headReservation;
-    pick.limitTag = pick.headLimit;
+    if (pick.settings.reservationBytesPerSec() > 0) {
+      pick.reservationTag = pick.headReservation;
+    }
+    if (pick.settings.limitBytesPerSec() > 0) {
+      pick.limitTag = pick.headLimit;
+    }
     pick.outstanding++;
     outstanding++;
     pick.bytes += r.bytes;
@@ -264,17 +277,26 @@ public final class FairScheduler {
     Request head = a.queue.peek();
     AppSettings s = a.settings;
     long servedElsewhere = elsewhere.served(a.name);
-    long delta = Math.max(0, servedElsewhere - a.elsewhereSeen);
+    // totals arrive in batches: a batch is charged over the next requests, not all on one, so one
+    // proxy does not stall an application while the others run it (its writes need them all)
+    a.elsewhereUncharged += Math.max(0, servedElsewhere - a.elsewhereSeen);
     a.elsewhereSeen = servedElsewhere;
+    long perRequest = SPREAD * Math.max(head.bytes, perRequestCost);
+    long delta = Math.min(a.elsewhereUncharged, perRequest);
+    // what is left is charged later, up to as many requests' worth: service long past (the
+    // application was idle here meanwhile) is not held against it for ever
+    a.elsewhereUncharged = Math.min(a.elsewhereUncharged - delta, SPREAD * perRequest);
     a.headStart = Math.max(virtualTime, a.finish + delta / s.weight());
     a.headReservation =
         s.reservationBytesPerSec() > 0
             ? Math.max(
-                a.reservationTag + nanosFor(head.bytes, s.reservationBytesPerSec()), head.arrival)
+                a.reservationTag + nanosFor(head.bytes + delta, s.reservationBytesPerSec()),
+                head.arrival)
             : Double.MAX_VALUE;
     a.headLimit =
         s.limitBytesPerSec() > 0
-            ? Math.max(a.limitTag + nanosFor(head.bytes, s.limitBytesPerSec()), head.arrival)
+            ? Math.max(
+                a.limitTag + nanosFor(head.bytes + delta, s.limitBytesPerSec()), head.arrival)
             : 0;
     a.tagged = true;
   }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import org.junit.jupiter.api.Test;
@@ -33,6 +34,9 @@ class FairSchedulerTest {
     boolean serverBusy;
     final FairScheduler scheduler;
 
+    /** Another proxy whose service counts as this one's "elsewhere" (and the other way round). */
+    Sim peer;
+
     Sim(int depth, long perRequestCost, long bytesPerSec) {
       this.bytesPerSec = bytesPerSec;
       scheduler =
@@ -41,7 +45,10 @@ class FairSchedulerTest {
               perRequestCost,
               () -> now,
               (nanos, pump) -> at(now + nanos, pump),
-              app -> elsewhere.getOrDefault(app, 0L));
+              app ->
+                  peer != null
+                      ? peer.served.getOrDefault(app, 0L)
+                      : elsewhere.getOrDefault(app, 0L));
     }
 
     void at(long time, Runnable action) {
@@ -82,8 +89,11 @@ class FairSchedulerTest {
       }
     }
 
-    void runFor(long seconds) {
-      long end = now + seconds * 1_000_000_000L;
+    void runFor(double seconds) {
+      runUntil(now + (long) (seconds * 1e9));
+    }
+
+    void runUntil(long end) {
       while (!events.isEmpty() && events.peek().at <= end) {
         Event e = events.poll();
         now = e.at;
@@ -164,6 +174,20 @@ class FairSchedulerTest {
   }
 
   @Test
+  void aLimitIsOneCeilingOverEveryServerNotOnePerProxy() {
+    // the application is also served 30 MB/s through other proxies: 20 MB/s are left here
+    Sim sim = new Sim(4, 0, 1000 * MB);
+    sim.scheduler.configure(app -> new AppSettings(1, 0, 50 * MB, true));
+    for (long t = 0; t < 20_000; t += 100) {
+      sim.at(sim.now + t * 1_000_000L, () -> sim.elsewhere.merge("backup", 3 * MB, Long::sum));
+    }
+    sim.backlogged("backup", 1 << 20, 8);
+    sim.runFor(20);
+    double here = sim.served.get("backup") / 20.0;
+    assertThat(here / (20 * MB)).isCloseTo(1.0, within(0.1));
+  }
+
+  @Test
   void aReservationHoldsNextToAnAggressiveApplication() {
     Sim sim = new Sim(4, 0, 100 * MB);
     sim.scheduler.configure(
@@ -173,6 +197,43 @@ class FairSchedulerTest {
     sim.runFor(30);
     double rate = sim.served.get("reserved") / 30.0;
     assertThat(rate).isGreaterThanOrEqualTo(0.95 * 30 * MB);
+  }
+
+  @Test
+  void aReservationGivenWhileTheApplicationRunsTakesEffect() {
+    Sim sim = new Sim(4, 0, 100 * MB);
+    sim.scheduler.configure(app -> weight(app.equals("reserved") ? 1 : 100));
+    sim.backlogged("reserved", 1 << 20, 8);
+    sim.backlogged("aggressive", 1 << 20, 32);
+    sim.runFor(5);
+    long before = sim.served.get("reserved");
+    sim.scheduler.configure(
+        app -> app.equals("reserved") ? new AppSettings(1, 30 * MB, 0, true) : weight(100));
+    sim.runFor(20);
+    double rate = (sim.served.get("reserved") - before) / 20.0;
+    assertThat(rate).isGreaterThanOrEqualTo(0.95 * 30 * MB);
+  }
+
+  @Test
+  void aReservationIsOneFloorOverEveryServer() {
+    // two proxies on one simulated clock, each telling the other what it served (as the exchange
+    // does): "reserved" keeps its 30 MB/s in total next to an application of weight 100
+    Sim one = new Sim(2, 0, 100 * MB);
+    Sim two = new Sim(2, 0, 100 * MB);
+    one.peer = two;
+    two.peer = one;
+    for (Sim sim : List.of(one, two)) {
+      sim.scheduler.configure(
+          app -> app.equals("reserved") ? new AppSettings(1, 30 * MB, 0, true) : weight(100));
+      sim.backlogged("reserved", 128 << 10, 8);
+      sim.backlogged("aggressive", 128 << 10, 32);
+    }
+    for (int step = 0; step < 300; step++) {
+      one.runFor(0.1);
+      two.runUntil(one.now);
+    }
+    double total = (one.served.get("reserved") + two.served.get("reserved")) / 30.0;
+    assertThat(total).isGreaterThanOrEqualTo(0.95 * 30 * MB);
   }
 
   @Test
