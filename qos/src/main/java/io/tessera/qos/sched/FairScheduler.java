@@ -26,8 +26,9 @@ import java.util.function.Function;
  * count bytes a second, not the per-request cost, and like weights they count the bytes served
  * elsewhere too: a limit is one ceiling over all servers, not one per proxy (dmClock's delta).
  * Service given for a reservation does not advance the application's start tags, as in mClock. An
- * application that is not work conserving keeps its share of the D slots free while it is idle, so
- * its next burst is dispatched at once instead of behind an aggressive application's requests.
+ * application that is not work conserving keeps its share of the D slots (by weight) to itself,
+ * used or not, so its next burst is dispatched at once instead of behind an aggressive
+ * application's.
  *
  * <p>Thread-safe. {@link #submit} and {@link #done} run dispatched requests on the calling thread,
  * outside the lock.
@@ -228,7 +229,7 @@ public final class FairScheduler {
         continue;
       }
       if (keptFree > 0 && free <= keptFree && a.settings.workConserving()) {
-        continue; // the last slots wait for an idle application that is not work conserving
+        continue; // the last slots are kept for applications that are not work conserving
       }
       if (pick == null || a.headStart < pick.headStart) {
         pick = a;
@@ -301,17 +302,24 @@ public final class FairScheduler {
     a.tagged = true;
   }
 
-  /** Slots kept for idle applications that are not work conserving: their share of D. */
+  /**
+   * Slots kept for applications that are not work conserving: each one's share of D by weight (at
+   * least one) that it does not use now. Others never take them, so a burst finds them free and
+   * does not queue at the data server behind others' requests.
+   */
   private int slotsKeptFree() {
     double total = 0;
-    double idle = 0;
     for (App a : apps.values()) {
       total += a.settings.weight();
-      if (!a.settings.workConserving() && a.queue.isEmpty() && a.outstanding == 0) {
-        idle += a.settings.weight();
+    }
+    int kept = 0;
+    for (App a : apps.values()) {
+      if (!a.settings.workConserving()) {
+        int share = (int) Math.max(1, Math.round(depth * a.settings.weight() / total));
+        kept += Math.max(0, share - a.outstanding);
       }
     }
-    return idle == 0 ? 0 : (int) Math.max(1, Math.round(depth * idle / total));
+    return Math.min(kept, depth - 1);
   }
 
   private static double nanosFor(long bytes, long bytesPerSec) {
