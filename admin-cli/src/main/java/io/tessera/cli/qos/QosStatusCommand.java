@@ -46,9 +46,10 @@ public final class QosStatusCommand extends ConnectedCommand {
     }
     out.printf(
         Locale.ROOT,
-        "%d proxies over %.1f s%s%n",
+        "%d proxies over %.1f s (service totals exchanged: %.1f KB/s)%s%n",
         s.proxies().size(),
         s.windowMillis() / 1000.0,
+        s.exchangeBytesPerSecond() / 1e3,
         s.unreachable().isEmpty()
             ? ""
             : " (NOT ANSWERING: " + String.join(", ", s.unreachable()) + ")");

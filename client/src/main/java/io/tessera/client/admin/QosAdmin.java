@@ -144,8 +144,18 @@ public final class QosAdmin {
     }
     List<String> missing = new ArrayList<>(proxies);
     missing.removeAll(after.keySet());
+    long exchanged = 0;
+    for (Map.Entry<String, QosProxyStatusProto> e : after.entrySet()) {
+      QosProxyStatusProto then = before.get(e.getKey());
+      exchanged +=
+          e.getValue().getExchangeBytesSent() - (then == null ? 0 : then.getExchangeBytesSent());
+    }
     return new QosStatus(
-        TimeUnit.NANOSECONDS.toMillis(elapsedNanos), rows, List.copyOf(after.keySet()), missing);
+        TimeUnit.NANOSECONDS.toMillis(elapsedNanos),
+        rows,
+        List.copyOf(after.keySet()),
+        missing,
+        exchanged * 1e9 / elapsedNanos);
   }
 
   private static QosAppCountersProto counters(QosProxyStatusProto status, String app) {

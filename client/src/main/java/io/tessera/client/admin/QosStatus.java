@@ -10,9 +10,14 @@ import java.util.Map;
  * @param apps per application that was served, or has settings
  * @param proxies the proxies that answered
  * @param unreachable proxies that did not answer (their service is missing from the figures)
+ * @param exchangeBytesPerSecond what the proxies sent each other in service totals, all together
  */
 public record QosStatus(
-    long windowMillis, List<App> apps, List<String> proxies, List<String> unreachable) {
+    long windowMillis,
+    List<App> apps,
+    List<String> proxies,
+    List<String> unreachable,
+    double exchangeBytesPerSecond) {
   /**
    * One application over the window.
    *
