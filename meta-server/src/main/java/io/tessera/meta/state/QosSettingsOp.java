@@ -1,5 +1,6 @@
 package io.tessera.meta.state;
 
+import io.tessera.common.cluster.AppIds;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.QosAppProto;
@@ -12,9 +13,6 @@ import java.util.List;
  * that they survive restarts and leader changes; the proxies read them from the meta group.
  */
 final class QosSettingsOp implements NamespaceOp {
-  /** Longest application name: it travels in every request. */
-  static final int MAX_APP_NAME = 128;
-
   @Override
   public List<String> paths(MetaRequestProto req) {
     return List.of();
@@ -39,13 +37,13 @@ final class QosSettingsOp implements NamespaceOp {
 
   private static void check(QosAppProto app, boolean reset) {
     String name = app.getApp();
-    if (name.isEmpty() || name.length() > MAX_APP_NAME || !name.matches("[A-Za-z0-9._-]+")) {
+    if (!AppIds.valid(name)) {
       throw new NamespaceException(
           StatusProto.INVALID_ARGUMENT,
           "application name '"
               + name
               + "': 1 to "
-              + MAX_APP_NAME
+              + AppIds.MAX_LENGTH
               + " letters, digits, '.', '_' or '-'");
     }
     if (reset) {

@@ -1,5 +1,6 @@
 package io.tessera.qos.proxy;
 
+import io.tessera.common.cluster.AppIds;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.ShardRangeProto;
 import java.util.List;
@@ -24,7 +25,7 @@ final class RequestCost {
     if (app.isEmpty()) {
       return DEFAULT;
     }
-    if (app.length() > 128 || !app.matches("[A-Za-z0-9._-]+")) {
+    if (!AppIds.valid(app)) {
       return OTHER;
     }
     if (known.contains(app)) {
