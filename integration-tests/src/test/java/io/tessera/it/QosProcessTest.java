@@ -99,12 +99,14 @@ class QosProcessTest {
         .sum();
   }
 
-  /** Waits until every proxy applies the weights (they read the meta group every 500 ms). */
+  /** Sets the weights and waits until every proxy applies them (they follow the meta group). */
   private static void setWeights(TesseraFileSystem fs, double analytics, double checkpoint)
-      throws IOException, InterruptedException {
+      throws IOException {
     fs.admin().qos().set(new QosApp("analytics", analytics, 0, 0, true));
     fs.admin().qos().set(new QosApp("checkpoint", checkpoint, 0, 0, true));
-    Thread.sleep(1500);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> fs.admin().qos().status(Duration.ofMillis(100)).settingsEverywhere());
   }
 
   @Test

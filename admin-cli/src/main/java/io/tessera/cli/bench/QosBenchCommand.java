@@ -112,6 +112,16 @@ public final class QosBenchCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Waits until every proxy applies the settings just set (they follow the meta group). */
+  private static void settled(TesseraFileSystem admin) throws Exception {
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (!admin.admin().qos().status(Duration.ofMillis(100)).settingsEverywhere()) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the proxies did not take the new settings within 20 s");
+      }
+    }
+  }
+
   /** vPFS Figure 2: achieved over target total-service ratio at four weight pairs. */
   private void ratios(TesseraFileSystem admin) throws Exception {
     out.println("ratios: A random 4-64 KiB on 4 servers, B sequential 1 MiB writes on 8");
@@ -119,7 +129,7 @@ public final class QosBenchCommand implements Callable<Integer> {
     for (double[] w : weights) {
       admin.admin().qos().set(new QosApp(A, w[0], 0, 0, true));
       admin.admin().qos().set(new QosApp(B, w[1], 0, 0, true));
-      Thread.sleep(1500); // every proxy has the settings
+      settled(admin);
       List<Double> achieved = new ArrayList<>();
       for (int run = 0; run < runs; run++) {
         QosStatus s =
@@ -145,17 +155,17 @@ public final class QosBenchCommand implements Callable<Integer> {
   private void bursty(TesseraFileSystem admin) throws Exception {
     admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
     admin.admin().qos().set(new QosApp(B, 1, 0, 0, true));
-    Thread.sleep(1500);
+    settled(admin);
     List<Double> alone = new ArrayList<>();
     List<Double> sfq = new ArrayList<>();
     List<Double> reserved = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
       alone.add(burstRate(false));
       admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
-      Thread.sleep(1500);
+      settled(admin);
       sfq.add(burstRate(true));
       admin.admin().qos().set(new QosApp(A, 1, 0, 0, false));
-      Thread.sleep(1500);
+      settled(admin);
       reserved.add(burstRate(true));
     }
     out.printf(
@@ -234,7 +244,7 @@ public final class QosBenchCommand implements Callable<Integer> {
   /** mClock: a limit alone on an idle cluster, and a reservation next to an aggressive app. */
   private void limits(TesseraFileSystem admin) throws Exception {
     admin.admin().qos().set(new QosApp(A, 1, 0, 50_000_000, true));
-    Thread.sleep(1500);
+    settled(admin);
     List<Double> limited = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
       QosStatus s = runTogether(new Workload(A, WIDE, false));
@@ -243,7 +253,7 @@ public final class QosBenchCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "limits: A limited to 50 MB/s alone: rate/limit %s%n", spread(limited));
     admin.admin().qos().set(new QosApp(A, 1, 30_000_000, 0, true));
     admin.admin().qos().set(new QosApp(B, 100, 0, 0, true));
-    Thread.sleep(1500);
+    settled(admin);
     List<Double> reserved = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
       QosStatus s = runTogether(new Workload(A, WIDE, false), new Workload(B, WIDE, false));

@@ -53,6 +53,10 @@ public final class QosStatusCommand extends ConnectedCommand {
         s.unreachable().isEmpty()
             ? ""
             : " (NOT ANSWERING: " + String.join(", ", s.unreachable()) + ")");
+    if (!s.settingsEverywhere()) {
+      out.println(
+          "Some proxies still apply older settings (they follow the meta group every 500 ms).");
+    }
     out.printf(
         Locale.ROOT,
         "%-20s %7s %7s %9s %9s %11s  %s%n",

@@ -22,6 +22,7 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -155,7 +156,14 @@ public final class QosAdmin {
         rows,
         List.copyOf(after.keySet()),
         missing,
-        exchanged * 1e9 / elapsedNanos);
+        exchanged * 1e9 / elapsedNanos,
+        after.values().stream()
+            .allMatch(
+                p ->
+                    new HashSet<>(p.getSettingsList())
+                        .equals(
+                            new HashSet<>(
+                                settings.values().stream().map(QosApp::toProto).toList()))));
   }
 
   private static QosAppCountersProto counters(QosProxyStatusProto status, String app) {

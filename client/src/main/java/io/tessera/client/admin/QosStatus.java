@@ -11,13 +11,15 @@ import java.util.Map;
  * @param proxies the proxies that answered
  * @param unreachable proxies that did not answer (their service is missing from the figures)
  * @param exchangeBytesPerSecond what the proxies sent each other in service totals, all together
+ * @param settingsEverywhere every proxy that answered applies the settings the meta group holds
  */
 public record QosStatus(
     long windowMillis,
     List<App> apps,
     List<String> proxies,
     List<String> unreachable,
-    double exchangeBytesPerSecond) {
+    double exchangeBytesPerSecond,
+    boolean settingsEverywhere) {
   /**
    * One application over the window.
    *
