@@ -34,27 +34,43 @@ public final class QosConfigKeys {
         new ConfigSection("Scheduling", List.of(DEPTH, REQUEST_COST, SETTINGS_REFRESH));
   }
 
-  /** Service totals exchanged between proxies. */
-  public static final class Exchange {
-    private Exchange() {}
+  /** How a proxy learns each application's service at the other servers. */
+  public static final class Totals {
+    private Totals() {}
 
     public static final ConfigKey<Duration> INTERVAL =
         ConfigKey.duration(
             "tessera.qos.exchange-interval",
             Duration.ofMillis(100),
-            "a proxy sends its per-application service totals to the others this often (0: never,"
-                + " each proxy then shares its own server only)");
+            "with exchange: a proxy sends its per-application service totals to the others this"
+                + " often (0: only by bytes, below)");
     public static final ConfigKey<Long> BYTES =
         ConfigKey.size(
             "tessera.qos.exchange-bytes",
             64L << 20,
             "or sooner, once it served this many bytes since it last sent them");
 
+    public static final String PIGGYBACK = "piggyback";
+    public static final String EXCHANGE = "exchange";
+    public static final String NONE = "none";
+    public static final ConfigKey<String> SOURCE =
+        ConfigKey.choice(
+            "tessera.qos.totals",
+            PIGGYBACK,
+            "how a proxy learns each application's service at the other servers: piggyback (every"
+                + " request carries what its client sent elsewhere since its last request here, as"
+                + " dmClock's delta) or exchange (the proxies send each other what they served, below;"
+                + " counts only what proxies saw, for clients not trusted to report) or none (each"
+                + " proxy shares out its own server only)",
+            List.of(PIGGYBACK, EXCHANGE, NONE));
+
     public static final ConfigSection SECTION =
-        new ConfigSection("Service totals exchanged between proxies", List.of(INTERVAL, BYTES));
+        new ConfigSection(
+            "Service at the other servers (total-service fairness)",
+            List.of(SOURCE, INTERVAL, BYTES));
   }
 
-  public static final List<ConfigSection> SECTIONS = List.of(Scheduling.SECTION, Exchange.SECTION);
+  public static final List<ConfigSection> SECTIONS = List.of(Scheduling.SECTION, Totals.SECTION);
 
   public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
 }

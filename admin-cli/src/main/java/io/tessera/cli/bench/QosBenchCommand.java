@@ -124,7 +124,11 @@ public final class QosBenchCommand implements Callable<Integer> {
 
   /** vPFS Figure 2: achieved over target total-service ratio at four weight pairs. */
   private void ratios(TesseraFileSystem admin) throws Exception {
-    out.println("ratios: A random 4-64 KiB on 4 servers, B sequential 1 MiB writes on 8");
+    out.printf(
+        Locale.ROOT,
+        "ratios: A random 4-64 KiB on 4 servers (%d threads), B sequential 1 MiB writes on 8 (%d)%n",
+        4 * threads,
+        threads);
     double[][] weights = {{1, 1}, {1, 2}, {1, 4}, {3, 1}};
     for (double[] w : weights) {
       admin.admin().qos().set(new QosApp(A, w[0], 0, 0, true));
@@ -132,9 +136,13 @@ public final class QosBenchCommand implements Callable<Integer> {
       settled(admin);
       List<Double> achieved = new ArrayList<>();
       for (int run = 0; run < runs; run++) {
+        // B's every write reaches all 8 servers, A's request one of its 4: with four times B's
+        // threads, A keeps as many requests waiting at each server it uses as B does, so the
+        // shares measure the scheduler and not how many requests A has in the air
         QosStatus s =
             runTogether(
-                new Workload(A, CreateOptions.striped(4), true), new Workload(B, WIDE, false));
+                new Workload(A, CreateOptions.striped(4), true, 4 * threads),
+                new Workload(B, WIDE, false));
         achieved.add(ratio(s, A, B) / (w[0] / w[1]));
       }
       out.printf(
@@ -354,15 +362,21 @@ public final class QosBenchCommand implements Callable<Integer> {
     final String app;
     final CreateOptions layout;
     final boolean random;
+    final int threadCount;
 
     Workload(String app, CreateOptions layout, boolean random) {
+      this(app, layout, random, threads);
+    }
+
+    Workload(String app, CreateOptions layout, boolean random, int threadCount) {
       this.app = app;
       this.layout = layout;
       this.random = random;
+      this.threadCount = threadCount;
     }
 
     void run(TesseraFileSystem fs, AtomicLong bytes, long deadline) throws Exception {
-      run(fs, bytes, deadline, threads, new AtomicBoolean());
+      run(fs, bytes, deadline, threadCount, new AtomicBoolean());
     }
 
     void run(TesseraFileSystem fs, AtomicLong bytes, long deadline, int count, AtomicBoolean stop)

@@ -1,6 +1,7 @@
 package io.tessera.common.config;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 
@@ -68,6 +69,22 @@ public record ConfigKey<T>(String key, T defaultValue, String doc, Function<Stri
 
   public static ConfigKey<String> string(String key, String def, String doc) {
     return new ConfigKey<>(key, def, doc, String::trim);
+  }
+
+  /** One of a few words ({@code choices}); anything else is refused, naming them. */
+  public static ConfigKey<String> choice(String key, String def, String doc, List<String> choices) {
+    return new ConfigKey<>(
+        key,
+        def,
+        doc,
+        s -> {
+          String t = s.trim().toLowerCase(Locale.ROOT);
+          if (!choices.contains(t)) {
+            throw new IllegalArgumentException(
+                "'" + s + "' is not one of " + String.join(", ", choices));
+          }
+          return t;
+        });
   }
 
   public static ConfigKey<Boolean> bool(String key, boolean def, String doc) {

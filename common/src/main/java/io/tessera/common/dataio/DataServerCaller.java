@@ -32,6 +32,7 @@ public final class DataServerCaller {
   private final Addresses addresses;
   private final DataServerReply.Outcomes outcomes;
   private final int retries;
+  private final ServedElsewhere sent = new ServedElsewhere();
 
   /**
    * @param recovery calls are recovery's (a recovering server serves them)
@@ -66,8 +67,9 @@ public final class DataServerCaller {
     if (recovery) {
       request.setRecovery(true);
     }
-    byte[] header = request.build().toByteArray();
-    return attempt(server, header, payload, 0)
+    DataRequestProto built = request.build();
+    long moved = RequestBytes.of(built, payload == null ? 0 : payload.readableBytes());
+    return attempt(server, built, moved, payload, 0)
         .whenComplete(
             (r, e) -> {
               if (payload != null) {
@@ -82,11 +84,16 @@ public final class DataServerCaller {
   }
 
   private CompletableFuture<DataServerReply> attempt(
-      String server, byte[] header, ByteBuf payload, int attempt) {
+      String server, DataRequestProto request, long moved, ByteBuf payload, int attempt) {
     return addresses
         .address(server, attempt > 0)
         .thenCompose(
             address -> {
+              byte[] header =
+                  request.toBuilder()
+                      .setServedElsewhere(sent.send(address, moved))
+                      .build()
+                      .toByteArray();
               if (payload != null) {
                 payload.retain();
               }
@@ -104,7 +111,7 @@ public final class DataServerCaller {
                         if (attempt < retries
                             && transport(cause)
                             && !(cause instanceof PeerUnreachableException p && p.silent())) {
-                          return attempt(server, header, payload, attempt + 1);
+                          return attempt(server, request, moved, payload, attempt + 1);
                         }
                         return CompletableFuture.<DataServerReply>failedFuture(
                             outcomes.unreachable(server, address, cause));

@@ -3,6 +3,7 @@ package io.tessera.qos.exchange;
 import io.tessera.common.proto.AppTotalProto;
 import io.tessera.common.proto.ServiceTotalsProto;
 import io.tessera.qos.sched.FairScheduler;
+import io.tessera.qos.sched.FairScheduler.Served;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -14,11 +15,11 @@ public final class PeerTotals implements FairScheduler.Elsewhere {
   static final int MAX_PEERS = 1024;
   static final int MAX_APPS = 1024;
 
-  private record Peer(long incarnation, Map<String, Long> bytes) {}
+  private record Peer(long incarnation, Map<String, Served> apps) {}
 
   private final String self;
   private final Map<String, Peer> peers = new HashMap<>();
-  private final Map<String, Long> sums = new HashMap<>();
+  private final Map<String, Served> sums = new HashMap<>();
 
   public PeerTotals(String self) {
     this.self = self;
@@ -31,21 +32,21 @@ public final class PeerTotals implements FairScheduler.Elsewhere {
         || (!peers.containsKey(totals.getProxy()) && peers.size() >= MAX_PEERS)) {
       return false;
     }
-    Map<String, Long> bytes = new HashMap<>();
+    Map<String, Served> apps = new HashMap<>();
     for (AppTotalProto a : totals.getAppsList()) {
-      bytes.put(a.getApp(), a.getBytes());
+      apps.put(a.getApp(), new Served(a.getBytes(), a.getService()));
     }
-    Peer old = peers.put(totals.getProxy(), new Peer(totals.getIncarnation(), bytes));
+    Peer old = peers.put(totals.getProxy(), new Peer(totals.getIncarnation(), apps));
     if (old != null) {
-      old.bytes().forEach((app, b) -> sums.merge(app, -b, Long::sum));
+      old.apps().forEach((app, s) -> sums.merge(app, s.negated(), Served::plus));
     }
-    bytes.forEach((app, b) -> sums.merge(app, b, Long::sum));
-    sums.values().removeIf(v -> v == 0);
+    apps.forEach((app, s) -> sums.merge(app, s, Served::plus));
+    sums.values().removeIf(Served::isZero);
     return true;
   }
 
   @Override
-  public synchronized long served(String app) {
-    return sums.getOrDefault(app, 0L);
+  public synchronized Served served(String app) {
+    return sums.getOrDefault(app, Served.NONE);
   }
 }

@@ -83,7 +83,11 @@ public final class TotalsExchange {
           .counters()
           .forEach(
               (app, c) ->
-                  totals.addApps(AppTotalProto.newBuilder().setApp(app).setBytes(c.bytes())));
+                  totals.addApps(
+                      AppTotalProto.newBuilder()
+                          .setApp(app)
+                          .setBytes(c.bytes())
+                          .setService(c.service())));
       byte[] header = QosRequestProto.newBuilder().setTotals(totals).build().toByteArray();
       List<String> to = peers.get();
       for (String peer : to) {

@@ -1,6 +1,7 @@
 package io.tessera.qos.proxy;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.dataio.RequestBytes;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.StatusProto;
@@ -10,6 +11,7 @@ import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
 import io.tessera.common.rpc.Service;
+import io.tessera.qos.exchange.PiggybackedTotals;
 import io.tessera.qos.exchange.TotalsExchange;
 import io.tessera.qos.sched.FairScheduler;
 import java.util.concurrent.CompletableFuture;
@@ -25,14 +27,20 @@ final class ForwardingService implements RpcService {
   private final RpcClientPool pool;
   private final FairScheduler scheduler;
   private final TotalsExchange exchange;
-  private final RequestCost costs = new RequestCost();
+  private final PiggybackedTotals piggybacked;
+  private final RequestApps apps = new RequestApps();
 
   ForwardingService(
-      String dataServer, RpcClientPool pool, FairScheduler scheduler, TotalsExchange exchange) {
+      String dataServer,
+      RpcClientPool pool,
+      FairScheduler scheduler,
+      TotalsExchange exchange,
+      PiggybackedTotals piggybacked) {
     this.dataServer = dataServer;
     this.pool = pool;
     this.scheduler = scheduler;
     this.exchange = exchange;
+    this.piggybacked = piggybacked;
   }
 
   @Override
@@ -45,8 +53,9 @@ final class ForwardingService implements RpcService {
       return CompletableFuture.completedFuture(
           error(StatusProto.INVALID_ARGUMENT, "request is not a data.proto DataRequestProto"));
     }
-    String app = costs.app(request);
-    long bytes = RequestCost.bytes(request, call.payload().readableBytes());
+    String app = apps.app(request);
+    long bytes = RequestBytes.of(request, call.payload().readableBytes());
+    piggybacked.add(app, request.getServedElsewhere());
     CompletableFuture<RpcReply> answer = new CompletableFuture<>();
     scheduler.submit(
         app,

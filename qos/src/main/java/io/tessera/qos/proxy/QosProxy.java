@@ -10,6 +10,7 @@ import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
 import io.tessera.qos.QosConfigKeys;
 import io.tessera.qos.exchange.PeerTotals;
+import io.tessera.qos.exchange.PiggybackedTotals;
 import io.tessera.qos.exchange.TotalsExchange;
 import io.tessera.qos.sched.FairScheduler;
 import java.io.Closeable;
@@ -75,14 +76,24 @@ public final class QosProxy implements Closeable {
               t.setDaemon(true);
               return t;
             });
+    long requestCost = config.get(QosConfigKeys.Scheduling.REQUEST_COST);
     PeerTotals peers = new PeerTotals(id);
+    PiggybackedTotals piggybacked = new PiggybackedTotals(requestCost);
+    String source = config.get(QosConfigKeys.Totals.SOURCE);
+    boolean exchanged = source.equals(QosConfigKeys.Totals.EXCHANGE);
+    FairScheduler.Elsewhere elsewhere =
+        switch (source) {
+          case QosConfigKeys.Totals.EXCHANGE -> peers;
+          case QosConfigKeys.Totals.PIGGYBACK -> piggybacked;
+          default -> app -> FairScheduler.Served.NONE;
+        };
     FairScheduler scheduler =
         new FairScheduler(
             config.get(QosConfigKeys.Scheduling.DEPTH),
-            config.get(QosConfigKeys.Scheduling.REQUEST_COST),
+            requestCost,
             System::nanoTime,
             (nanos, pump) -> timer.schedule(pump, nanos, TimeUnit.NANOSECONDS),
-            peers);
+            elsewhere);
     MetaClient metaClient =
         new MetaClient(
             pool,
@@ -104,7 +115,7 @@ public final class QosProxy implements Closeable {
               scheduler,
               pool,
               settings::peers,
-              config.get(QosConfigKeys.Exchange.BYTES),
+              exchanged ? config.get(QosConfigKeys.Totals.BYTES) : 0,
               timer);
       rpc =
           RpcServer.start(
@@ -112,9 +123,9 @@ public final class QosProxy implements Closeable {
               listen,
               Map.of(
                   Service.DATA,
-                  new ForwardingService(dataServer, pool, scheduler, exchange),
+                  new ForwardingService(dataServer, pool, scheduler, exchange, piggybacked),
                   Service.QOS,
-                  new QosService(id, dataServer, scheduler, peers, exchange, settings)),
+                  new QosService(id, dataServer, scheduler, peers, elsewhere, exchange, settings)),
               RpcConfigKeys.serverLimits(config));
       address = new HostPort(listen.getHostString(), rpc.port()).toString();
       self[0] = address;
@@ -124,7 +135,7 @@ public final class QosProxy implements Closeable {
       throw new IOException("QoS proxy " + id + " cannot listen on " + listen + ": " + e, e);
     }
     settings.start(timer, config.get(QosConfigKeys.Scheduling.SETTINGS_REFRESH).toMillis());
-    exchange.start(config.get(QosConfigKeys.Exchange.INTERVAL).toMillis());
+    exchange.start(exchanged ? config.get(QosConfigKeys.Totals.INTERVAL).toMillis() : 0);
     LOG.info("QoS proxy {} serving {} in front of data server {}", id, address, dataServer);
     return new QosProxy(id, rpc, pool, timer, address);
   }

@@ -21,6 +21,7 @@ final class QosService implements RpcService {
   private final long startedMillis = System.currentTimeMillis();
   private final FairScheduler scheduler;
   private final PeerTotals peers;
+  private final FairScheduler.Elsewhere elsewhere;
   private final TotalsExchange exchange;
   private final SettingsFollower settings;
 
@@ -29,12 +30,14 @@ final class QosService implements RpcService {
       String dataServer,
       FairScheduler scheduler,
       PeerTotals peers,
+      FairScheduler.Elsewhere elsewhere,
       TotalsExchange exchange,
       SettingsFollower settings) {
     this.proxyId = proxyId;
     this.dataServer = dataServer;
     this.scheduler = scheduler;
     this.peers = peers;
+    this.elsewhere = elsewhere;
     this.exchange = exchange;
     this.settings = settings;
   }
@@ -81,7 +84,8 @@ final class QosService implements RpcService {
                         .setQueueDelayNs(c.queueDelayNanos())
                         .setQueued(c.queued())
                         .setOutstanding(c.outstanding())
-                        .setBytesElsewhere(peers.served(app))));
+                        .setBytesElsewhere(elsewhere.served(app).bytes())
+                        .setServiceElsewhere(elsewhere.served(app).service())));
     return QosResponseProto.newBuilder().setStatus(StatusProto.OK).setProxy(s).build();
   }
 

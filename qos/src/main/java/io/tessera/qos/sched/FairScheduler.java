@@ -15,10 +15,10 @@ import java.util.function.Function;
  * <p>Each application's requests wait in its own FIFO queue. The request at the head gets a start
  * tag {@code S = max(v, F_prev + elsewhere / weight)} and a finish tag {@code F = S + cost /
  * weight}, where {@code v} is the start tag of the request last dispatched, {@code F_prev} the
- * application's previous finish tag, and {@code elsewhere} the bytes it was served at other proxies
- * since (so its share is of the total across all servers, not of each). {@code cost} is the
- * request's bytes plus a constant per request, so small random requests are not free. At most D
- * requests are at the data server at once.
+ * application's previous finish tag, and {@code elsewhere} the service it was given at other
+ * proxies since, counted as here (so its share is of the total across all servers, not of each).
+ * {@code cost} is the request's bytes plus a constant per request, so small random requests are not
+ * free. At most D requests are at the data server at once.
  *
  * <p>A dispatch first serves any head whose reservation tag ({@code R = max(R_prev + bytes /
  * reservation, arrival)}) is due; then, among heads under their limit ({@code L = max(L_prev +
@@ -44,13 +44,36 @@ public final class FairScheduler {
     void wakeAfter(long nanos, Runnable pump);
   }
 
-  /** Bytes each application was served at the other proxies, summed, as last heard. */
+  /** What each application was served at the other proxies, summed, as last heard. */
   public interface Elsewhere {
-    long served(String app);
+    Served served(String app);
   }
 
-  /** What the scheduler counted for one application on this proxy. */
   /**
+   * Totals served to one application. Weights share {@code service}; limits and reservations, being
+   * bytes a second, count {@code bytes}.
+   *
+   * @param service bytes plus the per-request cost of each request
+   */
+  public record Served(long bytes, long service) {
+    public static final Served NONE = new Served(0, 0);
+
+    public Served plus(Served other) {
+      return new Served(bytes + other.bytes, service + other.service);
+    }
+
+    public Served negated() {
+      return new Served(-bytes, -service);
+    }
+
+    public boolean isZero() {
+      return bytes == 0 && service == 0;
+    }
+  }
+
+  /**
+   * What the scheduler counted for one application on this proxy.
+   *
    * @param service what the scheduler shares out: bytes plus the per-request cost of each request
    */
   public record AppCounters(
@@ -77,8 +100,8 @@ public final class FairScheduler {
     double finish;
     double reservationTag;
     double limitTag;
-    long elsewhereSeen;
-    long elsewhereUncharged;
+    final Uncharged serviceElsewhere = new Uncharged();
+    final Uncharged bytesElsewhere = new Uncharged();
     boolean tagged;
     double headStart;
     double headReservation;
@@ -94,7 +117,28 @@ public final class FairScheduler {
     }
   }
 
-  /** At most this many times a request's own bytes of service elsewhere is charged on it. */
+  /**
+   * Service at the other proxies not charged here yet. Totals arrive in batches: a batch is charged
+   * over the next requests, not all on one, so one proxy does not stall an application while the
+   * others run it (its writes need them all).
+   */
+  private static final class Uncharged {
+    long seen;
+    long pending;
+
+    /** Takes the latest total heard; returns what the next request carries (at most one share). */
+    long charge(long total, long share) {
+      pending += Math.max(0, total - seen);
+      seen = total;
+      long delta = Math.min(pending, share);
+      // what is left is charged later, up to as many requests' worth: service long past (the
+      // application was idle here meanwhile) is not held against it for ever
+      pending = Math.min(pending - delta, SPREAD * share);
+      return delta;
+    }
+  }
+
+  /** At most this many times a request's own service elsewhere is charged on it. */
   static final int SPREAD = 16;
 
   private final int depth;
@@ -194,7 +238,9 @@ public final class FairScheduler {
     App a = new App(name);
     a.settings = settingsSource.apply(name);
     a.finish = virtualTime;
-    a.elsewhereSeen = elsewhere.served(name);
+    Served there = elsewhere.served(name);
+    a.serviceElsewhere.seen = there.service();
+    a.bytesElsewhere.seen = there.bytes();
     return a;
   }
 
@@ -277,17 +323,11 @@ public final class FairScheduler {
     }
     Request head = a.queue.peek();
     AppSettings s = a.settings;
-    long servedElsewhere = elsewhere.served(a.name);
-    // totals arrive in batches: a batch is charged over the next requests, not all on one, so one
-    // proxy does not stall an application while the others run it (its writes need them all)
-    a.elsewhereUncharged += Math.max(0, servedElsewhere - a.elsewhereSeen);
-    a.elsewhereSeen = servedElsewhere;
-    long perRequest = SPREAD * Math.max(head.bytes, perRequestCost);
-    long delta = Math.min(a.elsewhereUncharged, perRequest);
-    // what is left is charged later, up to as many requests' worth: service long past (the
-    // application was idle here meanwhile) is not held against it for ever
-    a.elsewhereUncharged = Math.min(a.elsewhereUncharged - delta, SPREAD * perRequest);
-    a.headStart = Math.max(virtualTime, a.finish + delta / s.weight());
+    Served there = elsewhere.served(a.name);
+    long service = a.serviceElsewhere.charge(there.service(), SPREAD * head.cost);
+    long delta =
+        a.bytesElsewhere.charge(there.bytes(), SPREAD * Math.max(head.bytes, perRequestCost));
+    a.headStart = Math.max(virtualTime, a.finish + service / s.weight());
     a.headReservation =
         s.reservationBytesPerSec() > 0
             ? Math.max(

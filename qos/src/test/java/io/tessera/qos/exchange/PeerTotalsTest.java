@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tessera.common.proto.AppTotalProto;
 import io.tessera.common.proto.ServiceTotalsProto;
+import io.tessera.qos.sched.FairScheduler.Served;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +17,7 @@ class PeerTotalsTest {
     return ServiceTotalsProto.newBuilder()
         .setProxy(proxy)
         .setIncarnation(incarnation)
-        .addApps(AppTotalProto.newBuilder().setApp(app).setBytes(bytes))
+        .addApps(AppTotalProto.newBuilder().setApp(app).setBytes(bytes).setService(2 * bytes))
         .build();
   }
 
@@ -26,8 +27,8 @@ class PeerTotalsTest {
     peers.accept(totals("proxy-ds-2", 1, "a", 100));
     peers.accept(totals("proxy-ds-3", 1, "a", 50));
     peers.accept(totals("proxy-ds-2", 1, "a", 300));
-    assertThat(peers.served("a")).isEqualTo(350);
-    assertThat(peers.served("b")).isZero();
+    assertThat(peers.served("a")).isEqualTo(new Served(350, 700));
+    assertThat(peers.served("b")).isEqualTo(Served.NONE);
   }
 
   @Test
@@ -35,9 +36,9 @@ class PeerTotalsTest {
     PeerTotals peers = new PeerTotals("proxy-ds-1");
     peers.accept(totals("proxy-ds-2", 1, "a", 1000));
     peers.accept(totals("proxy-ds-2", 2, "a", 10));
-    assertThat(peers.served("a")).isEqualTo(10);
+    assertThat(peers.served("a").bytes()).isEqualTo(10);
     assertThat(peers.accept(totals("proxy-ds-1", 1, "a", 99))).isFalse();
-    assertThat(peers.served("a")).isEqualTo(10);
+    assertThat(peers.served("a").bytes()).isEqualTo(10);
   }
 
   @Test
@@ -48,6 +49,6 @@ class PeerTotalsTest {
       flood.addApps(AppTotalProto.newBuilder().setApp("app-" + i).setBytes(1));
     }
     assertThat(peers.accept(flood.build())).isFalse();
-    assertThat(peers.served("app-1")).isZero();
+    assertThat(peers.served("app-1")).isEqualTo(Served.NONE);
   }
 }

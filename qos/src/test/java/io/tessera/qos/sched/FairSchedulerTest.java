@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.tessera.qos.sched.FairScheduler.Served;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -27,8 +28,10 @@ class FairSchedulerTest {
     final PriorityQueue<Event> events =
         new PriorityQueue<>(
             (a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
-    final Map<String, Long> elsewhere = new HashMap<>();
+    final Map<String, Served> elsewhere = new HashMap<>();
     final Map<String, Long> served = new HashMap<>();
+    final Map<String, Long> service = new HashMap<>();
+    final long perRequestCost;
     final long bytesPerSec;
     final ArrayDeque<Runnable> serverQueue = new ArrayDeque<>();
     boolean serverBusy;
@@ -38,6 +41,7 @@ class FairSchedulerTest {
     Sim peer;
 
     Sim(int depth, long perRequestCost, long bytesPerSec) {
+      this.perRequestCost = perRequestCost;
       this.bytesPerSec = bytesPerSec;
       scheduler =
           new FairScheduler(
@@ -47,8 +51,14 @@ class FairSchedulerTest {
               (nanos, pump) -> at(now + nanos, pump),
               app ->
                   peer != null
-                      ? peer.served.getOrDefault(app, 0L)
-                      : elsewhere.getOrDefault(app, 0L));
+                      ? new Served(
+                          peer.served.getOrDefault(app, 0L), peer.service.getOrDefault(app, 0L))
+                      : elsewhere.getOrDefault(app, Served.NONE));
+    }
+
+    /** Another proxy served {@code app} a request of {@code bytes}. */
+    void servedElsewhere(String app, long bytes) {
+      elsewhere.merge(app, new Served(bytes, bytes + perRequestCost), Served::plus);
     }
 
     void at(long time, Runnable action) {
@@ -74,6 +84,7 @@ class FairSchedulerTest {
                   now + bytes * 1_000_000_000L / bytesPerSec,
                   () -> {
                     served.merge(app, bytes, Long::sum);
+                    service.merge(app, bytes + perRequestCost, Long::sum);
                     serverBusy = false;
                     scheduler.done(app);
                     then.run();
@@ -104,6 +115,10 @@ class FairSchedulerTest {
 
     double ratio(String a, String b) {
       return (double) served.getOrDefault(a, 0L) / served.getOrDefault(b, 1L);
+    }
+
+    double serviceRatio(String a, String b) {
+      return (double) service.getOrDefault(a, 0L) / service.getOrDefault(b, 1L);
     }
   }
 
@@ -145,8 +160,23 @@ class FairSchedulerTest {
     }
     sim.runFor(30);
     long narrow = sim.served.get("narrow");
-    long wideTotal = sim.served.get("wide") + sim.elsewhere.get("wide");
+    long wideTotal = sim.served.get("wide") + sim.elsewhere.get("wide").bytes();
     assertThat((double) narrow / wideTotal).isCloseTo(1.0, within(0.05));
+  }
+
+  @Test
+  void smallRequestsServedElsewhereCountTheirPerRequestCostThereToo() {
+    // both applications get as much again at another proxy; unless what the other proxy reports is
+    // counted as this one counts (bytes plus the per-request cost), the small requests' service
+    // elsewhere looks small and their application takes nearly twice its share here
+    long perRequest = 64 << 10;
+    Sim sim = new Sim(4, perRequest, 100 * MB);
+    for (int i = 0; i < 8; i++) {
+      sendMirrored(sim, "random", 4 << 10);
+      sendMirrored(sim, "sequential", 1 << 20);
+    }
+    sim.runFor(30);
+    assertThat(sim.serviceRatio("random", "sequential")).isCloseTo(1.0, within(0.05));
   }
 
   private static void sendMirrored(Sim sim, String app, long bytes) {
@@ -158,7 +188,7 @@ class FairSchedulerTest {
                 app,
                 bytes,
                 () -> {
-                  sim.elsewhere.merge(app, bytes, Long::sum);
+                  sim.servedElsewhere(app, bytes);
                   sendMirrored(sim, app, bytes);
                 }));
   }
@@ -179,7 +209,7 @@ class FairSchedulerTest {
     Sim sim = new Sim(4, 0, 1000 * MB);
     sim.scheduler.configure(app -> new AppSettings(1, 0, 50 * MB, true));
     for (long t = 0; t < 20_000; t += 100) {
-      sim.at(sim.now + t * 1_000_000L, () -> sim.elsewhere.merge("backup", 3 * MB, Long::sum));
+      sim.at(sim.now + t * 1_000_000L, () -> sim.servedElsewhere("backup", 3 * MB));
     }
     sim.backlogged("backup", 1 << 20, 8);
     sim.runFor(20);
