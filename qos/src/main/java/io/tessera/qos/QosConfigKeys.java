@@ -16,7 +16,7 @@ public final class QosConfigKeys {
     public static final ConfigKey<Integer> DEPTH =
         ConfigKey.integer(
             "tessera.qos.depth",
-            8,
+            4,
             "requests a proxy keeps at its data server at once (SFQ depth D): deeper keeps the server"
                 + " busier, shallower makes shares tighter");
     public static final ConfigKey<Long> REQUEST_COST =
