@@ -1,9 +1,9 @@
 package io.tessera.client.internal;
 
-import io.netty.buffer.CompositeByteBuf;
-import io.netty.buffer.Unpooled;
 import io.tessera.client.IoCounters;
+import io.tessera.common.dataio.ReadBatch;
 import io.tessera.common.dataio.StripeLocks;
+import io.tessera.common.dataio.WriteBatch;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.fault.FaultPoints;
 import io.tessera.common.layout.StripeLayout;
@@ -12,7 +12,6 @@ import io.tessera.common.proto.LockReadRequestProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.RepairStripesRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
-import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
@@ -472,11 +471,20 @@ public final class ParityWriter {
         Set<String> skipped,
         List<StripeUpdate> updates,
         long epoch) {
-      Map<String, List<ShardRangeProto>> ranges = new LinkedHashMap<>();
-      Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
+      // the skipped servers were recorded as stale in the meta group above, while the locks are
+      // held
+      Map<String, WriteBatch> writes = new LinkedHashMap<>();
       for (String s : lockedOn) {
-        ranges.put(s, new ArrayList<>());
-        payloads.put(s, Unpooled.compositeBuffer(16));
+        writes.put(
+            s,
+            new WriteBatch(
+                WriteShardsRequestProto.newBuilder()
+                    .setUnlock(lock)
+                    .setSync(sync)
+                    .addAllMissingServers(skipped)
+                    .setStaleMarked(!skipped.isEmpty())
+                    .setEpoch(epoch),
+                16));
       }
       for (StripeUpdate u : updates) {
         long stripe = u.stripe();
@@ -485,21 +493,17 @@ public final class ParityWriter {
                 unit ->
                     !bad.contains(stripe, unit)
                         && !skipped.contains(layout.serverOf(stripe, unit)))) {
-          String server = layout.serverOf(stripe, w.unit());
-          ranges
-              .get(server)
+          writes
+              .get(layout.serverOf(stripe, w.unit()))
               .add(
-                  ShardRangeProto.newBuilder()
-                      .setFileId(file.fileId())
-                      .setStripe(stripe)
-                      .setUnit(w.unit())
-                      .setOffset(w.offset())
-                      .setLength(w.length())
-                      .setCoversUnit(w.offset() == 0 && w.length() == layout.stripeUnit())
-                      .build());
-          payloads
-              .get(server)
-              .addComponent(true, Unpooled.wrappedBuffer(w.from(), w.at(), w.length()));
+                  file.fileId(),
+                  stripe,
+                  w.unit(),
+                  w.offset(),
+                  w.from(),
+                  w.at(),
+                  w.length(),
+                  w.offset() == 0 && w.length() == layout.stripeUnit());
         }
       }
       Map<String, CompletableFuture<Throwable>> calls = new LinkedHashMap<>();
@@ -507,7 +511,7 @@ public final class ParityWriter {
       int firstPart = tear == null ? lockedOn.size() : lockedOn.size() / 2;
       boolean wholeStripes = updates.stream().allMatch(StripeUpdate::replacesStripe);
       for (String server : lockedOn.subList(0, firstPart)) {
-        calls.put(server, phase2To(server, lock, skipped, ranges, payloads, epoch, wholeStripes));
+        calls.put(server, phase2To(server, writes.get(server), wholeStripes));
       }
       CompletableFuture<Void> sent = CompletableFuture.completedFuture(null);
       if (tear != null) {
@@ -518,9 +522,7 @@ public final class ParityWriter {
                     () -> {
                       tear.run();
                       for (String server : lockedOn.subList(firstPart, lockedOn.size())) {
-                        calls.put(
-                            server,
-                            phase2To(server, lock, skipped, ranges, payloads, epoch, wholeStripes));
+                        calls.put(server, phase2To(server, writes.get(server), wholeStripes));
                       }
                     });
       }
@@ -534,26 +536,11 @@ public final class ParityWriter {
      * their caches).
      */
     private CompletableFuture<Throwable> phase2To(
-        String server,
-        StripeLockProto lock,
-        Set<String> skipped,
-        Map<String, List<ShardRangeProto>> ranges,
-        Map<String, CompositeByteBuf> payloads,
-        long epoch,
-        boolean wholeStripes) {
-      // the skipped servers were recorded as stale in the meta group above, while the locks are
-      // held
-      WriteShardsRequestProto.Builder w =
-          WriteShardsRequestProto.newBuilder()
-              .addAllRanges(ranges.get(server))
-              .setUnlock(lock)
-              .setSync(sync)
-              .addAllMissingServers(skipped)
-              .setStaleMarked(!skipped.isEmpty())
-              .setEpoch(epoch)
-              .setWholeStripes(wholeStripes);
+        String server, WriteBatch write, boolean wholeStripes) {
       return data.callForOutcome(
-          server, FileTarget.request(layout).setWrite(w), payloads.get(server));
+          server,
+          FileTarget.request(layout).setWrite(write.request().setWholeStripes(wholeStripes)),
+          write.payload());
     }
 
     /**

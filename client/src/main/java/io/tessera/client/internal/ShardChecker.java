@@ -1,5 +1,6 @@
 package io.tessera.client.internal;
 
+import io.tessera.common.dataio.ReadBatch;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.layout.StripeRedundancy;
@@ -142,8 +143,7 @@ public final class ShardChecker {
     boolean[] usable = new boolean[n];
     int count = 0;
     for (int u = 0; u < n; u++) {
-      usable[u] =
-          states[u] == ShardStateProto.SHARD_STORED || states[u] == ShardStateProto.SHARD_ABSENT;
+      usable[u] = ReadBatch.usable(states[u]);
       count += usable[u] ? 1 : 0;
     }
     if (count == n) {

@@ -1,9 +1,10 @@
 package io.tessera.client.internal;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tessera.client.IoCounters;
+import io.tessera.common.dataio.ReadBatch;
+import io.tessera.common.dataio.WriteBatch;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.ShardPiece;
 import io.tessera.common.layout.StripeLayout;
@@ -98,18 +99,23 @@ public final class StripedIo {
         pos % layout.stripeDataBytes() == 0 && len % layout.stripeDataBytes() == 0;
     for (Map.Entry<String, List<List<ShardPiece>>> e : byServer(layout, pos, len).entrySet()) {
       for (List<ShardPiece> chunk : e.getValue()) {
-        WriteShardsRequestProto.Builder w =
-            WriteShardsRequestProto.newBuilder().setSync(sync).setWholeStripes(wholeStripes);
-        CompositeByteBuf payload = Unpooled.compositeBuffer(chunk.size());
+        WriteBatch w =
+            new WriteBatch(
+                WriteShardsRequestProto.newBuilder().setSync(sync).setWholeStripes(wholeStripes),
+                chunk.size());
         for (ShardPiece p : chunk) {
-          w.addRanges(
-              range(fileId, p)
-                  .setCoversUnit(p.offsetInUnit() == 0 && p.length() == layout.stripeUnit()));
-          payload.addComponent(
-              true, Unpooled.wrappedBuffer(buf, off + (int) p.bufferOffset(), p.length()));
+          w.add(
+              fileId,
+              p.stripe(),
+              p.unit(),
+              p.offsetInUnit(),
+              buf,
+              off + (int) p.bufferOffset(),
+              p.length(),
+              p.offsetInUnit() == 0 && p.length() == layout.stripeUnit());
         }
         calls.add(
-            data.call(e.getKey(), FileTarget.request(layout).setWrite(w), payload)
+            data.call(e.getKey(), FileTarget.request(layout).setWrite(w.request()), w.payload())
                 .thenAccept(r -> r.payload().release()));
       }
     }
@@ -584,15 +590,6 @@ public final class StripedIo {
               }
               return writer.markStale(file, lost);
             });
-  }
-
-  private static ShardRangeProto.Builder range(long fileId, ShardPiece p) {
-    return ShardRangeProto.newBuilder()
-        .setFileId(fileId)
-        .setStripe(p.stripe())
-        .setUnit(p.unit())
-        .setOffset(p.offsetInUnit())
-        .setLength(p.length());
   }
 
   /** Pieces grouped by the server that holds them, cut into requests of bounded size. */

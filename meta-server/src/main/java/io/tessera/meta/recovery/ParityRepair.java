@@ -1,11 +1,9 @@
 package io.tessera.meta.recovery;
 
-import io.netty.buffer.CompositeByteBuf;
-import io.netty.buffer.Unpooled;
+import io.tessera.common.dataio.WriteBatch;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.InodeProto;
-import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
@@ -98,8 +96,7 @@ final class ParityRepair {
     boolean release = true;
     try {
       long size = namespace.inode(fileId) == null ? 0 : namespace.inode(fileId).getSize();
-      Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
-      Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
+      Map<String, WriteBatch> writes = new LinkedHashMap<>();
       long bytes = 0;
       for (long s = first; s < first + count; s++) {
         if (layout.storedLength(size, s, 0) == 0) {
@@ -131,18 +128,12 @@ final class ParityRepair {
           }
           writes
               .computeIfAbsent(
-                  server, x -> stamped(WriteShardsRequestProto.newBuilder().setUnlock(lock), stamp))
-              .addRanges(
-                  ShardRangeProto.newBuilder()
-                      .setFileId(fileId)
-                      .setStripe(s)
-                      .setUnit(u)
-                      .setOffset(0)
-                      .setLength(length)
-                      .setCoversUnit(true));
-          payloads
-              .computeIfAbsent(server, x -> Unpooled.compositeBuffer(Math.max(2, count)))
-              .addComponent(true, Unpooled.wrappedBuffer(shards[u], 0, length));
+                  server,
+                  x ->
+                      new WriteBatch(
+                          stamped(WriteShardsRequestProto.newBuilder().setUnlock(lock), stamp),
+                          count))
+              .add(fileId, s, u, 0, shards[u], 0, length, true);
           bytes += length;
         }
       }
@@ -156,13 +147,14 @@ final class ParityRepair {
           throw e;
         }
       }
-      for (Map.Entry<String, WriteShardsRequestProto.Builder> e : writes.entrySet()) {
+      for (Map.Entry<String, WriteBatch> e : writes.entrySet()) {
         calls.callHeader(
             e.getKey(),
-            RecoveryRequests.forLayout(layout).setWrite(e.getValue()),
-            payloads.get(e.getKey()));
+            RecoveryRequests.forLayout(layout).setWrite(e.getValue().request()),
+            e.getValue().payload());
       }
-      buffers.giveBack(stripes.shards(), List.copyOf(payloads.values()));
+      buffers.giveBack(
+          stripes.shards(), writes.values().stream().map(WriteBatch::payload).toList());
       return bytes;
     } finally {
       if (release) {

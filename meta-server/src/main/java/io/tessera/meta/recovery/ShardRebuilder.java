@@ -1,15 +1,13 @@
 package io.tessera.meta.recovery;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
-import io.netty.buffer.Unpooled;
+import io.tessera.common.dataio.WriteBatch;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.DeleteFileRequestProto;
 import io.tessera.common.proto.InodeProto;
-import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.proto.TruncateFileRequestProto;
@@ -408,13 +406,11 @@ final class ShardRebuilder {
                 List.of(),
                 null,
                 Set.of());
-        CompositeByteBuf out = Unpooled.compositeBuffer(Math.max(2, (int) (last - first)));
-        WriteShardsRequestProto.Builder w = RecoveryRequests.rebuiltUnits();
-        long bytes = 0;
+        WriteBatch w = new WriteBatch(RecoveryRequests.rebuiltUnits(), (int) (last - first));
         for (long s = first; s < last; s++) {
           int unit = RecoveryRequests.unitOn(old, s, from);
           if (!got.present(s)[unit]) {
-            out.release();
+            w.payload().release();
             throw new RecoveryException(
                 StatusProto.UNAVAILABLE,
                 "stripe "
@@ -427,24 +423,18 @@ final class ShardRebuilder {
           }
           int length = old.storedLength(size, s, unit);
           if (length > 0 && !got.stored(s)[unit]) {
-            w.addRanges(RecoveryRequests.hole(fileId, s, unit));
+            w.addEmpty(RecoveryRequests.hole(fileId, s, unit));
           } else if (length > 0) {
-            w.addRanges(
-                ShardRangeProto.newBuilder()
-                    .setFileId(fileId)
-                    .setStripe(s)
-                    .setUnit(unit)
-                    .setOffset(0)
-                    .setLength(length)
-                    .setCoversUnit(true));
-            out.addComponent(true, Unpooled.wrappedBuffer(got.shards(s)[unit], 0, length));
-            bytes += length;
+            w.add(fileId, s, unit, 0, got.shards(s)[unit], 0, length, true);
           }
         }
-        limiter.acquireHoldingLock(bytes); // the whole file is locked: its writers wait
-        calls.callHeader(to, RecoveryRequests.forLayout(next).setWrite(w.setGuard(fileLock)), out);
-        buffers.giveBack(got.shards(), List.of(out));
-        written += bytes;
+        limiter.acquireHoldingLock(w.bytes()); // the whole file is locked: its writers wait
+        calls.callHeader(
+            to,
+            RecoveryRequests.forLayout(next).setWrite(w.request().setGuard(fileLock)),
+            w.payload());
+        buffers.giveBack(got.shards(), List.of(w.payload()));
+        written += w.bytes();
       }
       commit.run(new Target(to, from), lockSet, dirty.sequences(lockSet, from, fileId));
       return written;
@@ -574,11 +564,9 @@ final class ShardRebuilder {
               ? first
               : reader.read(
                   fileId, layout, from, to, readable, (x, y) -> true, everyone, null, Set.of());
-      Map<String, WriteShardsRequestProto.Builder> writes = new LinkedHashMap<>();
-      Map<String, CompositeByteBuf> payloads = new LinkedHashMap<>();
+      Map<String, WriteBatch> writes = new LinkedHashMap<>();
       for (String target : targets) {
-        writes.put(target, RecoveryRequests.rebuiltUnits());
-        payloads.put(target, Unpooled.compositeBuffer(Math.max(2, (int) (to - from))));
+        writes.put(target, new WriteBatch(RecoveryRequests.rebuiltUnits(), (int) (to - from)));
       }
       for (long s = from; s < to; s++) {
         byte[][] shards = stripes.shards(s);
@@ -596,7 +584,7 @@ final class ShardRebuilder {
           for (String target : targets) {
             int unit = RecoveryRequests.unitOn(layout, s, target);
             if (layout.storedLength(size, s, unit) > 0) {
-              writes.get(target).addRanges(RecoveryRequests.hole(fileId, s, unit));
+              writes.get(target).addEmpty(RecoveryRequests.hole(fileId, s, unit));
             }
           }
           continue;
@@ -613,36 +601,24 @@ final class ShardRebuilder {
           int unit = RecoveryRequests.unitOn(layout, s, target);
           int length = layout.storedLength(size, s, unit);
           if (length > 0) {
-            writes
-                .get(target)
-                .addRanges(
-                    ShardRangeProto.newBuilder()
-                        .setFileId(fileId)
-                        .setStripe(s)
-                        .setUnit(unit)
-                        .setOffset(0)
-                        .setLength(length)
-                        .setCoversUnit(true));
-            payloads
-                .get(target)
-                .addComponent(true, Unpooled.wrappedBuffer(shards[unit], 0, length));
+            writes.get(target).add(fileId, s, unit, 0, shards[unit], 0, length, true);
             written.merge(target, (long) length, Long::sum);
             bytes += length;
           }
         }
       }
       Map<String, DataRequestProto.Builder> requests = new LinkedHashMap<>();
+      Map<String, ByteBuf> payloads = new LinkedHashMap<>();
       writes.forEach(
-          (target, w) ->
-              requests.put(
-                  target,
-                  RecoveryRequests.forLayout(layout)
-                      .setWrite(
-                          chunkLock != null
-                              ? w.setUnlock(chunkLock)
-                              : w.setGuard(
-                                  fileLock)))); // guard: lands only while the file-wide lock is
-      // ours
+          (target, w) -> {
+            // a guard: lands only while the file-wide lock is ours
+            WriteShardsRequestProto.Builder r =
+                chunkLock != null
+                    ? w.request().setUnlock(chunkLock)
+                    : w.request().setGuard(fileLock);
+            requests.put(target, RecoveryRequests.forLayout(layout).setWrite(r));
+            payloads.put(target, w.payload());
+          });
       List<ByteBuf> sent = List.copyOf(payloads.values());
       Map<String, DataResponseProto> stored = calls.callAllHeaders(requests, payloads);
       buffers.giveBack(stripes.shards(), sent);

@@ -1,6 +1,7 @@
 package io.tessera.meta.recovery;
 
 import io.netty.buffer.ByteBuf;
+import io.tessera.common.dataio.ReadBatch;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.ReadShardsRequestProto;
@@ -9,7 +10,7 @@ import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.ShardStateProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
-import java.util.ArrayList;
+import io.tessera.common.status.TesseraException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -133,24 +134,26 @@ final class StripeReader {
       throws InterruptedException {
     int unit = layout.stripeUnit();
     int width = layout.width();
-    Map<String, List<ShardRangeProto>> reads = new LinkedHashMap<>();
-    for (long s = from; s < to; s++) {
+    int n = (int) (to - from);
+    byte[][][] shards = new byte[n][width][];
+    boolean[][] present = new boolean[n][width];
+    boolean[][] stored = new boolean[n][width];
+    long[][] versions = new long[n][width];
+    Map<String, ReadBatch> batches = new LinkedHashMap<>();
+    for (int i = 0; i < n; i++) {
+      Arrays.fill(versions[i], -1);
       for (int u = 0; u < width; u++) {
-        String server = layout.serverOf(s, u);
-        if (sources.contains(server) && wanted.test(s, u)) {
-          reads
-              .computeIfAbsent(server, x -> new ArrayList<>())
-              .add(
-                  ShardRangeProto.newBuilder()
-                      .setFileId(fileId)
-                      .setStripe(s)
-                      .setUnit(u)
-                      .setOffset(0)
-                      .setLength(unit)
-                      .build());
+        shards[i][u] = buffers.take(unit);
+        String server = layout.serverOf(from + i, u);
+        if (sources.contains(server) && wanted.test(from + i, u)) {
+          batches
+              .computeIfAbsent(server, ReadBatch::new)
+              .add(fileId, from + i, u, 0, unit, shards[i][u], 0, new int[] {i, u});
         }
       }
     }
+    Map<String, List<ShardRangeProto>> reads = new LinkedHashMap<>();
+    batches.forEach((server, b) -> reads.put(server, b.ranges()));
     Map<String, ReadShardsResponseProto> answers = new HashMap<>();
     Map<String, ByteBuf> payloads = new HashMap<>();
     try {
@@ -172,36 +175,15 @@ final class StripeReader {
       } else {
         locks.lockAll(lockOn, lock, reads, answers, payloads, layout.generation(), staleHere);
       }
-      int n = (int) (to - from);
-      byte[][][] shards = new byte[n][width][];
-      boolean[][] present = new boolean[n][width];
-      boolean[][] stored = new boolean[n][width];
-      long[][] versions = new long[n][width];
-      for (int i = 0; i < n; i++) {
-        Arrays.fill(versions[i], -1);
-        for (int u = 0; u < width; u++) {
-          shards[i][u] = buffers.take(unit);
-        }
-      }
-      for (Map.Entry<String, List<ShardRangeProto>> e : reads.entrySet()) {
-        ReadShardsResponseProto a = answers.get(e.getKey());
-        ByteBuf p = payloads.get(e.getKey());
-        int offset = 0;
-        for (int i = 0; i < e.getValue().size(); i++) {
-          ShardRangeProto r = e.getValue().get(i);
-          int length = a.getStoredLengths(i);
-          int at = (int) (r.getStripe() - from);
-          if (i < a.getVersionsCount()) {
-            versions[at][r.getUnit()] = a.getVersions(i);
+      for (ReadBatch b : batches.values()) {
+        ReadShardsResponseProto a = copy(b, answers.get(b.server()), payloads.remove(b.server()));
+        for (int r = 0; r < b.targets().size(); r++) {
+          int[] at = (int[]) b.targets().get(r).tag();
+          if (r < a.getVersionsCount()) {
+            versions[at[0]][at[1]] = a.getVersions(r);
           }
-          if (a.getStates(i) == ShardStateProto.SHARD_STORED
-              || a.getStates(i) == ShardStateProto.SHARD_ABSENT) {
-            p.getBytes(p.readerIndex() + offset, shards[at][r.getUnit()], 0, length);
-            Arrays.fill(shards[at][r.getUnit()], length, unit, (byte) 0);
-            present[at][r.getUnit()] = true;
-            stored[at][r.getUnit()] = a.getStates(i) == ShardStateProto.SHARD_STORED;
-          }
-          offset += length;
+          present[at[0]][at[1]] = ReadBatch.usable(a.getStates(r));
+          stored[at[0]][at[1]] = a.getStates(r) == ShardStateProto.SHARD_STORED;
         }
       }
       for (int i = 0; i < n; i++) {
@@ -219,6 +201,20 @@ final class StripeReader {
       throw e;
     } finally {
       payloads.values().forEach(ByteBuf::release);
+    }
+  }
+
+  /** One server's answer into its units, every length checked against what was asked. */
+  private static ReadShardsResponseProto copy(
+      ReadBatch batch, ReadShardsResponseProto answer, ByteBuf payload) {
+    if (answer == null || payload == null) {
+      throw new RecoveryException(
+          StatusProto.INTERNAL, "data server " + batch.server() + " sent no read answer");
+    }
+    try {
+      return batch.copy(answer, payload);
+    } catch (TesseraException e) {
+      throw new RecoveryException(StatusProto.INTERNAL, e.getMessage());
     }
   }
 }

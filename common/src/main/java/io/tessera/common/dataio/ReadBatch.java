@@ -1,4 +1,4 @@
-package io.tessera.client.internal;
+package io.tessera.common.dataio;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -15,51 +15,45 @@ import java.util.List;
 /**
  * Ranges to read from one data server and where each range's bytes go: copied into an array, or
  * kept in the reply's buffers. The reply is checked against the request (every length bounded)
- * before a byte is used; the part of a range the server has never stored reads as zeros.
+ * before a byte is used; the part of a range the server has never stored reads as zeros. The
+ * client's reads and recovery's both read through it.
  */
-final class ReadBatch {
+public final class ReadBatch {
   /** Where one range's bytes land; {@code tag} says what the range serves. */
-  record Target(byte[] into, int at, int length, Object tag) {}
+  public record Target(byte[] into, int at, int length, Object tag) {}
 
   private final String server;
   private final List<ShardRangeProto> ranges = new ArrayList<>();
   private final List<Target> targets = new ArrayList<>();
   private long bytes;
 
-  ReadBatch(String server) {
+  public ReadBatch(String server) {
     this.server = server;
   }
 
-  String server() {
+  public String server() {
     return server;
   }
 
-  long bytes() {
+  public long bytes() {
     return bytes;
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return ranges.isEmpty();
   }
 
-  List<ShardRangeProto> ranges() {
+  public List<ShardRangeProto> ranges() {
     return ranges;
   }
 
-  List<Target> targets() {
+  public List<Target> targets() {
     return targets;
   }
 
-  void add(
+  public void add(
       long fileId, long stripe, int unit, int offset, int length, byte[] into, int at, Object tag) {
-    ranges.add(
-        ShardRangeProto.newBuilder()
-            .setFileId(fileId)
-            .setStripe(stripe)
-            .setUnit(unit)
-            .setOffset(offset)
-            .setLength(length)
-            .build());
+    ranges.add(ShardRanges.of(fileId, stripe, unit, offset, length).build());
     targets.add(new Target(into, at, length, tag));
     bytes += length;
   }
@@ -70,23 +64,42 @@ final class ReadBatch {
    * @return the tags of ranges whose shard failed its checksum or whose server is recovering (to be
    *     treated as missing)
    */
-  List<Object> accept(DataResponseProto header, ByteBuf payload) throws TesseraException {
+  public List<Object> accept(DataResponseProto header, ByteBuf payload) throws TesseraException {
+    ReadShardsResponseProto r = copy(header.getRead(), payload);
+    List<Object> corrupt = new ArrayList<>();
+    for (int i = 0; i < ranges.size(); i++) {
+      if (!usable(r.getStates(i))) {
+        corrupt.add(targets.get(i).tag());
+      }
+    }
+    return corrupt;
+  }
+
+  /**
+   * Copies a read's answer into the targets and releases the payload.
+   *
+   * @return the answer, checked against the ranges asked: its states (and versions, where the
+   *     server sent them) say what each range's bytes are
+   */
+  public ReadShardsResponseProto copy(ReadShardsResponseProto answer, ByteBuf payload)
+      throws TesseraException {
     try {
-      ReadShardsResponseProto r = checked(header, payload);
-      List<Object> corrupt = new ArrayList<>();
+      ReadShardsResponseProto r = checked(answer, payload);
       for (int i = 0; i < ranges.size(); i++) {
         Target t = targets.get(i);
         int n = r.getStoredLengths(i);
         payload.readBytes(t.into(), t.at(), n);
         Arrays.fill(t.into(), t.at() + n, t.at() + t.length(), (byte) 0);
-        if (unusable(r.getStates(i))) {
-          corrupt.add(t.tag());
-        }
       }
-      return corrupt;
+      return r;
     } finally {
       payload.release();
     }
+  }
+
+  /** Whether a range's bytes are usable: stored, or never written (zeros). */
+  public static boolean usable(ShardStateProto state) {
+    return state == ShardStateProto.SHARD_STORED || state == ShardStateProto.SHARD_ABSENT;
   }
 
   /**
@@ -97,11 +110,11 @@ final class ReadBatch {
    * @return the buffers in range order, or null (nothing kept) when some range's shard failed its
    *     checksum or its server is recovering: such a read needs decoding
    */
-  List<ByteBuf> keep(DataResponseProto header, ByteBuf payload) throws TesseraException {
+  public List<ByteBuf> keep(DataResponseProto header, ByteBuf payload) throws TesseraException {
     try {
-      ReadShardsResponseProto r = checked(header, payload);
+      ReadShardsResponseProto r = checked(header.getRead(), payload);
       for (int i = 0; i < ranges.size(); i++) {
-        if (unusable(r.getStates(i))) {
+        if (!usable(r.getStates(i))) {
           return null;
         }
       }
@@ -121,17 +134,12 @@ final class ReadBatch {
     }
   }
 
-  private static boolean unusable(ShardStateProto state) {
-    return state == ShardStateProto.SHARD_CORRUPT || state == ShardStateProto.SHARD_UNAVAILABLE;
-  }
-
   /**
    * The reply, once it answers every range with no more bytes than asked and the payload holds
    * exactly those.
    */
-  private ReadShardsResponseProto checked(DataResponseProto header, ByteBuf payload)
+  private ReadShardsResponseProto checked(ReadShardsResponseProto r, ByteBuf payload)
       throws TesseraException {
-    ReadShardsResponseProto r = header.getRead();
     if (r.getStatesCount() != ranges.size() || r.getStoredLengthsCount() != ranges.size()) {
       throw malformed("answers " + r.getStatesCount() + " of " + ranges.size() + " ranges");
     }

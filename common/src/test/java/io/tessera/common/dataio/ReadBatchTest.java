@@ -1,4 +1,4 @@
-package io.tessera.client.internal;
+package io.tessera.common.dataio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
