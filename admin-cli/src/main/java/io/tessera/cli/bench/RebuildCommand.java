@@ -7,6 +7,7 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.DataSize;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Path;
@@ -178,30 +179,7 @@ public final class RebuildCommand implements Callable<Integer> {
           node.pid(),
           (System.nanoTime() - killedAt) / 1_000_000);
 
-      out.printf(
-          Locale.ROOT,
-          "Writing %d x 512 MiB while %s is down (it misses about %s)%n",
-          files,
-          node.id(),
-          DataSize.format(files * perFile / k));
-      byte[] chunk = new byte[8 << 20];
-      new Random(1).nextBytes(chunk);
-      long t0 = System.nanoTime();
-      for (int f = 0; f < files; f++) {
-        try (TesseraFile t = fs.openFile("/bench/rebuild/missed-" + f)) {
-          for (long off = 0; off < perFile; off += chunk.length) {
-            chunk[0] = (byte) (off >> 23);
-            t.write(off, chunk, 0, chunk.length);
-          }
-        }
-        out.printf(
-            Locale.ROOT,
-            "  %d/%d files (%.1f MB/s degraded)%n",
-            f + 1,
-            files,
-            (f + 1) * perFile / ((System.nanoTime() - t0) / 1e9) / 1e6);
-        out.flush();
-      }
+      writeWhileDown(out, fs, node.id(), files, perFile, k);
 
       ClusterStatus.Rebuild startCounters = rebuildOf(fs, node.id());
       long doneBefore = startCounters == null ? 0 : startCounters.bytesDone();
@@ -218,31 +196,7 @@ public final class RebuildCommand implements Callable<Integer> {
               .redirectOutput(Redirect.appendTo(log.toFile()))
               .start();
       out.printf("Restarted %s (pid %d); rebuilding...%n", node.id(), p.pid());
-      long lastPrint = 0;
-      while (true) {
-        ClusterStatus s = fs.admin().status();
-        ClusterStatus.DataServer d =
-            s.dataServers().stream()
-                .filter(x -> x.id().equals(node.id()))
-                .findFirst()
-                .orElseThrow();
-        if (d.up() && d.filesToRebuild() == 0) {
-          break;
-        }
-        if (System.nanoTime() - lastPrint > 5_000_000_000L) {
-          lastPrint = System.nanoTime();
-          ClusterStatus.Rebuild r = rebuildOf(fs, node.id());
-          out.printf(
-              Locale.ROOT,
-              "  %s: %s, %d files left, %s rebuilt%n",
-              node.id(),
-              d.state(),
-              d.filesToRebuild(),
-              DataSize.format(r == null ? 0 : r.bytesDone() - doneBefore));
-          out.flush();
-        }
-        Thread.sleep(200);
-      }
+      awaitRebuilt(out, fs, node.id(), doneBefore);
       long healedAt = System.nanoTime();
       double during = fgClients == 0 ? Double.NaN : fg.stop(restartAt, healedAt);
       ClusterStatus.Rebuild r = rebuildOf(fs, node.id());
@@ -269,6 +223,65 @@ public final class RebuildCommand implements Callable<Integer> {
       }
       fg.cleanUp();
       return 0;
+    }
+  }
+
+  /** Writes the files while the victim is down, with progress: what it misses is rebuilt later. */
+  private static void writeWhileDown(
+      PrintWriter out, TesseraFileSystem fs, String victim, int files, long perFile, int k)
+      throws IOException {
+    out.printf(
+        Locale.ROOT,
+        "Writing %d x 512 MiB while %s is down (it misses about %s)%n",
+        files,
+        victim,
+        DataSize.format(files * perFile / k));
+    byte[] chunk = new byte[8 << 20];
+    new Random(1).nextBytes(chunk);
+    long t0 = System.nanoTime();
+    for (int f = 0; f < files; f++) {
+      try (TesseraFile t = fs.openFile("/bench/rebuild/missed-" + f)) {
+        for (long off = 0; off < perFile; off += chunk.length) {
+          chunk[0] = (byte) (off >> 23);
+          t.write(off, chunk, 0, chunk.length);
+        }
+      }
+      out.printf(
+          Locale.ROOT,
+          "  %d/%d files (%.1f MB/s degraded)%n",
+          f + 1,
+          files,
+          (f + 1) * perFile / ((System.nanoTime() - t0) / 1e9) / 1e6);
+      out.flush();
+    }
+  }
+
+  /** Waits until the victim is up with nothing left to rebuild, printing progress every 5 s. */
+  private static void awaitRebuilt(
+      PrintWriter out, TesseraFileSystem fs, String victim, long doneBefore) throws Exception {
+    long lastPrint = 0;
+    while (true) {
+      ClusterStatus.DataServer d =
+          fs.admin().status().dataServers().stream()
+              .filter(x -> x.id().equals(victim))
+              .findFirst()
+              .orElseThrow();
+      if (d.up() && d.filesToRebuild() == 0) {
+        return;
+      }
+      if (System.nanoTime() - lastPrint > 5_000_000_000L) {
+        lastPrint = System.nanoTime();
+        ClusterStatus.Rebuild r = rebuildOf(fs, victim);
+        out.printf(
+            Locale.ROOT,
+            "  %s: %s, %d files left, %s rebuilt%n",
+            victim,
+            d.state(),
+            d.filesToRebuild(),
+            DataSize.format(r == null ? 0 : r.bytesDone() - doneBefore));
+        out.flush();
+      }
+      Thread.sleep(200);
     }
   }
 

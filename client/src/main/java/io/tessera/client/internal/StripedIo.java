@@ -3,6 +3,7 @@ package io.tessera.client.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tessera.client.IoCounters;
+import io.tessera.common.dataio.DataServerReply;
 import io.tessera.common.dataio.ReadBatch;
 import io.tessera.common.dataio.WriteBatch;
 import io.tessera.common.erasure.ErasureCodec;
@@ -222,10 +223,14 @@ public final class StripedIo {
             });
   }
 
+  /**
+   * One round of a read: the pieces whose units are usable are read as they are, the stripes of the
+   * others are decoded from k units; pieces whose server fails or whose shard is corrupt go to the
+   * next round (a read gives up after as many rounds as a stripe has units).
+   */
   private CompletableFuture<Void> readRound(
       FileTarget file, List<ShardPiece> pieces, byte[] buf, int off, UnusableUnits bad, int round) {
     StripeLayout layout = file.layout();
-    int n = layout.width();
     Map<String, List<ReadBatch>> batches = new LinkedHashMap<>();
     Map<Long, List<ShardPiece>> degraded = new LinkedHashMap<>();
     for (ShardPiece p : pieces) {
@@ -245,6 +250,46 @@ public final class StripedIo {
         degraded.computeIfAbsent(p.stripe(), s -> new ArrayList<>()).add(p);
       }
     }
+    List<DecodedStripe> decoded;
+    try {
+      decoded = planDecodes(file, pieces, degraded, batches, buf, off, bad);
+    } catch (TesseraException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    // pieces and stripes to try again: their server failed or their shard is corrupt
+    Set<Object> retry = ConcurrentHashMap.newKeySet();
+    List<CompletableFuture<?>> calls = new ArrayList<>();
+    for (Map.Entry<String, List<ReadBatch>> e : batches.entrySet()) {
+      for (ReadBatch batch : e.getValue()) {
+        ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
+        calls.add(
+            data.call(e.getKey(), FileTarget.request(layout).setRead(r), null)
+                .handle(
+                    (reply, err) -> {
+                      accepted(file, batch, reply, err, bad, retry);
+                      return null;
+                    }));
+      }
+    }
+    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
+        .thenCompose(v -> nextRound(file, decoded, retry, buf, off, bad, round));
+  }
+
+  /**
+   * Plans the decoding of the stripes with unusable units: k usable units of each are read (or
+   * taken from where the round reads them anyway for their own bytes).
+   */
+  private List<DecodedStripe> planDecodes(
+      FileTarget file,
+      List<ShardPiece> pieces,
+      Map<Long, List<ShardPiece>> degraded,
+      Map<String, List<ReadBatch>> batches,
+      byte[] buf,
+      int off,
+      UnusableUnits bad)
+      throws TesseraException {
+    StripeLayout layout = file.layout();
+    int n = layout.width();
     // only when something is decoded: the units read as they are, by stripe, for reuse (decided
     // above, not asked again: a server marked down meanwhile must not make a decoded unit "read")
     Map<Long, Map<Integer, ShardPiece>> direct = new HashMap<>();
@@ -292,112 +337,117 @@ public final class StripedIo {
         }
       }
       if (taken < layout.dataUnits()) {
-        return CompletableFuture.failedFuture(
-            new TesseraException(
-                StatusProto.UNREADABLE,
-                "stripe "
-                    + d.stripe
-                    + " of file "
-                    + file.fileId()
-                    + " has only "
-                    + taken
-                    + " of its "
-                    + n
-                    + " units readable; decoding needs "
-                    + layout.dataUnits()
-                    + " (the others are on data servers that are down or stale: see tessera cluster"
-                    + " status; it reads again once they are back)"));
+        throw new TesseraException(
+            StatusProto.UNREADABLE,
+            "stripe "
+                + d.stripe
+                + " of file "
+                + file.fileId()
+                + " has only "
+                + taken
+                + " of its "
+                + n
+                + " units readable; decoding needs "
+                + layout.dataUnits()
+                + " (the others are on data servers that are down or stale: see tessera cluster"
+                + " status; it reads again once they are back)");
       }
       decoded.add(d);
     }
-    // pieces and stripes to try again: their server failed or their shard is corrupt
-    Set<Object> retry = ConcurrentHashMap.newKeySet();
-    List<CompletableFuture<?>> calls = new ArrayList<>();
-    for (Map.Entry<String, List<ReadBatch>> e : batches.entrySet()) {
-      for (ReadBatch batch : e.getValue()) {
-        ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
-        calls.add(
-            data.call(e.getKey(), FileTarget.request(layout).setRead(r), null)
-                .handle(
-                    (reply, err) -> {
-                      if (err != null) {
-                        Throwable cause = Failures.cause(err);
-                        if (!(cause instanceof ServerDownException) || !file.hasParity()) {
-                          throw wrap(unreadable(file, cause));
-                        }
-                        batch.targets().forEach(t -> retry.add(t.tag()));
-                        return null;
-                      }
-                      List<Object> corrupt;
-                      try {
-                        counters.shardBytesRead.addAndGet(reply.payload().readableBytes());
-                        corrupt = batch.accept(reply.header(), reply.payload());
-                      } catch (TesseraException te) {
-                        throw new CompletionException(te);
-                      }
-                      if (!corrupt.isEmpty() && !file.hasParity()) {
-                        throw new CompletionException(
-                            new TesseraException(
-                                StatusProto.CORRUPT,
-                                "file "
-                                    + file.fileId()
-                                    + " has a shard on data server "
-                                    + batch.server()
-                                    + " that fails its checksum, and no parity"));
-                      }
-                      for (int i = 0; i < batch.targets().size(); i++) {
-                        ReadBatch.Target t = batch.targets().get(i);
-                        if (corrupt.contains(t.tag())) {
-                          ShardRangeProto range = batch.ranges().get(i);
-                          bad.add(range.getStripe(), range.getUnit());
-                          retry.add(t.tag());
-                        }
-                      }
-                      return null;
-                    }));
+    return decoded;
+  }
+
+  /**
+   * Takes one server's answer to a batch: its bytes land where they belong; a down server (with
+   * parity to decode from) or a corrupt shard puts the pieces and stripes concerned in {@code
+   * retry}.
+   */
+  private void accepted(
+      FileTarget file,
+      ReadBatch batch,
+      DataServerReply reply,
+      Throwable err,
+      UnusableUnits bad,
+      Set<Object> retry) {
+    if (err != null) {
+      Throwable cause = Failures.cause(err);
+      if (!(cause instanceof ServerDownException) || !file.hasParity()) {
+        throw wrap(unreadable(file, cause));
+      }
+      batch.targets().forEach(t -> retry.add(t.tag()));
+      return;
+    }
+    List<Object> corrupt;
+    try {
+      counters.shardBytesRead.addAndGet(reply.payload().readableBytes());
+      corrupt = batch.accept(reply.header(), reply.payload());
+    } catch (TesseraException te) {
+      throw new CompletionException(te);
+    }
+    if (!corrupt.isEmpty() && !file.hasParity()) {
+      throw new CompletionException(
+          new TesseraException(
+              StatusProto.CORRUPT,
+              "file "
+                  + file.fileId()
+                  + " has a shard on data server "
+                  + batch.server()
+                  + " that fails its checksum, and no parity"));
+    }
+    for (int i = 0; i < batch.targets().size(); i++) {
+      ReadBatch.Target t = batch.targets().get(i);
+      if (corrupt.contains(t.tag())) {
+        ShardRangeProto range = batch.ranges().get(i);
+        bad.add(range.getStripe(), range.getUnit());
+        retry.add(t.tag());
       }
     }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-        .thenCompose(
-            v -> {
-              List<ShardPiece> again = new ArrayList<>();
-              List<DecodedStripe> ready = new ArrayList<>();
-              for (Object tag : retry) {
-                if (tag instanceof ShardPiece p) {
-                  again.add(p);
-                } else {
-                  again.addAll(((DecodedStripe) tag).pieces);
-                }
-              }
-              for (DecodedStripe d : decoded) {
-                if (retry.contains(d)) {
-                  continue;
-                }
-                if (d.sharedReads.stream().anyMatch(retry::contains)) {
-                  again.addAll(d.pieces); // a unit it decodes from failed: plan the stripe again
-                } else {
-                  ready.add(d);
-                }
-              }
-              CompletableFuture<Void> decodedDone =
-                  ready.isEmpty()
-                      ? CompletableFuture.completedFuture(null)
-                      : CompletableFuture.runAsync(
-                          () -> ready.forEach(d -> d.decodeInto(writer.codec(layout), buf, off)),
-                          coding);
-              counters.degradedStripeReads.addAndGet(ready.size());
-              if (again.isEmpty()) {
-                return decodedDone;
-              }
-              if (round > layout.width()) {
-                return CompletableFuture.failedFuture(
-                    new TesseraException(
-                        StatusProto.UNAVAILABLE,
-                        "reading file " + file.fileId() + " kept losing servers"));
-              }
-              return CompletableFuture.allOf(
-                  decodedDone, readRound(file, again, buf, off, bad, round + 1));
-            });
+  }
+
+  /** Decodes the stripes whose units all arrived; reads what must be tried again in a new round. */
+  private CompletableFuture<Void> nextRound(
+      FileTarget file,
+      List<DecodedStripe> decoded,
+      Set<Object> retry,
+      byte[] buf,
+      int off,
+      UnusableUnits bad,
+      int round) {
+    StripeLayout layout = file.layout();
+    List<ShardPiece> again = new ArrayList<>();
+    List<DecodedStripe> ready = new ArrayList<>();
+    for (Object tag : retry) {
+      if (tag instanceof ShardPiece p) {
+        again.add(p);
+      } else {
+        again.addAll(((DecodedStripe) tag).pieces);
+      }
+    }
+    for (DecodedStripe d : decoded) {
+      if (retry.contains(d)) {
+        continue;
+      }
+      if (d.sharedReads.stream().anyMatch(retry::contains)) {
+        again.addAll(d.pieces); // a unit it decodes from failed: plan the stripe again
+      } else {
+        ready.add(d);
+      }
+    }
+    CompletableFuture<Void> decodedDone =
+        ready.isEmpty()
+            ? CompletableFuture.completedFuture(null)
+            : CompletableFuture.runAsync(
+                () -> ready.forEach(d -> d.decodeInto(writer.codec(layout), buf, off)), coding);
+    counters.degradedStripeReads.addAndGet(ready.size());
+    if (again.isEmpty()) {
+      return decodedDone;
+    }
+    if (round > layout.width()) {
+      return CompletableFuture.failedFuture(
+          new TesseraException(
+              StatusProto.UNAVAILABLE, "reading file " + file.fileId() + " kept losing servers"));
+    }
+    return CompletableFuture.allOf(decodedDone, readRound(file, again, buf, off, bad, round + 1));
   }
 
   /**

@@ -19,8 +19,10 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -32,6 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FakeDataServer implements RpcService {
   private final String id;
   private final Map<String, byte[]> units = new HashMap<>();
+  private final Set<String> corrupt = new HashSet<>();
   private final Map<Long, Long> lockedStripes = new HashMap<>(); // stripe key to operation
   private final List<DataRequestProto> requests = new ArrayList<>();
   private final AtomicInteger locksToRefuse = new AtomicInteger();
@@ -64,6 +67,11 @@ final class FakeDataServer implements RpcService {
    */
   void refuseLocks(int n) {
     locksToRefuse.set(n);
+  }
+
+  /** Answers reads of this unit as a shard that fails its checksum. */
+  synchronized void corrupt(long fileId, long stripe, int unit) {
+    corrupt.add(key(fileId, stripe, unit));
   }
 
   /** Stops listening: calls fail as to a crashed server. */
@@ -136,6 +144,10 @@ final class FakeDataServer implements RpcService {
     CompositeByteBuf out = Unpooled.compositeBuffer();
     for (ShardRangeProto r : ranges) {
       byte[] stored = units.get(key(r.getFileId(), r.getStripe(), r.getUnit()));
+      if (corrupt.contains(key(r.getFileId(), r.getStripe(), r.getUnit()))) {
+        states.addStates(ShardStateProto.SHARD_CORRUPT).addStoredLengths(0);
+        continue;
+      }
       if (stored == null) {
         states.addStates(ShardStateProto.SHARD_ABSENT).addStoredLengths(0);
         continue;

@@ -105,6 +105,24 @@ class StripedIoTest {
   }
 
   @Test
+  void aShardFailingItsChecksumIsDecodedFromTheOtherUnitsAndNotReadAgain() throws Exception {
+    cluster = new FakeCluster(6);
+    StripeLayout layout = cluster.layout(4, 2, UNIT);
+    FileTarget file = new FileTarget(3, layout, List.of());
+    byte[] data = writeStripes(file, 3);
+    String holder = layout.serverOf(2, 1);
+    cluster.servers.get(holder).corrupt(3, 2, 1);
+    assertThat(read(file, data.length)).as("stripe 2 decoded around its bad unit").isEqualTo(data);
+    long readsOfBadUnit =
+        cluster.servers.get(holder).requests(OpCase.READ).stream()
+            .flatMap(r -> r.getRead().getRangesList().stream())
+            .filter(r -> r.getStripe() == 2 && r.getUnit() == 1)
+            .count();
+    assertThat(readsOfBadUnit).as("the bad unit is asked for once").isEqualTo(1);
+    assertThat(unitsRead().get(2L)).as("stripe 2: parity fetched to decode").containsAnyOf(4, 5);
+  }
+
+  @Test
   void aTruncateWithFewerThanKServersUpIsRefusedWithoutMarkingAnyStale() throws Exception {
     cluster = new FakeCluster(3);
     StripeLayout layout = cluster.layout(2, 1, UNIT);

@@ -53,21 +53,7 @@ final class ParityRepair {
     if (in == null || in.getLayout().getParityUnits() == 0) {
       // nothing to repair (removed file, or no parity): only an orphan lock is left to release
       if (reportedBy != null) {
-        StripeLockProto orphan = locks.lock(fileId, first, reportedCount);
-        if (in != null && in.getLayout().getGeneration() > 0) {
-          // possibly a move's lock that could not fence every server: fence before releasing it
-          locks.fence(
-              in.getLayout().getServersList().stream().filter(serving).toList(),
-              fileId,
-              in.getLayout().getGeneration());
-        }
-        // a removed file has no layout to plan with: no fence applies
-        locks.lockAll(
-            List.of(reportedBy),
-            orphan,
-            in == null ? Long.MAX_VALUE : in.getLayout().getGeneration(),
-            Set.of());
-        locks.unlockAll(List.of(reportedBy), orphan);
+        releaseOrphan(fileId, in, first, reportedCount, reportedBy);
       }
       return 0;
     }
@@ -79,7 +65,6 @@ final class ParityRepair {
     List<String> lockSet = new LinkedHashSet<>(layout.servers()).stream().filter(serving).toList();
     Set<String> current = new LinkedHashSet<>(lockSet);
     current.removeAll(in.getStaleServersList());
-    int k = layout.dataUnits();
     // parity units too: their versions count for the epoch the new parity is stamped with
     StripeReader.Stripes stripes =
         reader.read(
@@ -95,48 +80,10 @@ final class ParityRepair {
     long stamp = stripes.newestVersion();
     boolean release = true;
     try {
-      long size = namespace.inode(fileId) == null ? 0 : namespace.inode(fileId).getSize();
-      Map<String, WriteBatch> writes = new LinkedHashMap<>();
-      long bytes = 0;
-      for (long s = first; s < first + count; s++) {
-        if (layout.storedLength(size, s, 0) == 0) {
-          continue; // past the end of the file: nothing stored, nothing to repair
-        }
-        for (int u = 0; u < k; u++) {
-          if (!stripes.present(s)[u]) {
-            throw new RecoveryException(
-                StatusProto.UNAVAILABLE,
-                "stripe "
-                    + s
-                    + " of file "
-                    + fileId
-                    + ": data unit "
-                    + u
-                    + " on "
-                    + layout.serverOf(s, u)
-                    + " cannot be read, so its parity cannot be recomputed");
-          }
-        }
-        byte[][] shards = stripes.shards(s);
-        ErasureCodec.shared(layout.dataUnits(), layout.parityUnits())
-            .encode(shards, 0, layout.stripeUnit());
-        for (int u = k; u < layout.width(); u++) {
-          String server = layout.serverOf(s, u);
-          int length = layout.storedLength(size, s, u);
-          if (!current.contains(server) || length == 0) {
-            continue;
-          }
-          writes
-              .computeIfAbsent(
-                  server,
-                  x ->
-                      new WriteBatch(
-                          stamped(WriteShardsRequestProto.newBuilder().setUnlock(lock), stamp),
-                          count))
-              .add(fileId, s, u, 0, shards[u], 0, length, true);
-          bytes += length;
-        }
-      }
+      WriteShardsRequestProto.Builder request =
+          stamped(WriteShardsRequestProto.newBuilder().setUnlock(lock), stamp);
+      Map<String, WriteBatch> writes =
+          encodedParity(fileId, layout, stripes, first, count, current, request);
       if (layout.generation() > 0) {
         // the lock may be a move's that could not fence every server: fence before anything is
         // released
@@ -155,12 +102,81 @@ final class ParityRepair {
       }
       buffers.giveBack(
           stripes.shards(), writes.values().stream().map(WriteBatch::payload).toList());
-      return bytes;
+      return writes.values().stream().mapToLong(WriteBatch::bytes).sum();
     } finally {
       if (release) {
         locks.unlockAll(lockSet, lock); // servers written above released it already; the others now
       }
     }
+  }
+
+  /**
+   * Encodes the parity of stripes [first, first + count) from their data units and gathers it, per
+   * server of {@code current}, into writes that start as {@code request}.
+   */
+  private Map<String, WriteBatch> encodedParity(
+      long fileId,
+      StripeLayout layout,
+      StripeReader.Stripes stripes,
+      long first,
+      int count,
+      Set<String> current,
+      WriteShardsRequestProto.Builder request) {
+    long size = namespace.inode(fileId) == null ? 0 : namespace.inode(fileId).getSize();
+    int k = layout.dataUnits();
+    Map<String, WriteBatch> writes = new LinkedHashMap<>();
+    for (long s = first; s < first + count; s++) {
+      if (layout.storedLength(size, s, 0) == 0) {
+        continue; // past the end of the file: nothing stored, nothing to repair
+      }
+      for (int u = 0; u < k; u++) {
+        if (!stripes.present(s)[u]) {
+          throw new RecoveryException(
+              StatusProto.UNAVAILABLE,
+              "stripe "
+                  + s
+                  + " of file "
+                  + fileId
+                  + ": data unit "
+                  + u
+                  + " on "
+                  + layout.serverOf(s, u)
+                  + " cannot be read, so its parity cannot be recomputed");
+        }
+      }
+      byte[][] shards = stripes.shards(s);
+      ErasureCodec.shared(k, layout.parityUnits()).encode(shards, 0, layout.stripeUnit());
+      for (int u = k; u < layout.width(); u++) {
+        String server = layout.serverOf(s, u);
+        int length = layout.storedLength(size, s, u);
+        if (current.contains(server) && length > 0) {
+          writes
+              .computeIfAbsent(server, x -> new WriteBatch(request.clone(), count))
+              .add(fileId, s, u, 0, shards[u], 0, length, true);
+        }
+      }
+    }
+    return writes;
+  }
+
+  /** Takes over and releases the lock a writer left on a file with nothing to repair. */
+  private void releaseOrphan(long fileId, InodeProto in, long first, int count, String reportedBy)
+      throws InterruptedException {
+    StripeLockProto orphan = locks.lock(fileId, first, count);
+    if (in != null && in.getLayout().getGeneration() > 0) {
+      // possibly a move's lock that could not fence every server: fence before releasing it
+      locks.fence(
+          in.getLayout().getServersList().stream().filter(serving).toList(),
+          fileId,
+          in.getLayout().getGeneration());
+    }
+    // a removed file has no layout to plan with: no fence applies
+    locks.lockAll(
+        List.of(reportedBy),
+        orphan,
+        in == null ? Long.MAX_VALUE : in.getLayout().getGeneration(),
+        Set.of());
+    locks.unlockAll(List.of(reportedBy), orphan);
   }
 
   /**

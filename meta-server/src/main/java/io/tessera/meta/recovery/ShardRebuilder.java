@@ -564,48 +564,10 @@ final class ShardRebuilder {
               ? first
               : reader.read(
                   fileId, layout, from, to, readable, (x, y) -> true, everyone, null, Set.of());
-      Map<String, WriteBatch> writes = new LinkedHashMap<>();
-      for (String target : targets) {
-        writes.put(target, new WriteBatch(RecoveryRequests.rebuiltUnits(), (int) (to - from)));
-      }
-      for (long s = from; s < to; s++) {
-        byte[][] shards = stripes.shards(s);
-        boolean[] present = stripes.present(s);
-        boolean onlyDataUnits = true;
-        for (String target : targets) {
-          int unit = RecoveryRequests.unitOn(layout, s, target);
-          present[unit] = false;
-          onlyDataUnits &= unit < layout.dataUnits();
-        }
-        stripes.requireData(s, fileId);
-        // a stripe that is a hole on every server read is one on the targets too: zeros stored
-        // there would be data beside parity the other servers never wrote
-        if (!stripes.anyStored(s)) {
-          for (String target : targets) {
-            int unit = RecoveryRequests.unitOn(layout, s, target);
-            if (layout.storedLength(size, s, unit) > 0) {
-              writes.get(target).addEmpty(RecoveryRequests.hole(fileId, s, unit));
-            }
-          }
-          continue;
-        }
-        if (onlyDataUnits) {
-          // decode only the missing data units (the unread parity is not needed)
-          ErasureCodec.shared(layout.dataUnits(), layout.parityUnits())
-              .reconstructData(shards, present, 0, layout.stripeUnit());
-        } else {
-          ErasureCodec.shared(layout.dataUnits(), layout.parityUnits())
-              .reconstruct(shards, present, 0, layout.stripeUnit());
-        }
-        for (String target : targets) {
-          int unit = RecoveryRequests.unitOn(layout, s, target);
-          int length = layout.storedLength(size, s, unit);
-          if (length > 0) {
-            writes.get(target).add(fileId, s, unit, 0, shards[unit], 0, length, true);
-            written.merge(target, (long) length, Long::sum);
-            bytes += length;
-          }
-        }
+      Map<String, WriteBatch> writes = decodedUnits(fileId, layout, size, targets, stripes);
+      for (Map.Entry<String, WriteBatch> e : writes.entrySet()) {
+        written.merge(e.getKey(), e.getValue().bytes(), Long::sum);
+        bytes += e.getValue().bytes();
       }
       Map<String, DataRequestProto.Builder> requests = new LinkedHashMap<>();
       Map<String, ByteBuf> payloads = new LinkedHashMap<>();
@@ -649,6 +611,62 @@ final class ShardRebuilder {
       limiter.acquire(bytes);
     }
     return chunkLock != null && writersWaited;
+  }
+
+  /**
+   * Decodes the targets' units of the stripes read and gathers them, per target, into writes of
+   * rebuilt units (a stripe that is a hole everywhere stays a hole on the targets).
+   */
+  private static Map<String, WriteBatch> decodedUnits(
+      long fileId,
+      StripeLayout layout,
+      long size,
+      List<String> targets,
+      StripeReader.Stripes stripes) {
+    long to = stripes.from() + stripes.count();
+    Map<String, WriteBatch> writes = new LinkedHashMap<>();
+    for (String target : targets) {
+      writes.put(
+          target, new WriteBatch(RecoveryRequests.rebuiltUnits(), (int) (to - stripes.from())));
+    }
+    for (long s = stripes.from(); s < to; s++) {
+      byte[][] shards = stripes.shards(s);
+      boolean[] present = stripes.present(s);
+      boolean onlyDataUnits = true;
+      for (String target : targets) {
+        int unit = RecoveryRequests.unitOn(layout, s, target);
+        present[unit] = false;
+        onlyDataUnits &= unit < layout.dataUnits();
+      }
+      stripes.requireData(s, fileId);
+      // a stripe that is a hole on every server read is one on the targets too: zeros stored
+      // there would be data beside parity the other servers never wrote
+      if (!stripes.anyStored(s)) {
+        for (String target : targets) {
+          int unit = RecoveryRequests.unitOn(layout, s, target);
+          if (layout.storedLength(size, s, unit) > 0) {
+            writes.get(target).addEmpty(RecoveryRequests.hole(fileId, s, unit));
+          }
+        }
+        continue;
+      }
+      if (onlyDataUnits) {
+        // decode only the missing data units (the unread parity is not needed)
+        ErasureCodec.shared(layout.dataUnits(), layout.parityUnits())
+            .reconstructData(shards, present, 0, layout.stripeUnit());
+      } else {
+        ErasureCodec.shared(layout.dataUnits(), layout.parityUnits())
+            .reconstruct(shards, present, 0, layout.stripeUnit());
+      }
+      for (String target : targets) {
+        int unit = RecoveryRequests.unitOn(layout, s, target);
+        int length = layout.storedLength(size, s, unit);
+        if (length > 0) {
+          writes.get(target).add(fileId, s, unit, 0, shards[unit], 0, length, true);
+        }
+      }
+    }
+    return writes;
   }
 
   /**

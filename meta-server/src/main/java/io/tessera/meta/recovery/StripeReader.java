@@ -56,6 +56,11 @@ final class StripeReader {
       return false;
     }
 
+    /** How many stripes were read. */
+    int count() {
+      return present.length;
+    }
+
     /** The newest version among all units read, or -1. */
     long newestVersion() {
       long newest = -1;
