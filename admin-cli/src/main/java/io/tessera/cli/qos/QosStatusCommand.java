@@ -46,10 +46,16 @@ public final class QosStatusCommand extends ConnectedCommand {
     }
     out.printf(
         Locale.ROOT,
-        "%d proxies over %.1f s (service totals exchanged: %.1f KB/s)%s%n",
+        "%d proxies over %.1f s%s%s%n",
         s.proxies().size(),
         s.windowMillis() / 1000.0,
-        s.exchangeBytesPerSecond() / 1e3,
+        // only with tessera.qos.totals=exchange do the proxies send each other anything
+        s.exchangeBytesPerSecond() > 0
+            ? String.format(
+                Locale.ROOT,
+                " (service totals exchanged: %.1f KB/s)",
+                s.exchangeBytesPerSecond() / 1e3)
+            : "",
         s.unreachable().isEmpty()
             ? ""
             : " (NOT ANSWERING: " + String.join(", ", s.unreachable()) + ")");
