@@ -22,6 +22,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -202,10 +205,25 @@ class RandomIoUnderFaultsProcessTest {
       long start = System.nanoTime();
       runFor(model, start + quarter);
       Restart restart = fault.inject(model, faultRnd);
-      runFor(model, start + (undo == Undo.MID_RUN ? 2 : 4) * quarter);
-      restart.run();
-      long restartedAt = System.nanoTime();
-      runFor(model, start + 4 * quarter);
+      long undoAt = start + (undo == Undo.MID_RUN ? 2 : 4) * quarter;
+      // the restart comes on time even while an operation waits: a read of a stripe with two
+      // units on the two killed servers (a 2+1 file) waits for them to come back
+      ScheduledExecutorService undoer = Executors.newSingleThreadScheduledExecutor();
+      ScheduledFuture<Long> restarted =
+          undoer.schedule(
+              () -> {
+                restart.run();
+                return System.nanoTime();
+              },
+              undoAt - System.nanoTime(),
+              TimeUnit.NANOSECONDS);
+      long restartedAt;
+      try {
+        runFor(model, start + 4 * quarter);
+        restartedAt = restarted.get();
+      } finally {
+        undoer.shutdownNow();
+      }
       ClusterWatch.await(
           "every data server up and nothing stale after " + name,
           () -> ClusterWatch.healed(cluster, fs),
