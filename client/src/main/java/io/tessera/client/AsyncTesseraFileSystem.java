@@ -19,6 +19,7 @@ import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.MkdirRequestProto;
 import io.tessera.common.proto.ReadDirRequestProto;
 import io.tessera.common.proto.RemoveRequestProto;
@@ -46,6 +47,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it. Thread-safe; share one per process.
  */
 public final class AsyncTesseraFileSystem implements Closeable {
+  /** Where snapshots are read: /.snapshots/NAME/... (read-only). */
+  public static final String SNAPSHOTS = "/.snapshots";
+
   private final RpcClientPool pool;
   private final RpcClientPool metaPool;
   private final MetaClient meta;
@@ -146,6 +150,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
         CreateRequestProto.newBuilder()
             .setPath(p)
             .setMode(options.mode())
+            .setUid(options.owner().uid())
+            .setGid(options.owner().gid())
             .setOverwrite(options.overwrite())
             .setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE, options.partialLeaseMillis()));
     LayoutPolicyProto policy;
@@ -240,8 +246,15 @@ public final class AsyncTesseraFileSystem implements Closeable {
   public CompletableFuture<FileStatus> mkdir(
       String path, boolean parents, CreateOptions defaultLayout) {
     String p = normalize(path);
-    MkdirRequestProto.Builder m = MkdirRequestProto.newBuilder().setPath(p).setParents(parents);
+    Owner owner = defaultLayout == null ? Owner.process() : defaultLayout.owner();
+    MkdirRequestProto.Builder m =
+        MkdirRequestProto.newBuilder()
+            .setPath(p)
+            .setParents(parents)
+            .setUid(owner.uid())
+            .setGid(owner.gid());
     if (defaultLayout != null) {
+      m.setMode(defaultLayout.mode());
       try {
         LayoutPolicyProto policy = defaultLayout.policy(1 << 20);
         if (policy != null) {
@@ -294,16 +307,62 @@ public final class AsyncTesseraFileSystem implements Closeable {
 
   /** Changes permission bits and/or the modification time (null leaves it). */
   public CompletableFuture<FileStatus> setAttributes(String path, Integer mode, Instant modified) {
-    String p = normalize(path);
-    SetAttrRequestProto.Builder a = SetAttrRequestProto.newBuilder().setPath(p);
-    if (mode != null) {
-      a.setSetMode(true).setMode(mode);
+    return setAttributes(path, 0, new AttributeChange(mode, null, null, modified));
+  }
+
+  /**
+   * Changes attributes of the file at {@code path}, or (with a null path) of the file {@code
+   * fileId} wherever it is; with both, the file at path must still be that file.
+   */
+  public CompletableFuture<FileStatus> setAttributes(
+      String path, long fileId, AttributeChange change) {
+    String p = path == null ? "" : normalize(path);
+    SetAttrRequestProto.Builder a = SetAttrRequestProto.newBuilder().setPath(p).setFileId(fileId);
+    if (change.mode() != null) {
+      a.setSetMode(true).setMode(change.mode());
     }
-    if (modified != null) {
-      a.setSetMtime(true).setMtimeMs(modified.toEpochMilli());
+    if (change.uid() != null) {
+      a.setUid(change.uid());
+    }
+    if (change.gid() != null) {
+      a.setGid(change.gid());
+    }
+    if (change.modified() != null) {
+      a.setSetMtime(true).setMtimeMs(change.modified().toEpochMilli());
     }
     return meta.call(MetaRequestProto.newBuilder().setSetAttr(a))
         .thenApply(r -> FileStatus.of(p, r.getInode()));
+  }
+
+  /**
+   * Attributes of the file or directory with this inode number, wherever it is now, or (with a
+   * snapshot name) as that snapshot has it; {@link FileStatus#path} is its path ("" when an
+   * ancestor was created before paths could be found from ids).
+   */
+  public CompletableFuture<FileStatus> statById(long fileId, String snapshot) {
+    return byId(fileId, snapshot).thenApply(r -> FileStatus.of(r.getPath(), r.getInode()));
+  }
+
+  /** Opens a regular file by its inode number (see {@link #statById}). */
+  public CompletableFuture<TesseraFile> openById(long fileId, String snapshot) {
+    return byId(fileId, snapshot)
+        .thenApply(
+            r -> {
+              if (r.getInode().getType() == FileTypeProto.DIRECTORY) {
+                throw new CompletionException(
+                    new TesseraException(
+                        StatusProto.IS_DIRECTORY, "file " + fileId + " is a directory"));
+              }
+              return handle(r.getPath(), r.getInode());
+            });
+  }
+
+  private CompletableFuture<MetaResponseProto> byId(long fileId, String snapshot) {
+    GetAttrRequestProto.Builder g = GetAttrRequestProto.newBuilder().setFileId(fileId);
+    if (snapshot != null) {
+      g.setPath(SNAPSHOTS + "/" + snapshot);
+    }
+    return meta.call(MetaRequestProto.newBuilder().setGetAttr(g));
   }
 
   /** The blocking facade over this client. */

@@ -21,6 +21,7 @@ public final class CreateOptions {
   private boolean widerThanCluster;
   private long partialLeaseMillis;
   private int mode;
+  private Owner owner = Owner.process();
 
   private CreateOptions() {}
 
@@ -87,6 +88,16 @@ public final class CreateOptions {
   public CreateOptions mode(int bits) {
     this.mode = bits;
     return this;
+  }
+
+  /** Owner and group of the new file or directory (default: this process's user and group). */
+  public CreateOptions owner(Owner who) {
+    this.owner = who;
+    return this;
+  }
+
+  Owner owner() {
+    return owner;
   }
 
   boolean overwrite() {

@@ -24,6 +24,9 @@ import java.util.List;
  *     bits, the view being read-only); elsewhere the same as {@code mode}
  * @param defaultLayout a directory's own default layout for new files in it; null for files and for
  *     directories that inherit their parent's
+ * @param owner its owner and group
+ * @param created when it was created (with {@code fileId}, names this file for good; the epoch for
+ *     files created before creation times were kept)
  */
 public record FileStatus(
     String path,
@@ -36,7 +39,9 @@ public record FileStatus(
     StripeLayout layout,
     List<String> staleServers,
     int recordedMode,
-    LayoutPolicy defaultLayout) {
+    LayoutPolicy defaultLayout,
+    Owner owner,
+    Instant created) {
 
   static FileStatus of(String path, InodeProto in) {
     boolean dir = in.getType() == FileTypeProto.DIRECTORY;
@@ -53,7 +58,9 @@ public record FileStatus(
             : null,
         List.copyOf(in.getStaleServersList()),
         in.getInSnapshot() ? in.getSnapshotMode() : in.getMode(),
-        dir && in.getHasDefaultLayout() ? LayoutPolicy.of(in.getDefaultLayout()) : null);
+        dir && in.getHasDefaultLayout() ? LayoutPolicy.of(in.getDefaultLayout()) : null,
+        new Owner(in.getUid(), in.getGid()),
+        Instant.ofEpochMilli(in.getBornMs()));
   }
 
   /** The last path component ("/" for the root). */

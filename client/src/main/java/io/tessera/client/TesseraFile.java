@@ -216,7 +216,11 @@ public final class TesseraFile implements Closeable {
    * Re-reads the size (to see other writers' appends) and the stale servers other writers recorded.
    */
   public long refresh() throws IOException {
-    FileStatus s = Futures.get(ctx.async.stat(path));
+    if (target.inSnapshot()) {
+      return size.recorded(); // a snapshot's copy never changes
+    }
+    // by id: the file may have been renamed since it was opened
+    FileStatus s = Futures.get(ctx.async.statById(fileId, null));
     size.observed(s.size());
     target.learnStale(s.staleServers());
     return size.recorded();

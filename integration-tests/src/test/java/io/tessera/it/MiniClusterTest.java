@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.tessera.cli.Tessera;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
+import io.tessera.client.Owner;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
@@ -759,6 +760,35 @@ class MiniClusterTest {
     assertThat(refused.code).isEqualTo(1);
     assertThat(refused.err).contains("/reports/report.txt.bak already exists");
     assertThat(fs.stat("/reports/report.txt.bak").size()).as("the target is kept").isEqualTo(6);
+  }
+
+  /**
+   * Files carry an owner and a group (NFS clients check them): the creator's by default, changed
+   * with chown, chgrp and chmod, and a bad id or mode is a usage error that changes nothing.
+   */
+  @Test
+  void ownersAndModesChangeThroughTheCliAndBadValuesChangeNothing() throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    fs.mkdirs("/owned");
+    fs.createFile("/owned/f", CreateOptions.defaults().owner(new Owner(1000, 100))).close();
+    assertThat(fs.stat("/owned/f").owner()).isEqualTo(new Owner(1000, 100));
+    assertThat(fs.stat("/owned").owner()).as("the creating process").isEqualTo(Owner.process());
+    assertThat(Cli.run("fs", "chown", "2000:200", "/owned/f", "/owned", "--meta", meta).code)
+        .isZero();
+    assertThat(Cli.run("fs", "chgrp", "300", "/owned/f", "--meta", meta).code).isZero();
+    assertThat(Cli.run("fs", "chmod", "0640", "/owned/f", "--meta", meta).code).isZero();
+    FileStatus f = fs.stat("/owned/f");
+    assertThat(f.owner()).isEqualTo(new Owner(2000, 300));
+    assertThat(f.mode()).isEqualTo(0640);
+    assertThat(fs.stat("/owned").owner()).isEqualTo(new Owner(2000, 200));
+    Cli badMode = Cli.run("fs", "chmod", "rw-r", "/owned/f", "--meta", meta);
+    assertThat(badMode.code).isEqualTo(2);
+    assertThat(badMode.err).contains("not octal permission bits");
+    Cli badOwner = Cli.run("fs", "chown", "alice", "/owned/f", "--meta", meta);
+    assertThat(badOwner.code).isEqualTo(2);
+    assertThat(badOwner.err).contains("is not a number");
+    assertThat(fs.stat("/owned/f").owner()).isEqualTo(new Owner(2000, 300));
+    assertThat(Cli.run("fs", "stat", "/owned/f", "--meta", meta).out).contains("Owner: 2000:300");
   }
 
   /**

@@ -16,6 +16,9 @@ import picocli.CommandLine.Command;
       MkdirCommand.class,
       RmCommand.class,
       MvCommand.class,
-      StatCommand.class
+      StatCommand.class,
+      ChmodCommand.class,
+      ChownCommand.class,
+      ChgrpCommand.class
     })
 public final class FsCommand {}

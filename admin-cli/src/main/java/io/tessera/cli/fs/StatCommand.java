@@ -41,12 +41,14 @@ public final class StatCommand extends ConnectedCommand {
     }
     out()
         .printf(
-            "  Path: %s%n  Type: %s%n  Size: %d%n  Mode: %04o (%s)%n  Inode: %d%nModify: %s%nChange: %s%n",
+            "  Path: %s%n  Type: %s%n  Size: %d%n  Mode: %04o (%s)%n Owner: %d:%d%n  Inode: %d%nModify: %s%nChange: %s%n",
             Names.escaped(s.path()),
             s.directory() ? "directory" : "regular file",
             s.size(),
             s.mode(),
             Permissions.symbolic(s.directory(), s.mode()),
+            s.owner().uid(),
+            s.owner().gid(),
             s.fileId(),
             s.modified(),
             s.changed());
@@ -90,6 +92,8 @@ public final class StatCommand extends ConnectedCommand {
     m.put("type", s.directory() ? "directory" : "file");
     m.put("size", s.size());
     m.put("mode", String.format(Locale.ROOT, "%04o", s.mode()));
+    m.put("uid", s.owner().uid());
+    m.put("gid", s.owner().gid());
     m.put("inode", s.fileId());
     m.put("modified", s.modified().toString());
     m.put("changed", s.changed().toString());

@@ -233,9 +233,25 @@ public final class SnapshotViews implements Closeable {
           .setInode(snapshotsDir(live))
           .build();
     }
+    if (req.getFileId() != 0) {
+      return byId(t, req.getFileId());
+    }
     MetaResponseProto r =
         NamespaceQueries.getAttr(t.view, GetAttrRequestProto.newBuilder().setPath(t.rest).build());
     return r.toBuilder().setInode(frozen(r.getInode(), t.snapshot)).build();
+  }
+
+  /** An inode of a snapshot by its id (a file handle into /.snapshots/NAME), with its path. */
+  private static MetaResponseProto byId(Target t, long fileId) {
+    MetaResponseProto r =
+        NamespaceQueries.getAttr(
+            t.view, GetAttrRequestProto.newBuilder().setFileId(fileId).build());
+    String top = "/" + PathResolver.SNAPSHOT_DIR + "/" + t.snapshot.getName();
+    String within = r.getPath();
+    return r.toBuilder()
+        .setInode(frozen(r.getInode(), t.snapshot))
+        .setPath(within.isEmpty() ? "" : within.equals("/") ? top : top + within)
+        .build();
   }
 
   /** readdir of a path under /.snapshots (of /.snapshots itself: one directory per snapshot). */

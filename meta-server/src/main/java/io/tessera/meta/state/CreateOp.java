@@ -62,6 +62,11 @@ final class CreateOp implements NamespaceOp {
             .setMode(req.getMode() == 0 ? 0644 : req.getMode() & 07777)
             .setMtimeMs(now)
             .setCtimeMs(now)
+            .setBornMs(now)
+            .setParentId(r.parentId())
+            .setName(r.name())
+            .setUid(req.getUid())
+            .setGid(req.getGid())
             .setLayout(layout)
             .addAllStaleServers(req.getStaleFromStartList())
             .setPartialUntilMs(

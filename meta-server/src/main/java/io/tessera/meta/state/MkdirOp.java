@@ -94,7 +94,12 @@ final class MkdirOp implements NamespaceOp {
             .setType(FileTypeProto.DIRECTORY)
             .setMode(req.getMode() == 0 ? 0755 : req.getMode() & 07777)
             .setMtimeMs(now)
-            .setCtimeMs(now);
+            .setCtimeMs(now)
+            .setBornMs(now)
+            .setParentId(parent)
+            .setName(name)
+            .setUid(req.getUid())
+            .setGid(req.getGid());
     if (req.getHasDefaultLayout()) {
       b.setDefaultLayout(req.getDefaultLayout()).setHasDefaultLayout(true);
     }

@@ -23,7 +23,10 @@ public final class NamespaceQueries {
         throw new NamespaceException(
             StatusProto.NOT_FOUND, "file " + req.getFileId() + " was removed");
       }
-      return Replies.inode(in).toBuilder().setIndex(in.getChangedIndex()).build();
+      return Replies.inode(in).toBuilder()
+          .setIndex(in.getChangedIndex())
+          .setPath(PathResolver.pathOf(ns, in))
+          .build();
     }
     PathResolver.Resolved r = PathResolver.resolve(ns, req.getPath());
     if (!r.exists()) {

@@ -101,6 +101,35 @@ public final class PathResolver {
     return new Resolved(dir, name, id == 0 ? null : ns.inode(id), ancestors);
   }
 
+  /**
+   * The path of an inode from the parents its inodes record: "" when one of them records none
+   * (written before parents were) or the chain does not reach the root.
+   */
+  public static String pathOf(NamespaceView ns, InodeProto in) {
+    if (in.getId() == NamespaceView.ROOT_ID) {
+      return "/";
+    }
+    List<String> names = new ArrayList<>();
+    InodeProto at = in;
+    while (at.getId() != NamespaceView.ROOT_ID) {
+      if (at.getParentId() == 0
+          || names.size() > MAX_PATH_BYTES / 2
+          || ns.child(at.getParentId(), at.getName()) != at.getId()) {
+        return "";
+      }
+      names.add(at.getName());
+      at = ns.inode(at.getParentId());
+      if (at == null) {
+        return "";
+      }
+    }
+    StringBuilder p = new StringBuilder();
+    for (int i = names.size() - 1; i >= 0; i--) {
+      p.append('/').append(names.get(i));
+    }
+    return p.toString();
+  }
+
   /** Most characters of a bad name or path an error message repeats. */
   private static final int SHOWN = 60;
 

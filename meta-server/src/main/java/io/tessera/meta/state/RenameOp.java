@@ -70,7 +70,12 @@ final class RenameOp implements NamespaceOp {
     }
     tx.unlink(src.parentId(), src.name());
     tx.link(dst.parentId(), dst.name(), moving.getId());
-    InodeProto moved = PartialFiles.completed(tx, moving).toBuilder().setCtimeMs(now).build();
+    InodeProto moved =
+        PartialFiles.completed(tx, moving).toBuilder()
+            .setCtimeMs(now)
+            .setParentId(dst.parentId())
+            .setName(dst.name())
+            .build();
     tx.putInode(moved);
     Inodes.touch(tx, src.parentId(), now);
     if (dst.parentId() != src.parentId()) {

@@ -8,8 +8,8 @@ import io.tessera.common.proto.StatusProto;
 import java.util.List;
 
 /**
- * Changes mode, size (set, or extend-only for writers), mtime, and marks servers stale for the
- * file.
+ * Changes mode, owner, group, size (set, or extend-only for writers), mtime, and marks servers
+ * stale for the file.
  */
 final class SetAttrOp implements NamespaceOp {
   @Override
@@ -68,6 +68,12 @@ final class SetAttrOp implements NamespaceOp {
     }
     if (req.getSetMode()) {
       b.setMode(req.getMode() & 07777);
+    }
+    if (req.hasUid()) {
+      b.setUid(req.getUid());
+    }
+    if (req.hasGid()) {
+      b.setGid(req.getGid());
     }
     if (req.getSetMtime()) {
       b.setMtimeMs(req.getMtimeMs());

@@ -296,6 +296,60 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
         .isEqualTo(StatusProto.NOT_FOUND);
   }
 
+  /**
+   * An NFS file handle names an inode by id alone; a gateway that restarted, or another gateway,
+   * must find the file where it is now, after renames of it and of its directories, and never
+   * another file once it is gone.
+   */
+  @Test
+  void aFileIdLeadsToTheFilesPathAfterRenamesAndToNothingOnceRemoved() {
+    one(mkdir("/a/b", true));
+    long id = one(create("/a/b/f")).getInode().getId();
+    one(mv("/a/b", "/a/c"));
+    one(mv("/a", "/z"));
+    assertThat(pathOf(id)).isEqualTo("/z/c/f");
+    one(mv("/z/c/f", "/top"));
+    assertThat(pathOf(id)).isEqualTo("/top");
+    assertThat(pathOf(NamespaceView.ROOT_ID)).isEqualTo("/");
+    one(rm("/top", false));
+    one(create("/top"));
+    try {
+      pathOf(id);
+      throw new AssertionError("a removed file's id still answered");
+    } catch (NamespaceException e) {
+      assertThat(e.status()).isEqualTo(StatusProto.NOT_FOUND);
+    }
+  }
+
+  private String pathOf(long id) {
+    return NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setFileId(id).build())
+        .getPath();
+  }
+
+  @Test
+  void ownersComeFromTheCreatorAndChangeOnlyWhenAsked() {
+    MetaRequestProto mkdirAs =
+        MetaRequestProto.newBuilder()
+            .setMkdir(MkdirRequestProto.newBuilder().setPath("/home").setUid(1000).setGid(100))
+            .build();
+    MetaRequestProto createAs =
+        create("/home/f").toBuilder()
+            .setCreate(create("/home/f").getCreate().toBuilder().setUid(1000).setGid(100))
+            .build();
+    InodeProto dir = one(mkdirAs).getInode();
+    InodeProto file = one(createAs).getInode();
+    assertThat(List.of(dir.getUid(), dir.getGid(), file.getUid(), file.getGid()))
+        .containsExactly(1000, 100, 1000, 100);
+    MetaRequestProto chgrp =
+        MetaRequestProto.newBuilder()
+            .setSetAttr(SetAttrRequestProto.newBuilder().setPath("/home/f").setGid(50))
+            .build();
+    InodeProto changed = one(chgrp).getInode();
+    assertThat(changed.getUid()).as("chgrp keeps the owner").isEqualTo(1000);
+    assertThat(changed.getGid()).isEqualTo(50);
+    assertThat(changed.getBornMs()).as("creation time stays").isEqualTo(file.getBornMs());
+  }
+
   @Test
   void badPathsAndReservedNamesAreRefused() {
     assertThat(one(mkdir("relative", false)).getStatus()).isEqualTo(StatusProto.INVALID_ARGUMENT);
