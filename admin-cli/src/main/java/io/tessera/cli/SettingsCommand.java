@@ -7,6 +7,7 @@ import io.tessera.common.config.ConfigSection;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.data.server.DataServerConfigKeys;
 import io.tessera.meta.server.MetaServerConfigKeys;
+import io.tessera.nfs.NfsConfigKeys;
 import io.tessera.qos.QosConfigKeys;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -35,7 +36,8 @@ public final class SettingsCommand implements Callable<Integer> {
     client,
     meta,
     data,
-    qos;
+    qos,
+    nfs;
 
     /** This process's own settings, by subsystem. */
     List<ConfigSection> sections() {
@@ -44,6 +46,7 @@ public final class SettingsCommand implements Callable<Integer> {
         case meta -> MetaServerConfigKeys.SECTIONS;
         case data -> DataServerConfigKeys.SECTIONS;
         case qos -> QosConfigKeys.SECTIONS;
+        case nfs -> NfsConfigKeys.SECTIONS;
       };
     }
 
@@ -58,7 +61,7 @@ public final class SettingsCommand implements Callable<Integer> {
   @Parameters(
       arity = "0..1",
       paramLabel = "GROUP",
-      description = "client, meta, data or qos (default: all four)")
+      description = "client, meta, data, qos or nfs (default: all five)")
   Group group;
 
   @Spec CommandSpec spec;
@@ -99,7 +102,9 @@ public final class SettingsCommand implements Callable<Integer> {
    * --conf file, tessera local's -D), so either kind of server accepts the other's keys.
    */
   public static void requireServerSettings(String source, Collection<String> keys) {
-    requireKnown(source, keys, "server", Group.meta, Group.data, Group.qos);
+    // a gateway is also a client: its client settings are server settings too
+    requireKnown(
+        source, keys, "server", Group.meta, Group.data, Group.qos, Group.nfs, Group.client);
   }
 
   /** Refuses a server setting whose value does not parse, before any server starts. */
@@ -107,6 +112,7 @@ public final class SettingsCommand implements Callable<Integer> {
     List<ConfigKey<?>> keys = new ArrayList<>(Group.meta.keys());
     keys.addAll(Group.data.keys());
     keys.addAll(Group.qos.keys());
+    keys.addAll(Group.nfs.keys());
     config.requireValid(keys);
   }
 

@@ -108,7 +108,8 @@ class SettingsCommandTest {
         .asString()
         .contains(
             "-Dtessera.meta.rebuild-rat is not a "
-                + "server setting (tessera settings meta, tessera settings data, tessera settings qos list them)");
+                + "server setting (tessera settings meta, tessera settings data, tessera settings qos,"
+                + " tessera settings nfs, tessera settings client list them)");
     assertThat(dir).isEmptyDirectory();
 
     Path conf = dir.resolve("tessera.properties");

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       MetaServerCommand.class,
       DataServerCommand.class,
       ProxyServerCommand.class,
+      NfsServerCommand.class,
       RestartCommand.class,
       DecommissionCommand.class,
       RecommissionCommand.class,

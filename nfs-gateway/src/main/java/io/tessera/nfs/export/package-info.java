@@ -1,0 +1,2 @@
+/** Exports in the {@code /etc/exports} syntax: paths, client addresses, rw/ro and squashing. */
+package io.tessera.nfs.export;
