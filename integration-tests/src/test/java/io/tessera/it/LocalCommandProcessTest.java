@@ -78,6 +78,7 @@ class LocalCommandProcessTest {
         runLocal(
             dir,
             base,
+            List.of(),
             fs -> {
               fs.mkdirs("/kept");
               try (TesseraFile f =
@@ -90,13 +91,26 @@ class LocalCommandProcessTest {
           .as("server pid %d stopped with tessera local", pid)
           .isFalse();
     }
+    // started again with an NFS gateway: a client nobody here wrote reads the same bytes
     runLocal(
         dir,
         base,
+        List.of("--nfs"),
         fs -> {
           byte[] back = new byte[data.length];
           fs.openFile("/kept/file.bin").readFully(0, back, 0, back.length);
           assertThat(back).isEqualTo(data);
+          Process cat =
+              new ProcessBuilder(
+                      "nfs-cat",
+                      "nfs://127.0.0.1/kept/file.bin?version=3&nfsport="
+                          + (base + 18)
+                          + "&mountport="
+                          + (base + 19))
+                  .redirectError(ProcessBuilder.Redirect.DISCARD)
+                  .start();
+          assertThat(cat.getInputStream().readAllBytes()).isEqualTo(data);
+          assertThat(cat.waitFor()).isZero();
         });
   }
 
@@ -112,6 +126,7 @@ class LocalCommandProcessTest {
     runLocal(
         dir,
         base,
+        List.of(),
         fs -> {
           Path clusterJson = dir.resolve(ClusterFile.NAME);
           byte[] before = Files.readAllBytes(clusterJson);
@@ -173,10 +188,11 @@ class LocalCommandProcessTest {
   /**
    * Runs tessera local until ready, uses it, stops it with SIGTERM; returns the server PIDs it had.
    */
-  private static List<Long> runLocal(Path dir, int base, ClusterUse use) throws Exception {
-    // the script execs java, so its process id is the one SIGTERM goes to
-    Process local =
-        script(
+  private static List<Long> runLocal(Path dir, int base, List<String> extra, ClusterUse use)
+      throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
                 "local",
                 "--dir",
                 dir.toString(),
@@ -185,8 +201,10 @@ class LocalCommandProcessTest {
                 "--data-servers",
                 "2",
                 "--port-base",
-                String.valueOf(base))
-            .start();
+                String.valueOf(base)));
+    args.addAll(extra);
+    // the script execs java, so its process id is the one SIGTERM goes to
+    Process local = script(args.toArray(String[]::new)).start();
     List<Long> pids = new ArrayList<>();
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(local.getInputStream()));
@@ -203,7 +221,17 @@ class LocalCommandProcessTest {
       ClusterFile file = ClusterFile.read(dir.resolve(ClusterFile.NAME));
       file.meta().forEach(n -> pids.add(n.pid()));
       file.data().forEach(n -> pids.add(n.pid()));
-      assertThat(pids).hasSize(5).allMatch(p -> p > 0 && p != local.pid());
+      file.nfs().forEach(n -> pids.add(n.pid()));
+      if (extra.contains("--nfs")) {
+        assertThat(seen).contains("NFS: nfs-ls 'nfs://127.0.0.1/?version=3&nfsport=" + (base + 18));
+        ClusterFile.Node gateway = file.nfs().get(0);
+        assertThat(gateway.address()).isEqualTo("127.0.0.1:" + (base + 18));
+        assertThat(gateway.mountPort()).isEqualTo(base + 19);
+        assertThat(gateway.cmd()).contains("nfs");
+      }
+      assertThat(pids)
+          .hasSize(extra.contains("--nfs") ? 6 : 5)
+          .allMatch(p -> p > 0 && p != local.pid());
       long ownNice = niceness(ProcessHandle.current().pid());
       for (var n : file.meta()) {
         assertThat(niceness(n.pid()))

@@ -13,12 +13,19 @@ import java.util.stream.Collectors;
 
 /**
  * Names, ports and directories of a local cluster. With port base B: meta replica i (from 1)
- * listens for clients on B+2(i-1) and for Raft on B+2(i-1)+1; data server j on B+20+(j-1). Every
- * server listens on 127.0.0.1 unless {@code hosts} names another address for it (tests that run
- * each server in a network namespace of their own).
+ * listens for clients on B+2(i-1) and for Raft on B+2(i-1)+1; data server j on B+20+(j-1); the NFS
+ * gateway, when there is one, serves NFS on B+18 and MOUNT on B+19. Every server listens on
+ * 127.0.0.1 unless {@code hosts} names another address for it (tests that run each server in a
+ * network namespace of their own).
  */
 public record ClusterPlan(
-    Path dir, int metaCount, int dataCount, int portBase, Map<String, String> hosts, boolean qos) {
+    Path dir,
+    int metaCount,
+    int dataCount,
+    int portBase,
+    Map<String, String> hosts,
+    boolean qos,
+    boolean nfs) {
   public static final int DEFAULT_PORT_BASE = 9860;
   public static final String LOOPBACK = "127.0.0.1";
 
@@ -31,12 +38,51 @@ public record ClusterPlan(
 
   public ClusterPlan(
       Path dir, int metaCount, int dataCount, int portBase, Map<String, String> hosts) {
-    this(dir, metaCount, dataCount, portBase, hosts, false);
+    this(dir, metaCount, dataCount, portBase, hosts, false, false);
   }
 
   /** The same cluster with a QoS proxy in front of each data server. */
   public ClusterPlan withQos() {
-    return new ClusterPlan(dir, metaCount, dataCount, portBase, hosts, true);
+    return new ClusterPlan(dir, metaCount, dataCount, portBase, hosts, true, nfs);
+  }
+
+  /** The same cluster with an NFS gateway exporting the whole namespace to this machine. */
+  public ClusterPlan withNfs() {
+    return new ClusterPlan(dir, metaCount, dataCount, portBase, hosts, qos, true);
+  }
+
+  /** The id of the NFS gateway of a local cluster. */
+  public static final String NFS_ID = "nfs-1";
+
+  public int nfsPort() {
+    return portBase + 18;
+  }
+
+  public int mountPort() {
+    return portBase + 19;
+  }
+
+  public String nfsAddress() {
+    return LOOPBACK + ":" + nfsPort();
+  }
+
+  /** Arguments after the launcher command that start the NFS gateway. */
+  public List<String> nfsArgs() {
+    return List.of(
+        "server",
+        "nfs",
+        "--id",
+        NFS_ID,
+        "--listen",
+        nfsAddress(),
+        "--mount-port",
+        String.valueOf(mountPort()),
+        "--meta",
+        metaAddresses(),
+        "--cluster-file",
+        clusterFile().toString(),
+        "--log",
+        logFile(NFS_ID).toString());
   }
 
   public ClusterPlan {
@@ -84,6 +130,10 @@ public record ClusterPlan(
     if (qos) {
       dataIds().forEach(id -> ports.add(proxyPort(id)));
     }
+    if (nfs) {
+      ports.add(nfsPort());
+      ports.add(mountPort());
+    }
     for (int port : ports) {
       try (ServerSocket s = new ServerSocket()) {
         s.bind(new InetSocketAddress(LOOPBACK, port));
@@ -119,8 +169,14 @@ public record ClusterPlan(
     return portBase + 20 + Integer.parseInt(id.substring(3)) - 1;
   }
 
-  /** The port clients reach server {@code id} on: a meta replica, data server or QoS proxy. */
+  /**
+   * The port clients reach server {@code id} on: a meta replica, data server, QoS proxy or NFS
+   * gateway.
+   */
   public int clientPort(String id) {
+    if (id.equals(NFS_ID)) {
+      return nfsPort();
+    }
     for (MetaPeer p : metaPeers()) {
       if (p.id().equals(id)) {
         return p.clientPort();

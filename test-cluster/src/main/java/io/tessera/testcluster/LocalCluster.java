@@ -7,20 +7,29 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A whole cluster on this machine: one process per server, or all in one JVM. */
 public interface LocalCluster extends Closeable {
   ClusterPlan plan();
 
   /** Waits until a meta leader is elected and every data server is up. */
-  /** Whether every QoS proxy of the plan accepts connections (true when there are none). */
+  /** Whether every QoS proxy and NFS gateway of the plan accepts connections (true if none). */
   default boolean proxiesListen() {
-    if (!plan().qos()) {
-      return true;
+    List<InetSocketAddress> listeners = new ArrayList<>();
+    if (plan().qos()) {
+      for (String id : plan().dataIds()) {
+        listeners.add(new InetSocketAddress(plan().host(id), plan().proxyPort(id)));
+      }
     }
-    for (String id : plan().dataIds()) {
+    if (plan().nfs()) {
+      listeners.add(new InetSocketAddress(ClusterPlan.LOOPBACK, plan().nfsPort()));
+      listeners.add(new InetSocketAddress(ClusterPlan.LOOPBACK, plan().mountPort()));
+    }
+    for (InetSocketAddress at : listeners) {
       try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress(plan().host(id), plan().proxyPort(id)), 1000);
+        s.connect(at, 1000);
       } catch (IOException notYet) {
         return false;
       }

@@ -182,7 +182,20 @@ public final class ProcessCluster implements LocalCluster {
                 id, plan.proxyAddress(dataId), 0, plan.dir().toString(), c.commands.get(id)));
       }
     }
-    ClusterFile file = new ClusterFile(meta, data, proxies);
+    List<ClusterFile.Node> gateways = new ArrayList<>();
+    if (plan.nfs()) {
+      String id = ClusterPlan.NFS_ID;
+      c.commands.put(id, c.command(c.withArchive("nfs", List.of()), plan.nfsArgs(), extraArgs));
+      gateways.add(
+          new ClusterFile.Node(
+              id,
+              plan.nfsAddress(),
+              0,
+              plan.dir().toString(),
+              c.commands.get(id),
+              plan.mountPort()));
+    }
+    ClusterFile file = new ClusterFile(meta, data, proxies, gateways);
     file.write(plan.clusterFile());
     try {
       for (String id : c.commands.keySet()) {

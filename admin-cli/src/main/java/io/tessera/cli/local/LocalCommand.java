@@ -91,6 +91,13 @@ public final class LocalCommand implements Callable<Integer> {
   boolean qos;
 
   @Option(
+      names = "--nfs",
+      description =
+          "start an NFS gateway exporting the whole namespace, read-write, to 127.0.0.1 and ::1"
+              + " (NFSv3 on port base+18, MOUNT on base+19; a cluster started with it keeps it)")
+  boolean nfs;
+
+  @Option(
       names = "--in-process",
       description = "run every server inside this JVM (faster start, no isolation)")
   boolean inProcess;
@@ -121,9 +128,10 @@ public final class LocalCommand implements Callable<Integer> {
     ClusterPlan plan;
     try {
       plan = plan();
-      if (inProcess && plan.qos()) {
+      if (inProcess && (plan.qos() || plan.nfs())) {
         throw new IllegalArgumentException(
-            "--qos starts proxies as processes of their own: leave out --in-process");
+            (plan.qos() ? "--qos starts proxies" : "--nfs starts a gateway")
+                + " as processes of their own: leave out --in-process");
       }
       plan.requirePortsFree();
     } catch (Exception e) {
@@ -217,7 +225,8 @@ public final class LocalCommand implements Callable<Integer> {
                 + "; start it as it is, or use another --dir");
       }
       ClusterPlan again = new ClusterPlan(dir, m, d, base);
-      return qos || !existing.proxies().isEmpty() ? again.withQos() : again;
+      again = qos || !existing.proxies().isEmpty() ? again.withQos() : again;
+      return nfs || !existing.nfs().isEmpty() ? again.withNfs() : again;
     }
     ClusterPlan fresh =
         new ClusterPlan(
@@ -225,7 +234,8 @@ public final class LocalCommand implements Callable<Integer> {
             metaCount == null ? 3 : metaCount,
             dataCount == null ? 6 : dataCount,
             portBase == null ? ClusterPlan.DEFAULT_PORT_BASE : portBase);
-    return qos ? fresh.withQos() : fresh;
+    fresh = qos ? fresh.withQos() : fresh;
+    return nfs ? fresh.withNfs() : fresh;
   }
 
   private static void printEndpoints(
@@ -249,6 +259,12 @@ public final class LocalCommand implements Callable<Integer> {
       out.printf(
           "QoS: every application at weight 1 until 'tessera qos set APP --weight W'; see 'tessera"
               + " qos status'%n");
+    }
+    if (plan.nfs()) {
+      out.printf(
+          "NFS: nfs-ls 'nfs://127.0.0.1/?version=3&nfsport=%d&mountport=%d' (NFSv3 at %s, MOUNT"
+              + " at port %d; exported to this machine only)%n",
+          plan.nfsPort(), plan.mountPort(), plan.nfsAddress(), plan.mountPort());
     }
     out.printf(
         "Ready in %.1f s. Meta: %s  Logs: %s%n",

@@ -1,6 +1,7 @@
 package io.tessera.common.cluster;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -17,20 +18,29 @@ import java.util.stream.Collectors;
 
 /**
  * {@code <dir>/cluster.json}: every server of a local cluster (meta replicas, data servers, and the
- * QoS proxies when there are some) with its address, PID, data directory and the command line that
- * starts it again (run from the repository root).
+ * QoS proxies and NFS gateways when there are some) with its address, PID, data directory and the
+ * command line that starts it again (run from the repository root).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies) {
+public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies, List<Node> nfs) {
   public static final String NAME = "cluster.json";
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  /** One server process. */
+  /**
+   * One server process; {@code mountPort} only for NFS gateways (where MOUNT is served, the {@code
+   * address} serving NFS).
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Node(String id, String address, long pid, String dir, List<String> cmd) {
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Node(
+      String id, String address, long pid, String dir, List<String> cmd, Integer mountPort) {
+    public Node(String id, String address, long pid, String dir, List<String> cmd) {
+      this(id, address, pid, dir, cmd, null);
+    }
+
     public Node withPid(long newPid) {
-      return new Node(id, address, newPid, dir, cmd);
+      return new Node(id, address, newPid, dir, cmd, mountPort);
     }
   }
 
@@ -38,11 +48,12 @@ public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies) 
     meta = meta == null ? List.of() : List.copyOf(meta);
     data = data == null ? List.of() : List.copyOf(data);
     proxies = proxies == null ? List.of() : List.copyOf(proxies);
+    nfs = nfs == null ? List.of() : List.copyOf(nfs);
   }
 
-  /** A cluster without QoS proxies. */
+  /** A cluster without QoS proxies or NFS gateways. */
   public ClusterFile(List<Node> meta, List<Node> data) {
-    this(meta, data, List.of());
+    this(meta, data, List.of(), List.of());
   }
 
   public static ClusterFile read(Path file) throws IOException {
@@ -78,11 +89,12 @@ public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies) 
     Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
-  /** Every process: meta replicas, data servers, proxies. */
+  /** Every process: meta replicas, data servers, proxies, NFS gateways. */
   public List<Node> all() {
     List<Node> out = new ArrayList<>(meta);
     out.addAll(data);
     out.addAll(proxies);
+    out.addAll(nfs);
     return out;
   }
 
@@ -92,18 +104,18 @@ public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies) 
 
   /** A copy in which the node with this id has a new PID. */
   public ClusterFile withPid(String id, long pid) {
-    List<Node> m = new ArrayList<>();
-    for (Node n : meta) {
-      m.add(n.id().equals(id) ? n.withPid(pid) : n);
+    return new ClusterFile(
+        withPid(meta, id, pid),
+        withPid(data, id, pid),
+        withPid(proxies, id, pid),
+        withPid(nfs, id, pid));
+  }
+
+  private static List<Node> withPid(List<Node> nodes, String id, long pid) {
+    List<Node> out = new ArrayList<>();
+    for (Node n : nodes) {
+      out.add(n.id().equals(id) ? n.withPid(pid) : n);
     }
-    List<Node> d = new ArrayList<>();
-    for (Node n : data) {
-      d.add(n.id().equals(id) ? n.withPid(pid) : n);
-    }
-    List<Node> p = new ArrayList<>();
-    for (Node n : proxies) {
-      p.add(n.id().equals(id) ? n.withPid(pid) : n);
-    }
-    return new ClusterFile(m, d, p);
+    return out;
   }
 }
