@@ -307,14 +307,14 @@ public final class AsyncTesseraFileSystem implements Closeable {
 
   /** Changes permission bits and/or the modification time (null leaves it). */
   public CompletableFuture<FileStatus> setAttributes(String path, Integer mode, Instant modified) {
-    return setAttributes(path, 0, new AttributeChange(mode, null, null, modified));
+    return changeAttributes(path, 0, new AttributeChange(mode, null, null, modified));
   }
 
   /**
    * Changes attributes of the file at {@code path}, or (with a null path) of the file {@code
    * fileId} wherever it is; with both, the file at path must still be that file.
    */
-  public CompletableFuture<FileStatus> setAttributes(
+  public CompletableFuture<FileStatus> changeAttributes(
       String path, long fileId, AttributeChange change) {
     String p = path == null ? "" : normalize(path);
     SetAttrRequestProto.Builder a = SetAttrRequestProto.newBuilder().setPath(p).setFileId(fileId);

@@ -174,7 +174,7 @@ public final class TesseraFileSystem implements Closeable {
   /** Administration of the cluster: servers, snapshots, recovery, fsck. */
   /** Changes mode, owner, group or modification time (the change's null fields stay). */
   public FileStatus setAttributes(String path, AttributeChange change) throws IOException {
-    return Futures.get(async.setAttributes(path, 0, change));
+    return Futures.get(async.changeAttributes(path, 0, change));
   }
 
   public ClusterAdmin admin() {

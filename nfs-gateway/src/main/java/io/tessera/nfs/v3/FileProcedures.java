@@ -55,7 +55,7 @@ final class FileProcedures {
       if (change.changesAttributes()) {
         Services.await(
             s.fs()
-                .setAttributes(
+                .changeAttributes(
                     null,
                     n.handle().fileId(),
                     new AttributeChange(
