@@ -20,6 +20,12 @@ public final class NfsConfigKeys {
           64,
           "calls of one connection in progress at once; the gateway reads no more of it until"
               + " some finish");
+  public static final ConfigKey<Long> CALL_BUFFER =
+      ConfigKey.size(
+          "tessera.nfs.call-buffer",
+          128L << 20,
+          "bytes of calls the gateway holds at once over all connections (received, not yet"
+              + " answered); past it, connections are not read until calls finish");
   public static final ConfigKey<Long> GATHER =
       ConfigKey.size(
           "tessera.nfs.write-gather",
@@ -39,7 +45,8 @@ public final class NfsConfigKeys {
 
   public static final ConfigSection SECTION =
       new ConfigSection(
-          "NFS gateway", List.of(WORKERS, CALLS_PER_CONNECTION, GATHER, BUFFER, OPEN_IDLE));
+          "NFS gateway",
+          List.of(WORKERS, CALLS_PER_CONNECTION, CALL_BUFFER, GATHER, BUFFER, OPEN_IDLE));
 
   public static final List<ConfigSection> SECTIONS = List.of(SECTION);
 

@@ -90,6 +90,13 @@ public final class ProcessCluster implements LocalCluster {
       List.of("-Xms512m", "-XX:MetaspaceSize=64m");
 
   /**
+   * Extra JVM options of NFS gateways: a gateway is a client that codes stripes for every call it
+   * runs at once (a truncate inside a stripe of a 4+2 file writes a stripe of zeros), so it gets
+   * the heap of a busy client.
+   */
+  public static final List<String> NFS_GATEWAY_JVM_OPTIONS = List.of("-Xmx1g");
+
+  /**
    * CPU niceness data servers start with. On one machine every metadata change and every snapshot
    * is a Raft round through three meta processes, each hop waiting for a core behind the data
    * servers' bulk work. Separate machines need none of this.
@@ -185,7 +192,8 @@ public final class ProcessCluster implements LocalCluster {
     List<ClusterFile.Node> gateways = new ArrayList<>();
     if (plan.nfs()) {
       String id = ClusterPlan.NFS_ID;
-      c.commands.put(id, c.command(c.withArchive("nfs", List.of()), plan.nfsArgs(), extraArgs));
+      c.commands.put(
+          id, c.command(c.withArchive("nfs", NFS_GATEWAY_JVM_OPTIONS), plan.nfsArgs(), extraArgs));
       gateways.add(
           new ClusterFile.Node(
               id,

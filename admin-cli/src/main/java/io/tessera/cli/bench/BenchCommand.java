@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
       SnapshotOverheadCommand.class,
       SnapshotReadDiffCommand.class,
       RebuildCommand.class,
-      QosBenchCommand.class
+      QosBenchCommand.class,
+      NfsBenchCommand.class
     })
 public final class BenchCommand {}

@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -129,30 +128,17 @@ public final class MetaBenchCommand implements Callable<Integer> {
   private double timed(
       ExecutorService pool, List<TesseraFileSystem> fss, String dirPath, int n, boolean create)
       throws Exception {
-    long start = System.nanoTime();
-    List<Future<?>> fs = new ArrayList<>();
-    int per = n / threads;
-    for (int t = 0; t < threads; t++) {
-      int thread = t;
-      int count = t == threads - 1 ? n - per * (threads - 1) : per;
-      fs.add(
-          pool.submit(
-              () -> {
-                TesseraFileSystem c = fss.get(thread);
-                for (int i = 0; i < count; i++) {
-                  String p = dirPath + "/f-" + thread + "-" + i;
-                  if (create) {
-                    c.createFile(p, CreateOptions.defaults()).close();
-                  } else {
-                    c.stat(p);
-                  }
-                }
-                return null;
-              }));
-    }
-    for (Future<?> f : fs) {
-      f.get();
-    }
-    return (System.nanoTime() - start) / 1e9;
+    return Spread.timed(
+        pool,
+        threads,
+        n,
+        (thread, i) -> {
+          String p = dirPath + "/f-" + thread + "-" + i;
+          if (create) {
+            fss.get(thread).createFile(p, CreateOptions.defaults()).close();
+          } else {
+            fss.get(thread).stat(p);
+          }
+        });
   }
 }

@@ -196,6 +196,14 @@ class NfsGatewayProcessTest {
     assertThat(nfs.create(snapDir, "new.txt", NfsCreateMode.GUARDED)).isEqualTo("NFS3ERR_ROFS");
     assertThat(nfs.remove(snapDir, "a.txt")).isEqualTo("NFS3ERR_ROFS");
     assertThat(readTessera("/.snapshots/nightly/snapped/a.txt")).isEqualTo("before".getBytes());
+
+    // every snapshot's root is inode 1: pages of /.snapshots must still follow on
+    for (int i = 1; i <= 4; i++) {
+      fs.admin().snapshots().create("later-" + i);
+    }
+    assertThat(nfs.listPlus(nfs.handle(nfs.root(), ".snapshots"), 700))
+        .containsExactlyInAnyOrder(
+            ".", "..", "nightly", "later-1", "later-2", "later-3", "later-4");
   }
 
   /** Unlike the HDFS gateway's append-only files: a write in the middle of a 4+2 file. */
@@ -290,7 +298,7 @@ class NfsGatewayProcessTest {
   @Test
   void aClientOutsideTheExportIsRefusedAtMountAndAtEveryCallAndRootIsSquashed() throws Exception {
     fs.mkdirs("/shared");
-    fs.setAttributes("/shared", io.tessera.client.AttributeChange.mode(0777));
+    fs.setMode("/shared", 0777);
     int port = TestPorts.freeBase(2);
     Path exports = plan.dir().resolve("exports-squash.conf");
     Files.writeString(exports, "/ 127.0.0.1(rw,root_squash)\n");

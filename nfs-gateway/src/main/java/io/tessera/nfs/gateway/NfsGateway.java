@@ -80,7 +80,8 @@ public final class NfsGateway implements Closeable {
             new RpcServer.Limits(
                 MAX_RECORD,
                 config.get(NfsConfigKeys.CALLS_PER_CONNECTION),
-                config.get(NfsConfigKeys.WORKERS)));
+                config.get(NfsConfigKeys.WORKERS),
+                config.get(NfsConfigKeys.CALL_BUFFER)));
     ScheduledExecutorService sweeper =
         Executors.newSingleThreadScheduledExecutor(
             r -> {

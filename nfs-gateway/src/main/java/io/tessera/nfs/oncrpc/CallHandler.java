@@ -1,6 +1,7 @@
 package io.tessera.nfs.oncrpc;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DecoderException;
@@ -40,12 +41,21 @@ final class CallHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private final Map<Integer, RpcProgram> programs;
   private final Executor workers;
   private final int maxInFlight;
+  private final CallBudget budget;
+  private ChannelHandlerContext ctx;
   private int inFlight;
 
-  CallHandler(Map<Integer, RpcProgram> programs, Executor workers, int maxInFlight) {
+  CallHandler(
+      Map<Integer, RpcProgram> programs, Executor workers, int maxInFlight, CallBudget budget) {
     this.programs = programs;
     this.workers = workers;
     this.maxInFlight = maxInFlight;
+    this.budget = budget;
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
   }
 
   @Override
@@ -87,23 +97,54 @@ final class CallHandler extends SimpleChannelInboundHandler<ByteBuf> {
       send(ctx, reply);
       return;
     }
+    // its own copy: a slice would keep the whole receive buffer it came in alive while queued
+    ByteBuf args = ctx.alloc().heapBuffer(record.readableBytes()).writeBytes(record);
+    int bytes = args.capacity();
     InetSocketAddress from = (InetSocketAddress) ctx.channel().remoteAddress();
-    RpcCall call = new RpcCall(xid, h.version, h.procedure, h.credential, from.getAddress(), in);
-    record.retain();
-    if (++inFlight >= maxInFlight) {
-      ctx.channel().config().setAutoRead(false);
-    }
+    RpcCall call =
+        new RpcCall(
+            xid, h.version, h.procedure, h.credential, from.getAddress(), new XdrReader(args));
+    budget.take(bytes);
+    inFlight++;
+    pauseIfNeeded();
     try {
-      workers.execute(() -> run(ctx, program, call, record, reply));
+      workers.execute(() -> run(ctx, program, call, args, reply));
     } catch (RejectedExecutionException e) {
-      record.release();
+      args.release();
       reply.release();
+      inFlight--;
+      budget.give(bytes);
       ctx.close();
+    }
+  }
+
+  /** Stops reading while this connection has its share of calls or the gateway holds its all. */
+  private void pauseIfNeeded() {
+    if (inFlight >= maxInFlight || budget.exhausted()) {
+      ctx.channel().config().setAutoRead(false);
+      if (budget.exhausted()) {
+        budget.waitFor(this);
+      }
+    }
+  }
+
+  /** Reads again unless this connection still has its share of calls in progress. */
+  void resumeIfAllowed() {
+    if (inFlight < maxInFlight && !budget.exhausted() && ctx.channel().isActive()) {
+      ctx.channel().config().setAutoRead(true);
     }
   }
 
   private void run(
       ChannelHandlerContext ctx, RpcProgram program, RpcCall call, ByteBuf record, ByteBuf reply) {
+    int bytes = record.capacity();
+    if (!ctx.channel().isActive()) {
+      // its client is gone: nobody would read the answer
+      record.release();
+      reply.release();
+      ctx.executor().execute(() -> finished(bytes));
+      return;
+    }
     XdrWriter out = new XdrWriter(reply);
     try {
       accepted(out, call.xid(), SUCCESS);
@@ -123,10 +164,14 @@ final class CallHandler extends SimpleChannelInboundHandler<ByteBuf> {
         .execute(
             () -> {
               send(ctx, reply);
-              if (--inFlight < maxInFlight) {
-                ctx.channel().config().setAutoRead(true);
-              }
+              finished(bytes);
             });
+  }
+
+  private void finished(int bytes) {
+    inFlight--;
+    budget.give(bytes);
+    resumeIfAllowed();
   }
 
   private record Header(
@@ -159,7 +204,7 @@ final class CallHandler extends SimpleChannelInboundHandler<ByteBuf> {
     UnixCredential cred;
     if (flavor == UnixCredential.FLAVOR) {
       try {
-        cred = UnixCredential.decode(new XdrReader(io.netty.buffer.Unpooled.wrappedBuffer(body)));
+        cred = UnixCredential.decode(new XdrReader(Unpooled.wrappedBuffer(body)));
       } catch (XdrException e) {
         return new Header(program, version, procedure, null, new Denial(AUTH_ERROR, AUTH_BADCRED));
       }

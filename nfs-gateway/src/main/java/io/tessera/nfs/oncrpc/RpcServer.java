@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RpcServer implements Closeable {
   /** Limits that keep one client from taking the gateway's memory or threads. */
-  public record Limits(int maxRecordBytes, int callsPerConnection, int workers) {}
+  public record Limits(
+      int maxRecordBytes, int callsPerConnection, int workers, long heldCallBytes) {}
 
   /** A connection silent this long is closed, as Linux's NFS server closes them (6 minutes). */
   static final int IDLE_SECONDS = 360;
@@ -37,12 +38,15 @@ public final class RpcServer implements Closeable {
   private final EventLoopGroup group;
   private final ThreadPoolExecutor workers;
   private final List<Channel> listeners = new ArrayList<>();
+  private final CallBudget budget;
 
   public RpcServer(List<RpcProgram> served, Limits limits) {
     for (RpcProgram p : served) {
       programs.put(p.number(), p);
     }
     this.limits = limits;
+    this.budget = new CallBudget(limits.heldCallBytes());
+    // one event-loop thread serves every connection: the call budget needs no locks
     this.group = NettyTransport.newGroup("nfs-io", 1);
     AtomicInteger n = new AtomicInteger();
     this.workers =
@@ -75,7 +79,9 @@ public final class RpcServer implements Closeable {
                     c.pipeline()
                         .addLast(new IdleStateHandler(0, 0, IDLE_SECONDS))
                         .addLast(new RecordDecoder(limits.maxRecordBytes()))
-                        .addLast(new CallHandler(programs, workers, limits.callsPerConnection()));
+                        .addLast(
+                            new CallHandler(
+                                programs, workers, limits.callsPerConnection(), budget));
                   }
                 })
             .bind(address)

@@ -214,7 +214,7 @@ final class DirectoryProcedures {
       src = changing(call, from);
       dst = changing(call, to);
       if (src.caller().export().id() != dst.caller().export().id()) {
-        throw new NfsError(18 /* XDEV */, "a rename cannot cross exports");
+        throw new NfsError(Nfs3.ERR_XDEV, "a rename cannot cross exports");
       }
       Services.await(
           s.fs()

@@ -40,6 +40,7 @@ public final class Nfs3 {
   public static final int ERR_IO = 5;
   public static final int ERR_ACCES = 13;
   public static final int ERR_EXIST = 17;
+  public static final int ERR_XDEV = 18;
   public static final int ERR_NOTDIR = 20;
   public static final int ERR_ISDIR = 21;
   public static final int ERR_INVAL = 22;

@@ -50,7 +50,11 @@ public final class OpenFiles {
     Open f = open(n);
     try {
       if (unstable) {
-        acquire(data.length);
+        if (!buffered.tryAcquire(data.length)) {
+          // full: what other files gathered goes to the cluster now, not at their next COMMIT
+          open.values().forEach(Open::flushNow);
+          acquire(data.length);
+        }
         f.gather(offset, data);
       } else {
         f.drain();
@@ -123,13 +127,19 @@ public final class OpenFiles {
     return f == null ? n.status().size() : Math.max(n.status().size(), f.end());
   }
 
-  /** Closes files idle for longer than the idle time and with nothing gathered. */
+  /**
+   * Closes files idle for longer than the idle time; what such a file still gathers (its client
+   * went away before COMMIT) is written first.
+   */
   public void closeIdle() {
     long now = System.currentTimeMillis();
     for (Iterator<Open> it = open.values().iterator(); it.hasNext(); ) {
       Open f = it.next();
-      if (now - f.lastUse > idleMillis && f.idle()) {
-        it.remove();
+      if (now - f.lastUse > idleMillis) {
+        f.flushNow();
+        if (f.idle()) {
+          it.remove();
+        }
       }
     }
   }
@@ -150,13 +160,8 @@ public final class OpenFiles {
   private Open open(Node n) throws NfsError {
     Open f = open.get(key(n));
     if (f == null) {
-      String snapshot = null;
-      if (n.handle().inSnapshot()) {
-        String rest = n.path().substring(AsyncTesseraFileSystem.SNAPSHOTS.length() + 1);
-        snapshot = rest.contains("/") ? rest.substring(0, rest.indexOf('/')) : rest;
-      }
       try {
-        f = new Open(Futures.get(fs.openById(n.handle().fileId(), snapshot)));
+        f = new Open(Futures.get(fs.openById(n.handle().fileId(), Resolver.snapshotOf(n.path()))));
       } catch (IOException e) {
         throw NfsError.of(e);
       }
@@ -174,6 +179,10 @@ public final class OpenFiles {
    */
   private final class Open {
     final TesseraFile file;
+
+    /** Bytes of one stripe's data units: runs are cut at these boundaries. */
+    private final long stripe;
+
     volatile long lastUse;
     private long runStart;
     private byte[] run;
@@ -189,6 +198,7 @@ public final class OpenFiles {
 
     Open(TesseraFile file) {
       this.file = file;
+      this.stripe = file.layout() == null ? 1 : file.layout().stripeDataBytes();
     }
 
     synchronized void gather(long offset, byte[] data) {
@@ -207,9 +217,29 @@ public final class OpenFiles {
       runLength += data.length;
       end = Math.max(end, offset + data.length);
       ahead = null; // what was read ahead may predate this write
-      if (runLength >= flushBytes) {
-        flush();
+      if (runLength >= Math.max(flushBytes, stripe)) {
+        flushWholeStripes();
       }
+    }
+
+    /**
+     * Writes the run up to its last stripe boundary (whole stripes: no parity read-modify-write)
+     * and keeps the rest gathering.
+     */
+    private void flushWholeStripes() {
+      long aligned = (runStart + runLength) / stripe * stripe;
+      int cut = (int) (aligned - runStart);
+      if (cut <= 0 || cut >= runLength) {
+        flush();
+        return;
+      }
+      byte[] tail = Arrays.copyOfRange(run, cut, runLength);
+      runLength = cut;
+      flush();
+      run = new byte[Math.max(flushBytes, tail.length)];
+      System.arraycopy(tail, 0, run, 0, tail.length);
+      runStart = aligned;
+      runLength = tail.length;
     }
 
     /** Starts writing the gathered run once the runs it overlaps are written. */
@@ -240,6 +270,10 @@ public final class OpenFiles {
                     return null;
                   });
       flying.add(new Flight(at, at + len, done));
+    }
+
+    synchronized void flushNow() {
+      flush();
     }
 
     private synchronized void failed(Throwable e) {

@@ -32,7 +32,10 @@ final class ReadDirProcedures {
   private final Services s;
 
   /** Names of the last entries of recent pages: a resume without asking for the id. */
-  private final Map<Long, String> lastNames = new ConcurrentHashMap<>();
+  private final Map<Place, String> lastNames = new ConcurrentHashMap<>();
+
+  /** A cookie of a directory (a snapshot's copy of a directory is another directory). */
+  private record Place(long dirId, long epoch, long cookie) {}
 
   ReadDirProcedures(Services s) {
     this.s = s;
@@ -96,7 +99,8 @@ final class ReadDirProcedures {
       List<FileStatus> entries = page.entries();
       for (FileStatus e : entries) {
         Node n = s.resolver().node(t.caller().export(), e);
-        long c = e.fileId() + FIRST;
+        // in /.snapshots every entry is a snapshot's root (inode 1): its epoch tells them apart
+        long c = (listsSnapshots(dir) ? n.handle().epoch() : e.fileId()) + FIRST;
         if (!b.add(out, t, e.name(), n, c)) {
           return false;
         }
@@ -115,8 +119,12 @@ final class ReadDirProcedures {
     if (name != null) {
       return name;
     }
+    if (listsSnapshots(dir)) {
+      return s.resolver().snapshotName(cookie - FIRST);
+    }
     try {
-      FileStatus e = Services.await(s.fs().statById(cookie - FIRST, null));
+      FileStatus e =
+          Services.await(s.fs().statById(cookie - FIRST, Resolver.snapshotOf(dir.path())));
       String parent = e.path().isEmpty() ? "" : e.path().substring(0, e.path().lastIndexOf('/'));
       if ((parent.isEmpty() ? "/" : parent).equals(dir.path())) {
         return e.name();
@@ -128,6 +136,10 @@ final class ReadDirProcedures {
         Nfs3.ERR_BAD_COOKIE, "cookie " + cookie + " names no entry of " + dir.path());
   }
 
+  private static boolean listsSnapshots(Node dir) {
+    return dir.handle().kind() == FileHandle.SNAPSHOTS;
+  }
+
   private void remember(Node dir, long cookie, String name) {
     if (lastNames.size() > MAX_REMEMBERED) {
       lastNames.clear();
@@ -135,8 +147,8 @@ final class ReadDirProcedures {
     lastNames.put(key(dir, cookie), name);
   }
 
-  private static long key(Node dir, long cookie) {
-    return dir.handle().fileId() * 31 + cookie;
+  private static Place key(Node dir, long cookie) {
+    return new Place(dir.handle().fileId(), dir.handle().epoch(), cookie);
   }
 
   private static byte[] verifierOf(Node dir) {

@@ -118,16 +118,25 @@ public final class Resolver {
     if (p.equals(SNAPSHOTS)) {
       return new Node(new FileHandle(export.id(), FileHandle.SNAPSHOTS, 0, s.fileId(), 0), s);
     }
-    if (p.startsWith(SNAPSHOTS + "/")) {
-      String rest = p.substring(SNAPSHOTS.length() + 1);
-      int slash = rest.indexOf('/');
-      long epoch = snapshotEpoch(slash < 0 ? rest : rest.substring(0, slash));
+    String snapshot = snapshotOf(p);
+    if (snapshot != null) {
+      long epoch = snapshotEpoch(snapshot);
       return new Node(new FileHandle(export.id(), FileHandle.SNAPSHOT, epoch, s.fileId(), born), s);
     }
     return new Node(new FileHandle(export.id(), FileHandle.LIVE, 0, s.fileId(), born), s);
   }
 
-  private String snapshotName(long epoch) throws NfsError {
+  /** The snapshot a path lies in (/.snapshots/NAME/...), or null for the live namespace. */
+  public static String snapshotOf(String path) {
+    if (!path.startsWith(SNAPSHOTS + "/")) {
+      return null;
+    }
+    String rest = path.substring(SNAPSHOTS.length() + 1);
+    int slash = rest.indexOf('/');
+    return slash < 0 ? rest : rest.substring(0, slash);
+  }
+
+  String snapshotName(long epoch) throws NfsError {
     String name = snapshotNames.get(epoch);
     if (name == null) {
       refreshSnapshots();
