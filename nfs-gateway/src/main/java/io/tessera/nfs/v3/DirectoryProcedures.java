@@ -242,10 +242,7 @@ final class DirectoryProcedures {
     if (!t.node().directory()) {
       throw new NfsError(Nfs3.ERR_NOTDIR, t.node().path() + " is not a directory");
     }
-    if (t.node().readOnly()) {
-      throw new NfsError(Nfs3.ERR_ROFS, t.node().path() + " is in a snapshot: read-only");
-    }
-    t.caller().requireWritable();
+    t.requireChangeable();
     Access.require(t.caller().who(), t.node(), Nfs3.ACCESS_MODIFY | Nfs3.ACCESS_LOOKUP);
     Resolver.checkName(op.name());
     return t;

@@ -38,10 +38,7 @@ final class FileProcedures {
     try {
       t = s.target(call, h);
       Node n = t.node();
-      if (n.readOnly()) {
-        throw new NfsError(Nfs3.ERR_ROFS, n.path() + " is in a snapshot: read-only");
-      }
-      t.caller().requireWritable();
+      t.requireChangeable();
       if (guard != null && !guard.equals(n.status().changed())) {
         throw new NfsError(Nfs3.ERR_NOT_SYNC, "ctime guard does not match");
       }
@@ -166,10 +163,7 @@ final class FileProcedures {
       if (n.directory()) {
         throw new NfsError(Nfs3.ERR_ISDIR, n.path() + " is a directory");
       }
-      if (n.readOnly()) {
-        throw new NfsError(Nfs3.ERR_ROFS, n.path() + " is in a snapshot: read-only");
-      }
-      t.caller().requireWritable();
+      t.requireChangeable();
       if (offset < 0 || offset + count < 0) {
         throw new NfsError(Nfs3.ERR_FBIG, "a write past 2^63 bytes");
       }

@@ -9,7 +9,6 @@ import io.tessera.nfs.export.Export;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 
 /**
  * Turns file handles into nodes and names into handles, through the meta group: a handle names an
@@ -32,20 +31,17 @@ public final class Resolver {
     FileStatus s;
     try {
       s =
-          switch (h.kind()) {
-            case FileHandle.SNAPSHOTS -> fs.stat(SNAPSHOTS).get();
-            case FileHandle.SNAPSHOT -> fs.statById(h.fileId(), snapshotName(h.epoch())).get();
-            default -> fs.statById(h.fileId(), null).get();
-          };
-    } catch (ExecutionException e) {
-      NfsError err = NfsError.of(e);
-      if (err.status() == Nfs3.ERR_NOENT) {
+          Services.await(
+              switch (h.kind()) {
+                case FileHandle.SNAPSHOTS -> fs.stat(SNAPSHOTS);
+                case FileHandle.SNAPSHOT -> fs.statById(h.fileId(), snapshotName(h.epoch()));
+                default -> fs.statById(h.fileId(), null);
+              });
+    } catch (NfsError e) {
+      if (e.status() == Nfs3.ERR_NOENT) {
         throw new NfsError(Nfs3.ERR_STALE, "file " + h.fileId() + " was removed");
       }
-      throw err;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new NfsError(Nfs3.ERR_JUKEBOX, "interrupted");
+      throw e;
     }
     if (h.kind() != FileHandle.SNAPSHOTS && s.created().toEpochMilli() != h.born()) {
       throw new NfsError(
@@ -101,14 +97,7 @@ public final class Resolver {
     if (!export.covers(path)) {
       throw new NfsError(Nfs3.ERR_ACCES, path + " is outside export " + export.path());
     }
-    try {
-      return node(export, fs.stat(path).get());
-    } catch (ExecutionException e) {
-      throw NfsError.of(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new NfsError(Nfs3.ERR_JUKEBOX, "interrupted");
-    }
+    return node(export, Services.await(fs.stat(path)));
   }
 
   /** The node of attributes the namespace returned for a path. */

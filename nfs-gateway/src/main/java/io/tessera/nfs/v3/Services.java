@@ -34,7 +34,15 @@ public record Services(
   }
 
   /** A node and who reaches it through which export. */
-  public record Target(Gate.Caller caller, Node node) {}
+  public record Target(Gate.Caller caller, Node node) {
+    /** Refuses a change: in a snapshot, or through an export read-only for the caller (ROFS). */
+    public void requireChangeable() throws NfsError {
+      if (node.readOnly()) {
+        throw new NfsError(Nfs3.ERR_ROFS, node.path() + " is in a snapshot: read-only");
+      }
+      caller.requireWritable();
+    }
+  }
 
   /** The node's attributes again, after a change (null when it is gone). */
   public Node refreshed(Target t) {
