@@ -92,7 +92,9 @@ final class NfsCalls {
   String create(byte[] dir, String name, NfsCreateMode how) throws IOException {
     NfsSetAttributes attrs = new NfsSetAttributes();
     attrs.setMode(0644L);
-    byte[] verifier = how == NfsCreateMode.EXCLUSIVE ? new byte[8] : null;
+    // not zeros: a verifier a server keeps with less precision than it came with is lost
+    byte[] verifier =
+        how == NfsCreateMode.EXCLUSIVE ? new byte[] {0, 0, 0, 1, 0x12, 0x34, 0x56, 0x78} : null;
     return name(nfs.sendCreate(nfs.makeCreateRequest(how, dir, name, attrs, verifier)).getState());
   }
 

@@ -40,6 +40,9 @@ public final class NfsScript {
     note("create a guarded", nfs.create(d, "a", NfsCreateMode.GUARDED));
     note("create a guarded again", nfs.create(d, "a", NfsCreateMode.GUARDED));
     note("create a unchecked", nfs.create(d, "a", NfsCreateMode.UNCHECKED));
+    note("create c exclusive", nfs.create(d, "c", NfsCreateMode.EXCLUSIVE));
+    note("create c exclusive, retransmitted", nfs.create(d, "c", NfsCreateMode.EXCLUSIVE));
+    note("create c guarded", nfs.create(d, "c", NfsCreateMode.GUARDED));
     byte[] a = nfs.handle(d, "a");
     byte[] data = new byte[10_000];
     new Random(1).nextBytes(data);

@@ -111,11 +111,14 @@ final class DirectoryProcedures {
     return node;
   }
 
-  /** The verifier of an EXCLUSIVE create kept as the file's mtime, as Linux servers keep it. */
+  /**
+   * The verifier of an EXCLUSIVE create kept as the file's mtime, as Linux servers keep it; in
+   * whole milliseconds, what the namespace keeps, so a retransmission finds it again.
+   */
   private static Instant exclusiveTime(byte[] verifier) {
     ByteBuffer b = ByteBuffer.wrap(verifier);
     long seconds = Integer.toUnsignedLong(b.getInt());
-    return Instant.ofEpochSecond(seconds, Integer.remainderUnsigned(b.getInt(), 1_000_000) * 1000L);
+    return Instant.ofEpochSecond(seconds, Integer.remainderUnsigned(b.getInt(), 1000) * 1_000_000L);
   }
 
   void mkdir(RpcCall call, XdrWriter out) throws XdrException {
