@@ -5,6 +5,7 @@ import io.tessera.common.config.Config;
 import io.tessera.common.config.ConfigKey;
 import io.tessera.common.config.ConfigSection;
 import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.metrics.MetricsConfigKeys;
 import io.tessera.data.server.DataServerConfigKeys;
 import io.tessera.meta.server.MetaServerConfigKeys;
 import io.tessera.nfs.NfsConfigKeys;
@@ -50,10 +51,16 @@ public final class SettingsCommand implements Callable<Integer> {
       };
     }
 
-    /** Every setting this process reads: its own and the RPC layer's, which every process has. */
+    /**
+     * Every setting this process reads: its own, the RPC layer's, which every process has, and
+     * every server's metrics settings.
+     */
     List<ConfigKey<?>> keys() {
       List<ConfigKey<?>> keys = new ArrayList<>(ConfigSection.keysOf(sections()));
       keys.addAll(RpcConfigKeys.ALL);
+      if (this != client) {
+        keys.addAll(MetricsConfigKeys.SECTION.keys());
+      }
       return keys;
     }
   }
@@ -163,6 +170,8 @@ public final class SettingsCommand implements Callable<Integer> {
     }
     b.append("\n## settings every process reads\n");
     markdownTable(b, RpcConfigKeys.SECTION);
+    b.append("\n## settings every server reads\n");
+    markdownTable(b, MetricsConfigKeys.SECTION);
     return b.toString();
   }
 

@@ -3,6 +3,7 @@ package io.tessera.cli;
 import io.tessera.cli.bench.BenchCommand;
 import io.tessera.cli.check.FsckCommand;
 import io.tessera.cli.cluster.ClusterCommand;
+import io.tessera.cli.console.ConsoleCommand;
 import io.tessera.cli.fs.FsCommand;
 import io.tessera.cli.local.LocalCommand;
 import io.tessera.cli.qos.QosCommand;
@@ -47,6 +48,7 @@ public final class Tessera {
           SnapshotCommand.class,
           ClusterCommand.class,
           QosCommand.class,
+          ConsoleCommand.class,
           RecoverCommand.class,
           BenchCommand.class,
           SettingsCommand.class,

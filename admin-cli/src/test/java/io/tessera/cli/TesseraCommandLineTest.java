@@ -20,6 +20,7 @@ class TesseraCommandLineTest {
     "snapshot",
     "cluster",
     "qos",
+    "console",
     "recover",
     "bench",
     "settings",

@@ -10,9 +10,14 @@ import io.tessera.testcluster.ProcessCluster;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,6 +96,7 @@ class LocalCommandProcessTest {
           .as("server pid %d stopped with tessera local", pid)
           .isFalse();
     }
+    String token = Files.readString(dir.resolve("console.token")).trim();
     // started again with an NFS gateway: a client nobody here wrote reads the same bytes
     runLocal(
         dir,
@@ -112,6 +118,9 @@ class LocalCommandProcessTest {
           assertThat(cat.getInputStream().readAllBytes()).isEqualTo(data);
           assertThat(cat.waitFor()).isZero();
         });
+    assertThat(Files.readString(dir.resolve("console.token")).trim())
+        .as("a restart keeps the console token the cluster still accepts")
+        .isEqualTo(token);
   }
 
   /**
@@ -181,6 +190,38 @@ class LocalCommandProcessTest {
     return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
   }
 
+  /**
+   * The console line, an admin token only its owner can read, the console and every server's
+   * metrics URL in cluster.json, and the token accepted by the API.
+   */
+  private static void checkConsole(Path dir, int base, String printed, ClusterFile file)
+      throws Exception {
+    Path tokenFile = dir.resolve("console.token");
+    assertThat(printed)
+        .contains(
+            "Console: http://127.0.0.1:"
+                + (base + 1000)
+                + "/  (admin token in "
+                + tokenFile.toAbsolutePath());
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile)))
+        .isEqualTo("rw-------");
+    assertThat(file.console().url()).isEqualTo("http://127.0.0.1:" + (base + 1000) + "/");
+    assertThat(file.console().tokenFile()).isEqualTo(tokenFile.toAbsolutePath().toString());
+    for (ClusterFile.Node n : file.all()) {
+      int port = Integer.parseInt(n.address().substring(n.address().lastIndexOf(':') + 1));
+      assertThat(n.metrics()).isEqualTo("http://127.0.0.1:" + (port + 1000) + "/metrics");
+    }
+    HttpResponse<String> cluster =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(file.console().url() + "api/v1/cluster"))
+                    .header("Authorization", "Bearer " + Files.readString(tokenFile).trim())
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(cluster.statusCode()).as(cluster.body()).isEqualTo(200);
+    assertThat(cluster.body()).contains("\"dataServers\":2");
+  }
+
   private interface ClusterUse {
     void accept(TesseraFileSystem fs) throws Exception;
   }
@@ -222,6 +263,7 @@ class LocalCommandProcessTest {
       file.meta().forEach(n -> pids.add(n.pid()));
       file.data().forEach(n -> pids.add(n.pid()));
       file.nfs().forEach(n -> pids.add(n.pid()));
+      checkConsole(dir, base, seen.toString(), file);
       if (extra.contains("--nfs")) {
         assertThat(seen).contains("NFS: nfs-ls 'nfs://127.0.0.1/?version=3&nfsport=" + (base + 18));
         ClusterFile.Node gateway = file.nfs().get(0);

@@ -14,9 +14,10 @@ import java.util.stream.Collectors;
 /**
  * Names, ports and directories of a local cluster. With port base B: meta replica i (from 1)
  * listens for clients on B+2(i-1) and for Raft on B+2(i-1)+1; data server j on B+20+(j-1); the NFS
- * gateway, when there is one, serves NFS on B+18 and MOUNT on B+19. Every server listens on
- * 127.0.0.1 unless {@code hosts} names another address for it (tests that run each server in a
- * network namespace of their own).
+ * gateway, when there is one, serves NFS on B+18 and MOUNT on B+19. With {@code http}, every server
+ * serves /metrics (meta replicas also the console) on its client port + {@link #HTTP_PORT_OFFSET}.
+ * Every server listens on 127.0.0.1 unless {@code hosts} names another address for it (tests that
+ * run each server in a network namespace of their own).
  */
 public record ClusterPlan(
     Path dir,
@@ -25,7 +26,8 @@ public record ClusterPlan(
     int portBase,
     Map<String, String> hosts,
     boolean qos,
-    boolean nfs) {
+    boolean nfs,
+    boolean http) {
   public static final int DEFAULT_PORT_BASE = 9860;
   public static final String LOOPBACK = "127.0.0.1";
 
@@ -38,17 +40,59 @@ public record ClusterPlan(
 
   public ClusterPlan(
       Path dir, int metaCount, int dataCount, int portBase, Map<String, String> hosts) {
-    this(dir, metaCount, dataCount, portBase, hosts, false, false);
+    this(dir, metaCount, dataCount, portBase, hosts, false, false, false);
   }
 
   /** The same cluster with a QoS proxy in front of each data server. */
   public ClusterPlan withQos() {
-    return new ClusterPlan(dir, metaCount, dataCount, portBase, hosts, true, nfs);
+    return new ClusterPlan(dir, metaCount, dataCount, portBase, hosts, true, nfs, http);
   }
 
   /** The same cluster with an NFS gateway exporting the whole namespace to this machine. */
   public ClusterPlan withNfs() {
-    return new ClusterPlan(dir, metaCount, dataCount, portBase, hosts, qos, true);
+    return new ClusterPlan(dir, metaCount, dataCount, portBase, hosts, qos, true, http);
+  }
+
+  /**
+   * The same cluster with HTTP on every server: /metrics, and on the meta replicas the console and
+   * its REST API.
+   */
+  public ClusterPlan withHttp() {
+    return new ClusterPlan(dir, metaCount, dataCount, portBase, hosts, qos, nfs, true);
+  }
+
+  /** A server's HTTP port is its client port + this. */
+  public static final int HTTP_PORT_OFFSET = 1000;
+
+  /** Where server {@code id} serves HTTP (host:port), or null without {@link #withHttp}. */
+  public String httpAddress(String id) {
+    return http ? host(id) + ":" + (clientPort(id) + HTTP_PORT_OFFSET) : null;
+  }
+
+  /** The URL of server {@code id}'s metrics, or null without {@link #withHttp}. */
+  public String metricsUrl(String id) {
+    return http ? "http://" + httpAddress(id) + "/metrics" : null;
+  }
+
+  /** The console's URL (on the first meta replica; every replica serves it), or null. */
+  public String consoleUrl() {
+    return http ? "http://" + httpAddress("m1") + "/" : null;
+  }
+
+  /** Where {@code tessera local} keeps the admin token it created for the console. */
+  public Path consoleTokenFile() {
+    return dir.resolve("console.token");
+  }
+
+  /** {@code args} with {@code --http} for server {@code id} when this plan serves HTTP. */
+  private List<String> withHttp(String id, List<String> args) {
+    if (!http) {
+      return args;
+    }
+    List<String> out = new ArrayList<>(args);
+    out.add("--http");
+    out.add(httpAddress(id));
+    return out;
   }
 
   /** The id of the NFS gateway of a local cluster. */
@@ -68,21 +112,23 @@ public record ClusterPlan(
 
   /** Arguments after the launcher command that start the NFS gateway. */
   public List<String> nfsArgs() {
-    return List.of(
-        "server",
-        "nfs",
-        "--id",
+    return withHttp(
         NFS_ID,
-        "--listen",
-        nfsAddress(),
-        "--mount-port",
-        String.valueOf(mountPort()),
-        "--meta",
-        metaAddresses(),
-        "--cluster-file",
-        clusterFile().toString(),
-        "--log",
-        logFile(NFS_ID).toString());
+        List.of(
+            "server",
+            "nfs",
+            "--id",
+            NFS_ID,
+            "--listen",
+            nfsAddress(),
+            "--mount-port",
+            String.valueOf(mountPort()),
+            "--meta",
+            metaAddresses(),
+            "--cluster-file",
+            clusterFile().toString(),
+            "--log",
+            logFile(NFS_ID).toString()));
   }
 
   public ClusterPlan {
@@ -95,7 +141,9 @@ public record ClusterPlan(
     if (dataCount < 1 || dataCount > 200) {
       throw new IllegalArgumentException("--data-servers must be 1 to 200, got " + dataCount);
     }
-    if (portBase < 1024 || portBase + (qos ? PROXY_PORT_OFFSET : 20) + dataCount > 65535) {
+    if (portBase < 1024
+        || portBase + (qos ? PROXY_PORT_OFFSET : 20) + dataCount + (http ? HTTP_PORT_OFFSET : 0)
+            > 65535) {
       throw new IllegalArgumentException(
           "--port-base "
               + portBase
@@ -133,6 +181,13 @@ public record ClusterPlan(
     if (nfs) {
       ports.add(nfsPort());
       ports.add(mountPort());
+    }
+    if (http) {
+      for (int p : List.copyOf(ports)) {
+        if (!(nfs && p == mountPort()) && metaPeers().stream().noneMatch(m -> m.raftPort() == p)) {
+          ports.add(p + HTTP_PORT_OFFSET);
+        }
+      }
     }
     for (int port : ports) {
       try (ServerSocket s = new ServerSocket()) {
@@ -204,21 +259,23 @@ public record ClusterPlan(
 
   /** Arguments after the launcher command that start the QoS proxy of data server {@code id}. */
   public List<String> proxyArgs(String dataId) {
-    return List.of(
-        "server",
-        "proxy",
-        "--id",
+    return withHttp(
         proxyId(dataId),
-        "--listen",
-        proxyAddress(dataId),
-        "--data-server",
-        dataAddress(dataId),
-        "--meta",
-        metaAddresses(),
-        "--cluster-file",
-        clusterFile().toString(),
-        "--log",
-        logFile(proxyId(dataId)).toString());
+        List.of(
+            "server",
+            "proxy",
+            "--id",
+            proxyId(dataId),
+            "--listen",
+            proxyAddress(dataId),
+            "--data-server",
+            dataAddress(dataId),
+            "--meta",
+            metaAddresses(),
+            "--cluster-file",
+            clusterFile().toString(),
+            "--log",
+            logFile(proxyId(dataId)).toString()));
   }
 
   /** The address server {@code id} listens on. */
@@ -251,19 +308,21 @@ public record ClusterPlan(
 
   /** Arguments after the launcher command that start meta replica {@code id}. */
   public List<String> metaArgs(String id) {
-    return List.of(
-        "server",
-        "meta",
-        "--id",
+    return withHttp(
         id,
-        "--peers",
-        peersSpec(),
-        "--dir",
-        metaDir(id).toString(),
-        "--cluster-file",
-        clusterFile().toString(),
-        "--log",
-        logFile(id).toString());
+        List.of(
+            "server",
+            "meta",
+            "--id",
+            id,
+            "--peers",
+            peersSpec(),
+            "--dir",
+            metaDir(id).toString(),
+            "--cluster-file",
+            clusterFile().toString(),
+            "--log",
+            logFile(id).toString()));
   }
 
   /** Arguments after the launcher command that start data server {@code id}. */
@@ -291,6 +350,6 @@ public record ClusterPlan(
     if (qos) {
       args.add("-Dtessera.data.proxy=" + proxyAddress(id));
     }
-    return args;
+    return withHttp(id, args);
   }
 }

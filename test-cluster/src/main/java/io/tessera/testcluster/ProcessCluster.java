@@ -154,11 +154,12 @@ public final class ProcessCluster implements LocalCluster {
                   extraArgs)));
       meta.add(
           new ClusterFile.Node(
-              p.id(),
-              p.clientAddress(),
-              0,
-              plan.metaDir(p.id()).toString(),
-              c.commands.get(p.id())));
+                  p.id(),
+                  p.clientAddress(),
+                  0,
+                  plan.metaDir(p.id()).toString(),
+                  c.commands.get(p.id()))
+              .withMetrics(plan.metricsUrl(p.id())));
     }
     for (String id : plan.dataIds()) {
       c.commands.put(
@@ -173,7 +174,8 @@ public final class ProcessCluster implements LocalCluster {
                       extraArgs))));
       data.add(
           new ClusterFile.Node(
-              id, plan.dataAddress(id), 0, plan.dataDir(id).toString(), c.commands.get(id)));
+                  id, plan.dataAddress(id), 0, plan.dataDir(id).toString(), c.commands.get(id))
+              .withMetrics(plan.metricsUrl(id)));
     }
     List<ClusterFile.Node> proxies = new ArrayList<>();
     if (plan.qos()) {
@@ -186,7 +188,8 @@ public final class ProcessCluster implements LocalCluster {
                 c.command(c.withArchive("proxy", List.of()), plan.proxyArgs(dataId), extraArgs)));
         proxies.add(
             new ClusterFile.Node(
-                id, plan.proxyAddress(dataId), 0, plan.dir().toString(), c.commands.get(id)));
+                    id, plan.proxyAddress(dataId), 0, plan.dir().toString(), c.commands.get(id))
+                .withMetrics(plan.metricsUrl(id)));
       }
     }
     List<ClusterFile.Node> gateways = new ArrayList<>();
@@ -201,9 +204,18 @@ public final class ProcessCluster implements LocalCluster {
               0,
               plan.dir().toString(),
               c.commands.get(id),
-              plan.mountPort()));
+              plan.mountPort(),
+              plan.metricsUrl(id)));
     }
-    ClusterFile file = new ClusterFile(meta, data, proxies, gateways);
+    ClusterFile file =
+        new ClusterFile(
+            meta,
+            data,
+            proxies,
+            gateways,
+            plan.http()
+                ? new ClusterFile.Console(plan.consoleUrl(), plan.consoleTokenFile().toString())
+                : null);
     file.write(plan.clusterFile());
     try {
       for (String id : c.commands.keySet()) {

@@ -1,10 +1,12 @@
 package io.tessera.cli.local;
 
 import io.tessera.cli.SettingsCommand;
+import io.tessera.cli.console.ConsoleTokenCreateCommand;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.LayoutPolicy;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
+import io.tessera.client.admin.ConsoleAdmin;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.Durations;
@@ -128,6 +130,9 @@ public final class LocalCommand implements Callable<Integer> {
     ClusterPlan plan;
     try {
       plan = plan();
+      if (!inProcess) {
+        plan = plan.withHttp();
+      }
       if (inProcess && (plan.qos() || plan.nfs())) {
         throw new IllegalArgumentException(
             (plan.qos() ? "--qos starts proxies" : "--nfs starts a gateway")
@@ -175,6 +180,9 @@ public final class LocalCommand implements Callable<Integer> {
                 },
                 "local-shutdown"));
     ClusterStatus status = cluster.awaitReady(Durations.parse(readyTimeout));
+    if (plan.http()) {
+      ensureConsoleToken(plan);
+    }
     printEndpoints(
         out, plan, status, Duration.ofNanos(System.nanoTime() - start), rootDefault(plan));
     if (cluster instanceof ProcessCluster pc) {
@@ -182,6 +190,24 @@ public final class LocalCommand implements Callable<Integer> {
     }
     stopped.await();
     return 0;
+  }
+
+  /**
+   * Gives the console an admin token in {@code <dir>/console.token} (mode 0600): a new one unless
+   * the file holds a token the cluster still accepts (kept across restarts; a revoked one is
+   * replaced).
+   */
+  private static void ensureConsoleToken(ClusterPlan plan) throws IOException {
+    Path file = plan.consoleTokenFile();
+    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+      ConsoleAdmin console = fs.admin().console();
+      if (Files.exists(file)
+          && console.tokenSet().verify(Files.readString(file).trim()).isPresent()) {
+        return;
+      }
+      ConsoleTokenCreateCommand.writePrivate(
+          file, console.createToken("local-admin", true).bearer());
+    }
   }
 
   /**
@@ -265,6 +291,11 @@ public final class LocalCommand implements Callable<Integer> {
           "NFS: nfs-ls 'nfs://127.0.0.1/?version=3&nfsport=%d&mountport=%d' (NFSv3 at %s, MOUNT"
               + " at port %d; exported to this machine only)%n",
           plan.nfsPort(), plan.mountPort(), plan.nfsAddress(), plan.mountPort());
+    }
+    if (plan.http()) {
+      out.printf(
+          "Console: %s  (admin token in %s; every server's /metrics is in cluster.json)%n",
+          plan.consoleUrl(), plan.consoleTokenFile());
     }
     out.printf(
         "Ready in %.1f s. Meta: %s  Logs: %s%n",

@@ -3,6 +3,7 @@ package io.tessera.cli.server;
 import io.tessera.common.config.Config;
 import io.tessera.data.server.DataServer;
 import io.tessera.data.server.DataServerConfigKeys;
+import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -50,8 +51,9 @@ public final class DataServerCommand implements Callable<Integer> {
       c = c.with(DataServerConfigKeys.Server.BIND_HOST, bindHost);
     }
     DataServer data = DataServer.start(id, dir, c);
+    Closeable http = server.serveMetrics(data.metrics());
     ServerRunner.recordPid(server.clusterFile, id);
-    ServerRunner.runUntilStopped(data, "data server " + id);
+    ServerRunner.runUntilStopped(data, http, "data server " + id);
     return 0;
   }
 }

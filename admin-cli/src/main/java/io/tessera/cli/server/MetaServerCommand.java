@@ -1,9 +1,18 @@
 package io.tessera.cli.server;
 
+import io.tessera.client.ClientConfigKeys;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.config.Config;
+import io.tessera.common.rpc.HostPort;
+import io.tessera.console.Console;
 import io.tessera.meta.server.MetaPeer;
 import io.tessera.meta.server.MetaServer;
+import java.io.Closeable;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,10 +51,32 @@ public final class MetaServerCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     server.redirectOutput();
-    MetaServer meta = MetaServer.start(id, MetaPeer.parseList(peers), dir, server.config());
+    Config config = server.config();
+    List<MetaPeer> group = MetaPeer.parseList(peers);
+    MetaServer meta = MetaServer.start(id, group, dir, config);
+    Closeable http = server.http == null ? () -> {} : console(group, config, meta);
     ServerRunner.recordPid(server.clusterFile, id);
     meta.onRaftDeath(() -> Runtime.getRuntime().halt(1));
-    ServerRunner.runUntilStopped(meta, "meta server " + id);
+    ServerRunner.runUntilStopped(meta, http, "meta server " + id);
     return 0;
+  }
+
+  /**
+   * The console, acting through a client of the whole group (so that changes reach the leader
+   * whichever replica serves the page), and this replica's metrics.
+   */
+  private Closeable console(List<MetaPeer> group, Config config, MetaServer meta)
+      throws IOException {
+    String addresses = group.stream().map(MetaPeer::clientAddress).collect(Collectors.joining(","));
+    Config client =
+        config
+            .with(ClientConfigKeys.Cluster.META, addresses)
+            .with(ClientConfigKeys.Cluster.APP_ID, "console");
+    TesseraFileSystem fs = TesseraFileSystem.connect(client);
+    Console console = Console.start(HostPort.parse(server.http), fs, meta.metrics());
+    return () -> {
+      console.close();
+      fs.close();
+    };
   }
 }

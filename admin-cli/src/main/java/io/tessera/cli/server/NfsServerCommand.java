@@ -4,6 +4,7 @@ import io.tessera.common.config.Config;
 import io.tessera.common.rpc.HostPort;
 import io.tessera.nfs.export.Exports;
 import io.tessera.nfs.gateway.NfsGateway;
+import java.io.Closeable;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -72,8 +73,9 @@ public final class NfsServerCommand implements Callable<Integer> {
             ? null
             : new InetSocketAddress(at.host(), mountPort);
     NfsGateway gateway = NfsGateway.start(meta, e, nfs, mount, c);
+    Closeable http = server.serveMetrics(gateway.metrics());
     ServerRunner.recordPid(server.clusterFile, id);
-    ServerRunner.runUntilStopped(gateway, "NFS gateway " + id);
+    ServerRunner.runUntilStopped(gateway, http, "NFS gateway " + id);
     return 0;
   }
 }

@@ -3,6 +3,7 @@ package io.tessera.cli.server;
 import io.tessera.common.config.Config;
 import io.tessera.common.rpc.HostPort;
 import io.tessera.qos.proxy.QosProxy;
+import java.io.Closeable;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -53,8 +54,9 @@ public final class ProxyServerCommand implements Callable<Integer> {
     HostPort at = HostPort.parse(listen);
     QosProxy proxy =
         QosProxy.start(id, new InetSocketAddress(at.host(), at.port()), dataServer, meta, c);
+    Closeable http = server.serveMetrics(proxy.metrics());
     ServerRunner.recordPid(server.clusterFile, id);
-    ServerRunner.runUntilStopped(proxy, "QoS proxy " + id);
+    ServerRunner.runUntilStopped(proxy, http, "QoS proxy " + id);
     return 0;
   }
 }

@@ -2,6 +2,10 @@ package io.tessera.cli.server;
 
 import io.tessera.cli.SettingsCommand;
 import io.tessera.common.config.Config;
+import io.tessera.common.metrics.MetricsEndpoint;
+import io.tessera.common.metrics.ServerMetrics;
+import io.tessera.common.rpc.HostPort;
+import java.io.Closeable;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,6 +26,14 @@ public final class ServerOptions {
       paramLabel = "KEY=VALUE",
       description = "one setting, e.g. -Dtessera.meta.log-sync=false")
   Map<String, String> defines;
+
+  @Option(
+      names = "--http",
+      paramLabel = "HOST:PORT",
+      description =
+          "serve Prometheus metrics at http://HOST:PORT/metrics; a meta replica also serves the"
+              + " console and its REST API there (tessera local: each server's client port + 1000)")
+  String http;
 
   @Option(names = "--cluster-file", description = "cluster.json to record this process's PID in")
   Path clusterFile;
@@ -49,6 +61,17 @@ public final class ServerOptions {
         new PrintStream(new FileOutputStream(log.toFile(), true), true, StandardCharsets.UTF_8);
     System.setOut(to);
     System.setErr(to);
+  }
+
+  /**
+   * Starts serving {@code metrics} at the --http address; without one, nothing (the returned
+   * Closeable does nothing).
+   */
+  Closeable serveMetrics(ServerMetrics metrics) throws IOException {
+    if (http == null) {
+      return () -> {};
+    }
+    return MetricsEndpoint.start(HostPort.parse(http), metrics);
   }
 
   /** The server's settings; a key no server reads is refused, from -D or from the file. */

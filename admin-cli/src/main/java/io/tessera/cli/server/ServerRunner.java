@@ -29,6 +29,19 @@ final class ServerRunner {
     }
   }
 
+  /** Blocks until SIGTERM / Ctrl-C, then closes the HTTP side, then the server. */
+  static void runUntilStopped(Closeable server, Closeable http, String what) {
+    runUntilStopped(
+        () -> {
+          try {
+            http.close();
+          } finally {
+            server.close();
+          }
+        },
+        what);
+  }
+
   /** Blocks until SIGTERM / Ctrl-C, then closes the server. */
   static void runUntilStopped(Closeable server, String what) {
     CountDownLatch stopped = new CountDownLatch(1);

@@ -43,6 +43,7 @@ public final class ClusterAdmin {
   private final DataClient data;
   private final Snapshots snapshots;
   private final QosAdmin qos;
+  private final ConsoleAdmin console;
 
   /** For {@link TesseraFileSystem} only: the admin API over its meta and data connections. */
   public ClusterAdmin(MetaClient meta, DataClient data, RpcClientPool pool, TesseraFileSystem fs) {
@@ -50,6 +51,12 @@ public final class ClusterAdmin {
     this.data = data;
     this.snapshots = new Snapshots(this, meta, fs);
     this.qos = new QosAdmin(meta, pool, this);
+    this.console = new ConsoleAdmin(meta);
+  }
+
+  /** Console tokens and the audit log of console actions. */
+  public ConsoleAdmin console() {
+    return console;
   }
 
   /** Per-application QoS settings, and the shares the proxies achieve. */
@@ -95,7 +102,9 @@ public final class ClusterAdmin {
                         x.getFilesPlaced(),
                         x.getDecommissioned(),
                         x.getLeftoverFiles(),
-                        x.getProxyAddress()))
+                        x.getProxyAddress(),
+                        x.getClientBytesPerS(),
+                        x.getClientRequestsPerS()))
             .toList();
     List<ClusterStatus.Rebuild> rebuilds =
         c.getRecovery().getRebuildsList().stream()

@@ -19,6 +19,11 @@ public record ClusterStatus(
     Recovery recovery,
     long filesToReclaim) {
 
+  /** The id of the replica that leads, or "" while none does. */
+  public String leaderId() {
+    return replicas.stream().filter(Replica::leader).map(Replica::id).findFirst().orElse("");
+  }
+
   /**
    * A meta replica.
    *
@@ -51,6 +56,8 @@ public record ClusterStatus(
    * @param leftoverFiles files moved off it while it was unreachable, whose old shards it still
    *     holds
    * @param proxyAddress the QoS proxy clients send to for it (empty: none)
+   * @param clientBytesPerSecond what clients read and wrote there, per its last heartbeat
+   * @param clientRequestsPerSecond requests clients sent there, per its last heartbeat
    */
   public record DataServer(
       String id,
@@ -65,7 +72,9 @@ public record ClusterStatus(
       long filesPlaced,
       boolean decommissioned,
       long leftoverFiles,
-      String proxyAddress) {
+      String proxyAddress,
+      long clientBytesPerSecond,
+      long clientRequestsPerSecond) {
     /** Whether clients use it. */
     public boolean up() {
       return "up".equals(state);

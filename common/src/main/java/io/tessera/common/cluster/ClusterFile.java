@@ -22,27 +22,46 @@ import java.util.stream.Collectors;
  * command line that starts it again (run from the repository root).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies, List<Node> nfs) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ClusterFile(
+    List<Node> meta, List<Node> data, List<Node> proxies, List<Node> nfs, Console console) {
   public static final String NAME = "cluster.json";
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /**
    * One server process; {@code mountPort} only for NFS gateways (where MOUNT is served, the {@code
-   * address} serving NFS).
+   * address} serving NFS); {@code metrics} the URL of its Prometheus metrics (null: none).
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Node(
-      String id, String address, long pid, String dir, List<String> cmd, Integer mountPort) {
+      String id,
+      String address,
+      long pid,
+      String dir,
+      List<String> cmd,
+      Integer mountPort,
+      String metrics) {
     public Node(String id, String address, long pid, String dir, List<String> cmd) {
-      this(id, address, pid, dir, cmd, null);
+      this(id, address, pid, dir, cmd, null, null);
     }
 
     public Node withPid(long newPid) {
-      return new Node(id, address, newPid, dir, cmd, mountPort);
+      return new Node(id, address, newPid, dir, cmd, mountPort, metrics);
+    }
+
+    /** The same node with its metrics at {@code url}. */
+    public Node withMetrics(String url) {
+      return new Node(id, address, pid, dir, cmd, mountPort, url);
     }
   }
+
+  /**
+   * Where the console of a cluster is served and the file holding the admin token {@code tessera
+   * local} created (mode 0600).
+   */
+  public record Console(String url, String tokenFile) {}
 
   public ClusterFile {
     meta = meta == null ? List.of() : List.copyOf(meta);
@@ -53,7 +72,12 @@ public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies, 
 
   /** A cluster without QoS proxies or NFS gateways. */
   public ClusterFile(List<Node> meta, List<Node> data) {
-    this(meta, data, List.of(), List.of());
+    this(meta, data, List.of(), List.of(), null);
+  }
+
+  /** The same cluster with its console described. */
+  public ClusterFile withConsole(Console c) {
+    return new ClusterFile(meta, data, proxies, nfs, c);
   }
 
   public static ClusterFile read(Path file) throws IOException {
@@ -108,7 +132,8 @@ public record ClusterFile(List<Node> meta, List<Node> data, List<Node> proxies, 
         withPid(meta, id, pid),
         withPid(data, id, pid),
         withPid(proxies, id, pid),
-        withPid(nfs, id, pid));
+        withPid(nfs, id, pid),
+        console);
   }
 
   private static List<Node> withPid(List<Node> nodes, String id, long pid) {

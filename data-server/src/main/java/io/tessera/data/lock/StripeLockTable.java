@@ -117,6 +117,8 @@ public final class StripeLockTable {
   private final List<Waiter> waiters = new ArrayList<>();
 
   private long orphansTakenOver;
+  private long grants;
+  private long refusals;
 
   public StripeLockTable(ShardStore store, Duration maxLease, LongSupplier nanoClock)
       throws IOException {
@@ -176,9 +178,11 @@ public final class StripeLockTable {
         if (!recovery) {
           h.writerRefused.set(true);
         }
+        refusals++;
         return new Refused(h.toString());
       }
       if (!recovery) {
+        refusals++;
         return new Refused(
             h
                 + " (its writer died holding it; waiting for recovery to repair the stripes' parity)");
@@ -211,6 +215,7 @@ public final class StripeLockTable {
         key,
         ByteBuffer.allocate(8 + 8 + 8).putLong(grantedAt).putLong(lease).putLong(epoch).array());
     wakeWaiters();
+    grants++;
     return new Granted(key, epoch);
   }
 
@@ -392,6 +397,16 @@ public final class StripeLockTable {
   }
 
   /** Locks currently held, expired or not. */
+  /** Locks granted since this server started. */
+  public synchronized long grants() {
+    return grants;
+  }
+
+  /** Lock requests refused since this server started (another owner held an overlapping lock). */
+  public synchronized long refusals() {
+    return refusals;
+  }
+
   public synchronized int size() {
     return byFile.values().stream().mapToInt(List::size).sum();
   }

@@ -3,23 +3,31 @@ package io.tessera.data.server;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bytes clients read and write on this server (recovery's own traffic not counted), reported per
- * second in each heartbeat so the recovery coordinator can give way to foreground I/O.
+ * Bytes and requests clients send this server (recovery's own traffic not counted), reported per
+ * second in each heartbeat: the recovery coordinator gives way to foreground I/O, and cluster
+ * status shows each server's load.
  */
 final class ClientLoad {
   private final AtomicLong bytes = new AtomicLong();
+  private final AtomicLong requests = new AtomicLong();
   private long sinceNanos = System.nanoTime();
 
+  /** Rates over the interval between two heartbeats. */
+  record Rates(long bytesPerSecond, long requestsPerSecond) {}
+
+  /** One client request that reads or writes {@code n} bytes. */
   void record(long n) {
     bytes.addAndGet(n);
+    requests.incrementAndGet();
   }
 
-  /** Bytes per second since the previous call (the previous heartbeat). */
-  synchronized long perSecondSinceLast() {
+  /** Rates since the previous call (the previous heartbeat). */
+  synchronized Rates perSecondSinceLast() {
     long now = System.nanoTime();
-    long n = bytes.getAndSet(0);
     long elapsed = Math.max(1, now - sinceNanos);
     sinceNanos = now;
-    return (long) (n * 1e9 / elapsed);
+    return new Rates(
+        (long) (bytes.getAndSet(0) * 1e9 / elapsed),
+        (long) (requests.getAndSet(0) * 1e9 / elapsed));
   }
 }

@@ -38,6 +38,7 @@ final class DataRequestHandler implements RpcService {
   private final SpaceGuard space;
   private final ExecutorService workers;
   private final ClientLoad load;
+  private final DataMetrics metrics;
 
   DataRequestHandler(
       Map<DataRequestProto.OpCase, DataOp> ops,
@@ -46,7 +47,8 @@ final class DataRequestHandler implements RpcService {
       CorruptionReport corruption,
       SpaceGuard space,
       ExecutorService workers,
-      ClientLoad load) {
+      ClientLoad load,
+      DataMetrics metrics) {
     this.ops = ops;
     this.store = store;
     this.gate = gate;
@@ -54,10 +56,12 @@ final class DataRequestHandler implements RpcService {
     this.space = space;
     this.workers = workers;
     this.load = load;
+    this.metrics = metrics;
   }
 
   @Override
   public CompletableFuture<RpcReply> handle(RpcCall call) {
+    long start = System.nanoTime();
     DataRequestProto req;
     try {
       req = DataRequestProto.parseFrom(call.header());
@@ -76,9 +80,17 @@ final class DataRequestHandler implements RpcService {
       call.payload().release();
       return answered;
     }
+    long readBytes = op.readBytes(req);
+    metrics.transfer(readBytes, call.payload().readableBytes());
     if (!req.getRecovery()) {
-      load.record(call.payload().readableBytes() + op.readBytes(req));
+      load.record(call.payload().readableBytes() + readBytes);
     }
+    DataRequestProto.OpCase opCase = req.getOpCase();
+    return admitAndRun(op, req, call)
+        .whenComplete((reply, err) -> metrics.requests.record(opCase, start, err == null));
+  }
+
+  private CompletableFuture<RpcReply> admitAndRun(DataOp op, DataRequestProto req, RpcCall call) {
     String stale;
     try {
       stale = staleLayout(op.touches(req), req.getLayoutGeneration(), req.getRecovery());
@@ -86,10 +98,12 @@ final class DataRequestHandler implements RpcService {
       return refuse(call, StatusProto.INTERNAL, e.getMessage());
     }
     if (stale != null) {
+      metrics.refused("stale_layout");
       return refuse(call, StatusProto.STALE_LAYOUT, stale);
     }
     String full = op.needsSpace(req) ? space.refusal(call.payload().readableBytes()) : null;
     if (full != null) {
+      metrics.refused("no_space");
       return refuse(call, StatusProto.NO_SPACE, full);
     }
     DataOp.Passage passage = op.passage(req);
@@ -109,6 +123,9 @@ final class DataRequestHandler implements RpcService {
         .handle((v, refused) -> refused)
         .thenApplyAsync(
             refused -> {
+              if (refused != null) {
+                metrics.refused("snapshot_gate");
+              }
               try {
                 return refused != null
                     ? Replies.error(StatusProto.UNAVAILABLE, Failures.cause(refused).getMessage())

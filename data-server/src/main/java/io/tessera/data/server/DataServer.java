@@ -2,6 +2,7 @@ package io.tessera.data.server;
 
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.rpc.HostPort;
 import io.tessera.common.rpc.LeaderFollowingCaller;
 import io.tessera.common.rpc.RpcClientPool;
@@ -47,6 +48,7 @@ public final class DataServer implements Closeable {
   private final RpcClientPool metaPool;
   private final HeartbeatSender heartbeats;
   private final String address;
+  private final ServerMetrics metrics;
 
   private DataServer(
       String id,
@@ -56,7 +58,8 @@ public final class DataServer implements Closeable {
       RpcServer rpc,
       RpcClientPool metaPool,
       HeartbeatSender heartbeats,
-      String address) {
+      String address,
+      ServerMetrics metrics) {
     this.id = id;
     this.store = store;
     this.workers = workers;
@@ -65,6 +68,7 @@ public final class DataServer implements Closeable {
     this.metaPool = metaPool;
     this.heartbeats = heartbeats;
     this.address = address;
+    this.metrics = metrics;
   }
 
   /** Opens the store in {@code dir}, binds the port and starts reporting to the meta group. */
@@ -115,6 +119,7 @@ public final class DataServer implements Closeable {
     SnapshotParticipant snapshots = new SnapshotParticipant(gate, locks, timer, System::nanoTime);
     ServingState serving = new ServingState(id);
     ClientLoad load = new ClientLoad();
+    DataMetrics metrics = new DataMetrics(store, locks, dir.toFile(), config);
     CorruptionReport corruption = new CorruptionReport();
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     String host = config.get(DataServerConfigKeys.Server.BIND_HOST);
@@ -134,7 +139,8 @@ public final class DataServer implements Closeable {
                       new SpaceGuard(
                           dir.toFile(), config.get(DataServerConfigKeys.Store.MIN_FREE_SPACE), id),
                       workers,
-                      load)),
+                      load,
+                      metrics)),
               RpcConfigKeys.serverLimits(config));
     } catch (RuntimeException e) {
       store.close();
@@ -185,7 +191,7 @@ public final class DataServer implements Closeable {
     new Scrubber(store, corruption, config.get(DataServerConfigKeys.Scrubbing.SCRUB_RATE))
         .start(timer);
     LOG.info("Data server {} serving {} from {}", id, address, dir);
-    return new DataServer(id, store, workers, timer, rpc, metaPool, hb, address);
+    return new DataServer(id, store, workers, timer, rpc, metaPool, hb, address, metrics.metrics);
   }
 
   public String id() {
@@ -194,6 +200,11 @@ public final class DataServer implements Closeable {
 
   public String address() {
     return address;
+  }
+
+  /** What this server shows at /metrics. */
+  public ServerMetrics metrics() {
+    return metrics;
   }
 
   public boolean isRegistered() {

@@ -99,6 +99,7 @@ final class HeartbeatSender implements Closeable {
           overdue,
           gateBoundNanos / 1_000_000);
     }
+    ClientLoad.Rates rates = load.perSecondSinceLast();
     HeartbeatRequestProto req =
         HeartbeatRequestProto.newBuilder()
             .setServerId(serverId)
@@ -111,7 +112,8 @@ final class HeartbeatSender implements Closeable {
             .setGateAttempt(overdue)
             .addAllOrphanLocks(locks.orphans(64))
             .addAllCorruptFiles(corruption.pending(64))
-            .setClientBytesPerS(load.perSecondSinceLast())
+            .setClientBytesPerS(rates.bytesPerSecond())
+            .setClientRequestsPerS(rates.requestsPerSecond())
             .setServingState(serving.state())
             .build();
     meta.call(

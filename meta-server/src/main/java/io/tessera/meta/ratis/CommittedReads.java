@@ -1,6 +1,8 @@
 package io.tessera.meta.ratis;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.proto.AuditEntriesProto;
+import io.tessera.common.proto.ConsoleTokensProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.MetaRequestProto;
@@ -113,6 +115,22 @@ final class CommittedReads {
                 MetaResponseProto.newBuilder()
                     .setStatus(StatusProto.OK)
                     .setQos(QosSettingsProto.newBuilder().addAllApps(s.qosSettings()))
+                    .build();
+            case CONSOLE_TOKEN_LIST ->
+                MetaResponseProto.newBuilder()
+                    .setStatus(StatusProto.OK)
+                    .setConsoleTokens(
+                        ConsoleTokensProto.newBuilder().addAllTokens(s.consoleTokens()))
+                    .build();
+            case AUDIT_LIST ->
+                MetaResponseProto.newBuilder()
+                    .setStatus(StatusProto.OK)
+                    .setAudit(
+                        AuditEntriesProto.newBuilder()
+                            .addAllEntries(
+                                s.audit(
+                                    req.getAuditList().getBeforeSeq(),
+                                    Math.min(1000, Math.max(1, req.getAuditList().getLimit())))))
                     .build();
             default ->
                 Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a read");

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
@@ -45,6 +46,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class MetaStateMachine extends BaseStateMachine {
   private static final Logger LOG = LoggerFactory.getLogger(MetaStateMachine.class);
+  private final AtomicLong leaderChanges = new AtomicLong();
 
   private final Path namespaceDir;
   private final DataServerRegistry registry;
@@ -84,6 +86,11 @@ public final class MetaStateMachine extends BaseStateMachine {
   }
 
   /** The committed namespace (read-only use). */
+  /** Leader changes (including to "none, election under way") this replica has seen. */
+  public long leaderChanges() {
+    return leaderChanges.get();
+  }
+
   public NamespaceStore store() {
     return store;
   }
@@ -122,6 +129,7 @@ public final class MetaStateMachine extends BaseStateMachine {
 
   @Override
   public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId newLeader) {
+    leaderChanges.incrementAndGet();
     LOG.info(
         "Meta leader is now {}", newLeader == null ? "unknown (election under way)" : newLeader);
     NamespaceStore s = store;

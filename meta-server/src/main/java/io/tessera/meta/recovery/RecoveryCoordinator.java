@@ -98,6 +98,7 @@ public final class RecoveryCoordinator implements Closeable {
   private final RateLimiter limiter;
   private final Map<String, Progress> progress = new ConcurrentHashMap<>();
   private final Map<String, Progress> drains = new ConcurrentHashMap<>();
+  private final AtomicLong rebuiltBytes = new AtomicLong();
   private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
 
   /**
@@ -406,6 +407,7 @@ public final class RecoveryCoordinator implements Closeable {
               Progress q = progress.computeIfAbsent(rebuilt, x -> new Progress());
               q.starting(fileStarted);
               q.done(bytes);
+              rebuiltBytes.addAndGet(bytes);
             });
         if (!copied.isEmpty()) {
           checkRebuilt(fileId);
@@ -488,6 +490,7 @@ public final class RecoveryCoordinator implements Closeable {
         long bytes = to == null ? 0 : rebuilder.move(fileId, server, to);
         if (to != null) {
           p.done(bytes);
+          rebuiltBytes.addAndGet(bytes);
           dropLeftover(fileId, server);
         }
       } catch (RecoveryException e) {
@@ -658,6 +661,11 @@ public final class RecoveryCoordinator implements Closeable {
 
   private static MetaResponseProto reply(StatusProto status, String message) {
     return MetaResponseProto.newBuilder().setStatus(status).setMessage(message).build();
+  }
+
+  /** Unit bytes rebuilt or moved by this replica while it led, since it started (for metrics). */
+  public long rebuiltBytes() {
+    return rebuiltBytes.get();
   }
 
   /** What the coordinator is doing, for `tessera recover status` and `cluster status`. */

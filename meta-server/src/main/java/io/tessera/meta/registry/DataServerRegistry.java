@@ -224,6 +224,8 @@ public final class DataServerRegistry implements ServerLiveness {
                     .setCapacityBytes(e.last.getCapacityBytes())
                     .setFreeBytes(e.last.getFreeBytes())
                     .setUsedBytes(e.last.getUsedBytes())
+                    .setClientBytesPerS(e.last.getClientBytesPerS())
+                    .setClientRequestsPerS(e.last.getClientRequestsPerS())
                     .setLastHeartbeatMsAgo((now - e.seenNanos) / 1_000_000)
                     .build()));
     out.sort((a, b) -> a.getId().compareTo(b.getId()));

@@ -36,6 +36,7 @@ final class MetaRequestHandler implements RpcService {
   private final NewFilePlacement newFiles;
   private final CoordinatorOps coordinators;
   private final ClusterStatusReport clusterStatus;
+  private final MetaMetrics metrics;
 
   MetaRequestHandler(
       RaftSubmitter raft,
@@ -46,8 +47,10 @@ final class MetaRequestHandler implements RpcService {
       DefaultLayout defaultLayout,
       int defaultStripeUnit,
       SnapshotCoordinator snapshots,
-      RecoveryCoordinator recovery) {
+      RecoveryCoordinator recovery,
+      MetaMetrics metrics) {
     this.raft = raft;
+    this.metrics = metrics;
     this.batcher = batcher;
     this.coordinators =
         new CoordinatorOps(
@@ -59,6 +62,7 @@ final class MetaRequestHandler implements RpcService {
 
   @Override
   public CompletableFuture<RpcReply> handle(RpcCall call) {
+    long start = System.nanoTime();
     call.payload().release();
     MetaRequestProto req;
     try {
@@ -83,6 +87,19 @@ final class MetaRequestHandler implements RpcService {
           ? followerRead(req, refusal)
           : done(LeaderStatus.reply(refusal));
     }
+    MetaRequestProto.OpCase op = req.getOpCase();
+    return answer(req)
+        .whenComplete(
+            (reply, err) -> {
+              metrics.requests.record(op, start, err == null);
+              if (err == null && op == MetaRequestProto.OpCase.SNAPSHOT_CREATE) {
+                metrics.snapshotTaken((System.nanoTime() - start) / 1e9);
+              }
+            });
+  }
+
+  /** The leader's answer. */
+  private CompletableFuture<RpcReply> answer(MetaRequestProto req) {
     CoordinatorOps.Op coordinated = coordinators.get(req.getOpCase());
     if (coordinated != null) {
       return coordinated.serve(req).thenApply(RpcReply::of);

@@ -2,6 +2,7 @@ package io.tessera.meta.server;
 
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.platform.CommonPool;
 import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -72,6 +73,7 @@ public final class MetaServer implements Closeable {
   private final FileReclaimer reclaimer;
   private final SnapshotCoordinator snapshots;
   private final RecoveryCoordinator recovery;
+  private final ServerMetrics metrics;
   private volatile boolean closing;
   private final ScheduledExecutorService watchdog =
       Executors.newSingleThreadScheduledExecutor(
@@ -90,7 +92,9 @@ public final class MetaServer implements Closeable {
       RpcClientPool dataPool,
       FileReclaimer reclaimer,
       SnapshotCoordinator snapshots,
-      RecoveryCoordinator recovery) {
+      RecoveryCoordinator recovery,
+      ServerMetrics metrics) {
+    this.metrics = metrics;
     this.recovery = recovery;
     this.snapshots = snapshots;
     this.self = self;
@@ -153,11 +157,13 @@ public final class MetaServer implements Closeable {
           config.get(RpcConfigKeys.STALLED_FRAME_TIMEOUT));
     }
     RaftSubmitter raft = new RaftSubmitter(server, GROUP_ID);
+    MetaMetrics metrics = new MetaMetrics(config);
     TxnBatcher batcher =
         new TxnBatcher(
             raft,
             config.get(MetaServerConfigKeys.Raft.MAX_BATCH),
-            config.get(MetaServerConfigKeys.Raft.MAX_ENTRIES_IN_FLIGHT));
+            config.get(MetaServerConfigKeys.Raft.MAX_ENTRIES_IN_FLIGHT),
+            metrics::committed);
     PlacementPolicy placement =
         new PlacementPolicy(
             config.get(MetaServerConfigKeys.Placement.MIN_FREE_SPACE),
@@ -214,7 +220,8 @@ public final class MetaServer implements Closeable {
                           (int)
                               (long) config.get(MetaServerConfigKeys.Placement.DEFAULT_STRIPE_UNIT),
                           snapshots,
-                          recovery),
+                          recovery,
+                          metrics),
                   Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())),
               RpcConfigKeys.serverLimits(config));
     } catch (RuntimeException e) {
@@ -233,6 +240,7 @@ public final class MetaServer implements Closeable {
     FileReclaimer reclaimer = new FileReclaimer(raft, batcher, sm::store, registry, dataPool);
     reclaimer.start();
     recovery.start();
+    metrics.watch(sm, raft, recovery);
     LOG.info(
         "Meta server {} serving clients on {} (raft {}), state in {}",
         self.id(),
@@ -246,7 +254,8 @@ public final class MetaServer implements Closeable {
           self.id(),
           CommonPool.PARALLELISM);
     }
-    return new MetaServer(self, server, sm, raft, rpc, dataPool, reclaimer, snapshots, recovery);
+    return new MetaServer(
+        self, server, sm, raft, rpc, dataPool, reclaimer, snapshots, recovery, metrics.metrics);
   }
 
   private static RaftProperties raftProperties(MetaPeer self, Path dir, Config config) {
@@ -324,6 +333,11 @@ public final class MetaServer implements Closeable {
 
   public String id() {
     return self.id();
+  }
+
+  /** What this replica shows at /metrics. */
+  public ServerMetrics metrics() {
+    return metrics;
   }
 
   public boolean isLeader() {

@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.DoubleConsumer;
 import org.apache.ratis.protocol.RaftClientReply;
 
 /**
@@ -25,10 +26,12 @@ final class TxnBatcher {
   private final int maxBatch;
   private final int maxInFlight;
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+  private final DoubleConsumer commitSeconds;
   private int inFlight;
 
-  TxnBatcher(RaftSubmitter raft, int maxBatch, int maxInFlight) {
+  TxnBatcher(RaftSubmitter raft, int maxBatch, int maxInFlight, DoubleConsumer commitSeconds) {
     this.raft = raft;
+    this.commitSeconds = commitSeconds;
     this.maxBatch = maxBatch;
     this.maxInFlight = maxInFlight;
   }
@@ -73,9 +76,11 @@ final class TxnBatcher {
       }
       MetaTxnBatchProto.Builder entry = MetaTxnBatchProto.newBuilder();
       batch.forEach(p -> entry.addTxns(p.txn));
+      long start = System.nanoTime();
       raft.write(entry.build().toByteArray())
           .whenComplete(
               (reply, err) -> {
+                commitSeconds.accept((System.nanoTime() - start) / 1e9);
                 synchronized (this) {
                   inFlight--;
                 }

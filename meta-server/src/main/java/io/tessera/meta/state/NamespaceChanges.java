@@ -18,7 +18,9 @@ public final class NamespaceChanges {
           OpCase.SET_ATTR, new SetAttrOp(),
           OpCase.RENAME, new RenameOp(),
           OpCase.REMOVE, new RemoveOp(),
-          OpCase.QOS_SET, new QosSettingsOp());
+          OpCase.QOS_SET, new QosSettingsOp(),
+          OpCase.CONSOLE_TOKEN_SET, new ConsoleTokenOp(),
+          OpCase.AUDIT_APPEND, new AuditAppendOp());
 
   private NamespaceChanges() {}
 

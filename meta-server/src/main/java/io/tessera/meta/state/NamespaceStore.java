@@ -2,6 +2,8 @@ package io.tessera.meta.state;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.platform.UnpackedLibraries;
+import io.tessera.common.proto.AuditEntryProto;
+import io.tessera.common.proto.ConsoleTokenProto;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
@@ -14,6 +16,7 @@ import io.tessera.meta.proto.ServerStateRecordProto;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,6 +75,18 @@ public final class NamespaceStore implements Closeable, NamespaceView {
 
   /** Prefix of the QoS settings in {@code system}: one key per application. */
   static final String QOS_PREFIX = "qos/";
+
+  /** Prefix of the console tokens in {@code system}: one key per token id. */
+  static final String CONSOLE_TOKEN_PREFIX = "console-token/";
+
+  /** Prefix of the audit log in {@code system}: one key per entry, by sequence number. */
+  static final byte[] AUDIT_PREFIX = Keys.utf8("audit/");
+
+  /** The sequence number the next audit entry gets. */
+  static final byte[] AUDIT_NEXT = Keys.utf8("audit-next");
+
+  /** Audit entries kept: older ones are dropped as new ones arrive. */
+  public static final int AUDIT_KEPT = 10_000;
 
   private static final List<String> FAMILIES =
       List.of(
@@ -511,22 +526,54 @@ public final class NamespaceStore implements Closeable, NamespaceView {
         });
   }
 
-  /** Every snapshot, oldest (lowest epoch) first. */
   /** The QoS settings of every application that has its own, by application name. */
   public List<QosAppProto> qosSettings() {
+    return recordsUnder(QOS_PREFIX, QosAppProto::parseFrom, "QoS");
+  }
+
+  /** Every console token (only their secrets' hashes). */
+  public List<ConsoleTokenProto> consoleTokens() {
+    return recordsUnder(CONSOLE_TOKEN_PREFIX, ConsoleTokenProto::parseFrom, "console token");
+  }
+
+  /** The records under a prefix of {@code system}, in key order. */
+  private <T> List<T> recordsUnder(String keyPrefix, Parser<T> parser, String what) {
     return guarded(
         () -> {
-          List<QosAppProto> out = new ArrayList<>();
-          byte[] prefix = Keys.utf8(QOS_PREFIX);
+          List<T> out = new ArrayList<>();
+          byte[] prefix = Keys.utf8(keyPrefix);
           try (RocksIterator it = db.newIterator(system)) {
             for (it.seek(prefix); it.isValid() && startsWith(it.key(), prefix); it.next()) {
-              out.add(QosAppProto.parseFrom(it.value()));
+              out.add(parser.parse(it.value()));
             }
           } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException("corrupt QoS record in " + dir, e);
+            throw new IllegalStateException("corrupt " + what + " record in " + dir, e);
           }
           return out;
         });
+  }
+
+  /** Audit entries newest first, those numbered below {@code beforeSeq} (0: all), at most limit. */
+  public List<AuditEntryProto> audit(long beforeSeq, int limit) {
+    return guarded(
+        () -> {
+          List<AuditEntryProto> out = new ArrayList<>();
+          byte[] from = auditKey(beforeSeq <= 0 ? Long.MAX_VALUE : beforeSeq - 1);
+          try (RocksIterator it = db.newIterator(system)) {
+            for (it.seekForPrev(from);
+                it.isValid() && startsWith(it.key(), AUDIT_PREFIX) && out.size() < limit;
+                it.prev()) {
+              out.add(AuditEntryProto.parseFrom(it.value()));
+            }
+          } catch (InvalidProtocolBufferException e) {
+            throw new IllegalStateException("corrupt audit record in " + dir, e);
+          }
+          return out;
+        });
+  }
+
+  static byte[] auditKey(long seq) {
+    return ByteBuffer.allocate(AUDIT_PREFIX.length + 8).put(AUDIT_PREFIX).putLong(seq).array();
   }
 
   private static boolean startsWith(byte[] key, byte[] prefix) {

@@ -1,5 +1,7 @@
 package io.tessera.meta.state;
 
+import io.tessera.common.proto.AuditEntryProto;
+import io.tessera.common.proto.ConsoleTokenProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutProto;
@@ -383,6 +385,33 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     } else {
       put(store.system, key, app.toByteArray());
     }
+  }
+
+  /** Adds a console token, or with {@code revoke} removes it; false: nothing to revoke. */
+  public boolean setConsoleToken(ConsoleTokenProto token, boolean revoke) {
+    byte[] key = Keys.utf8(NamespaceStore.CONSOLE_TOKEN_PREFIX + token.getId());
+    if (!revoke) {
+      put(store.system, key, token.toByteArray());
+      return true;
+    }
+    if (get(store.system, key) == null) {
+      return false;
+    }
+    delete(store.system, key);
+    return true;
+  }
+
+  /** Appends an audit entry numbered next (the entry beyond the newest kept is dropped). */
+  public AuditEntryProto appendAudit(AuditEntryProto entry) {
+    byte[] next = get(store.system, NamespaceStore.AUDIT_NEXT);
+    long seq = next == null ? 1 : Keys.id(next);
+    AuditEntryProto numbered = entry.toBuilder().setSeq(seq).build();
+    put(store.system, NamespaceStore.auditKey(seq), numbered.toByteArray());
+    put(store.system, NamespaceStore.AUDIT_NEXT, Keys.id(seq + 1));
+    if (seq > NamespaceStore.AUDIT_KEPT) {
+      delete(store.system, NamespaceStore.auditKey(seq - NamespaceStore.AUDIT_KEPT));
+    }
+    return numbered;
   }
 
   private byte[] get(org.rocksdb.ColumnFamilyHandle cf, byte[] key) {

@@ -3,11 +3,13 @@ package io.tessera.nfs.gateway;
 import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.ClientConfigKeys;
 import io.tessera.common.config.Config;
+import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.nfs.NfsConfigKeys;
 import io.tessera.nfs.export.Exports;
 import io.tessera.nfs.mount.MountProgram;
 import io.tessera.nfs.oncrpc.RpcServer;
 import io.tessera.nfs.v3.Gate;
+import io.tessera.nfs.v3.Nfs3Procedure;
 import io.tessera.nfs.v3.Nfs3Program;
 import io.tessera.nfs.v3.OpenFiles;
 import io.tessera.nfs.v3.Resolver;
@@ -38,13 +40,16 @@ public final class NfsGateway implements Closeable {
   private final ScheduledExecutorService sweeper;
   private final InetSocketAddress nfsAddress;
   private final InetSocketAddress mountAddress;
+  private final ServerMetrics metrics;
 
   private NfsGateway(
       AsyncTesseraFileSystem fs,
       RpcServer server,
       ScheduledExecutorService sweeper,
       InetSocketAddress nfsAddress,
-      InetSocketAddress mountAddress) {
+      InetSocketAddress mountAddress,
+      ServerMetrics metrics) {
+    this.metrics = metrics;
     this.fs = fs;
     this.server = server;
     this.sweeper = sweeper;
@@ -59,6 +64,7 @@ public final class NfsGateway implements Closeable {
   public static NfsGateway start(
       String meta, Exports exports, InetSocketAddress nfs, InetSocketAddress mount, Config config)
       throws InterruptedException {
+    ServerMetrics metrics = new ServerMetrics("nfs", config);
     Config clientConfig = config.with(ClientConfigKeys.Cluster.META, meta);
     if (clientConfig.get(ClientConfigKeys.Cluster.APP_ID).equals("default")) {
       clientConfig = clientConfig.with(ClientConfigKeys.Cluster.APP_ID, "nfs-gateway");
@@ -76,7 +82,9 @@ public final class NfsGateway implements Closeable {
     Services services = new Services(fs, resolver, new Gate(exports), files, verifier);
     RpcServer server =
         new RpcServer(
-            List.of(new Nfs3Program(services), new MountProgram(exports, resolver)),
+            List.of(
+                new Nfs3Program(services, metrics.requests(Nfs3Procedure.class, "NFS calls")),
+                new MountProgram(exports, resolver)),
             new RpcServer.Limits(
                 MAX_RECORD,
                 config.get(NfsConfigKeys.CALLS_PER_CONNECTION),
@@ -98,7 +106,7 @@ public final class NfsGateway implements Closeable {
           exports.all().size(),
           hostPort(nfsAt),
           hostPort(mountAt));
-      return new NfsGateway(fs, server, sweeper, nfsAt, mountAt);
+      return new NfsGateway(fs, server, sweeper, nfsAt, mountAt, metrics);
     } catch (InterruptedException | RuntimeException e) {
       server.close();
       sweeper.shutdownNow();
@@ -109,6 +117,11 @@ public final class NfsGateway implements Closeable {
 
   static String hostPort(InetSocketAddress a) {
     return a.getHostString() + ":" + a.getPort();
+  }
+
+  /** What this gateway shows at /metrics. */
+  public ServerMetrics metrics() {
+    return metrics;
   }
 
   public InetSocketAddress nfsAddress() {

@@ -1,5 +1,6 @@
 package io.tessera.nfs.v3;
 
+import io.tessera.common.metrics.RequestMetrics;
 import io.tessera.nfs.oncrpc.RpcCall;
 import io.tessera.nfs.oncrpc.RpcProgram;
 import io.tessera.nfs.oncrpc.RpcRefusal;
@@ -12,8 +13,11 @@ public final class Nfs3Program implements RpcProgram {
   private final DirectoryProcedures dir;
   private final ReadDirProcedures readdir;
   private final FsProcedures fs;
+  private final RequestMetrics<Nfs3Procedure> metrics;
 
-  public Nfs3Program(Services services) {
+  /** {@code metrics}: per-procedure counts and latencies (of calls answered, not refused). */
+  public Nfs3Program(Services services, RequestMetrics<Nfs3Procedure> metrics) {
+    this.metrics = metrics;
     this.file = new FileProcedures(services);
     this.dir = new DirectoryProcedures(services);
     this.readdir = new ReadDirProcedures(services);
@@ -37,6 +41,12 @@ public final class Nfs3Program implements RpcProgram {
 
   @Override
   public void call(RpcCall call, XdrWriter out) throws RpcRefusal {
+    long start = System.nanoTime();
+    answer(call, out);
+    metrics.record(Nfs3Procedure.of(call.procedure()), start, true);
+  }
+
+  private void answer(RpcCall call, XdrWriter out) throws RpcRefusal {
     try {
       switch (call.procedure()) {
         case Nfs3.NULL -> {}

@@ -4,6 +4,7 @@ import io.tessera.client.internal.MetaClient;
 import io.tessera.common.cluster.RecoveryIdentity;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.rpc.HostPort;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
@@ -18,10 +19,12 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,13 +41,16 @@ public final class QosProxy implements Closeable {
   private final RpcClientPool pool;
   private final ScheduledExecutorService timer;
   private final String address;
+  private final ServerMetrics metrics;
 
   private QosProxy(
       String id,
       RpcServer rpc,
       RpcClientPool pool,
       ScheduledExecutorService timer,
-      String address) {
+      String address,
+      ServerMetrics metrics) {
+    this.metrics = metrics;
     this.id = id;
     this.rpc = rpc;
     this.pool = pool;
@@ -137,7 +143,40 @@ public final class QosProxy implements Closeable {
     settings.start(timer, config.get(QosConfigKeys.Scheduling.SETTINGS_REFRESH).toMillis());
     exchange.start(exchanged ? config.get(QosConfigKeys.Totals.INTERVAL).toMillis() : 0);
     LOG.info("QoS proxy {} serving {} in front of data server {}", id, address, dataServer);
-    return new QosProxy(id, rpc, pool, timer, address);
+    return new QosProxy(id, rpc, pool, timer, address, metrics(scheduler, config));
+  }
+
+  private static ServerMetrics metrics(FairScheduler scheduler, Config config) {
+    ServerMetrics m = new ServerMetrics("qos", config);
+    m.countersOf(
+        "served_bytes",
+        "Bytes this proxy forwarded, by application",
+        "app",
+        () -> mapValues(scheduler.counters(), FairScheduler.AppCounters::bytes));
+    m.countersOf(
+        "requests",
+        "Requests this proxy forwarded, by application",
+        "app",
+        () -> mapValues(scheduler.counters(), FairScheduler.AppCounters::requests));
+    m.countersOf(
+        "queue_delay_seconds",
+        "Time requests waited in this proxy's queues, summed, by application",
+        "app",
+        () -> mapValues(scheduler.counters(), c -> c.queueDelayNanos() / 1e9));
+    return m;
+  }
+
+  private static <V> Map<String, V> mapValues(
+      Map<String, FairScheduler.AppCounters> counters,
+      Function<FairScheduler.AppCounters, V> value) {
+    Map<String, V> out = new LinkedHashMap<>();
+    counters.forEach((app, c) -> out.put(app, value.apply(c)));
+    return out;
+  }
+
+  /** What this proxy shows at /metrics. */
+  public ServerMetrics metrics() {
+    return metrics;
   }
 
   public String address() {

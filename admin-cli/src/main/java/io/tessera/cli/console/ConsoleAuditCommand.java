@@ -1,0 +1,69 @@
+package io.tessera.cli.console;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.tessera.cli.ConnectedCommand;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ConsoleAdmin;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code tessera console audit}. */
+@Command(
+    name = "audit",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Show the actions taken through the console, newest first.",
+      "Each: when, who (token name and id), from where, what, on what, and how it ended.",
+      "Refused attempts are listed too. The meta group keeps the newest 10,000."
+    })
+public final class ConsoleAuditCommand extends ConnectedCommand {
+  @Option(names = "--limit", description = "at most this many (default 50, at most 1000)")
+  int limit = 50;
+
+  @Option(names = "--json", description = "print JSON for scripts")
+  boolean json;
+
+  @Override
+  protected int run(TesseraFileSystem fs) throws Exception {
+    List<ConsoleAdmin.AuditEntry> entries =
+        fs.admin().console().audit(0, Math.max(1, Math.min(1000, limit)));
+    if (json) {
+      List<Map<String, Object>> rows =
+          entries.stream()
+              .map(
+                  e -> {
+                    Map<String, Object> row = new LinkedHashMap<>();
+                    row.put("seq", e.seq());
+                    row.put("time", e.time().toString());
+                    row.put("who", e.who());
+                    row.put("from", e.from());
+                    row.put("action", e.action());
+                    row.put("target", e.target());
+                    row.put("result", e.result());
+                    return row;
+                  })
+              .toList();
+      out()
+          .println(
+              new ObjectMapper()
+                  .enable(SerializationFeature.INDENT_OUTPUT)
+                  .writeValueAsString(rows));
+      return 0;
+    }
+    if (entries.isEmpty()) {
+      out().println("No console actions recorded yet.");
+      return 0;
+    }
+    for (ConsoleAdmin.AuditEntry e : entries) {
+      out()
+          .printf(
+              "%6d %s %-28s %-15s %-22s %-30s %s%n",
+              e.seq(), e.time(), e.who(), e.from(), e.action(), e.target(), e.result());
+    }
+    return 0;
+  }
+}
