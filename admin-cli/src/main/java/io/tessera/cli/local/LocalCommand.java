@@ -45,7 +45,9 @@ import picocli.CommandLine.Spec;
           + "one OS process each (or all in this JVM with --in-process).",
       "Runs in the foreground; Ctrl-C or SIGTERM stops every server cleanly. Started again on the same "
           + "--dir it finds every file where it was. <dir>/cluster.json names every server with its PID and "
-          + "the command that starts it again; logs are in <dir>/logs/."
+          + "the command that starts it again; logs are in <dir>/logs/.",
+      "Every server serves /metrics on its port + 1000; the meta replicas also the web console (its URL is"
+          + " printed; an admin token is in <dir>/console.token). Not with --in-process."
     })
 public final class LocalCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -71,7 +73,9 @@ public final class LocalCommand implements Callable<Integer> {
 
   @Option(
       names = "--port-base",
-      description = "first port; meta use base.., data base+20.. (default 9860)")
+      description =
+          "first port; meta use base.., data base+20.., HTTP (console, metrics) each port + 1000"
+              + " (default 9860)")
   Integer portBase;
 
   @Option(

@@ -10,11 +10,17 @@ import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.client.admin.FileCheck;
 import io.tessera.common.layout.StripeLayout;
 import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 
 /** Browsing the namespace a page at a time, with each file's layout; fsck of one file. */
 public final class FileRoutes {
   static final int MAX_PAGE = 1000;
+
+  /** Most files one fsck call checks. */
+  static final int MAX_FSCK_FILES = 10_000;
 
   private final TesseraFileSystem fs;
   private final ClusterAdmin admin;
@@ -69,7 +75,24 @@ public final class FileRoutes {
   public record Listing(Entry self, List<Entry> entries, String next) {}
 
   /** What fsck found, with its one-line verdict. */
-  public record Check(FileCheck check, boolean healthy, String verdict) {}
+  public record Check(FileCheck check, boolean healthy, String verdict) {
+    static Check of(FileCheck c) {
+      return new Check(c, c.healthy(), c.verdict());
+    }
+  }
+
+  /**
+   * Fsck of a path: every file under it, up to {@code limit} files (then {@code truncated}; the
+   * CLI's tessera fsck has no bound).
+   */
+  public record Checks(
+      String path,
+      int files,
+      long healthy,
+      long degraded,
+      long damaged,
+      boolean truncated,
+      List<Check> checks) {}
 
   public record RepairRequest(String path) {}
 
@@ -99,8 +122,47 @@ public final class FileRoutes {
   private void fsck(Context ctx) throws IOException {
     String path = Requests.path(ctx, "path");
     boolean parity = "true".equals(ctx.queryParam("parity"));
-    FileCheck c = admin.check(path, parity);
-    ctx.json(new Check(c, c.healthy(), c.verdict()));
+    int limit = (int) Requests.number(ctx, "limit", 1000, 1, MAX_FSCK_FILES);
+    List<Check> checks = new ArrayList<>();
+    Deque<String> dirs = new ArrayDeque<>();
+    FileStatus top = fs.stat(path);
+    if (top.directory()) {
+      dirs.add(path);
+    } else {
+      checks.add(Check.of(admin.check(path, parity)));
+    }
+    boolean truncated = false;
+    while (!dirs.isEmpty() && !truncated) {
+      String dir = dirs.poll();
+      String after = "";
+      boolean more = true;
+      while (more && !truncated) {
+        DirectoryPage page = Futures.get(fs.async().list(dir, after, MAX_PAGE));
+        for (FileStatus s : page.entries()) {
+          if (s.directory()) {
+            dirs.add(s.path());
+          } else if (checks.size() == limit) {
+            truncated = true;
+            break;
+          } else {
+            checks.add(Check.of(admin.check(s.path(), parity)));
+          }
+        }
+        more = page.more();
+        after = page.lastName();
+      }
+    }
+    long damaged = checks.stream().filter(c -> c.verdict().equals("DAMAGED")).count();
+    long degraded = checks.stream().filter(c -> c.verdict().equals("DEGRADED")).count();
+    ctx.json(
+        new Checks(
+            path,
+            checks.size(),
+            checks.size() - damaged - degraded,
+            degraded,
+            damaged,
+            truncated,
+            checks));
   }
 
   private void repair(Context ctx) throws IOException {
@@ -115,7 +177,7 @@ public final class FileRoutes {
           if (c.repairable()) {
             admin.repair(c);
           }
-          return new Check(c, c.healthy(), c.verdict());
+          return Check.of(c);
         });
   }
 }

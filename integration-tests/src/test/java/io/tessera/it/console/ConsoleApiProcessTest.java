@@ -186,6 +186,10 @@ class ConsoleApiProcessTest {
     assertThat(repaired.status()).isEqualTo(200);
     assertThat(JSON.readTree(repaired.body()).get("healthy").asBoolean()).isTrue();
     actions.add("fsck.repair /audited.txt ok");
+    JsonNode tree = JSON.readTree(f.get("/api/v1/fsck?path=/&limit=1000", admin).body());
+    assertThat(tree.get("files").asInt()).isGreaterThanOrEqualTo(1);
+    assertThat(tree.get("damaged").asInt()).isZero();
+    assertThat(tree.get("truncated").asBoolean()).isFalse();
     assertThat(f.send("PUT", "/api/v1/qos/batch", admin, "{\"weight\": 3}").status())
         .isEqualTo(200);
     actions.add("qos.set batch ok");
