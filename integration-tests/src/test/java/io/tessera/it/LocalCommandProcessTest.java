@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -132,6 +133,7 @@ class LocalCommandProcessTest {
   void aSecondLauncherOnARunningClustersDirectoryRefusesAtOnceNamingTheFirst() throws Exception {
     Path dir = TestDirs.fresh("local-twice");
     int base = TestPorts.freeBase(30);
+    AtomicLong restarted = new AtomicLong();
     runLocal(
         dir,
         base,
@@ -176,12 +178,17 @@ class LocalCommandProcessTest {
           assertThat(restart.waitFor(60, TimeUnit.SECONDS)).isTrue();
           assertThat(restart.exitValue()).as(said).isZero();
           long newPid = ClusterFile.read(clusterJson).data().get(0).pid();
+          restarted.set(newPid);
           assertThat(newPid).isNotEqualTo(oldPid);
           assertThat(said.strip()).isEqualTo("ds-1 restarted (PID " + newPid + "); log: " + log);
           org.awaitility.Awaitility.await("ds-1 logs to its file")
               .atMost(Duration.ofSeconds(30))
               .until(() -> Files.size(log) > logBefore);
         });
+    // a server restarted by hand is one of the cluster's: stopping tessera local stops it too
+    assertThat(ProcessHandle.of(restarted.get()).map(ProcessHandle::isAlive).orElse(false))
+        .as("ds-1, restarted by hand as PID %d, stopped with tessera local", restarted.get())
+        .isFalse();
   }
 
   /** A process's nice value, field 19 of /proc/PID/stat (after the command name in parentheses). */

@@ -338,12 +338,7 @@ public final class ProcessCluster implements LocalCluster {
         continue;
       }
       ProcessHandle.of(n.pid())
-          .filter(
-              h ->
-                  h.info()
-                      .commandLine()
-                      .map(c -> c.contains(" --id " + n.id() + " ") && c.contains(n.dir()))
-                      .orElse(false))
+          .filter(h -> ServerCommandLine.runs(h, n.id(), n.dir()))
           .ifPresent(
               h -> {
                 h.destroy();

@@ -2,12 +2,12 @@ package io.tessera.cli.server;
 
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.rpc.HostPort;
+import io.tessera.testcluster.ServerCommandLine;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.ProcessBuilder.Redirect;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -75,7 +75,9 @@ public final class RestartCommand implements Callable<Integer> {
                             + String.join(", ", nodes.stream().map(ClusterFile.Node::id).toList())
                             + ")"));
     Optional<ProcessHandle> running =
-        ProcessHandle.of(node.pid()).filter(ProcessHandle::isAlive).filter(h -> runs(h, id));
+        ProcessHandle.of(node.pid())
+            .filter(ProcessHandle::isAlive)
+            .filter(h -> ServerCommandLine.runs(h, id, null));
     if (running.isPresent()) {
       throw new IllegalStateException(
           id
@@ -100,26 +102,6 @@ public final class RestartCommand implements Callable<Integer> {
     awaitListening(p, HostPort.parse(node.address()), log);
     out.printf("%s restarted (PID %d); log: %s%n", id, p.pid(), log);
     return 0;
-  }
-
-  /**
-   * Whether the process is server {@code id} (its arguments say {@code --id ID}) and not another
-   * that took its PID. Read from /proc: the JDK's ProcessHandle.Info cuts command lines at 4,096
-   * characters, and a server's class path alone is longer.
-   */
-  private static boolean runs(ProcessHandle h, String id) {
-    Path cmdline = Path.of("/proc", String.valueOf(h.pid()), "cmdline");
-    List<String> args;
-    try {
-      args = List.of(Files.readString(cmdline, StandardCharsets.UTF_8).split("\0"));
-    } catch (IOException e) {
-      return h.info()
-          .commandLine()
-          .map(c -> c.contains(" --id " + id + " ") || c.endsWith(" --id " + id))
-          .orElse(false);
-    }
-    int at = args.indexOf("--id");
-    return at >= 0 && at + 1 < args.size() && args.get(at + 1).equals(id);
   }
 
   private static void awaitListening(Process p, HostPort address, Path log)
