@@ -1,2 +1,2 @@
-/** JMH benchmarks of the erasure-coding loops. */
+/** JMH benchmarks: the erasure-coding loops, and what counting a request for metrics costs. */
 package io.tessera.jmh;
