@@ -43,7 +43,7 @@ class QosProcessTest {
   @BeforeAll
   static void start() throws Exception {
     Path dir = TestDirs.fresh("qos");
-    plan = new ClusterPlan(dir, 1, 4, TestPorts.freeBase(230)).withQos();
+    plan = new ClusterPlan(dir, 1, 4, TestPorts.freeBase(230)).withQos().withHttp();
     // a shallow queue at each data server, so that two busy applications queue in the proxies
     cluster =
         ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of("-Dtessera.qos.depth=2"));
@@ -166,6 +166,24 @@ class QosProcessTest {
       assertThat(check.parityMismatches()).as("stripes whose parity disagrees").isZero();
       assertThat(check.parityVerified()).as("stripes verified").isPositive();
     }
+  }
+
+  @Test
+  void everyProxysMetricsPassPromtoolAndCountWhatItServedEachApplication() throws Exception {
+    try (TesseraFileSystem fs = as("metered");
+        TesseraFile f = fs.createFile("/qos/metered", CreateOptions.erasure(2, 1))) {
+      f.write(0, new byte[4 << 20], 0, 4 << 20);
+    }
+    double served = 0;
+    double requests = 0;
+    for (String dataId : plan.dataIds()) {
+      String text = Promtool.checkedMetrics(plan.metricsUrl(ClusterPlan.proxyId(dataId)));
+      served += Promtool.sum(text, "tessera_qos_served_bytes_total{app=\"metered\"}");
+      requests += Promtool.sum(text, "tessera_qos_requests_total{app=\"metered\"}");
+    }
+    assertThat(requests).isGreaterThanOrEqualTo(3);
+    // 4 MiB of data in 2+1 stripes: 6 MiB of units through the proxies
+    assertThat(served).isGreaterThanOrEqualTo(6 << 20);
   }
 
   @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.cluster.ClusterFile;
+import io.tessera.it.Promtool;
 import io.tessera.it.ServerLaunchers;
 import io.tessera.it.TestDirs;
 import io.tessera.it.TestPorts;
@@ -16,12 +17,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -225,22 +223,7 @@ class ConsoleApiProcessTest {
     StringBuilder all = new StringBuilder();
     for (ClusterFile.Node n : file.all()) {
       assertThat(n.metrics()).as(n.id()).startsWith("http://");
-      ConsoleHttp.Reply r =
-          new ConsoleHttp(n.metrics().replace("/metrics", "")).get("/metrics", null);
-      assertThat(r.status()).as(n.id()).isEqualTo(200);
-      Path text = Files.createTempFile("metrics", ".txt");
-      Files.writeString(text, r.body());
-      Process promtool =
-          new ProcessBuilder("promtool", "check", "metrics")
-              .redirectInput(text.toFile())
-              .redirectErrorStream(true)
-              .start();
-      assertThat(promtool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-      String said = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(promtool.exitValue()).as(n.id() + ": " + said).isZero();
-      assertThat(said).as(n.id()).isBlank();
-      Files.delete(text);
-      all.append(r.body());
+      all.append(Promtool.checkedMetrics(n.metrics()));
     }
     String m = all.toString();
     for (String name :
@@ -261,19 +244,9 @@ class ConsoleApiProcessTest {
             "jvm_memory_used_bytes")) {
       assertThat(m).contains(name);
     }
-    assertThat(sum(m, "tessera_data_written_bytes_total")).isGreaterThanOrEqualTo(3 << 20);
-    assertThat(sum(m, "tessera_meta_snapshot_duration_seconds_count")).isGreaterThanOrEqualTo(1);
-  }
-
-  /** The sum of every sample of a metric without labels over all servers' exposition texts. */
-  private static double sum(String text, String metric) {
-    double total = 0;
-    for (String line : text.split("\n")) {
-      if (line.startsWith(metric + " ")) {
-        total += Double.parseDouble(line.substring(metric.length() + 1).trim());
-      }
-    }
-    return total;
+    assertThat(Promtool.sum(m, "tessera_data_written_bytes_total")).isGreaterThanOrEqualTo(3 << 20);
+    assertThat(Promtool.sum(m, "tessera_meta_snapshot_duration_seconds_count"))
+        .isGreaterThanOrEqualTo(1);
   }
 
   /** Sends a request line byte for byte as given and returns the status code. */

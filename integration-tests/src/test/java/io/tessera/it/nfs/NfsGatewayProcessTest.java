@@ -8,6 +8,7 @@ import io.tessera.client.FileStatus;
 import io.tessera.client.Owner;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.it.Promtool;
 import io.tessera.it.ServerLaunchers;
 import io.tessera.it.TestDirs;
 import io.tessera.it.TestPorts;
@@ -49,7 +50,8 @@ class NfsGatewayProcessTest {
 
   @BeforeAll
   static void start() throws Exception {
-    plan = new ClusterPlan(TestDirs.fresh("nfs"), 1, 6, TestPorts.freeBase(40)).withNfs();
+    plan =
+        new ClusterPlan(TestDirs.fresh("nfs"), 1, 6, TestPorts.freeBase(40)).withNfs().withHttp();
     cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of());
     cluster.awaitReady(Duration.ofSeconds(120));
     fs = TesseraFileSystem.connect(plan.metaAddresses());
@@ -170,6 +172,17 @@ class NfsGatewayProcessTest {
       Files.deleteIfExists(local);
       Files.deleteIfExists(back);
     }
+  }
+
+  @Test
+  void theGatewaysMetricsPassPromtoolAndCountNfsCalls() throws Exception {
+    fs.mkdirs("/metered");
+    Run ls = run("nfs-ls", url("/metered"));
+    assertThat(ls.code()).as(ls.err()).isZero();
+    String text = Promtool.checkedMetrics(plan.metricsUrl(ClusterPlan.NFS_ID));
+    assertThat(Promtool.sum(text, "tessera_nfs_requests_total{op=\"readdirplus\",outcome=\"ok\"}"))
+        .isGreaterThanOrEqualTo(1);
+    assertThat(text).contains("tessera_nfs_request_duration_seconds_bucket{op=\"getattr\"");
   }
 
   @Test
