@@ -8,7 +8,9 @@ import io.tessera.common.config.Durations;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -66,6 +68,18 @@ public final class ClusterOptions {
     throw new IllegalArgumentException(
         "no cluster given: pass --meta host:port,..., set TESSERA_META, "
             + "or run from the directory where 'tessera local' keeps tessera-data/");
+  }
+
+  /**
+   * These options as command-line arguments, for another process of this command (--meta excepted:
+   * give it {@link #metaAddresses()}).
+   */
+  public List<String> forwardedOptions() {
+    List<String> out = new ArrayList<>(List.of("--app-id", appId, "--timeout", timeout));
+    if (settings != null) {
+      settings.forEach((k, v) -> out.add("-D" + k + "=" + v));
+    }
+    return out;
   }
 
   /** A connected client; close it when done. */

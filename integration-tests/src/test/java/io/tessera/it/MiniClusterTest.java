@@ -978,6 +978,41 @@ class MiniClusterTest {
   }
 
   /**
+   * mdtest's shape: client processes of threads, in one shared directory and in a directory per
+   * thread, creates, stats and removes; every phase's files found by the next, nothing left.
+   */
+  @Test
+  void benchMetaRunsClientProcessesInASharedDirectoryAndOnePerThreadAndCleansUp() throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    Cli bench =
+        Cli.run(
+            "bench",
+            "meta",
+            "--clients",
+            "2",
+            "--threads",
+            "2",
+            "--files",
+            "120",
+            "--warmup",
+            "0",
+            "--dir",
+            "/mdtest",
+            "--meta",
+            meta);
+    assertThat(bench.code).as(bench.err).isZero();
+    for (String phase : List.of("creates", "stats", "removes")) {
+      assertThat(bench.out)
+          .containsPattern(phase + ": +\\d+ ops/s \\(120 files, 4 threads in 2 clients, ")
+          .containsPattern(
+              phase
+                  + ", a directory per thread: +\\d+ ops/s \\(120 files, 4 threads in 2 clients,"
+                  + " a directory each, ");
+    }
+    assertThat(fs.list("/mdtest")).isEmpty();
+  }
+
+  /**
    * `fs mkdir --ec 6+3 /results` on a smaller cluster was accepted, then every put into it failed;
    * `fs stat DIR` showed no default layout.
    */

@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       IorCommand.class,
       MetaBenchCommand.class,
+      MetaClientCommand.class,
       SnapshotOverheadCommand.class,
       SnapshotReadDiffCommand.class,
       RebuildCommand.class,

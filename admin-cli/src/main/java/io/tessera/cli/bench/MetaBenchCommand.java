@@ -1,15 +1,14 @@
 package io.tessera.cli.bench;
 
 import io.tessera.cli.ClusterOptions;
-import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.testcluster.ProcessCluster;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,29 +16,42 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tessera bench meta}: creates of empty files per second, then stats per second, from T
- * threads.
+ * {@code tessera bench meta}: creates, stats and removes of empty files per second, shaped like
+ * mdtest: P client processes of T threads, all in one shared directory, then each thread in a
+ * directory of its own.
  */
 @Command(
     name = "meta",
     mixinStandardHelpOptions = true,
-    description =
-        "Metadata rate: T threads create N empty files in one directory, then stat each of them.")
+    description = {
+      "Metadata rate, shaped like mdtest: P clients of T threads create N empty files, stat them and"
+          + " remove them, first all in one shared directory, then each thread in a directory of its own.",
+      "With --clients above 1 each client is a process of its own (as separate machines' clients"
+          + " would be); every phase starts in all clients together and is timed to the last one's end."
+    })
 public final class MetaBenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Mixin ClusterOptions cluster;
 
   @Option(
+      names = "--clients",
+      defaultValue = "1",
+      description =
+          "client processes (default ${DEFAULT-VALUE}: this process's threads, no other process)")
+  int clients;
+
+  @Option(
       names = "--threads",
       defaultValue = "4",
-      description = "client threads (default ${DEFAULT-VALUE})")
+      description = "threads of each client (default ${DEFAULT-VALUE})")
   int threads;
 
   @Option(
       names = "--files",
       defaultValue = "10000",
-      description = "files in all (default ${DEFAULT-VALUE})")
+      description =
+          "files of each phase in all, spread over every client's threads (default ${DEFAULT-VALUE})")
   int files;
 
   @Option(
@@ -67,78 +79,98 @@ public final class MetaBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    if (threads < 1 || files < threads) {
-      throw new IllegalArgumentException("--threads must be >= 1 and --files >= --threads");
+    if (threads < 1 || clients < 1 || files < threads * clients) {
+      throw new IllegalArgumentException(
+          "--clients and --threads must be >= 1 and --files >= clients x threads");
     }
     int warmupFiles = warmup == null ? files : warmup;
     if (warmupFiles < 0) {
       throw new IllegalArgumentException(
           "--warmup " + warmupFiles + " is negative (0: no warm-up)");
     }
+    int perClient = files / clients;
+    int total = perClient * clients;
     SteadyState steady = SteadyState.of(warmupPasses);
     String run = dir + "/run-" + ProcessHandle.current().pid();
-    List<TesseraFileSystem> fss = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      for (int i = 0; i < threads; i++) {
-        fss.add(cluster.connect());
-      }
+    String who =
+        threads * clients + " threads" + (clients > 1 ? " in " + clients + " clients" : "");
+    try (TesseraFileSystem fs = cluster.connect();
+        MetaClients all = clients()) {
       if (warmupFiles > 0) {
-        int warmFiles = Math.max(warmupFiles, threads);
+        int warmPerClient = Math.max(warmupFiles / clients, threads);
         steady.warmUp(
             () -> {
               String pass = run + "/warmup-" + (steady.rates().size() + 1);
-              fss.get(0).mkdirs(pass);
-              double rate = warmFiles / timed(pool, fss, pass, warmFiles, true);
-              timed(pool, fss, pass, warmFiles, false);
+              all.prepare(pass, false);
+              double rate =
+                  (double) warmPerClient
+                      * clients
+                      / all.phase(MetaWorkload.Op.CREATE, pass, false, warmPerClient);
+              all.phase(MetaWorkload.Op.STAT, pass, false, warmPerClient);
               return rate;
             });
         out.printf(
             Locale.ROOT,
             "warm-up, untimed: %d pass(es) of %d files, creates %s ops/s%n",
             steady.rates().size(),
-            warmFiles,
+            warmPerClient * clients,
             steady.ratesText());
       }
-      fss.get(0).mkdirs(run + "/timed");
-      double create = timed(pool, fss, run + "/timed", files, true);
-      double stat = timed(pool, fss, run + "/timed", files, false);
-      out.printf(
-          Locale.ROOT,
-          "creates: %.0f ops/s (%d files, %d threads, %.2f s)%n",
-          files / create,
-          files,
-          threads,
-          create);
-      out.printf(
-          Locale.ROOT,
-          "stats:   %.0f ops/s (%d files, %d threads, %.2f s)%n",
-          files / stat,
-          files,
-          threads,
-          stat);
-      fss.get(0).delete(run, true);
+      for (boolean own : new boolean[] {false, true}) {
+        String where = run + (own ? "/unique" : "/shared");
+        all.prepare(where, own);
+        String label = own ? ", a directory per thread" : "";
+        String tail =
+            own
+                ? String.format(Locale.ROOT, "%d files, %s, a directory each", total, who)
+                : String.format(Locale.ROOT, "%d files, %s", total, who);
+        for (MetaWorkload.Op op : MetaWorkload.Op.values()) {
+          double seconds = all.phase(op, where, own, perClient);
+          out.printf(
+              Locale.ROOT,
+              "%-" + (own ? 34 : 8) + "s %.0f ops/s (%s, %.2f s)%n",
+              NAMES.get(op) + label + ":",
+              total / seconds,
+              tail,
+              seconds);
+        }
+        out.flush();
+      }
+      fs.delete(run, true);
       return 0;
-    } finally {
-      pool.shutdownNow();
-      fss.forEach(TesseraFileSystem::close);
     }
   }
 
-  private double timed(
-      ExecutorService pool, List<TesseraFileSystem> fss, String dirPath, int n, boolean create)
-      throws Exception {
-    return Spread.timed(
-        pool,
-        threads,
-        n,
-        (thread, i) -> {
-          String p = dirPath + "/f-" + thread + "-" + i;
-          if (create) {
-            fss.get(thread).createFile(p, CreateOptions.defaults()).close();
-          } else {
-            fss.get(thread).stat(p);
-          }
+  private static final Map<MetaWorkload.Op, String> NAMES =
+      Map.of(
+          MetaWorkload.Op.CREATE, "creates",
+          MetaWorkload.Op.STAT, "stats",
+          MetaWorkload.Op.REMOVE, "removes");
+
+  /** This process's threads, or {@code --clients} processes running {@code bench meta-client}. */
+  private MetaClients clients() throws Exception {
+    if (clients == 1) {
+      return new MetaClients.InProcess(
+          new MetaWorkload(MetaWorkload.connections(cluster::connect, threads)));
+    }
+    String meta = cluster.metaAddresses();
+    List<String> launcher = ProcessCluster.javaLauncher(List.of("-Xmx512m", "-XX:+UseSerialGC"));
+    return new MetaClients.Processes(
+        clients,
+        i -> {
+          List<String> cmd = new ArrayList<>(launcher);
+          cmd.addAll(
+              List.of(
+                  "bench",
+                  "meta-client",
+                  "--meta",
+                  meta,
+                  "--threads",
+                  String.valueOf(threads),
+                  "--client",
+                  String.valueOf(i)));
+          cmd.addAll(cluster.forwardedOptions());
+          return cmd;
         });
   }
 }
