@@ -18,14 +18,22 @@ public final class PeerUnreachableException extends IOException {
 
   /**
    * @param silent the connection was open but the peer stopped answering (worth no immediate retry)
-   * @param unread the peer closed the connection for idleness before it read the call (worth one
-   *     retry on a new connection)
+   * @param unread the peer never read the call: it closed the connection for idleness first, or the
+   *     call could not be written (worth one retry on a new connection)
    */
   private PeerUnreachableException(String address, String why, boolean silent, boolean unread) {
     super("cannot reach " + address + ": " + why);
     this.address = address;
     this.silent = silent;
     this.unread = unread;
+  }
+
+  /**
+   * The call could not be written (the connection closed under it): the peer never read it, so it
+   * may go once more on a new connection.
+   */
+  static PeerUnreachableException notSent(String address, Object why) {
+    return new PeerUnreachableException(address, "the call was not sent: " + why, false, true);
   }
 
   static PeerUnreachableException closedBeforeRead(String address) {
@@ -41,7 +49,10 @@ public final class PeerUnreachableException extends IOException {
     return silent;
   }
 
-  /** Whether the peer closed an idle connection as the call went out, never having read it. */
+  /**
+   * Whether the peer never read the call: it closed an idle connection as the call went out, or the
+   * call could not be written at all.
+   */
   public boolean unread() {
     return unread;
   }

@@ -106,7 +106,7 @@ public final class RpcConnection {
         payload.release();
       }
       return CompletableFuture.failedFuture(
-          new PeerUnreachableException(address, "connection closed"));
+          PeerUnreachableException.notSent(address, "connection closed"));
     }
     var timeout =
         channel
@@ -142,7 +142,7 @@ public final class RpcConnection {
                               || (cause != null
                                   && cause.getCause() instanceof FrameTooLargeException)
                           ? cause
-                          : new PeerUnreachableException(address, String.valueOf(cause)));
+                          : PeerUnreachableException.notSent(address, cause));
                 }
               }
             });
