@@ -1,13 +1,10 @@
 package io.tessera.cli.console;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.tessera.cli.CliJson;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ConsoleAdmin;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,26 +29,7 @@ public final class ConsoleAuditCommand extends ConnectedCommand {
     List<ConsoleAdmin.AuditEntry> entries =
         fs.admin().console().audit(0, Math.max(1, Math.min(1000, limit)));
     if (json) {
-      List<Map<String, Object>> rows =
-          entries.stream()
-              .map(
-                  e -> {
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    row.put("seq", e.seq());
-                    row.put("time", e.time().toString());
-                    row.put("who", e.who());
-                    row.put("from", e.from());
-                    row.put("action", e.action());
-                    row.put("target", e.target());
-                    row.put("result", e.result());
-                    return row;
-                  })
-              .toList();
-      out()
-          .println(
-              new ObjectMapper()
-                  .enable(SerializationFeature.INDENT_OUTPUT)
-                  .writeValueAsString(rows));
+      CliJson.print(out(), entries);
       return 0;
     }
     if (entries.isEmpty()) {

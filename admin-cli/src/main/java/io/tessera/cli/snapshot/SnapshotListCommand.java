@@ -1,14 +1,11 @@
 package io.tessera.cli.snapshot;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.tessera.cli.CliJson;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.common.config.DataSize;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -34,26 +31,7 @@ public final class SnapshotListCommand extends ConnectedCommand {
     List<SnapshotInfo> list =
         noUsage ? fs.admin().snapshots().list() : fs.admin().snapshots().listWithUsage();
     if (json) {
-      List<Map<String, Object>> rows =
-          list.stream()
-              .map(
-                  s -> {
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    row.put("name", s.name());
-                    row.put("epoch", s.epoch());
-                    row.put("created", s.created().toString());
-                    row.put("tookMillis", s.tookMillis());
-                    row.put("attempts", s.attempts());
-                    row.put("missingServers", s.missingServers());
-                    row.put("exclusiveBytes", s.exclusiveBytes());
-                    return row;
-                  })
-              .toList();
-      out()
-          .println(
-              new ObjectMapper()
-                  .enable(SerializationFeature.INDENT_OUTPUT)
-                  .writeValueAsString(rows));
+      CliJson.print(out(), list);
       return 0;
     }
     if (list.isEmpty()) {
