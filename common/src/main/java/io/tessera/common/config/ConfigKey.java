@@ -31,16 +31,27 @@ public record ConfigKey<T>(String key, T defaultValue, String doc, Function<Stri
   }
 
   public static ConfigKey<Integer> integer(String key, int def, String doc) {
+    return integer(key, def, Integer.MIN_VALUE, doc);
+  }
+
+  /** A whole number of at least {@code min}. */
+  public static ConfigKey<Integer> integer(String key, int def, int min, String doc) {
     return new ConfigKey<>(
         key,
         def,
         doc,
         s -> {
+          int v;
           try {
-            return Integer.parseInt(s.trim());
+            v = Integer.parseInt(s.trim());
           } catch (NumberFormatException e) {
             throw new IllegalArgumentException("'" + s + "' is not a whole number");
           }
+          if (v < min) {
+            throw new IllegalArgumentException(
+                "'" + s + "' is below " + min + ", the least it may be");
+          }
+          return v;
         });
   }
 

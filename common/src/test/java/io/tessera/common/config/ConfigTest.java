@@ -51,6 +51,16 @@ class ConfigTest {
   }
 
   @Test
+  void aCountBelowItsLeastIsRefusedWithTheKeyNamed() {
+    ConfigKey<Integer> inFlight = ConfigKey.integer("tessera.test.in-flight", 16, 1, "entries");
+    Config c = Config.of(Map.of(inFlight.key(), "0"));
+    assertThatThrownBy(() -> c.get(inFlight))
+        .hasMessageContaining("tessera.test.in-flight=0")
+        .hasMessageContaining("below 1");
+    assertThat(Config.of(Map.of(inFlight.key(), "1")).get(inFlight)).isEqualTo(1);
+  }
+
+  @Test
   void defaultsApplyWhenNothingIsSet() {
     assertThat(Config.defaults().get(RpcConfigKeys.MAX_FRAME_SIZE)).isEqualTo(72L << 20);
   }

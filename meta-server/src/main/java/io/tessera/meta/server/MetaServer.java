@@ -160,9 +160,10 @@ public final class MetaServer implements Closeable {
     MetaMetrics metrics = new MetaMetrics(config);
     TxnBatcher batcher =
         new TxnBatcher(
-            raft,
+            raft::write,
             config.get(MetaServerConfigKeys.Raft.MAX_BATCH),
             config.get(MetaServerConfigKeys.Raft.MAX_ENTRIES_IN_FLIGHT),
+            config.get(MetaServerConfigKeys.Raft.GROUP_COMMIT_ABOVE),
             metrics::committed);
     PlacementPolicy placement =
         new PlacementPolicy(

@@ -108,12 +108,22 @@ public final class MetaServerConfigKeys {
             "transport between meta replicas: netty or grpc (every replica of a group must use the same)");
     public static final ConfigKey<Integer> MAX_BATCH =
         ConfigKey.integer(
-            "tessera.meta.max-batch", 512, "most changes group-committed in one log entry");
+            "tessera.meta.max-batch", 512, 1, "most changes group-committed in one log entry");
     public static final ConfigKey<Integer> MAX_ENTRIES_IN_FLIGHT =
         ConfigKey.integer(
             "tessera.meta.max-entries-in-flight",
             16,
-            "log entries the leader pipelines before further changes wait and travel together (group commit)");
+            1,
+            "log entries the leader pipelines while few changes are outstanding (clients waiting each for"
+                + " its own)");
+    public static final ConfigKey<Integer> GROUP_COMMIT_ABOVE =
+        ConfigKey.integer(
+            "tessera.meta.group-commit-above",
+            8,
+            0,
+            "changes outstanding (waiting or in flight as entries commit, on average) above which the"
+                + " leader keeps one log entry in flight and sends all that arrive meanwhile together in"
+                + " the next: fewer, fuller entries cost the replicas less CPU a change");
 
     public static final ConfigSection SECTION =
         new ConfigSection(
@@ -127,7 +137,8 @@ public final class MetaServerConfigKeys {
                 LOG_SYNC,
                 RAFT_TRANSPORT,
                 MAX_BATCH,
-                MAX_ENTRIES_IN_FLIGHT));
+                MAX_ENTRIES_IN_FLIGHT,
+                GROUP_COMMIT_ABOVE));
   }
 
   /** File-system snapshots. */

@@ -5,7 +5,6 @@ import io.tessera.meta.proto.MetaTxnBatchReplyProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
 import io.tessera.meta.ratis.LogBytes;
-import io.tessera.meta.ratis.RaftSubmitter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,23 +16,44 @@ import org.apache.ratis.protocol.RaftClientReply;
  * Group commit on the leader. A change that arrives while entries are in flight waits and travels
  * with the others that arrived meanwhile in the next entry; each gets its own reply. One Raft entry
  * per change would cap the namespace at a few hundred changes/s on a small machine.
+ *
+ * <p>How many entries may be in flight depends on the backlog: how many changes were outstanding
+ * (waiting, or in flight) when entries committed, averaged over the last few. A small backlog (a
+ * few clients that each wait for their change) is pipelined, up to {@code maxInFlight} entries, so
+ * no change waits for another's round. Above {@code groupCommitAbove} the leader keeps one entry in
+ * flight and sends everything that arrived meanwhile in the next: each entry costs every replica
+ * CPU (log, append, fsync, apply) whatever it carries, and when changes queue the CPU is what
+ * limits, so fewer, fuller entries commit more changes per second. The average is taken at commits,
+ * not arrivals, because right after a full entry commits hardly anything waits yet.
  */
 final class TxnBatcher {
+  /** Where entries go: the Raft log (a test's fake). */
+  interface Log {
+    CompletableFuture<RaftClientReply> write(byte[] entry);
+  }
+
   private record Pending(
       MetaTxnProto txn, CompletableFuture<MetaTxnReplyProto> reply, boolean alone) {}
 
-  private final RaftSubmitter raft;
+  private final Log log;
   private final int maxBatch;
   private final int maxInFlight;
+  private final int groupCommitAbove;
   private final ArrayDeque<Pending> queue = new ArrayDeque<>();
   private final DoubleConsumer commitSeconds;
   private int inFlight;
+  private int changesInFlight;
 
-  TxnBatcher(RaftSubmitter raft, int maxBatch, int maxInFlight, DoubleConsumer commitSeconds) {
-    this.raft = raft;
+  /** Changes outstanding when entries committed, a moving average (weight 1/8 to the newest). */
+  private double backlog;
+
+  TxnBatcher(
+      Log log, int maxBatch, int maxInFlight, int groupCommitAbove, DoubleConsumer commitSeconds) {
+    this.log = log;
     this.commitSeconds = commitSeconds;
     this.maxBatch = maxBatch;
     this.maxInFlight = maxInFlight;
+    this.groupCommitAbove = groupCommitAbove;
   }
 
   CompletableFuture<MetaTxnReplyProto> submit(MetaTxnProto txn) {
@@ -60,7 +80,7 @@ final class TxnBatcher {
     while (true) {
       List<Pending> batch;
       synchronized (this) {
-        if (inFlight >= maxInFlight || queue.isEmpty()) {
+        if (inFlight >= entriesAllowed() || queue.isEmpty()) {
           return;
         }
         batch = new ArrayList<>(Math.min(queue.size(), maxBatch));
@@ -73,21 +93,28 @@ final class TxnBatcher {
           }
         }
         inFlight++;
+        changesInFlight += batch.size();
       }
       MetaTxnBatchProto.Builder entry = MetaTxnBatchProto.newBuilder();
       batch.forEach(p -> entry.addTxns(p.txn));
       long start = System.nanoTime();
-      raft.write(entry.build().toByteArray())
+      log.write(entry.build().toByteArray())
           .whenComplete(
               (reply, err) -> {
                 commitSeconds.accept((System.nanoTime() - start) / 1e9);
                 synchronized (this) {
+                  backlog += (queue.size() + changesInFlight - backlog) / 8;
                   inFlight--;
+                  changesInFlight -= batch.size();
                 }
                 complete(batch, reply, err);
                 drain();
               });
     }
+  }
+
+  private int entriesAllowed() {
+    return backlog > groupCommitAbove ? 1 : maxInFlight;
   }
 
   private static void complete(List<Pending> batch, RaftClientReply reply, Throwable err) {
