@@ -154,6 +154,15 @@ public final class IorCommand implements Callable<Integer> {
       })
   boolean dropCaches;
 
+  @Option(
+      names = "--sync-before-read",
+      description = {
+        "flush the machine's dirty pages (sync, untimed) before each timed read, so the read does "
+            + "not share disks and cores with the write-back of what the write just wrote; each run "
+            + "says how much was dirty"
+      })
+  boolean syncBeforeRead;
+
   private long blockBytes;
   private int transferBytes;
 
@@ -221,6 +230,7 @@ public final class IorCommand implements Callable<Integer> {
                     i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i));
         writes[r] = total / 1e6 / seconds;
         long refused = lockRefusals(fss) - refusedBefore;
+        String flushed = syncBeforeRead ? DirtyPages.flush() : "";
         boolean dropped = dropCaches && dropPageCache();
         reads[r] =
             total
@@ -246,10 +256,11 @@ public final class IorCommand implements Callable<Integer> {
                     refused / seconds);
         out.printf(
             Locale.ROOT,
-            "  run %d: %s, read %.1f MB/s%s%n",
+            "  run %d: %s, read %.1f MB/s%s%s%n",
             r + 1,
             write,
             reads[r],
+            flushed,
             dropped ? " (page cache dropped before reading)" : "");
         out.flush();
       }
@@ -293,7 +304,7 @@ public final class IorCommand implements Callable<Integer> {
       Callable<Void> fresh)
       throws Exception {
     double total = warmBytes * (double) fss.size() / 1e6;
-    steady.warmUp(
+    steady.warmUpAll(
         () -> {
           fresh.call();
           double written =
@@ -317,14 +328,16 @@ public final class IorCommand implements Callable<Integer> {
                               warmBytes,
                               i,
                               false));
-          return readOnly ? read : written;
+          return readOnly ? new double[] {read} : new double[] {written, read};
         });
     out.printf(
         Locale.ROOT,
         "warm-up, untimed: %d pass(es) of %s per client, %s MB/s%n",
         steady.rates().size(),
         DataSize.format(warmBytes),
-        (readOnly ? "read " : "write ") + steady.ratesText());
+        readOnly
+            ? "read " + steady.ratesText()
+            : "write " + steady.ratesText() + "; read " + steady.ratesText(1));
     out.flush();
   }
 
@@ -462,7 +475,7 @@ public final class IorCommand implements Callable<Integer> {
       return false;
     }
     try {
-      new ProcessBuilder("sync").inheritIO().start().waitFor();
+      DirtyPages.sync();
       Files.writeString(knob, "3\n");
       return true;
     } catch (IOException | InterruptedException e) {

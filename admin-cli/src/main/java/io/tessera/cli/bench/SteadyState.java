@@ -9,13 +9,17 @@ import java.util.stream.Collectors;
  * Decides when untimed warm-up passes may stop: a cluster just started runs its first passes slower
  * while each server JVM (a ninth of the traffic each, on nine data servers) and the client are
  * still compiling their I/O paths. Warm-up goes on until a pass's rate is within {@code tolerance}
- * of the pass before it, or {@code maxPasses} passes were run. The benches and the failure suite's
- * workload warm up with it.
+ * of the pass before it, or {@code maxPasses} passes were run. A pass may measure several rates (a
+ * write and a read): each must settle, as a read path still compiling after the writes settled
+ * makes the first timed reads slower than the rest. The benches and the failure suite's workload
+ * warm up with it.
  */
 public final class SteadyState {
   private final int maxPasses;
   private final double tolerance;
-  private final List<Double> rates = new ArrayList<>();
+
+  /** Each pass's rates; the first is the one {@link #rates()} reports. */
+  private final List<double[]> passes = new ArrayList<>();
 
   public SteadyState(int maxPasses, double tolerance) {
     if (maxPasses < 1 || tolerance <= 0) {
@@ -63,35 +67,55 @@ public final class SteadyState {
     double run() throws Exception;
   }
 
+  /** One untimed pass measuring several rates (NaN: not measured); returns them. */
+  public interface MultiPass {
+    double[] run() throws Exception;
+  }
+
   /** Runs {@code pass} until the rates settle, or as many times as this was asked for. */
   public void warmUp(Pass pass) throws Exception {
+    warmUpAll(() -> new double[] {pass.run()});
+  }
+
+  /** Runs {@code pass} until every rate it measures settles, or as many times as asked for. */
+  public void warmUpAll(MultiPass pass) throws Exception {
     while (another(pass.run())) {
       // the next pass
     }
   }
 
-  /** Records a pass's rate; whether another pass is needed. */
-  boolean another(double rate) {
-    rates.add(rate);
-    if (rates.size() >= maxPasses) {
+  /** Records a pass's rates; whether another pass is needed. */
+  boolean another(double... rates) {
+    passes.add(rates.clone());
+    if (passes.size() >= maxPasses) {
       return false;
     }
-    if (rates.size() < 2 || Double.isNaN(tolerance)) {
+    if (passes.size() < 2 || Double.isNaN(tolerance)) {
       return true;
     }
-    double before = rates.get(rates.size() - 2);
-    return Math.abs(rate - before) > tolerance * before;
+    double[] before = passes.get(passes.size() - 2);
+    for (int i = 0; i < rates.length && i < before.length; i++) {
+      if (Math.abs(rates[i] - before[i]) > tolerance * before[i]) {
+        return true; // NaN compares false: a rate not measured never asks for another pass
+      }
+    }
+    return false;
   }
 
-  /** The rates so far as "167, 317, 388". */
+  /** The first rate of every pass so far as "167, 317, 388". */
   String ratesText() {
-    return rates.stream()
-        .map(r -> String.format(Locale.ROOT, "%.0f", r))
+    return ratesText(0);
+  }
+
+  /** Rate {@code i} of every pass so far as "167, 317, 388". */
+  String ratesText(int i) {
+    return passes.stream()
+        .map(r -> String.format(Locale.ROOT, "%.0f", r[i]))
         .collect(Collectors.joining(", "));
   }
 
-  /** The rates recorded so far, in order. */
+  /** The first rate of every pass so far, in order. */
   public List<Double> rates() {
-    return List.copyOf(rates);
+    return passes.stream().map(r -> r[0]).toList();
   }
 }

@@ -32,6 +32,23 @@ class SteadyStateTest {
   }
 
   @Test
+  void readsStillCompilingGetAnotherPassAfterTheWritesSettled() {
+    SteadyState s = new SteadyState(8, 0.10);
+    s.another(400, 900);
+    assertThat(s.another(420, 1300)).as("writes within 5 %, reads 44 % faster").isTrue();
+    assertThat(s.another(415, 1350)).as("both within 10 %").isFalse();
+    assertThat(s.rates()).containsExactly(400.0, 420.0, 415.0);
+    assertThat(s.ratesText(1)).isEqualTo("900, 1300, 1350");
+  }
+
+  @Test
+  void aRateNotMeasuredNeverHoldsTheWarmUp() {
+    SteadyState s = new SteadyState(8, 0.10);
+    s.another(400, Double.NaN);
+    assertThat(s.another(410, Double.NaN)).isFalse();
+  }
+
+  @Test
   void aSinglePassLimitMeansOnePass() {
     assertThat(new SteadyState(1, 0.10).another(100)).isFalse();
     assertThatThrownBy(() -> new SteadyState(0, 0.10)).isInstanceOf(IllegalArgumentException.class);
