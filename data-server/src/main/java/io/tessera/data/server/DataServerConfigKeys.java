@@ -68,14 +68,18 @@ public final class DataServerConfigKeys {
                 + " its write-ahead log (slower)");
 
     /**
-     * The kernel's copy of every byte into fresh cache pages cost data servers most of their CPU.
+     * Off by default: units written past the page cache must come back from the disk, so reading a
+     * file just written ran at the disk's speed of the hour (docs/benchmarks, 2026-11-27). On a
+     * machine where the kernel's copy into cache pages costs data servers much CPU, direct writes
+     * spare it.
      */
     public static final ConfigKey<Boolean> DIRECT_WRITES =
         ConfigKey.bool(
             "tessera.data.direct-writes",
-            true,
+            false,
             "write value files with direct I/O (O_DIRECT), past the page cache, where the file system allows it (not"
-                + " tmpfs); false: through the page cache");
+                + " tmpfs): spares the kernel's copy, but a file read right after it is written comes from the disk;"
+                + " false: through the page cache");
 
     /**
      * Streaming reads, rebuilds and the scrubber (which then checks the device's bytes) read whole

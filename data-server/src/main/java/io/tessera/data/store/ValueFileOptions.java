@@ -12,5 +12,5 @@ package io.tessera.data.store;
  */
 public record ValueFileOptions(boolean directWrites, boolean directReads, long spareBytes) {
   /** The data server's defaults. */
-  public static final ValueFileOptions DEFAULTS = new ValueFileOptions(true, true, 256L << 20);
+  public static final ValueFileOptions DEFAULTS = new ValueFileOptions(false, true, 256L << 20);
 }

@@ -83,6 +83,25 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
     assertThat(read(id, 0, 10)).isNull();
   }
 
+  /** Units written whole and cold units read whole past the page cache. */
+  private static final ValueFileOptions DIRECT_IO = new ValueFileOptions(true, true, 256L << 20);
+
+  /**
+   * By default a unit just written stays in the page cache, so reading a file right after writing
+   * it (a checkpoint read back, a benchmark's read pass) costs no disk read.
+   */
+  @Test
+  void withTheDefaultsAUnitJustWrittenIsReadFromThePageCache() throws Exception {
+    byte[] value = bytes(UNIT + 4, 5);
+    ValueFiles files = new ValueFiles(dir.resolve("defaults"), ValueFileOptions.DEFAULTS);
+    ValueFiles.Ref ref =
+        files.write(
+            new ShardId(64, 0, 0), 0, new ByteBuffer[] {ByteBuffer.wrap(value)}, false, true);
+    assertThat(Files.size(files.pathForTesting(ref))).isEqualTo(value.length);
+    assertThat(cached(files.pathForTesting(ref), value.length)).isTrue();
+    assertThat(wholeReadIsMapped(files, ref, value)).as("replied from the cache").isTrue();
+  }
+
   /**
    * A value written with direct I/O fills its file to a whole block; a reader takes the length from
    * the index and gets exactly the value. A file system that refuses direct I/O (an older kernel's
@@ -92,7 +111,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   @Test
   void directWritesPadToABlockAndAFileSystemThatRefusesThemGetsThePageCache() throws Exception {
     byte[] value = bytes(UNIT + 4, 9); // as stored: a checksum, then the unit
-    ValueFiles direct = new ValueFiles(dir.resolve("direct"), ValueFileOptions.DEFAULTS);
+    ValueFiles direct = new ValueFiles(dir.resolve("direct"), DIRECT_IO);
     ValueFiles.Ref a =
         direct.write(
             new ShardId(60, 0, 0),
@@ -114,8 +133,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
         .isEqualTo(value.length);
 
     OpenOption refused = new OpenOption() {};
-    ValueFiles buffered =
-        new ValueFiles(dir.resolve("refused"), ValueFileOptions.DEFAULTS, refused);
+    ValueFiles buffered = new ValueFiles(dir.resolve("refused"), DIRECT_IO, refused);
     for (int i = 0; i < 2; i++) {
       ValueFiles.Ref b =
           buffered.write(
@@ -136,7 +154,7 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   void aWholeUnitReadOfAColdFileStaysOutOfThePageCacheAndACachedOneIsServedFromIt()
       throws Exception {
     byte[] value = bytes(UNIT + 4, 3);
-    ValueFiles files = new ValueFiles(dir.resolve("reads"), ValueFileOptions.DEFAULTS);
+    ValueFiles files = new ValueFiles(dir.resolve("reads"), DIRECT_IO);
     ValueFiles.Ref cold =
         files.write(
             new ShardId(62, 0, 0), 0, new ByteBuffer[] {ByteBuffer.wrap(value)}, false, true);
@@ -182,11 +200,10 @@ class ValueFilesStoreTest extends RocksShardStoreTest {
   void aFileSystemThatRefusesDirectReadsGetsWholeUnitsThroughThePageCache() throws Exception {
     byte[] value = bytes(UNIT + 4, 4);
     ValueFiles.Ref ref =
-        new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS)
+        new ValueFiles(dir.resolve("refusing"), DIRECT_IO)
             .write(
                 new ShardId(63, 0, 0), 0, new ByteBuffer[] {ByteBuffer.wrap(value)}, false, true);
-    ValueFiles refusing =
-        new ValueFiles(dir.resolve("refusing"), ValueFileOptions.DEFAULTS, new OpenOption() {});
+    ValueFiles refusing = new ValueFiles(dir.resolve("refusing"), DIRECT_IO, new OpenOption() {});
     for (int i = 0; i < 2; i++) {
       assertThat(wholeReadIsMapped(refusing, ref, value)).as("read %d: mapped", i).isTrue();
     }

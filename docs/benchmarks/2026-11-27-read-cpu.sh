@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Where a read's CPU goes: a fresh 9-server cluster, `bench ior --keep` of a 1 GiB file (RS 6+3 by
+# default, or $1), then one `bench ior --read-only --runs 5` with every process's CPU (utime and
+# stime from /proc: the reading client, each data server, the meta replicas) and vmstat (us, sy,
+# wa, st and bi: disk reads) over it. Run from the repository root.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+EC=${1:-6+3}
+BASE=28000; DIR=/tmp/read-cpu
+META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
+rm -rf "$DIR" && mkdir -p "$DIR"
+TESSERA_SKIP_BUILD=1 ./tessera local --dir "$DIR" --port-base $BASE --data-servers 9 > "$DIR.out" 2>&1 &
+LOCAL=$!
+trap 'kill -TERM $LOCAL 2>/dev/null; wait $LOCAL || true' EXIT
+until grep -q "^Ready in" "$DIR.out"; do sleep 1; done
+ior() { TESSERA_SKIP_BUILD=1 ./tessera bench ior --meta "$META" --ec "$EC" --block 1G --transfer 4M --dir /read-cpu "$@" 2>/dev/null; }
+echo "== ior $EC --keep ($(uptime))"
+ior --runs 3 --keep | grep -E '^warm|^(write|read):'
+servers=$(python3 -c "import json;d=json.load(open('$DIR/cluster.json'));print(' '.join(n['id']+':'+str(n['pid']) for k in ('meta','data') for n in d[k]))")
+ticks() { for e in $servers "client:$1"; do awk -v id="${e%%:*}" '{print id, $14, $15}' "/proc/${e#*:}/stat"; done; }
+echo "== ior $EC --read-only --runs 5 ($(uptime))"
+vmstat 1 > /tmp/read-cpu-vmstat.txt & vm=$!
+ior --runs 5 --read-only --no-verify > /tmp/read-cpu-ior.txt &
+sleep 1
+client=$(pgrep -f 'bench ior.*--read-only' | head -1)
+ticks $client > /tmp/read-cpu-before.txt
+t0=$(date +%s.%N)
+while kill -0 $client 2>/dev/null; do ticks $client > /tmp/read-cpu-after.txt 2>/dev/null || true; t1=$(date +%s.%N); sleep 0.2; done
+kill $vm
+grep -E '^warm|^  run|^read:' /tmp/read-cpu-ior.txt
+python3 - "$t0" "$t1" <<'PY'
+import sys
+secs = float(sys.argv[2]) - float(sys.argv[1])
+b = {l.split()[0]: l.split()[1:] for l in open('/tmp/read-cpu-before.txt')}
+a = {l.split()[0]: l.split()[1:] for l in open('/tmp/read-cpu-after.txt')}
+groups = {}
+for k in a:
+    g = 'client' if k == 'client' else ('meta' if k.startswith('m') else 'data')
+    u = (int(a[k][0]) - int(b[k][0])) / 100
+    s = (int(a[k][1]) - int(b[k][1])) / 100
+    gu, gs = groups.get(g, (0, 0))
+    groups[g] = (gu + u, gs + s)
+print(f"CPU over {secs:.1f} s of reading (warm-up passes included):")
+for g, (u, s) in groups.items():
+    print(f"  {g:7s} user {u:6.1f} s  system {s:6.1f} s  = {(u + s) / secs:.2f} cores")
+PY
+awk 'NR>2 {us+=$13; sy+=$14; id+=$15; wa+=$16; st+=$17; bi+=$9; n++} END {printf "vmstat means over %d s: us %.0f sy %.0f id %.0f wa %.0f st %.0f %%, bi %.0f MB/s\n", n, us/n, sy/n, id/n, wa/n, st/n, bi/n/1024}' /tmp/read-cpu-vmstat.txt
