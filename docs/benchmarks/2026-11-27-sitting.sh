@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# One sitting of issue 50, the HDFS peer first: its default run (RS-6-3 write, read, degraded
+# read, creates and stats from 4 threads) and its creates from 32 threads; then Tessera on
+# `tessera local --data-servers 9`: creates from 4 threads on the fresh cluster, bench ior RS 6+3
+# (its file kept) and 6+0, creates from 4 threads and from 2 clients x 16 after them, the kept
+# file read healthy three times, one of its servers SIGKILLed, read three times more.
+# Usage: docs/benchmarks/2026-11-27-sitting.sh [PEER_DIR]   (default /tmp/hdfs-ec, built)
+# Run from anywhere; Tessera must be built (mvn -DskipTests install). `bench meta` runs with its
+# defaults (10,000 files, warm-up passes of 10,000 until the rate settles), as the peer warms up
+# with 10,000 creates and stats.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PEER=${1:-/tmp/hdfs-ec}
+BASE=28000; DIR=/tmp/sitting
+META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
+t() { TESSERA_SKIP_BUILD=1 ./tessera "$@" --meta "$META" 2>/dev/null; }
+peer() { (cd "$PEER" && java -Xmx6g -cp "target/hdfs-bench.jar:target/lib/*" -Dquiet.wait.s=20 "$@" \
+  bench.HdfsEcBench /tmp/hdfs-bench-data 2>/dev/null); rm -rf /tmp/hdfs-bench-data; }
+echo "== HDFS peer ($(uptime))"
+peer
+echo "== HDFS peer, creates from 32 threads ($(uptime))"
+peer -Dmeta.threads=32 -Druns=1 -Dsingle.mib=64 -Dmulti.mib=16 -Dwarmup.mib=16
+rm -rf "$DIR" && mkdir -p "$DIR"
+TESSERA_SKIP_BUILD=1 ./tessera local --dir "$DIR" --port-base $BASE --data-servers 9 > "$DIR.out" 2>&1 &
+LOCAL=$!
+trap 'kill -TERM $LOCAL 2>/dev/null; wait $LOCAL || true' EXIT
+until grep -q "^Ready in" "$DIR.out"; do sleep 1; done
+echo "== Tessera, fresh cluster: creates from 4 threads ($(uptime))"
+t bench meta --threads 4
+echo "== bench ior RS 6+3, file kept ($(uptime))"
+t bench ior --ec 6+3 --block 1G --transfer 4M --runs 3 --keep --dir /degraded
+echo "== bench ior 6+0 ($(uptime))"
+t bench ior --ec 6+0 --block 1G --transfer 4M --runs 3
+echo "== after 8 GiB written and deleted: creates from 4 threads ($(uptime))"
+t bench meta --threads 4
+echo "== creates from 2 clients x 16 threads ($(uptime))"
+t bench meta --clients 2 --threads 16
+echo "== the kept RS 6+3 file, healthy ($(uptime))"
+t bench ior --ec 6+3 --block 1G --transfer 4M --runs 3 --read-only --dir /degraded
+victim=$(t fs stat /degraded/ior-kept-0 | grep -o 'ds-[0-9]*' | head -1)
+pid=$(python3 -c "import json;print([n['pid'] for n in json.load(open('$DIR/cluster.json'))['data'] if n['id']=='$victim'][0])")
+echo "== SIGKILL $victim (pid $pid), a server of the kept file"
+kill -KILL "$pid"
+sleep 12 # past tessera.meta.data-server-timeout: readers know it is down
+t bench ior --ec 6+3 --block 1G --transfer 4M --runs 3 --read-only --dir /degraded
