@@ -12,14 +12,11 @@ shift || true
 if [ $# -eq 0 ]; then
   set -- "" "-Dtessera.data.direct-writes=false -Dtessera.data.direct-reads=false"
 fi
-BASE=28000; DIR=/tmp/direct-io
-META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
+DIR=/tmp/direct-io
+. docs/benchmarks/local-cluster.sh
 side() { # $1 label, then tessera local -D settings
   local label=$1; shift
-  rm -rf "$DIR" && mkdir -p "$DIR"
-  TESSERA_SKIP_BUILD=1 ./tessera local --dir "$DIR" --port-base $BASE --data-servers 9 "$@" > "$DIR.out" 2>&1 &
-  local local_pid=$!
-  until grep -q "^Ready in" "$DIR.out"; do sleep 1; done
+  start_cluster "$DIR" "$@"
   for ec in 6+3 6+0; do
     echo "== $label, $ec ($(uptime))"
     vmstat 1 > /tmp/direct-io-vmstat.txt & local vm=$!
@@ -28,8 +25,7 @@ side() { # $1 label, then tessera local -D settings
     kill $vm
     awk 'NR>2 {us+=$13; sy+=$14; wa+=$16; bi+=$9; bo+=$10; n++} END {printf "vmstat means over %d s: us %.0f sy %.0f wa %.0f %%, bi %.0f MB/s, bo %.0f MB/s\n", n, us/n, sy/n, wa/n, bi/n/1024, bo/n/1024}' /tmp/direct-io-vmstat.txt
   done
-  kill -TERM $local_pid
-  wait $local_pid || true
+  stop_cluster
 }
 for round in $(seq "$ROUNDS"); do
   for settings in "$@"; do

@@ -10,8 +10,8 @@ cd "$(dirname "$0")/../.."
 ROUNDS=${1:-2}; shift || true
 KEY=${1:-tessera.meta.max-entries-in-flight}; shift || true
 VALUES=${*:-16 4 1}
-BASE=28000; DIR=/tmp/meta-group-commit
-META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
+DIR=/tmp/meta-group-commit
+. docs/benchmarks/local-cluster.sh
 bench() { TESSERA_SKIP_BUILD=1 ./tessera bench meta --meta "$META" "$@" 2>/dev/null; }
 meta_ticks() { # summed utime+stime of the meta replicas, in clock ticks
   python3 -c "
@@ -29,17 +29,12 @@ measured() { # $1 label, then bench meta args: its first lines and the meta repl
 }
 for round in $(seq "$ROUNDS"); do
   for v in $VALUES; do
-    rm -rf "$DIR" && mkdir -p "$DIR"
-    TESSERA_SKIP_BUILD=1 ./tessera local --dir "$DIR" --port-base $BASE --data-servers 9 \
-      -D"$KEY=$v" > "$DIR.out" 2>&1 &
-    local_pid=$!
-    until grep -q "^Ready in" "$DIR.out"; do sleep 1; done
+    start_cluster "$DIR" -D"$KEY=$v"
     echo "== round $round, $KEY=$v ($(uptime))"
     bench --threads 4 --files 5000 --warmup 5000 --warmup-passes 3 | grep -E '^(warm-up|creates:)' | sed 's/ (.*//' | tr '\n' ' '
     echo
     measured "4 threads" --threads 4 --files 10000
     measured "2 x 16" --clients 2 --threads 16 --files 10000
-    kill -TERM $local_pid
-    wait $local_pid || true
+    stop_cluster
   done
 done

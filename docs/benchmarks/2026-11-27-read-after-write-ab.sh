@@ -7,13 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${1:-2}
-BASE=28000; DIR=/tmp/read-after-write
-META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
-rm -rf "$DIR" && mkdir -p "$DIR"
-TESSERA_SKIP_BUILD=1 ./tessera local --dir "$DIR" --port-base $BASE --data-servers 9 > "$DIR.out" 2>&1 &
-LOCAL=$!
-trap 'kill -TERM $LOCAL 2>/dev/null; wait $LOCAL || true' EXIT
-until grep -q "^Ready in" "$DIR.out"; do sleep 1; done
+DIR=/tmp/read-after-write
+. docs/benchmarks/local-cluster.sh
+start_cluster "$DIR"
+trap stop_cluster EXIT
 ior() { # $1: label, then bench ior args
   local label=$1; shift
   echo "== $label ($(uptime))"

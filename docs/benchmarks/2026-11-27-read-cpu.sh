@@ -8,13 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 EC=${1:-6+3}
 MODE=${2:-healthy}
-BASE=28000; DIR=/tmp/read-cpu
-META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
-rm -rf "$DIR" && mkdir -p "$DIR"
-TESSERA_SKIP_BUILD=1 ./tessera local --dir "$DIR" --port-base $BASE --data-servers 9 > "$DIR.out" 2>&1 &
-LOCAL=$!
-trap 'kill -TERM $LOCAL 2>/dev/null; wait $LOCAL || true' EXIT
-until grep -q "^Ready in" "$DIR.out"; do sleep 1; done
+DIR=/tmp/read-cpu
+. docs/benchmarks/local-cluster.sh
+start_cluster "$DIR"
+trap stop_cluster EXIT
 ior() { TESSERA_SKIP_BUILD=1 ./tessera bench ior --meta "$META" --ec "$EC" --block 1G --transfer 4M --dir /read-cpu "$@" 2>/dev/null; }
 echo "== ior $EC --keep ($(uptime))"
 ior --runs 3 --keep | grep -E '^warm|^(write|read):'

@@ -12,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PEER=${1:-/tmp/hdfs-ec}
-BASE=28000; DIR=/tmp/sitting
-META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
+DIR=/tmp/sitting
+. docs/benchmarks/local-cluster.sh
 t() { TESSERA_SKIP_BUILD=1 ./tessera "$@" --meta "$META" 2>/dev/null; }
 peer() { (cd "$PEER" && java -Xmx6g -cp "target/hdfs-bench.jar:target/lib/*" -Dquiet.wait.s=20 "$@" \
   bench.HdfsEcBench /tmp/hdfs-bench-data 2>/dev/null); rm -rf /tmp/hdfs-bench-data; }
@@ -21,13 +21,6 @@ echo "== HDFS peer ($(uptime))"
 peer
 echo "== HDFS peer, creates from 32 threads ($(uptime))"
 peer -Dmeta.threads=32 -Druns=1 -Dsingle.mib=64 -Dmulti.mib=16 -Dwarmup.mib=16
-start_cluster() {
-  rm -rf "$DIR" && mkdir -p "$DIR"
-  TESSERA_SKIP_BUILD=1 ./tessera local --dir "$DIR" --port-base $BASE --data-servers 9 > "$DIR.out" 2>&1 &
-  LOCAL=$!
-  until grep -q "^Ready in" "$DIR.out"; do sleep 1; done
-}
-stop_cluster() { kill -TERM "$LOCAL" 2>/dev/null; wait "$LOCAL" || true; }
 to_reclaim() { t cluster status | sed -n 's/^Removed files whose shards are still to be deleted: //p'; }
 wait_reclaimed() { # until the data servers dropped every removed file's shards (at most 5 min)
   local start=$SECONDS left
@@ -39,11 +32,11 @@ wait_reclaimed() { # until the data servers dropped every removed file's shards 
 trap stop_cluster EXIT
 # creates on a fresh cluster of their own: the files they remove are reclaimed from the data
 # servers for a minute afterwards, which slows writes meanwhile (see the .md)
-start_cluster
+start_cluster "$DIR"
 echo "== Tessera, fresh cluster: creates from 4 threads ($(uptime))"
 t bench meta --threads 4
 stop_cluster
-start_cluster
+start_cluster "$DIR"
 echo "== bench ior RS 6+3, file kept ($(uptime))"
 t bench ior --ec 6+3 --block 1G --transfer 4M --runs 3 --keep --dir /degraded
 echo "== bench ior 6+0 ($(uptime))"

@@ -6,13 +6,10 @@
 # removed files the data servers have yet to drop (tessera cluster status). Run from the repository root.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BASE=28000; DIR=/tmp/writes-after-removes
-META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
-rm -rf "$DIR" && mkdir -p "$DIR"
-TESSERA_SKIP_BUILD=1 ./tessera local --dir "$DIR" --port-base $BASE --data-servers 9 > "$DIR.out" 2>&1 &
-LOCAL=$!
-trap 'kill -TERM $LOCAL 2>/dev/null; wait $LOCAL || true' EXIT
-until grep -q "^Ready in" "$DIR.out"; do sleep 1; done
+DIR=/tmp/writes-after-removes
+. docs/benchmarks/local-cluster.sh
+start_cluster "$DIR"
+trap stop_cluster EXIT
 ticks() { python3 -c "
 import json
 d = json.load(open('$DIR/cluster.json'))

@@ -1,0 +1,24 @@
+# Sourced by the benchmark scripts (run from the repository root, Tessera built):
+# start_cluster DIR [tessera local options...] starts `tessera local --data-servers 9` on port base
+# 28000 in DIR (emptied first; its output in DIR.out) and waits until it is ready; stop_cluster
+# stops it; META names its meta replicas.
+BASE=28000
+META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
+start_cluster() {
+  local dir=$1
+  shift
+  rm -rf "$dir" && mkdir -p "$dir"
+  TESSERA_SKIP_BUILD=1 ./tessera local --dir "$dir" --port-base $BASE --data-servers 9 "$@" > "$dir.out" 2>&1 &
+  LOCAL=$!
+  until grep -q "^Ready in" "$dir.out"; do
+    if ! kill -0 "$LOCAL" 2>/dev/null; then
+      cat "$dir.out" >&2
+      return 1
+    fi
+    sleep 1
+  done
+}
+stop_cluster() {
+  kill -TERM "$LOCAL" 2>/dev/null
+  wait "$LOCAL" || true
+}
