@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -82,10 +83,20 @@ class ConsolePageProcessTest {
     browser.findElement(By.cssSelector("#tabs button[data-tab='" + name + "']")).click();
   }
 
+  /**
+   * A data server's state on the overview. The page redraws the table every 2 s, so a row found may
+   * be replaced before its text is read: then it is found and read again.
+   */
   static String stateOf(String server) {
-    return browser
-        .findElement(By.cssSelector("#overview-servers tr[data-server='" + server + "'] td.state"))
-        .getText();
+    By cell = By.cssSelector("#overview-servers tr[data-server='" + server + "'] td.state");
+    return waitFor(
+        d -> {
+          try {
+            return d.findElement(cell).getText();
+          } catch (StaleElementReferenceException redrawn) {
+            return null;
+          }
+        });
   }
 
   @Test
