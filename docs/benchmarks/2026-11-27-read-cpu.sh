@@ -16,11 +16,9 @@ ior() { TESSERA_SKIP_BUILD=1 ./tessera bench ior --meta "$META" --ec "$EC" --blo
 echo "== ior $EC --keep ($(uptime))"
 ior --runs 3 --keep | grep -E '^warm|^(write|read):'
 if [ "$MODE" = degraded ]; then
-  victim=$(TESSERA_SKIP_BUILD=1 ./tessera fs stat /read-cpu/ior-kept-0 --meta "$META" 2>/dev/null | grep -o 'ds-[0-9]*' | head -1)
-  pid=$(python3 -c "import json;print([n['pid'] for n in json.load(open('$DIR/cluster.json'))['data'] if n['id']=='$victim'][0])")
-  echo "== SIGKILL $victim (pid $pid), a server of the file"
-  kill -KILL "$pid"
-  sleep 12 # past tessera.meta.data-server-timeout
+  kill_server_of /read-cpu/ior-kept-0
+  victim=$VICTIM
+  echo "== SIGKILLed $victim (pid $VICTIM_PID), a server of the file"
 fi
 servers=$(python3 -c "import json;d=json.load(open('$DIR/cluster.json'));print(' '.join(n['id']+':'+str(n['pid']) for k in ('meta','data') for n in d[k] if '$MODE' != 'degraded' or n['id'] != '${victim:-}'))")
 ticks() { for e in $servers "client:$1"; do awk -v id="${e%%:*}" '{print id, $14, $15}' "/proc/${e#*:}/stat"; done; }

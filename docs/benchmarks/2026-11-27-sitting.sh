@@ -48,9 +48,6 @@ t bench meta --clients 2 --threads 16
 wait_reclaimed
 echo "== the kept RS 6+3 file, healthy ($(uptime))"
 t bench ior --ec 6+3 --block 1G --transfer 4M --runs 3 --read-only --dir /degraded
-victim=$(t fs stat /degraded/ior-kept-0 | grep -o 'ds-[0-9]*' | head -1)
-pid=$(python3 -c "import json;print([n['pid'] for n in json.load(open('$DIR/cluster.json'))['data'] if n['id']=='$victim'][0])")
-echo "== SIGKILL $victim (pid $pid), a server of the kept file"
-kill -KILL "$pid"
-sleep 12 # past tessera.meta.data-server-timeout: readers know it is down
+kill_server_of /degraded/ior-kept-0
+echo "== SIGKILLed $VICTIM (pid $VICTIM_PID), a server of the kept file"
 t bench ior --ec 6+3 --block 1G --transfer 4M --runs 3 --read-only --dir /degraded

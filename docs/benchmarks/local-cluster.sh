@@ -7,6 +7,7 @@ META=127.0.0.1:$BASE,127.0.0.1:$((BASE + 2)),127.0.0.1:$((BASE + 4))
 start_cluster() {
   local dir=$1
   shift
+  CLUSTER_DIR=$dir
   rm -rf "$dir" && mkdir -p "$dir"
   TESSERA_SKIP_BUILD=1 ./tessera local --dir "$dir" --port-base $BASE --data-servers 9 "$@" > "$dir.out" 2>&1 &
   LOCAL=$!
@@ -21,4 +22,12 @@ start_cluster() {
 stop_cluster() {
   kill -TERM "$LOCAL" 2>/dev/null
   wait "$LOCAL" || true
+}
+# kill_server_of FILE: SIGKILLs the data server holding FILE's first unit, then waits 12 s (past
+# tessera.meta.data-server-timeout: readers know it is down); sets VICTIM and VICTIM_PID.
+kill_server_of() {
+  VICTIM=$(TESSERA_SKIP_BUILD=1 ./tessera fs stat "$1" --meta "$META" 2>/dev/null | grep -o 'ds-[0-9]*' | head -1)
+  VICTIM_PID=$(python3 -c "import json;print([n['pid'] for n in json.load(open('$CLUSTER_DIR/cluster.json'))['data'] if n['id']=='$VICTIM'][0])")
+  kill -KILL "$VICTIM_PID"
+  sleep 12
 }
