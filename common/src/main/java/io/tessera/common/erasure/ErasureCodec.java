@@ -1,5 +1,7 @@
 package io.tessera.common.erasure;
 
+import java.nio.ByteBuffer;
+
 /**
  * A systematic k-of-n erasure code over stripe units: the first {@code k} shards are the data
  * unchanged, the last {@code m} are parity, and any {@code k} shards rebuild the others. The rest
@@ -70,6 +72,13 @@ public interface ErasureCodec {
    * other arrays may be null.
    */
   void reconstructDataAt(byte[][] shards, int[] offsets, boolean[] present, int length);
+
+  /**
+   * Like {@link #reconstructDataAt} with shards as buffers, bytes {@code [position, position +
+   * length)} of each: present shards may be direct buffers (a reply's bytes where they landed, not
+   * copied), and a missing data shard with a buffer receives its rebuilt bytes.
+   */
+  void reconstructDataFrom(ByteBuffer[] shards, boolean[] present, int length);
 
   /** Whether the parity shards match the data shards. */
   boolean isParityCorrect(byte[][] shards, int offset, int length);

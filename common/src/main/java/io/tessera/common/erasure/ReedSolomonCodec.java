@@ -3,9 +3,12 @@ package io.tessera.common.erasure;
 import com.backblaze.erasure.Galois;
 import com.backblaze.erasure.Matrix;
 import com.backblaze.erasure.ReedSolomon;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@link ErasureCodec} backed by the Backblaze JavaReedSolomon codec (MIT), with a coding loop of
@@ -20,6 +23,11 @@ final class ReedSolomonCodec implements ErasureCodec {
    * square.
    */
   private final Matrix encoding;
+
+  /**
+   * Decoding matrices by the set of shards decoded from (a bit each): at most n-choose-k of them.
+   */
+  private final Map<Long, Matrix> inverses = new ConcurrentHashMap<>();
 
   ReedSolomonCodec(int k, int m, CodingLoops loop) {
     if (k < 1 || m < 1 || k + m > 256) {
@@ -144,10 +152,25 @@ final class ReedSolomonCodec implements ErasureCodec {
 
   @Override
   public void reconstructDataAt(byte[][] shards, int[] offsets, boolean[] present, int length) {
+    int n = rs.getTotalShardCount();
+    if (shards.length != n || offsets.length != n) {
+      throw new IllegalArgumentException("expected " + n + " shards and offsets");
+    }
+    ByteBuffer[] buffers = new ByteBuffer[n];
+    for (int i = 0; i < n; i++) {
+      if (shards[i] != null) {
+        buffers[i] = ByteBuffer.wrap(shards[i], offsets[i], length).slice();
+      }
+    }
+    reconstructDataFrom(buffers, present, length);
+  }
+
+  @Override
+  public void reconstructDataFrom(ByteBuffer[] shards, boolean[] present, int length) {
     int k = dataShards();
     int n = rs.getTotalShardCount();
-    if (shards.length != n || offsets.length != n || present.length != n) {
-      throw new IllegalArgumentException("expected " + n + " shards, offsets and flags");
+    if (shards.length != n || present.length != n) {
+      throw new IllegalArgumentException("expected " + n + " shards and flags");
     }
     int[] sources = new int[k];
     int found = 0;
@@ -178,43 +201,59 @@ final class ReedSolomonCodec implements ErasureCodec {
       return;
     }
     if (!loop.vectorNow()) {
-      reconstructByCopy(shards, offsets, present, length, wanted);
+      reconstructByCopy(shards, present, length, wanted);
       return;
     }
-    // data = inverse(rows of the sources) x sources: one row per wanted data shard
+    Matrix decode = decodeMatrix(sources);
+    byte[][] rows = new byte[wanted.size()][];
+    ByteBuffer[] outputs = new ByteBuffer[wanted.size()];
+    for (int w = 0; w < rows.length; w++) {
+      rows[w] = decode.getRow(wanted.get(w));
+      outputs[w] = shards[wanted.get(w)];
+    }
+    ByteBuffer[] inputs = new ByteBuffer[k];
+    for (int r = 0; r < k; r++) {
+      inputs[r] = shards[sources[r]];
+    }
+    VectorCodingLoop.code(rows, inputs, k, outputs, rows.length, length);
+  }
+
+  /**
+   * data = inverse(rows of the sources) x sources, one inverse per set of sources: a reader decodes
+   * stripe after stripe (and a kept read piece after piece) from the same ones.
+   */
+  private Matrix decodeMatrix(int[] sources) {
+    long key = 0;
+    for (int s : sources) {
+      if (s >= Long.SIZE) {
+        return invert(sources);
+      }
+      key |= 1L << s;
+    }
+    return inverses.computeIfAbsent(key, x -> invert(sources));
+  }
+
+  private Matrix invert(int[] sources) {
+    int k = sources.length;
     Matrix sub = new Matrix(k, k);
     for (int r = 0; r < k; r++) {
       for (int c = 0; c < k; c++) {
         sub.set(r, c, encoding.get(sources[r], c));
       }
     }
-    Matrix decode = sub.invert();
-    byte[][] rows = new byte[wanted.size()][];
-    byte[][] outputs = new byte[wanted.size()][];
-    int[] outOffsets = new int[wanted.size()];
-    for (int w = 0; w < rows.length; w++) {
-      rows[w] = decode.getRow(wanted.get(w));
-      outputs[w] = shards[wanted.get(w)];
-      outOffsets[w] = offsets[wanted.get(w)];
-    }
-    byte[][] inputs = new byte[k][];
-    int[] inOffsets = new int[k];
-    for (int r = 0; r < k; r++) {
-      inputs[r] = shards[sources[r]];
-      inOffsets[r] = offsets[sources[r]];
-    }
-    VectorCodingLoop.code(rows, inputs, inOffsets, k, outputs, outOffsets, rows.length, length);
+    return sub.invert();
   }
 
-  /** Any loop: gather into arrays at one offset, decode, scatter the wanted shards back. */
+  /** Any loop: copy into arrays, decode, copy the wanted shards back. */
   private void reconstructByCopy(
-      byte[][] shards, int[] offsets, boolean[] present, int length, List<Integer> wanted) {
+      ByteBuffer[] shards, boolean[] present, int length, List<Integer> wanted) {
     int n = shards.length;
     byte[][] tmp = new byte[n][];
     boolean[] p = new boolean[n];
     for (int i = 0; i < n; i++) {
       if (present[i]) {
-        tmp[i] = Arrays.copyOfRange(shards[i], offsets[i], offsets[i] + length);
+        tmp[i] = new byte[length];
+        shards[i].get(shards[i].position(), tmp[i]);
         p[i] = true;
       } else if (i < dataShards()) {
         tmp[i] = new byte[length];
@@ -222,7 +261,7 @@ final class ReedSolomonCodec implements ErasureCodec {
     }
     reconstructData(tmp, p, 0, length);
     for (int j : wanted) {
-      System.arraycopy(tmp[j], 0, shards[j], offsets[j], length);
+      shards[j].put(shards[j].position(), tmp[j]);
     }
   }
 

@@ -1,6 +1,8 @@
 package io.tessera.common.erasure;
 
 import com.backblaze.erasure.CodingLoop;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.VectorOperators;
@@ -27,9 +29,6 @@ final class VectorCodingLoop implements CodingLoop {
   private static final byte[] LOW_FLAT = new byte[256 * LANES];
 
   private static final byte[] HIGH_FLAT = new byte[256 * LANES];
-
-  /** Outputs computed in one pass over the inputs (one accumulator each). */
-  private static final int OUTPUTS_PER_PASS = 4;
 
   /** Bytes checked per step of {@link #checkSomeShards}. */
   private static final int CHECK_CHUNK = 64 << 10;
@@ -104,8 +103,6 @@ final class VectorCodingLoop implements CodingLoop {
   /**
    * outputs[o][outOffsets[o] + x] = XOR over i of matrixRows[o][i] * inputs[i][inOffsets[i] + x],
    * for x < byteCount: every shard at its own offset, so shards can be slices of one larger buffer.
-   * Outputs are computed up to {@link #OUTPUTS_PER_PASS} at a time, so each input vector is loaded
-   * and split into its nibbles once for all of them.
    */
   static void code(
       byte[][] matrixRows,
@@ -116,81 +113,154 @@ final class VectorCodingLoop implements CodingLoop {
       int[] outOffsets,
       int outputCount,
       int byteCount) {
-    int vectorEnd = byteCount - byteCount % LANES;
-    for (int first = 0; first < outputCount; first += OUTPUTS_PER_PASS) {
-      int count = Math.min(OUTPUTS_PER_PASS, outputCount - first);
-      int[][] tables = new int[OUTPUTS_PER_PASS][inputCount];
-      for (int o = 0; o < count; o++) {
-        for (int i = 0; i < inputCount; i++) {
-          tables[o][i] = (matrixRows[first + o][i] & 0xFF) * LANES;
-        }
+    code(
+        matrixRows,
+        wrap(inputs, inOffsets, inputCount, byteCount),
+        inputCount,
+        wrap(outputs, outOffsets, outputCount, byteCount),
+        outputCount,
+        byteCount);
+  }
+
+  private static ByteBuffer[] wrap(byte[][] arrays, int[] offsets, int count, int byteCount) {
+    ByteBuffer[] out = new ByteBuffer[count];
+    for (int i = 0; i < count; i++) {
+      out[i] = ByteBuffer.wrap(arrays[i], offsets[i], byteCount).slice();
+    }
+    return out;
+  }
+
+  /**
+   * outputs[o][x] = XOR over i of matrixRows[o][i] * inputs[i][x], for x < byteCount, indexes
+   * counted from each buffer's position: inputs may be direct buffers (a reply's bytes where they
+   * landed).
+   */
+  static void code(
+      byte[][] matrixRows,
+      ByteBuffer[] inputs,
+      int inputCount,
+      ByteBuffer[] outputs,
+      int outputCount,
+      int byteCount) {
+    ByteBuffer[] in = new ByteBuffer[inputCount];
+    for (int i = 0; i < inputCount; i++) {
+      in[i] = inputs[i].slice();
+    }
+    ByteBuffer[] out = new ByteBuffer[outputCount];
+    int[][] tables = new int[outputCount][inputCount];
+    for (int o = 0; o < outputCount; o++) {
+      out[o] = outputs[o].slice();
+      for (int i = 0; i < inputCount; i++) {
+        tables[o][i] = (matrixRows[o][i] & 0xFF) * LANES;
       }
-      codeVectors(
-          inputs, inOffsets, inputCount, outputs, outOffsets, first, count, tables, vectorEnd);
+    }
+    int vectorEnd = byteCount - byteCount % LANES;
+    int three = outputCount - outputCount % 3;
+    for (int o = 0; o < three; o += 3) {
+      codeThree(
+          in,
+          inputCount,
+          out[o],
+          out[o + 1],
+          out[o + 2],
+          tables[o],
+          tables[o + 1],
+          tables[o + 2],
+          vectorEnd);
+    }
+    if (outputCount - three == 2) {
+      codeTwo(
+          in, inputCount, out[three], out[three + 1], tables[three], tables[three + 1], vectorEnd);
+    } else if (outputCount - three == 1) {
+      codeOne(in, inputCount, out[three], tables[three], vectorEnd);
     }
     for (int x = vectorEnd; x < byteCount; x++) {
       for (int o = 0; o < outputCount; o++) {
         int acc = 0;
         for (int i = 0; i < inputCount; i++) {
-          int table = (matrixRows[o][i] & 0xFF) * LANES;
-          int v = inputs[i][inOffsets[i] + x] & 0xFF;
-          acc ^= LOW_FLAT[table + (v & 15)] ^ HIGH_FLAT[table + (v >>> 4)];
+          int v = in[i].get(x) & 0xFF;
+          acc ^= LOW_FLAT[tables[o][i] + (v & 15)] ^ HIGH_FLAT[tables[o][i] + (v >>> 4)];
         }
-        outputs[o][outOffsets[o] + x] = (byte) acc;
+        out[o].put(x, (byte) acc);
       }
     }
   }
 
   /**
-   * The vector part of {@link #code} for outputs {@code first .. first + count - 1} (count at most
-   * {@link #OUTPUTS_PER_PASS}); {@code tables[o][i]} is where coefficient row o, column i starts in
-   * {@link #LOW_FLAT} and {@link #HIGH_FLAT}; the accumulators past {@code count} stay unused (the
-   * tests on {@code count} do not change within the loop, so they are predicted).
+   * The vector part of {@link #code} for three outputs, each input split into nibbles once for all
+   * three; {@code t0[i]} is where output 0's coefficient for input i starts in {@link #LOW_FLAT}
+   * and {@link #HIGH_FLAT}. Kernels of fixed width because C2 keeps vectors in registers only when
+   * no branch merges them: one kernel with up to four accumulators, some updated under a test on
+   * the count, boxed every vector once codes of different widths had run (20 bytes allocated per
+   * byte coded, and slower).
    */
-  private static void codeVectors(
-      byte[][] inputs,
-      int[] inOffsets,
+  private static void codeThree(
+      ByteBuffer[] inputs,
       int inputCount,
-      byte[][] outputs,
-      int[] outOffsets,
-      int first,
-      int count,
-      int[][] tables,
+      ByteBuffer out0,
+      ByteBuffer out1,
+      ByteBuffer out2,
+      int[] t0,
+      int[] t1,
+      int[] t2,
       int vectorEnd) {
-    int[] t0 = tables[0];
-    int[] t1 = tables[1];
-    int[] t2 = tables[2];
-    int[] t3 = tables[3];
+    ByteOrder order = ByteOrder.nativeOrder();
     for (int x = 0; x < vectorEnd; x += LANES) {
       ByteVector a0 = ByteVector.zero(SPECIES);
       ByteVector a1 = a0;
       ByteVector a2 = a0;
-      ByteVector a3 = a0;
       for (int i = 0; i < inputCount; i++) {
-        ByteVector v = ByteVector.fromArray(SPECIES, inputs[i], inOffsets[i] + x);
+        ByteVector v = ByteVector.fromByteBuffer(SPECIES, inputs[i], x, order);
         ByteVector l = v.and((byte) 0x0F);
         ByteVector h = v.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0F);
         a0 = a0.lanewise(VectorOperators.XOR, product(l, h, t0[i]));
-        if (count > 1) {
-          a1 = a1.lanewise(VectorOperators.XOR, product(l, h, t1[i]));
-        }
-        if (count > 2) {
-          a2 = a2.lanewise(VectorOperators.XOR, product(l, h, t2[i]));
-        }
-        if (count > 3) {
-          a3 = a3.lanewise(VectorOperators.XOR, product(l, h, t3[i]));
-        }
+        a1 = a1.lanewise(VectorOperators.XOR, product(l, h, t1[i]));
+        a2 = a2.lanewise(VectorOperators.XOR, product(l, h, t2[i]));
       }
-      a0.intoArray(outputs[first], outOffsets[first] + x);
-      if (count > 1) {
-        a1.intoArray(outputs[first + 1], outOffsets[first + 1] + x);
+      a0.intoByteBuffer(out0, x, order);
+      a1.intoByteBuffer(out1, x, order);
+      a2.intoByteBuffer(out2, x, order);
+    }
+  }
+
+  /** {@link #codeThree} for two outputs. */
+  private static void codeTwo(
+      ByteBuffer[] inputs,
+      int inputCount,
+      ByteBuffer out0,
+      ByteBuffer out1,
+      int[] t0,
+      int[] t1,
+      int vectorEnd) {
+    ByteOrder order = ByteOrder.nativeOrder();
+    for (int x = 0; x < vectorEnd; x += LANES) {
+      ByteVector a0 = ByteVector.zero(SPECIES);
+      ByteVector a1 = a0;
+      for (int i = 0; i < inputCount; i++) {
+        ByteVector v = ByteVector.fromByteBuffer(SPECIES, inputs[i], x, order);
+        ByteVector l = v.and((byte) 0x0F);
+        ByteVector h = v.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0F);
+        a0 = a0.lanewise(VectorOperators.XOR, product(l, h, t0[i]));
+        a1 = a1.lanewise(VectorOperators.XOR, product(l, h, t1[i]));
       }
-      if (count > 2) {
-        a2.intoArray(outputs[first + 2], outOffsets[first + 2] + x);
+      a0.intoByteBuffer(out0, x, order);
+      a1.intoByteBuffer(out1, x, order);
+    }
+  }
+
+  /** {@link #codeThree} for one output. */
+  private static void codeOne(
+      ByteBuffer[] inputs, int inputCount, ByteBuffer out, int[] t, int vectorEnd) {
+    ByteOrder order = ByteOrder.nativeOrder();
+    for (int x = 0; x < vectorEnd; x += LANES) {
+      ByteVector acc = ByteVector.zero(SPECIES);
+      for (int i = 0; i < inputCount; i++) {
+        ByteVector v = ByteVector.fromByteBuffer(SPECIES, inputs[i], x, order);
+        ByteVector l = v.and((byte) 0x0F);
+        ByteVector h = v.lanewise(VectorOperators.LSHR, 4).and((byte) 0x0F);
+        acc = acc.lanewise(VectorOperators.XOR, product(l, h, t[i]));
       }
-      if (count > 3) {
-        a3.intoArray(outputs[first + 3], outOffsets[first + 3] + x);
-      }
+      acc.intoByteBuffer(out, x, order);
     }
   }
 

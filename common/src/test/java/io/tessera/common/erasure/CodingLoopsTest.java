@@ -2,6 +2,7 @@ package io.tessera.common.erasure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -134,6 +135,50 @@ class CodingLoopsTest {
           assertThat(Arrays.copyOfRange(buffer, offsets[j], offsets[j] + length))
               .as("%s: data %d of %d+%d", loop, j, k, m)
               .isEqualTo(full[j]);
+        }
+      }
+    }
+  }
+
+  @Test
+  void directBuffersOfRepliesDecodeTheLostDataUnitsIntoBuffersOfTheirOwn() {
+    Random rnd = new Random(15);
+    for (CodingLoops loop : CodingLoops.values()) {
+      for (int trial = 0; trial < 40; trial++) {
+        int k = 1 + rnd.nextInt(10);
+        int m = 1 + rnd.nextInt(4);
+        int length = 1 + rnd.nextInt(trial % 5 == 0 ? 100_000 : 3000);
+        byte[][] full = new byte[k + m][length];
+        for (int i = 0; i < k; i++) {
+          rnd.nextBytes(full[i]);
+        }
+        ErasureCodec.reedSolomon(k, m, loop).encode(full, 0, length);
+        boolean[] present = new boolean[k + m];
+        Arrays.fill(present, true);
+        for (int lost = 0; lost < m; ) {
+          int i = rnd.nextInt(k + m);
+          if (present[i]) {
+            present[i] = false;
+            lost++;
+          }
+        }
+        // each kept unit is a slice of a reply in direct memory, not at its buffer's start
+        ByteBuffer[] shards = new ByteBuffer[k + m];
+        for (int i = 0; i < k + m; i++) {
+          if (present[i]) {
+            ByteBuffer reply = ByteBuffer.allocateDirect(length + 9);
+            reply.position(9);
+            reply.put(full[i]).position(9);
+            shards[i] = reply;
+          } else if (i < k) {
+            shards[i] = ByteBuffer.allocate(length + 4).position(4);
+          }
+        }
+        ErasureCodec.reedSolomon(k, m, loop).reconstructDataFrom(shards, present, length);
+        for (int j = 0; j < k; j++) {
+          byte[] got = new byte[length];
+          shards[j].get(shards[j].position(), got);
+          assertThat(got).as("%s: data %d of %d+%d", loop, j, k, m).isEqualTo(full[j]);
         }
       }
     }
