@@ -67,6 +67,6 @@ def by_name(path):
     return out
 tb, ta = by_name('/tmp/read-cpu-threads-before.txt'), by_name('/tmp/read-cpu-threads-after.txt')
 rows = sorted(((ta[k] - tb.get(k, 0)) / 100, k) for k in ta)
-print("client threads (CPU s):", ", ".join(f"{k} {v:.1f}" for v, k in reversed(rows[-6:]) if v > 0))
+print("client threads (CPU s):", ", ".join(f"{k} {v:.1f}" for v, k in reversed(rows[-10:]) if v > 0))
 PY
 awk 'NR>2 {us+=$13; sy+=$14; id+=$15; wa+=$16; st+=$17; bi+=$9; n++} END {printf "vmstat means over %d s: us %.0f sy %.0f id %.0f wa %.0f st %.0f %%, bi %.0f MB/s\n", n, us/n, sy/n, id/n, wa/n, st/n, bi/n/1024}' /tmp/read-cpu-vmstat.txt

@@ -48,6 +48,7 @@ public final class StripedIo {
   private final IoCounters counters;
   private final LayoutRefresh layouts;
   private final LockedTruncate truncates;
+  private final KeptRead kept;
 
   public StripedIo(
       DataClient data,
@@ -61,6 +62,7 @@ public final class StripedIo {
     this.coding = coding;
     this.counters = counters;
     this.layouts = layouts;
+    this.kept = new KeptRead(data, coding, counters);
   }
 
   /**
@@ -137,89 +139,20 @@ public final class StripedIo {
 
   /**
    * Reads file bytes {@code [pos, pos+len)} into a buffer the caller must release, keeping the
-   * bytes where the replies brought them instead of copying them when every unit is readable as
-   * stored. Anything else (a unit to decode, a server that fails, a corrupt shard) is read by
-   * {@link #read} into an array, which the buffer then wraps.
+   * bytes where the replies brought them instead of copying them, stripes with a unit down or stale
+   * decoded from kept units ({@link KeptRead}). A server that fails mid-read or a corrupt shard
+   * sends the read to {@link #read}, into an array the buffer then wraps.
    */
   public CompletableFuture<ByteBuf> readKept(FileTarget file, long pos, int len) {
     return layouts
-        .planned(file, () -> keptRound(file, pos, len))
+        .planned(file, () -> kept.read(file, pos, len))
         .thenCompose(
-            kept -> {
-              if (kept != null) {
-                return CompletableFuture.completedFuture(kept);
+            bytes -> {
+              if (bytes != null) {
+                return CompletableFuture.completedFuture(bytes);
               }
               byte[] copy = new byte[len];
               return read(file, pos, copy, 0, len).thenApply(v -> Unpooled.wrappedBuffer(copy));
-            });
-  }
-
-  /** The kept bytes, or null when the read needs what only {@link #read} does. */
-  private CompletableFuture<ByteBuf> keptRound(FileTarget file, long pos, int len) {
-    StripeLayout layout = file.layout();
-    List<ShardPiece> pieces = layout.pieces(pos, len);
-    UnusableUnits none = new UnusableUnits();
-    Map<String, List<ReadBatch>> batches = new LinkedHashMap<>();
-    for (int i = 0; i < pieces.size(); i++) {
-      ShardPiece p = pieces.get(i);
-      if (!usable(file, none, p.stripe(), p.unit())) {
-        return CompletableFuture.completedFuture(null);
-      }
-      addTo(
-          batches,
-          layout.serverOf(p.stripe(), p.unit()),
-          file.fileId(),
-          p.stripe(),
-          p.unit(),
-          p.offsetInUnit(),
-          p.length(),
-          null,
-          i,
-          p);
-    }
-    ByteBuf[] parts = new ByteBuf[pieces.size()];
-    List<CompletableFuture<Boolean>> calls = new ArrayList<>();
-    for (Map.Entry<String, List<ReadBatch>> e : batches.entrySet()) {
-      for (ReadBatch batch : e.getValue()) {
-        ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
-        calls.add(
-            data.call(e.getKey(), FileTarget.request(layout).setRead(r), null)
-                .thenApply(
-                    reply -> {
-                      counters.shardBytesRead.addAndGet(reply.payload().readableBytes());
-                      List<ByteBuf> kept;
-                      try {
-                        kept = batch.keep(reply.header(), reply.payload());
-                      } catch (TesseraException te) {
-                        throw new CompletionException(te);
-                      }
-                      if (kept == null) {
-                        return false;
-                      }
-                      for (int i = 0; i < kept.size(); i++) {
-                        parts[batch.targets().get(i).at()] = kept.get(i);
-                      }
-                      return true;
-                    }));
-      }
-    }
-    return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
-        .handle(
-            (v, err) -> {
-              boolean whole = err == null && calls.stream().allMatch(CompletableFuture::join);
-              if (whole) {
-                return Unpooled.wrappedUnmodifiableBuffer(parts);
-              }
-              for (ByteBuf part : parts) {
-                if (part != null) {
-                  part.release();
-                }
-              }
-              Throwable cause = err == null ? null : Failures.cause(err);
-              if (cause == null || (cause instanceof ServerDownException && file.hasParity())) {
-                return null;
-              }
-              throw wrap(unreadable(file, cause));
             });
   }
 
@@ -455,7 +388,7 @@ public final class StripedIo {
    * parity makes those bytes unreadable until it is back, which is not the cluster being
    * unreachable.
    */
-  private static Throwable unreadable(FileTarget file, Throwable cause) {
+  static Throwable unreadable(FileTarget file, Throwable cause) {
     if (cause instanceof ServerDownException down && !file.hasParity()) {
       return new TesseraException(
           StatusProto.UNREADABLE,
@@ -481,7 +414,7 @@ public final class StripedIo {
    * Adds a range to the server's current batch, starting a new batch when it would pass the request
    * bound.
    */
-  private static void addTo(
+  static void addTo(
       Map<String, List<ReadBatch>> batches,
       String server,
       long fileId,
@@ -559,7 +492,7 @@ public final class StripedIo {
     }
   }
 
-  private static CompletionException wrap(Throwable t) {
+  static CompletionException wrap(Throwable t) {
     return t instanceof CompletionException ce ? ce : new CompletionException(t);
   }
 

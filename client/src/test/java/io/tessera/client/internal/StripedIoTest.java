@@ -3,10 +3,13 @@ package io.tessera.client.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.DataRequestProto.OpCase;
 import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.status.TesseraException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -14,6 +17,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -82,12 +86,7 @@ class StripedIoTest {
     Map<Long, Set<Integer>> read = unitsRead();
     for (long s = 0; s < STRIPES; s++) {
       Set<Integer> units = read.get(s);
-      int lost = -1;
-      for (int u = 0; u < layout.width(); u++) {
-        if (layout.serverOf(s, u).equals("ds-0")) {
-          lost = u;
-        }
-      }
+      int lost = unitOn(layout, s, "ds-0");
       assertThat(units)
           .as("stripe %d: units read (ds-0 held unit %d)", s, lost)
           .doesNotContain(lost);
@@ -102,6 +101,77 @@ class StripedIoTest {
             .containsExactly(0, 1, 2, 3);
       }
     }
+  }
+
+  private byte[] readKept(FileTarget file, long pos, int len) throws Exception {
+    ByteBuf kept = cluster.io.readKept(file, pos, len).get(30, TimeUnit.SECONDS);
+    try {
+      return ByteBufUtil.getBytes(kept);
+    } finally {
+      kept.release();
+    }
+  }
+
+  /** How often each (stripe, unit) was asked for, over every server. */
+  private Map<String, Long> askedFor() {
+    return cluster.servers.values().stream()
+        .flatMap(s -> s.requests(OpCase.READ).stream())
+        .flatMap(r -> r.getRead().getRangesList().stream())
+        .collect(
+            Collectors.groupingBy(r -> r.getStripe() + "/" + r.getUnit(), Collectors.counting()));
+  }
+
+  @Test
+  void aStreamingReadAroundADownServerDecodesFromWhatItFetchedAndAsksForEachUnitOnce()
+      throws Exception {
+    cluster = new FakeCluster(6);
+    StripeLayout layout = cluster.layout(4, 2, UNIT);
+    FileTarget file = new FileTarget(4, layout, List.of());
+    byte[] data = writeStripes(file, 4);
+    cluster.server(0).stop();
+    cluster.data.health().markDown("ds-0", "stopped by the test");
+    // not stripe-aligned: the first and last stripes lose only part of a unit
+    int from = UNIT / 2 + 100;
+    int len = data.length - UNIT - 300;
+    assertThat(readKept(file, from, len))
+        .as("decoded around ds-0")
+        .isEqualTo(Arrays.copyOfRange(data, from, from + len));
+    assertThat(cluster.server(0).requests(OpCase.READ)).as("ds-0 is not asked").isEmpty();
+    assertThat(askedFor())
+        .as("every unit of a whole stripe asked for once")
+        .allSatisfy((u, n) -> assertThat(n).isEqualTo(partlyRead(u) ? n : 1L));
+    long lostDataUnits =
+        LongStream.range(0, STRIPES)
+            .filter(s -> layout.dataUnits() > unitOn(layout, s, "ds-0"))
+            .count();
+    assertThat(cluster.counters.degradedStripeReads.get())
+        .as("each stripe that lost a data unit decoded once")
+        .isEqualTo(lostDataUnits);
+  }
+
+  @Test
+  void aStreamingReadWhoseServerDiesMidReadIsReadAgainAroundIt() throws Exception {
+    cluster = new FakeCluster(6);
+    StripeLayout layout = cluster.layout(4, 2, UNIT);
+    FileTarget file = new FileTarget(5, layout, List.of());
+    byte[] data = writeStripes(file, 5);
+    cluster.server(1).stop();
+    assertThat(readKept(file, 0, data.length)).as("decoded around ds-1").isEqualTo(data);
+    assertThat(cluster.data.health().isDown("ds-1")).isTrue();
+  }
+
+  /** A unit of the first or last stripe of the read: a decode may need more of it than asked. */
+  private static boolean partlyRead(String stripeAndUnit) {
+    return stripeAndUnit.startsWith("0/") || stripeAndUnit.startsWith((STRIPES - 1) + "/");
+  }
+
+  private static int unitOn(StripeLayout layout, long stripe, String server) {
+    for (int u = 0; u < layout.width(); u++) {
+      if (layout.serverOf(stripe, u).equals(server)) {
+        return u;
+      }
+    }
+    throw new AssertionError(server + " holds no unit of stripe " + stripe);
   }
 
   @Test
