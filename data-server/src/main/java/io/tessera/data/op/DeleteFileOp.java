@@ -39,12 +39,12 @@ final class DeleteFileOp implements DataOp {
     List<Long> files = new ArrayList<>(d.getMoreFileIdsCount() + 1);
     files.add(d.getFileId());
     files.addAll(d.getMoreFileIdsList());
+    if (!d.getMovedAway()) {
+      store.deleteFiles(files);
+      return Replies.ok();
+    }
     for (long fileId : files) {
-      if (d.getMovedAway()) {
-        store.dropCopy(fileId);
-      } else {
-        store.deleteFile(fileId);
-      }
+      store.dropCopy(fileId);
     }
     return Replies.ok();
   }

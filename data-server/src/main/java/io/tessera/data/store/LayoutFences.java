@@ -1,12 +1,14 @@
 package io.tessera.data.store;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -71,6 +73,21 @@ final class LayoutFences {
     } else {
       floors.put(fileId, generation);
     }
+  }
+
+  /**
+   * Marks the files deleted, durably, in one write: above every generation, so unconditionally (the
+   * meta leader reclaims a thousand files a request, most of them never stored here).
+   */
+  synchronized void markDeleted(List<Long> fileIds, WriteOptions options) throws RocksDBException {
+    byte[] deleted = ByteBuffer.allocate(8).putLong(DELETED).array();
+    try (WriteBatch batch = new WriteBatch()) {
+      for (long fileId : fileIds) {
+        batch.put(family, key(fileId), deleted);
+      }
+      db.write(options, batch);
+    }
+    fileIds.forEach(floors::remove);
   }
 
   private static byte[] key(long fileId) {

@@ -183,7 +183,7 @@ public final class RocksShardStore implements ShardStore {
         LOG.info(
             "A write to file {} arrived as the file was deleted here; its shards were removed again",
             fileId);
-        removeShards(fileId);
+        removeShards(List.of(fileId));
       }
     }
   }
@@ -202,59 +202,64 @@ public final class RocksShardStore implements ShardStore {
   }
 
   @Override
-  public void deleteFile(long fileId) throws IOException {
+  public void deleteFiles(List<Long> fileIds) throws IOException {
     try {
       // first: a write that commits after the look below finds the mark and removes itself
-      fences.raise(fileId, LayoutFences.DELETED, db.asyncWrite);
+      fences.markDeleted(fileIds, db.asyncWrite);
     } catch (RocksDBException e) {
       throw ShardDb.error("delete", e);
     }
-    removeShards(fileId);
+    removeShards(fileIds);
   }
 
   @Override
   public void dropCopy(long fileId) throws IOException {
-    removeShards(fileId);
+    removeShards(List.of(fileId));
   }
 
-  /** Removes every shard of a file (live ones only, where snapshots may still see it). */
-  private void removeShards(long fileId) throws IOException {
+  /**
+   * Removes every shard of the files in one write (live ones only, where snapshots may still see
+   * them).
+   */
+  private void removeShards(List<Long> fileIds) throws IOException {
     EpochState now = state;
     ValueFileChanges changes = new ValueFileChanges(files);
-    if (!now.hasSnapshots()) {
-      VersionIndex.FileVersions versions = index.versionsOf(fileId);
-      if (versions.keys().isEmpty()) {
-        return; // nothing of it here (an empty file, or a server its data never reached)
-      }
-      try (WriteBatch batch = new WriteBatch()) {
-        versions.valueFiles().forEach(changes::obsolete);
-        if (versions.keys().size() > RANGE_DELETE_FROM) {
-          batch.deleteRange(
-              db.shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
-          batch.deleteRange(
-              db.versions, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
-        } else {
-          for (byte[] key : versions.keys()) {
-            batch.delete(db.shards, key);
-            batch.delete(db.versions, key);
+    try (WriteBatch batch = new WriteBatch()) {
+      if (now.hasSnapshots()) {
+        // snapshots may still see the files: their shards end in tombstones, older versions stay
+        for (long fileId : fileIds) {
+          for (ShardId id : index.shardsOf(fileId, 0)) {
+            mutexes.with(id, () -> writer.supersede(batch, id, now.epoch(), now, null, changes));
           }
         }
+      } else {
+        // files never stored here (empty ones, or their data went elsewhere) have no versions
+        for (VersionIndex.FileVersions versions : index.versionsOf(fileIds)) {
+          versions.valueFiles().forEach(changes::obsolete);
+          remove(batch, versions);
+        }
+      }
+      if (batch.count() > 0) {
         db.db.write(db.asyncWrite, batch);
-        changes.committed();
-      } catch (RocksDBException e) {
-        throw ShardDb.error("delete", e);
       }
-      return;
-    }
-    // snapshots may still see the file: its shards end in tombstones, older versions stay
-    try (WriteBatch batch = new WriteBatch()) {
-      for (ShardId id : index.shardsOf(fileId, 0)) {
-        mutexes.with(id, () -> writer.supersede(batch, id, now.epoch(), now, null, changes));
-      }
-      db.db.write(db.asyncWrite, batch);
       changes.committed();
     } catch (RocksDBException e) {
       throw ShardDb.error("delete", e);
+    }
+  }
+
+  private void remove(WriteBatch batch, VersionIndex.FileVersions versions)
+      throws RocksDBException {
+    long fileId = versions.fileId();
+    if (versions.keys().size() > RANGE_DELETE_FROM) {
+      batch.deleteRange(db.shards, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+      batch.deleteRange(
+          db.versions, ShardKey.fileFrom(fileId, 0), ShardKey.fileFrom(fileId + 1, 0));
+      return;
+    }
+    for (byte[] key : versions.keys()) {
+      batch.delete(db.shards, key);
+      batch.delete(db.versions, key);
     }
   }
 

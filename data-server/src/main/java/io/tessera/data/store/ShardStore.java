@@ -93,7 +93,12 @@ public interface ShardStore extends Closeable {
    * Removes every shard of a file removed from the namespace (where snapshots may see it: ends its
    * live ones), and refuses requests for it from then on, across restarts ({@link #layoutFloor}).
    */
-  void deleteFile(long fileId) throws IOException;
+  void deleteFiles(List<Long> fileIds) throws IOException;
+
+  /** {@link #deleteFiles} of one file. */
+  default void deleteFile(long fileId) throws IOException {
+    deleteFiles(List.of(fileId));
+  }
 
   /**
    * Removes this server's shards of a file that lives on elsewhere (recovery moved them to other

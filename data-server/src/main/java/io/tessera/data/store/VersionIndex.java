@@ -27,7 +27,7 @@ final class VersionIndex {
   }
 
   /** Every version key of a file, and the value files among them. */
-  record FileVersions(List<byte[]> keys, List<ValueFiles.Ref> valueFiles) {}
+  record FileVersions(long fileId, List<byte[]> keys, List<ValueFiles.Ref> valueFiles) {}
 
   /** Called with each shard and its versions, oldest first. */
   interface ShardVisitor {
@@ -145,26 +145,38 @@ final class VersionIndex {
   }
 
   /**
-   * The versions of a file. A write that commits between this look and a delete removes its version
-   * itself ({@link RocksShardStore#write}).
+   * The versions of the files that have any here, in file order, through one iterator (a delete
+   * names up to a thousand files). A write that commits between this look and a delete removes its
+   * version itself ({@link RocksShardStore#write}).
    */
-  FileVersions versionsOf(long fileId) {
-    List<byte[]> keys = new ArrayList<>();
-    List<ValueFiles.Ref> files = new ArrayList<>();
-    byte[] end = ShardKey.fileFrom(fileId + 1, 0);
+  List<FileVersions> versionsOf(List<Long> fileIds) {
+    List<FileVersions> out = new ArrayList<>();
     try (RocksIterator it = db.db.newIterator(db.versions)) {
-      for (it.seek(ShardKey.fileFrom(fileId, 0)); it.isValid(); it.next()) {
-        byte[] k = it.key();
-        if (Arrays.compareUnsigned(k, end) >= 0) {
-          break;
-        }
-        keys.add(k);
-        if (inFile(it.value())) {
-          files.add(fileOf(ShardKey.shardOf(k), ShardKey.epochOf(k), it.value()));
+      for (long fileId : fileIds.stream().sorted().toList()) {
+        FileVersions v = versionsOf(it, fileId);
+        if (!v.keys().isEmpty()) {
+          out.add(v);
         }
       }
     }
-    return new FileVersions(keys, files);
+    return out;
+  }
+
+  private FileVersions versionsOf(RocksIterator it, long fileId) {
+    List<byte[]> keys = new ArrayList<>();
+    List<ValueFiles.Ref> files = new ArrayList<>();
+    byte[] end = ShardKey.fileFrom(fileId + 1, 0);
+    for (it.seek(ShardKey.fileFrom(fileId, 0)); it.isValid(); it.next()) {
+      byte[] k = it.key();
+      if (Arrays.compareUnsigned(k, end) >= 0) {
+        break;
+      }
+      keys.add(k);
+      if (inFile(it.value())) {
+        files.add(fileOf(ShardKey.shardOf(k), ShardKey.epochOf(k), it.value()));
+      }
+    }
+    return new FileVersions(fileId, keys, files);
   }
 
   /** Walks the whole index one shard at a time. */

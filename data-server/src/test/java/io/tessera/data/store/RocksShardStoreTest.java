@@ -129,7 +129,7 @@ class RocksShardStoreTest {
   }
 
   @Test
-  void removingAFileOfManyShardsOrOfFewLeavesItsNeighboursWhole() throws Exception {
+  void removingFilesOfManyShardsOrOfFewInOneRequestLeavesTheirNeighboursWhole() throws Exception {
     byte[] u = bytes(64, 3);
     store.write(List.of(put(new ShardId(29, 0, 0), 0, u, true)), false);
     for (int s = 0; s < 1100; s++) { // past the point where one range tombstone is cheaper
@@ -140,10 +140,14 @@ class RocksShardStoreTest {
         false);
     store.write(List.of(put(new ShardId(32, 0, 0), 0, u, true)), false);
 
-    store.deleteFile(30);
-    store.deleteFile(31);
-    store.deleteFile(33); // never written here
+    store.deleteFiles(List.of(33L, 31L, 30L)); // 33: never written here
 
+    for (long gone : new long[] {30, 31, 33}) {
+      assertThat(store.layoutFloor(gone))
+          .as("file %d refuses requests from now on", gone)
+          .isEqualTo(ShardStore.FILE_DELETED);
+    }
+    assertThat(store.layoutFloor(32)).isZero();
     assertThat(read(new ShardId(30, 0, 0), 0, 64)).isNull();
     assertThat(read(new ShardId(30, 1099, 0), 0, 64)).isNull();
     assertThat(read(new ShardId(31, 1, 2), 0, 64)).isNull();
