@@ -3,12 +3,13 @@
 # `bench meta --threads 4` (its defaults: some 70,000 empty files created and removed, warm-up
 # included), then the same `bench ior` at once and again after 60 s idle; the data servers' and
 # the meta replicas' CPU (/proc) over each step and each 15 s of the idle minute, and how many
-# removed files the data servers have yet to drop (tessera cluster status). Run from the repository root.
+# removed files the data servers have yet to drop (tessera cluster status). Arguments go to
+# `tessera local` (e.g. -D=tessera.meta.reclaim-per-second=128). Run from the repository root.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DIR=/tmp/writes-after-removes
 . docs/benchmarks/local-cluster.sh
-start_cluster "$DIR"
+start_cluster "$DIR" "$@"
 trap stop_cluster EXIT
 ticks() { python3 -c "
 import json

@@ -39,11 +39,14 @@ import org.slf4j.LoggerFactory;
  * <p>Each round takes up to {@value #PER_ROUND} files, asks every server to drop all of its files
  * among them in requests of {@value #PER_REQUEST}, and logs the files every server dropped in one
  * entry: removing a directory of a hundred thousand small files costs a few hundred requests per
- * server, not a hundred thousand.
+ * server, not a hundred thousand. Rounds are paced to {@code tessera.meta.reclaim-per-second}.
  */
 final class FileReclaimer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(FileReclaimer.class);
   private static final int PER_ROUND = 1024;
+
+  /** How often the timer checks whether the pace lets the next round start. */
+  private static final long TICK_MS = 100;
 
   /** Files named in one delete request (a data server takes at most 1024). */
   private static final int PER_REQUEST = 256;
@@ -53,7 +56,12 @@ final class FileReclaimer implements Closeable {
   private final Supplier<NamespaceStore> store;
   private final DataServerRegistry registry;
   private final RpcClientPool dataServers;
+  private final int perSecond;
   private final AtomicBoolean roundRunning = new AtomicBoolean();
+
+  /** When the next round may start (System.nanoTime), by the pace. */
+  private volatile long nextRoundNanos;
+
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -67,8 +75,10 @@ final class FileReclaimer implements Closeable {
       TxnBatcher batcher,
       Supplier<NamespaceStore> store,
       DataServerRegistry registry,
-      RpcClientPool dataServers) {
+      RpcClientPool dataServers,
+      int perSecond) {
     this.raft = raft;
+    this.perSecond = perSecond;
     this.batcher = batcher;
     this.store = store;
     this.registry = registry;
@@ -76,16 +86,22 @@ final class FileReclaimer implements Closeable {
   }
 
   void start() {
-    timer.scheduleWithFixedDelay(this::round, 1, 1, TimeUnit.SECONDS);
+    timer.scheduleWithFixedDelay(this::round, 1000, TICK_MS, TimeUnit.MILLISECONDS);
   }
 
   private void round() {
-    if (!raft.isLeader() || !roundRunning.compareAndSet(false, true)) {
+    long now = System.nanoTime();
+    if (!raft.isLeader() || now < nextRoundNanos || !roundRunning.compareAndSet(false, true)) {
       return;
     }
     try {
       expirePartials();
-      reclaim(store.get().pendingReclaims(PER_ROUND))
+      Map<Long, LayoutProto> pending = store.get().pendingReclaims(Math.min(PER_ROUND, perSecond));
+      // a round of n files is followed by the next n / rate seconds after it started; an idle
+      // reclaimer looks again a second later
+      nextRoundNanos =
+          now + (pending.isEmpty() ? 1_000_000_000L : pending.size() * 1_000_000_000L / perSecond);
+      reclaim(pending)
           .whenComplete(
               (v, err) -> {
                 roundRunning.set(false);

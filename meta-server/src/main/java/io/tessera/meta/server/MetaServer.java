@@ -238,7 +238,14 @@ public final class MetaServer implements Closeable {
           e);
     }
     snapshots.start();
-    FileReclaimer reclaimer = new FileReclaimer(raft, batcher, sm::store, registry, dataPool);
+    FileReclaimer reclaimer =
+        new FileReclaimer(
+            raft,
+            batcher,
+            sm::store,
+            registry,
+            dataPool,
+            config.get(MetaServerConfigKeys.DataServers.RECLAIM_PER_SECOND));
     reclaimer.start();
     recovery.start();
     metrics.watch(sm, raft, recovery);

@@ -25,9 +25,17 @@ public final class MetaServerConfigKeys {
             "tessera.meta.heartbeat-interval",
             Duration.ofSeconds(1),
             "heartbeat interval announced to data servers");
+    public static final ConfigKey<Integer> RECLAIM_PER_SECOND =
+        ConfigKey.integer(
+            "tessera.meta.reclaim-per-second",
+            1024,
+            1,
+            "removed files whose shards the leader deletes from the data servers per second, at most");
 
     public static final ConfigSection SECTION =
-        new ConfigSection("Data server liveness", List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL));
+        new ConfigSection(
+            "Data servers: liveness, reclaim of removed files",
+            List.of(DATA_SERVER_TIMEOUT, HEARTBEAT_INTERVAL, RECLAIM_PER_SECOND));
   }
 
   /** Placement of new files. */
