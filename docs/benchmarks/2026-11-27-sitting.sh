@@ -30,8 +30,8 @@ wait_reclaimed() { # until the data servers dropped every removed file's shards 
   echo "reclaimed in $((SECONDS - start)) s (left: $left)"
 }
 trap stop_cluster EXIT
-# creates on a fresh cluster of their own: the files they remove are reclaimed from the data
-# servers for a minute afterwards, which slows writes meanwhile (see the .md)
+# creates on a fresh cluster of their own: writes right after tens of thousands of creates and
+# removes run slower for a minute (not because of the reclaim; see the .md)
 start_cluster "$DIR"
 echo "== Tessera, fresh cluster: creates from 4 threads ($(uptime))"
 t bench meta --threads 4
