@@ -30,7 +30,7 @@ final class Inodes {
   static void dropFile(NamespaceTxn tx, InodeProto file) {
     tx.deleteInode(file.getId());
     if (file.hasLayout() && file.getLayout().getServersCount() > 0) {
-      tx.reclaim(file.getId(), file.getLayout());
+      tx.reclaim(file.getId(), file.getLayout(), file.getSize() > 0);
     }
   }
 }

@@ -16,6 +16,24 @@ final class Keys {
     return ByteBuffer.wrap(b).getLong();
   }
 
+  /** The first byte of an empty file's reclaim key: above every id's first byte. */
+  private static final byte EMPTY_FILE = (byte) 0xFF;
+
+  /**
+   * reclaim: the file id for a file that held bytes, EMPTY_FILE | id for one that did not, so a
+   * scan from the start frees space first: a backlog of tens of thousands of removed empty files (a
+   * metadata benchmark) no longer holds back the space of large files removed after it, whose
+   * unreclaimed shards kept the data servers' page cache full and their disks writing back.
+   */
+  static byte[] reclaim(long fileId, boolean heldBytes) {
+    return heldBytes ? id(fileId) : ByteBuffer.allocate(9).put(EMPTY_FILE).putLong(fileId).array();
+  }
+
+  /** The file id of a reclaim key. */
+  static long reclaimedFile(byte[] key) {
+    return key.length == 9 ? ByteBuffer.wrap(key, 1, 8).getLong() : id(key);
+  }
+
   /**
    * dentries: parentId | name (UTF-8), so a directory's entries are adjacent and sorted by name.
    */

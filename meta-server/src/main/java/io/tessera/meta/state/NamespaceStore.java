@@ -622,7 +622,10 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     }
   }
 
-  /** Removed files whose shards still wait to be deleted, at most {@code limit}. */
+  /**
+   * Removed files whose shards still wait to be deleted, at most {@code limit}: those that held
+   * bytes first, each kind oldest first.
+   */
   public Map<Long, LayoutProto> pendingReclaims(int limit) {
     return guarded(() -> scanReclaims(limit));
   }
@@ -676,7 +679,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     Map<Long, LayoutProto> out = new LinkedHashMap<>();
     try (RocksIterator it = db.newIterator(reclaim)) {
       for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
-        out.put(Keys.id(it.key()), LayoutProto.parseFrom(it.value()));
+        out.put(Keys.reclaimedFile(it.key()), LayoutProto.parseFrom(it.value()));
       }
     } catch (InvalidProtocolBufferException e) {
       throw new IllegalStateException("corrupt reclaim record in " + dir, e);

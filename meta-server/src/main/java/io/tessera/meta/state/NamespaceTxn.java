@@ -249,13 +249,17 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     return next;
   }
 
-  /** Remembers that a removed file's shards must be deleted from its data servers. */
-  public void reclaim(long fileId, LayoutProto layout) {
-    put(store.reclaim, Keys.id(fileId), layout.toByteArray());
+  /**
+   * Remembers that a removed file's shards must be deleted from its data servers; files that held
+   * bytes are reclaimed before empty ones ({@link Keys#reclaim}).
+   */
+  public void reclaim(long fileId, LayoutProto layout, boolean heldBytes) {
+    put(store.reclaim, Keys.reclaim(fileId, heldBytes), layout.toByteArray());
   }
 
   public void reclaimDone(long fileId) {
-    delete(store.reclaim, Keys.id(fileId));
+    delete(store.reclaim, Keys.reclaim(fileId, true));
+    delete(store.reclaim, Keys.reclaim(fileId, false));
   }
 
   /** Forgets a data server: its registration, its state record and its leftover entries. */
