@@ -57,8 +57,12 @@ final class VectorWarmup {
     int fastRounds = 0;
     while (System.nanoTime() - start < GIVE_UP_NANOS) {
       long t = System.nanoTime();
-      VectorCodingLoop.code(rows, in, inOffsets, k, out, outOffsets, m, length);
-      double rate = (double) k * length / ((System.nanoTime() - t) / 1e9);
+      // one, two and three outputs: each width has a kernel of its own to compile (a reader
+      // decoding one lost unit would otherwise run an uncompiled one at first)
+      for (int outputs = 1; outputs <= m; outputs++) {
+        VectorCodingLoop.code(rows, in, inOffsets, k, out, outOffsets, outputs, length);
+      }
+      double rate = (double) m * k * length / ((System.nanoTime() - t) / 1e9);
       fastRounds = rate >= WARM_BYTES_PER_SECOND ? fastRounds + 1 : 0;
       if (fastRounds >= 3) {
         warm = true;
