@@ -5,6 +5,11 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.Durations;
+import io.tessera.common.config.SecurityConfigKeys;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.security.Credentials;
+import io.tessera.common.security.TransportSecurity;
+import io.tessera.common.status.TesseraException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,8 +20,10 @@ import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
- * How a command finds and reaches the cluster; mixed into every command that talks to one. Order:
- * {@code --meta}, {@code $TESSERA_META}, then {@code ./tessera-data/cluster.json}.
+ * How a command finds and reaches the cluster, and proves who it is; mixed into every command that
+ * talks to one. Meta addresses: {@code --meta}, {@code $TESSERA_META}, then {@code
+ * ./tessera-data/cluster.json}. Credentials: {@code --credentials}, {@code $TESSERA_CREDENTIALS},
+ * then the file that cluster.json names.
  */
 public final class ClusterOptions {
   @Option(
@@ -26,6 +33,14 @@ public final class ClusterOptions {
           "meta replicas to contact (default: $TESSERA_META, else the cluster.json of tessera-data in the "
               + "current directory)")
   String meta;
+
+  @Option(
+      names = "--credentials",
+      paramLabel = "FILE",
+      description =
+          "who this command acts as: a credentials file (default: $TESSERA_CREDENTIALS, else the"
+              + " admin credentials named in ./tessera-data/cluster.json)")
+  Path credentials;
 
   @Option(
       names = "--app-id",
@@ -71,11 +86,36 @@ public final class ClusterOptions {
   }
 
   /**
+   * The credentials file this command will use, or null when none is given anywhere (the cluster
+   * then refuses it, unless security is off).
+   */
+  public Path credentialsFile() throws IOException {
+    if (credentials != null) {
+      return credentials;
+    }
+    String env = System.getenv("TESSERA_CREDENTIALS");
+    if (env != null && !env.isBlank()) {
+      return Path.of(env);
+    }
+    Path local = Path.of("tessera-data", ClusterFile.NAME);
+    if (Files.exists(local)) {
+      String named = ClusterFile.read(local).credentials();
+      return named == null ? null : Path.of(named);
+    }
+    return null;
+  }
+
+  /**
    * These options as command-line arguments, for another process of this command (--meta excepted:
    * give it {@link #metaAddresses()}).
    */
-  public List<String> forwardedOptions() {
+  public List<String> forwardedOptions() throws IOException {
     List<String> out = new ArrayList<>(List.of("--app-id", appId, "--timeout", timeout));
+    Path creds = credentialsFile();
+    if (creds != null) {
+      out.add("--credentials");
+      out.add(creds.toAbsolutePath().toString());
+    }
     if (settings != null) {
       settings.forEach((k, v) -> out.add("-D" + k + "=" + v));
     }
@@ -109,6 +149,38 @@ public final class ClusterOptions {
     }
     conf.put(ClientConfigKeys.Cluster.META_RETRY_FOR.key(), timeout);
     conf.putAll(overrides);
-    return TesseraFileSystem.connect(Config.of(conf));
+    Config config = Config.of(conf);
+    TransportSecurity security = transportSecurity(config);
+    return TesseraFileSystem.connect(config, security);
+  }
+
+  /**
+   * How this command's connections are protected: mutual TLS with its credentials, or nothing with
+   * {@code -Dtessera.security=off}.
+   *
+   * @throws TesseraException PERMISSION_DENIED when no readable credentials are given
+   */
+  public TransportSecurity transportSecurity() throws IOException {
+    Map<String, String> conf = new HashMap<>(settings == null ? Map.of() : settings);
+    return transportSecurity(Config.of(conf));
+  }
+
+  private TransportSecurity transportSecurity(Config config) throws IOException {
+    if (!SecurityConfigKeys.enabled(config)) {
+      return TransportSecurity.plaintext();
+    }
+    Path creds = credentialsFile();
+    if (creds == null) {
+      throw new TesseraException(
+          StatusProto.PERMISSION_DENIED,
+          "not authenticated: no credentials (pass --credentials FILE, set TESSERA_CREDENTIALS,"
+              + " or run where tessera local keeps tessera-data/)");
+    }
+    try {
+      return TransportSecurity.tls(Credentials.load(creds));
+    } catch (IOException e) {
+      throw new TesseraException(
+          StatusProto.PERMISSION_DENIED, "not authenticated: " + e.getMessage());
+    }
   }
 }

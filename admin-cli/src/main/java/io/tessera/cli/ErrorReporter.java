@@ -21,6 +21,9 @@ final class ErrorReporter implements CommandLine.IExecutionExceptionHandler {
     if (t instanceof TesseraException te && te.status() == StatusProto.UNREADABLE) {
       return Tessera.EXIT_UNREADABLE;
     }
+    if (t instanceof TesseraException te && te.status() == StatusProto.PERMISSION_DENIED) {
+      return Tessera.EXIT_DENIED;
+    }
     if (t instanceof TesseraException te && te.status() == StatusProto.UNAVAILABLE) {
       return Tessera.EXIT_UNREACHABLE;
     }

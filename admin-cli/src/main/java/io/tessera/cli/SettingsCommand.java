@@ -5,6 +5,7 @@ import io.tessera.common.config.Config;
 import io.tessera.common.config.ConfigKey;
 import io.tessera.common.config.ConfigSection;
 import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.config.SecurityConfigKeys;
 import io.tessera.common.metrics.MetricsConfigKeys;
 import io.tessera.data.server.DataServerConfigKeys;
 import io.tessera.meta.server.MetaServerConfigKeys;
@@ -52,12 +53,13 @@ public final class SettingsCommand implements Callable<Integer> {
     }
 
     /**
-     * Every setting this process reads: its own, the RPC layer's, which every process has, and
-     * every server's metrics settings.
+     * Every setting this process reads: its own, the RPC layer's and security's, which every
+     * process has, and every server's metrics settings.
      */
     List<ConfigKey<?>> keys() {
       List<ConfigKey<?>> keys = new ArrayList<>(ConfigSection.keysOf(sections()));
       keys.addAll(RpcConfigKeys.ALL);
+      keys.addAll(SecurityConfigKeys.ALL);
       if (this != client) {
         keys.addAll(MetricsConfigKeys.SECTION.keys());
       }
@@ -170,6 +172,7 @@ public final class SettingsCommand implements Callable<Integer> {
     }
     b.append("\n## settings every process reads\n");
     markdownTable(b, RpcConfigKeys.SECTION);
+    markdownTable(b, SecurityConfigKeys.SECTION);
     b.append("\n## settings every server reads\n");
     markdownTable(b, MetricsConfigKeys.SECTION);
     return b.toString();

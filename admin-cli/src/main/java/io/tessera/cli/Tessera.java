@@ -4,6 +4,8 @@ import io.tessera.cli.bench.BenchCommand;
 import io.tessera.cli.check.FsckCommand;
 import io.tessera.cli.cluster.ClusterCommand;
 import io.tessera.cli.console.ConsoleCommand;
+import io.tessera.cli.credentials.CaCommand;
+import io.tessera.cli.credentials.CredentialsCommand;
 import io.tessera.cli.fs.FsCommand;
 import io.tessera.cli.local.LocalCommand;
 import io.tessera.cli.qos.QosCommand;
@@ -35,7 +37,8 @@ import picocli.CommandLine.Command;
       "1:refused or failed (the message says why)",
       "2:bad usage",
       "3:cluster unreachable (no meta replica answered)",
-      "4:data unreadable now (its servers are down beyond what its parity rebuilds)"
+      "4:data unreadable now (its servers are down beyond what its parity rebuilds)",
+      "5:not authenticated, or not permitted (credentials, permissions, admin-only requests)"
     })
 public final class Tessera {
   /** The top-level commands, in the order help lists them. */
@@ -49,6 +52,8 @@ public final class Tessera {
           ClusterCommand.class,
           QosCommand.class,
           ConsoleCommand.class,
+          CredentialsCommand.class,
+          CaCommand.class,
           RecoverCommand.class,
           BenchCommand.class,
           SettingsCommand.class,
@@ -67,6 +72,12 @@ public final class Tessera {
    * Exit code when data could not be read: its servers are down beyond what its parity rebuilds.
    */
   public static final int EXIT_UNREADABLE = 4;
+
+  /**
+   * Exit code when the cluster does not know the caller (no or foreign credentials) or does not let
+   * it do this (permissions, admin-only requests).
+   */
+  public static final int EXIT_DENIED = 5;
 
   private Tessera() {}
 

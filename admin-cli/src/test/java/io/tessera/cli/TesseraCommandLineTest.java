@@ -21,6 +21,8 @@ class TesseraCommandLineTest {
     "cluster",
     "qos",
     "console",
+    "credentials",
+    "ca",
     "recover",
     "bench",
     "settings",

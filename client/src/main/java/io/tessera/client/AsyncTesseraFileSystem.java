@@ -11,12 +11,12 @@ import io.tessera.client.internal.StripedIo;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.fault.FaultPoints;
+import io.tessera.common.proto.ActorProto;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.CreateRequestProto;
 import io.tessera.common.proto.DirEntryProto;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.GetAttrRequestProto;
-import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -27,8 +27,12 @@ import io.tessera.common.proto.RenameRequestProto;
 import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.RpcClientPool;
+import io.tessera.common.security.Credentials;
+import io.tessera.common.security.Identity;
+import io.tessera.common.security.TransportSecurity;
 import io.tessera.common.status.TesseraException;
 import java.io.Closeable;
+import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,16 +60,24 @@ public final class AsyncTesseraFileSystem implements Closeable {
   private final FsContext ctx;
   private final DataClient data;
   private final ExecutorService coding;
-  private final IoCounters counters = new IoCounters();
+  private final IoCounters counters;
   private final ParityWriter writer;
   private final TesseraFileSystem blocking;
   private final ClusterAdmin admin;
 
   private final Duration partialLease;
+  private final TransportSecurity security;
+  private final LayoutRefresh layouts;
 
-  private AsyncTesseraFileSystem(Config config) {
+  /** A view acting for another user (see {@link #actingFor}): it owns nothing to close. */
+  private final boolean view;
+
+  private AsyncTesseraFileSystem(Config config, TransportSecurity security) {
     this.partialLease = config.get(ClientConfigKeys.Failures.PARTIAL_LEASE);
-    this.pool = pool("tessera-client", config.get(RpcConfigKeys.IO_THREADS), config);
+    this.security = security;
+    this.counters = new IoCounters();
+    this.view = false;
+    this.pool = pool("tessera-client", config.get(RpcConfigKeys.IO_THREADS), config, security);
     byte[] clientId = new byte[16];
     new SecureRandom().nextBytes(clientId);
     CallerProto identity =
@@ -77,7 +89,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
             .toList();
     // the meta group's calls get a network thread of their own: small, latency-bound replies
     // should not queue behind megabytes of shard data on a shared event loop
-    this.metaPool = pool("tessera-client-meta", 1, config);
+    this.metaPool = pool("tessera-client-meta", 1, config, security);
     try {
       this.meta =
           new MetaClient(
@@ -85,7 +97,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
               replicas,
               config.get(ClientConfigKeys.Cluster.META_RETRY_FOR),
               identity,
-              config.get(ClientConfigKeys.Cluster.READS_DURING_ELECTION));
+              config.get(ClientConfigKeys.Cluster.READS_DURING_ELECTION),
+              security.enabled() ? null : claimedActor());
     } catch (IllegalArgumentException e) {
       pool.close();
       metaPool.close();
@@ -112,10 +125,11 @@ public final class AsyncTesseraFileSystem implements Closeable {
     this.writer =
         new ParityWriter(
             data, meta, coding, counters, config.get(ClientConfigKeys.Failures.LOCK_LEASE), this);
+    this.layouts = new LayoutRefresh(meta);
     this.ctx =
         new FsContext(
             meta,
-            new StripedIo(data, writer, coding, counters, new LayoutRefresh(meta)),
+            new StripedIo(data, writer, coding, counters, layouts),
             this,
             config.get(ClientConfigKeys.Streams.WRITE_BUFFER),
             config.get(ClientConfigKeys.Streams.READ_CHUNK),
@@ -125,22 +139,85 @@ public final class AsyncTesseraFileSystem implements Closeable {
     this.admin = new ClusterAdmin(meta, data, pool, blocking);
   }
 
-  private static RpcClientPool pool(String name, int ioThreads, Config config) {
+  /** A view of {@code base} whose namespace requests go through {@code meta}. */
+  private AsyncTesseraFileSystem(AsyncTesseraFileSystem base, MetaClient meta) {
+    this.partialLease = base.partialLease;
+    this.security = base.security;
+    this.counters = base.counters;
+    this.pool = base.pool;
+    this.metaPool = base.metaPool;
+    this.meta = meta;
+    this.data = base.data;
+    this.coding = base.coding;
+    this.writer = base.writer;
+    this.layouts = base.layouts;
+    this.ctx = base.ctx;
+    this.blocking = new TesseraFileSystem(this);
+    this.admin = new ClusterAdmin(meta, data, pool, blocking);
+    this.view = true;
+  }
+
+  /**
+   * The same client acting for {@code user} in the namespace: lookups, listings, creates, removes,
+   * renames and attribute changes are checked and done as that user (who owns what it creates).
+   * Only a trusted proxy may: an NFS gateway's credentials; anyone else's requests are refused.
+   * File I/O goes on through this client's own access. Closing the view does nothing.
+   */
+  public AsyncTesseraFileSystem actingFor(ActorProto user) {
+    return new AsyncTesseraFileSystem(this, meta.actingFor(user));
+  }
+
+  private static RpcClientPool pool(
+      String name, int ioThreads, Config config, TransportSecurity security) {
     return new RpcClientPool(
         name,
         ioThreads,
         RpcConfigKeys.maxFrameBytes(config),
         config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(),
         (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(),
-        RpcConfigKeys.silenceLimitMillis(config));
+        RpcConfigKeys.silenceLimitMillis(config),
+        security);
   }
 
   /**
-   * Connects to the cluster whose meta replicas are named by {@code tessera.client.meta}. No call
-   * is made until the first request.
+   * Connects to the cluster whose meta replicas are named by {@code tessera.client.meta}, with the
+   * credentials file {@code tessera.security.credentials} names (or none with {@code
+   * tessera.security=off}). No call is made until the first request.
+   *
+   * @throws IOException when the credentials cannot be read
    */
-  public static AsyncTesseraFileSystem connect(Config config) {
-    return new AsyncTesseraFileSystem(config);
+  public static AsyncTesseraFileSystem connect(Config config) throws IOException {
+    return new AsyncTesseraFileSystem(config, TransportSecurity.from(config, null));
+  }
+
+  /** Connects as {@link #connect(Config)} does, proving itself with {@code credentials}. */
+  public static AsyncTesseraFileSystem connect(Config config, Credentials credentials)
+      throws IOException {
+    return new AsyncTesseraFileSystem(config, TransportSecurity.tls(credentials));
+  }
+
+  /** Connects with a process's transport security (a server that is also a client). */
+  public static AsyncTesseraFileSystem connect(Config config, TransportSecurity security) {
+    return new AsyncTesseraFileSystem(config, security);
+  }
+
+  /**
+   * Who this process says it is without security: its user's name and ids, as an admin (the cluster
+   * believes whatever it is told then).
+   */
+  private static ActorProto claimedActor() {
+    Owner me = Owner.process();
+    return ActorProto.newBuilder()
+        .setName(System.getProperty("user.name", "unknown"))
+        .setUid(me.uid())
+        .setGid(me.gid())
+        .setAdmin(true)
+        .build();
+  }
+
+  /** Who this client is (its credentials'), or null without security. */
+  public Identity identity() {
+    return security.enabled() ? security.credentials().identity() : null;
   }
 
   /** Creates a regular file and opens it; fails with EXISTS unless overwrite was asked for. */
@@ -164,8 +241,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
     if (policy != null) {
       c.setLayout(policy).setHasLayout(true);
     }
-    return meta.call(MetaRequestProto.newBuilder().setCreate(c))
-        .thenApply(r -> handle(p, r.getInode()));
+    return meta.call(MetaRequestProto.newBuilder().setCreate(c)).thenApply(r -> handle(p, r));
   }
 
   /** How long a partial copy outlives its writer (tessera.client.partial-lease). */
@@ -198,12 +274,14 @@ public final class AsyncTesseraFileSystem implements Closeable {
                 throw new CompletionException(
                     new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory"));
               }
-              return handle(p, r.getInode());
+              return handle(p, r);
             });
   }
 
-  private TesseraFile handle(String path, InodeProto in) {
-    return new TesseraFile(ctx, path, FileTarget.of(in), in.getSize());
+  /** An open file from the meta group's answer (its inode and its access token). */
+  private TesseraFile handle(String path, MetaResponseProto opened) {
+    return new TesseraFile(
+        ctx, path, FileTarget.of(opened, path, layouts), opened.getInode().getSize());
   }
 
   /** Attributes of a file or directory. */
@@ -353,7 +431,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
                     new TesseraException(
                         StatusProto.IS_DIRECTORY, "file " + fileId + " is a directory"));
               }
-              return handle(r.getPath(), r.getInode());
+              return handle(r.getPath(), r);
             });
   }
 
@@ -403,6 +481,9 @@ public final class AsyncTesseraFileSystem implements Closeable {
 
   @Override
   public void close() {
+    if (view) {
+      return;
+    }
     FaultPoints.disarmAll(this);
     pool.close();
     metaPool.close();

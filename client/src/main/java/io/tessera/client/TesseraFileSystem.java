@@ -2,6 +2,8 @@ package io.tessera.client;
 
 import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.common.config.Config;
+import io.tessera.common.security.Credentials;
+import io.tessera.common.security.TransportSecurity;
 import io.tessera.common.status.TesseraException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -17,7 +19,8 @@ import java.util.Map;
  * The Tessera file system for ordinary blocking code.
  *
  * <pre>
- * try (TesseraFileSystem fs = TesseraFileSystem.connect("127.0.0.1:9860")) {
+ * try (TesseraFileSystem fs =
+ *     TesseraFileSystem.connect("127.0.0.1:9860", Credentials.load(Path.of("me.credentials")))) {
  *   fs.mkdirs("/results");
  *   try (OutputStream out = fs.create("/results/a.dat", CreateOptions.defaults())) { ... }
  *   try (InputStream in = fs.open("/results/a.dat")) { ... }
@@ -34,14 +37,36 @@ public final class TesseraFileSystem implements Closeable {
     this.async = async;
   }
 
-  /** Connects to the meta replicas at {@code metaAddresses} (host:port, comma-separated). */
-  public static TesseraFileSystem connect(String metaAddresses) {
-    return connect(Config.of(Map.of(ClientConfigKeys.Cluster.META.key(), metaAddresses)));
+  /**
+   * Connects to the meta replicas at {@code metaAddresses} (host:port, comma-separated), proving
+   * who it is with {@code credentials} ({@link Credentials#load} reads a credentials file).
+   */
+  public static TesseraFileSystem connect(String metaAddresses, Credentials credentials)
+      throws IOException {
+    return AsyncTesseraFileSystem.connect(
+            Config.of(Map.of(ClientConfigKeys.Cluster.META.key(), metaAddresses)), credentials)
+        .blocking();
   }
 
-  /** Connects with full client configuration ({@link ClientConfigKeys}). */
-  public static TesseraFileSystem connect(Config config) {
+  /**
+   * Connects with full client configuration ({@link ClientConfigKeys}); the credentials file is
+   * {@code tessera.security.credentials}.
+   *
+   * @throws IOException when the credentials cannot be read
+   */
+  public static TesseraFileSystem connect(Config config) throws IOException {
     return AsyncTesseraFileSystem.connect(config).blocking();
+  }
+
+  /** Connects with full client configuration and a transport already set up (its credentials). */
+  public static TesseraFileSystem connect(Config config, TransportSecurity security) {
+    return AsyncTesseraFileSystem.connect(config, security).blocking();
+  }
+
+  /** Connects with full client configuration, proving who it is with {@code credentials}. */
+  public static TesseraFileSystem connect(Config config, Credentials credentials)
+      throws IOException {
+    return AsyncTesseraFileSystem.connect(config, credentials).blocking();
   }
 
   /** The asynchronous API of the same client. */

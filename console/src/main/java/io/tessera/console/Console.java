@@ -59,7 +59,7 @@ public final class Console implements Closeable {
     ClusterAdmin admin = fs.admin();
     ClusterWatch watch = new ClusterWatch(admin);
     BearerAuth auth = new BearerAuth(admin.console());
-    Actions actions = new Actions(admin.console());
+    Actions actions = new Actions(fs);
     byte[] openApi = resource("openapi.json");
     Javalin http =
         Javalin.create(

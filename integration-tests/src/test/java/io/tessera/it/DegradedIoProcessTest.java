@@ -68,7 +68,7 @@ class DegradedIoProcessTest {
     int size = (int) (2 * n * stripeBytes + 12345); // every rotation, and a partial last stripe
     String dirName = "/degraded-" + k + "-" + m;
     List<List<String>> servers = new ArrayList<>();
-    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
       fs.mkdirs(dirName);
       for (int c = 0; c < combos.size(); c++) {
         // written while every server is up, then read and overwritten while some are down
@@ -90,7 +90,7 @@ class DegradedIoProcessTest {
         for (String id : killed) {
           cluster.signal(id, "KILL");
         }
-        try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+        try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
           assertThat(read(fs, path, size))
               .as("file written healthy, read with %s killed", killed)
               .isEqualTo(bytes(size, -c));
@@ -116,7 +116,7 @@ class DegradedIoProcessTest {
           cluster.restart(id);
         }
       }
-      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
         assertThat(read(fs, path, size))
             .as("file overwritten with %s killed, after they returned", killed)
             .isEqualTo(fresh);
@@ -157,6 +157,8 @@ class DegradedIoProcessTest {
             Map.of(
                 "tessera.client.meta",
                 plan.metaAddresses(),
+                "tessera.security.credentials",
+                plan.adminCredentials().toString(),
                 "tessera.client.down-server-retry-after",
                 "1s"));
     try (TesseraFileSystem fs = TesseraFileSystem.connect(conf);
@@ -249,7 +251,7 @@ class DegradedIoProcessTest {
     int stripes = 1200; // each server's units span more than two rebuild chunks (8 MiB)
     int size = stripes * 4 * UNIT;
     String path = "/missed-by-two";
-    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
       List<String> killed;
       try (TesseraFile f = fs.createFile(path, CreateOptions.erasure(4, 2).stripeUnit(UNIT))) {
         f.write(0, bytes(size, 1), 0, size);

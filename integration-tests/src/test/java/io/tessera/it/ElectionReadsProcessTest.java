@@ -41,8 +41,8 @@ class ElectionReadsProcessTest {
                     "-Dtessera.meta.election-timeout-max="
                         + ELECTION_MIN.multipliedBy(2).toMillis()
                         + "ms"));
-        TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses());
-        TesseraFileSystem other = TesseraFileSystem.connect(plan.metaAddresses())) {
+        TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig());
+        TesseraFileSystem other = TesseraFileSystem.connect(plan.clientConfig())) {
       cluster.awaitReady(Duration.ofSeconds(120));
       fs.mkdirs("/elect");
       for (int i = 0; i < FILES; i++) {

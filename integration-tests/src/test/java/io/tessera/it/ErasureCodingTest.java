@@ -14,11 +14,15 @@ import io.tessera.common.config.Config;
 import io.tessera.common.fault.FaultPoints;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.WriteShardsRequestProto;
+import io.tessera.common.rpc.Frame;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.Service;
+import io.tessera.common.security.Credentials;
+import io.tessera.common.security.TransportSecurity;
 import io.tessera.common.status.TesseraException;
 import io.tessera.testcluster.ClusterPlan;
 import java.io.IOException;
@@ -63,6 +67,18 @@ class ErasureCodingTest {
     if (cluster != null) {
       cluster.close();
     }
+  }
+
+  /** An admin client whose stripe locks lapse 2 s after it stops renewing them. */
+  private static Config shortLockLease() {
+    return Config.of(
+        Map.of(
+            "tessera.client.meta",
+            plan.metaAddresses(),
+            "tessera.security.credentials",
+            plan.adminCredentials().toString(),
+            "tessera.client.lock-lease",
+            "2s"));
   }
 
   @Test
@@ -110,7 +126,7 @@ class ErasureCodingTest {
       List<Future<Integer>> results = new ArrayList<>();
       for (int w = 0; w < writers; w++) {
         int me = w;
-        TesseraFileSystem c = TesseraFileSystem.connect(plan.metaAddresses());
+        TesseraFileSystem c = TesseraFileSystem.connect(plan.clientConfig());
         clients.add(c);
         results.add(
             pool.submit(
@@ -180,6 +196,8 @@ class ErasureCodingTest {
             "fsck",
             "--meta",
             plan.metaAddresses(),
+            "--credentials",
+            plan.adminCredentials().toString(),
             "--verify-parity",
             "/concurrent");
     assertThat(out.toString()).contains("HEALTHY", "0 parity mismatch");
@@ -192,9 +210,7 @@ class ErasureCodingTest {
     try (TesseraFile f = fs.createFile("/orphan/f", CreateOptions.erasure(4, 2).stripeUnit(4096))) {
       f.write(0, new byte[16384], 0, 16384);
     }
-    Config shortLease =
-        Config.of(
-            Map.of("tessera.client.meta", plan.metaAddresses(), "tessera.client.lock-lease", "2s"));
+    Config shortLease = shortLockLease();
     try (TesseraFileSystem dying = TesseraFileSystem.connect(shortLease);
         TesseraFile f = dying.openFile("/orphan/f")) {
       FaultPoints.arm(
@@ -229,9 +245,7 @@ class ErasureCodingTest {
     }
     byte[] later = new byte[3000];
     new Random(6).nextBytes(later);
-    Config shortLease =
-        Config.of(
-            Map.of("tessera.client.meta", plan.metaAddresses(), "tessera.client.lock-lease", "2s"));
+    Config shortLease = shortLockLease();
     try (TesseraFileSystem paused = TesseraFileSystem.connect(shortLease);
         TesseraFile slow = paused.openFile("/paused/f")) {
       FaultPoints.arm(
@@ -414,7 +428,7 @@ class ErasureCodingTest {
         layout.serverOf(1, 5), fileId, 1, 5, new byte[] {1, 2, 3}); // stripe 1's second parity
     String down = layout.serverOf(1, 0);
     cluster.cluster.stopData(down);
-    try (TesseraFileSystem other = TesseraFileSystem.connect(plan.metaAddresses())) {
+    try (TesseraFileSystem other = TesseraFileSystem.connect(plan.clientConfig())) {
       FileCheck c = other.admin().check("/degraded-verify", true);
       assertThat(c.missingShards()).as(c.toString()).isEqualTo(3);
       assertThat(c.parityVerified()).as("every stripe has 5 of its 6 units").isEqualTo(3);
@@ -437,11 +451,20 @@ class ErasureCodingTest {
 
   /**
    * Stores {@code bytes} at the start of one unit straight on its data server: no lock, no parity
-   * update.
+   * update (as a torn write leaves a unit). Sent with a meta replica's credentials, which need no
+   * access token.
    */
   private static void writeBehindParity(
       String server, long fileId, long stripe, int unit, byte[] bytes) throws Exception {
-    try (RpcClientPool pool = new RpcClientPool("behind-parity", 1, 1 << 20, 5000, 2000)) {
+    try (RpcClientPool pool =
+        new RpcClientPool(
+            "behind-parity",
+            1,
+            1 << 20,
+            5000,
+            2000,
+            5000,
+            TransportSecurity.tls(Credentials.load(plan.credentialsFile("m1"))))) {
       byte[] header =
           DataRequestProto.newBuilder()
               .setWrite(
@@ -455,13 +478,20 @@ class ErasureCodingTest {
                               .setLength(bytes.length)))
               .build()
               .toByteArray();
-      pool.call(
-              "127.0.0.1:" + plan.dataPort(server),
-              Service.DATA,
-              header,
-              Unpooled.wrappedBuffer(bytes))
-          .get(10, TimeUnit.SECONDS)
-          .release();
+      Frame reply =
+          pool.call(
+                  "127.0.0.1:" + plan.dataPort(server),
+                  Service.DATA,
+                  header,
+                  Unpooled.wrappedBuffer(bytes))
+              .get(10, TimeUnit.SECONDS);
+      try {
+        assertThat(DataResponseProto.parseFrom(reply.header()).getStatus())
+            .as("the unit written behind its parity")
+            .isEqualTo(StatusProto.OK);
+      } finally {
+        reply.release();
+      }
     }
   }
 

@@ -24,7 +24,7 @@ class FirstMomentsTest {
       throws Exception {
     ClusterPlan plan = new ClusterPlan(dir, 1, 3, TestPorts.freeBase(30));
     try (InProcessCluster cluster = InProcessCluster.start(plan, Config.of(Map.of()));
-        TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses());
+        TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig());
         TesseraFile f = fs.createFile("/first", CreateOptions.defaults())) {
       assertThat(f.layout().toString())
           .as("the safe default three servers hold")

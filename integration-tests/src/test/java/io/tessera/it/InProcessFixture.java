@@ -29,7 +29,7 @@ final class InProcessFixture implements AutoCloseable {
     InProcessCluster cluster = InProcessCluster.start(plan, Config.of(Map.of()));
     try {
       cluster.awaitReady(Duration.ofSeconds(60));
-      return new InProcessFixture(plan, cluster, TesseraFileSystem.connect(plan.metaAddresses()));
+      return new InProcessFixture(plan, cluster, TesseraFileSystem.connect(plan.clientConfig()));
     } catch (Exception | Error e) {
       cluster.close();
       throw e;

@@ -32,7 +32,7 @@ class LeaderlessStatusProcessTest {
                 plan,
                 ServerLaunchers.defaults(),
                 List.of("-Dtessera.meta.data-server-timeout=2000ms"));
-        TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+        TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
       cluster.awaitReady(Duration.ofSeconds(120));
       fs.createFile("/before", CreateOptions.defaults()).close();
       ClusterStatus led = fs.admin().status();
@@ -76,7 +76,9 @@ class LeaderlessStatusProcessTest {
               "cluster",
               "status",
               "--meta",
-              plan.metaAddresses());
+              plan.metaAddresses(),
+              "--credentials",
+              plan.adminCredentials().toString());
       assertThat(code).isZero();
       assertThat(out.toString())
           .contains("No meta leader")

@@ -6,6 +6,7 @@ import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.cluster.ClusterFile;
+import io.tessera.common.security.Credentials;
 import io.tessera.testcluster.ProcessCluster;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -292,7 +293,9 @@ class LocalCommandProcessTest {
             .as("data server %s yields the CPU to the meta group", n.id())
             .isEqualTo(Math.min(19, ownNice + ProcessCluster.DEFAULT_DATA_NICE));
       }
-      try (TesseraFileSystem fs = TesseraFileSystem.connect(file.metaAddresses())) {
+      try (TesseraFileSystem fs =
+          TesseraFileSystem.connect(
+              file.metaAddresses(), Credentials.load(Path.of(file.credentials())))) {
         use.accept(fs);
       }
       new ProcessBuilder("kill", "-TERM", String.valueOf(local.pid())).start().waitFor();

@@ -39,7 +39,7 @@ class MetaFailoverProcessTest {
     long[][] crcs = new long[WRITERS][CHUNKS_PER_WRITER];
     try (ProcessCluster cluster = ProcessCluster.start(plan, launcher, List.of())) {
       cluster.awaitReady(Duration.ofSeconds(120));
-      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
         fs.mkdirs("/failover");
         AtomicLong acked = new AtomicLong();
         List<Thread> writers = new ArrayList<>();
@@ -101,7 +101,7 @@ class MetaFailoverProcessTest {
     }
     try (ProcessCluster again = ProcessCluster.start(plan, launcher, List.of())) {
       again.awaitReady(Duration.ofSeconds(120));
-      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
         verify(fs, crcs);
       }
     }

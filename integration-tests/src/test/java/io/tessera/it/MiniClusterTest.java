@@ -18,6 +18,8 @@ import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.Service;
+import io.tessera.common.security.Credentials;
+import io.tessera.common.security.TransportSecurity;
 import io.tessera.common.status.TesseraException;
 import io.tessera.meta.state.NamespaceException;
 import io.tessera.meta.state.NamespaceView;
@@ -41,6 +43,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -77,7 +80,7 @@ class MiniClusterTest {
                     "tessera.meta.log-segment-size",
                     "16K")));
     cluster.awaitReady(Duration.ofSeconds(60));
-    fs = TesseraFileSystem.connect(plan.metaAddresses());
+    fs = TesseraFileSystem.connect(plan.clientConfig());
   }
 
   @AfterAll
@@ -465,7 +468,16 @@ class MiniClusterTest {
         }
       }
     }
-    try (var pool = new RpcClientPool("garbage", 1, 1 << 20, 5000, 2000)) {
+    // malformed requests from an authenticated caller: refused with a reason, nobody else hurt
+    try (var pool =
+        new RpcClientPool(
+            "garbage",
+            1,
+            1 << 20,
+            5000,
+            2000,
+            5000,
+            TransportSecurity.tls(Credentials.load(cluster.plan().adminCredentials())))) {
       for (var peer : cluster.plan().metaPeers()) {
         var reply =
             pool.call(peer.clientAddress(), Service.META, new byte[] {(byte) 0xff, 0x01}, null)
@@ -504,12 +516,19 @@ class MiniClusterTest {
         .startsWith("tessera: ")
         .contains("/no/such");
 
-    Cli unreachable = Cli.run("fs", "ls", "/", "--meta", "127.0.0.1:1", "--timeout", "1s");
+    String admin = cluster.plan().adminCredentials().toString();
+    Cli unreachable =
+        Cli.run(
+            "fs", "ls", "/", "--meta", "127.0.0.1:1", "--timeout", "1s", "--credentials", admin);
     assertThat(unreachable.code).isEqualTo(3);
     assertThat(unreachable.err.strip().lines())
         .singleElement()
         .asString()
         .contains("is the cluster running");
+
+    Cli stranger = Cli.run("fs", "ls", "/", "--meta", "127.0.0.1:1", "--timeout", "1s");
+    assertThat(stranger.code).as("no credentials anywhere").isEqualTo(5);
+    assertThat(stranger.err.strip().lines()).singleElement().asString().contains("--credentials");
 
     Cli badLayout = Cli.run("fs", "mkdir", "--ec", "4x2", "/x", "--meta", meta);
     assertThat(badLayout.code).isEqualTo(2);
@@ -638,7 +657,9 @@ class MiniClusterTest {
                 fifo.toString(),
                 "/interrupted/data.bin",
                 "--meta",
-                cluster.plan().metaAddresses())
+                cluster.plan().metaAddresses(),
+                "--credentials",
+                cluster.plan().adminCredentials().toString())
             .redirectErrorStream(true)
             .redirectOutput(local.resolve("put.log").toFile())
             .start();
@@ -696,7 +717,9 @@ class MiniClusterTest {
                 fifo.toString(),
                 "/killed-put/data.bin",
                 "--meta",
-                meta)
+                meta,
+                "--credentials",
+                cluster.plan().adminCredentials().toString())
             .redirectErrorStream(true)
             .redirectOutput(local.resolve("put.log").toFile())
             .start();
@@ -730,8 +753,8 @@ class MiniClusterTest {
     Path file = local.resolve("report.txt");
     Files.writeString(file, "first");
     fs.mkdirs("/reports");
-    assertThat(Cli.run("fs", "put", "-q", file.toString(), "/reports/", "--meta", meta).code)
-        .isZero();
+    Cli first = Cli.run("fs", "put", "-q", file.toString(), "/reports/", "--meta", meta);
+    assertThat(first.code).as(first.err).isZero();
     Files.writeString(file, "second");
     Cli again = Cli.run("fs", "put", "-q", file.toString(), "/reports", "--meta", meta);
     assertThat(again.code).isEqualTo(1);
@@ -841,7 +864,9 @@ class MiniClusterTest {
                 "/got/big.bin",
                 target.toString(),
                 "--meta",
-                meta)
+                meta,
+                "--credentials",
+                cluster.plan().adminCredentials().toString())
             .redirectErrorStream(true)
             .redirectOutput(local.resolve("get.log").toFile())
             .start();
@@ -1112,12 +1137,22 @@ class MiniClusterTest {
     return fs.list(dir).stream().map(FileStatus::name).sorted().toList();
   }
 
-  /** One CLI invocation's exit code and output. */
+  /**
+   * One CLI invocation's exit code and output; a command given the cluster's --meta acts as its
+   * administrator.
+   */
   private record Cli(int code, String out, String err) {
     static Cli run(String... args) {
+      List<String> all = new ArrayList<>(List.of(args));
+      ClusterPlan plan = cluster.plan();
+      if (all.contains("--meta") && all.contains(plan.metaAddresses())) {
+        all.addAll(List.of("--credentials", plan.adminCredentials().toString()));
+      }
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
-      int code = Tessera.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+      int code =
+          Tessera.run(
+              new PrintWriter(out, true), new PrintWriter(err, true), all.toArray(String[]::new));
       return new Cli(code, out.toString(), err.toString());
     }
   }

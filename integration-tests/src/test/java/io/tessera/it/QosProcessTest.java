@@ -57,12 +57,14 @@ class QosProcessTest {
     }
   }
 
-  private static TesseraFileSystem as(String app) {
+  private static TesseraFileSystem as(String app) throws IOException {
     return TesseraFileSystem.connect(
         Config.of(
             Map.of(
                 ClientConfigKeys.Cluster.META.key(),
                 plan.metaAddresses(),
+                "tessera.security.credentials",
+                plan.adminCredentials().toString(),
                 ClientConfigKeys.Cluster.APP_ID.key(),
                 app)));
   }
@@ -111,7 +113,7 @@ class QosProcessTest {
 
   @Test
   void twoBusyApplicationsShareByWeightAndAWeightChangedAtRunTimeTakesEffect() throws Exception {
-    try (TesseraFileSystem admin = TesseraFileSystem.connect(plan.metaAddresses());
+    try (TesseraFileSystem admin = TesseraFileSystem.connect(plan.clientConfig());
         TesseraFileSystem analytics = as("analytics");
         TesseraFileSystem checkpoint = as("checkpoint")) {
       admin.mkdirs("/qos");
@@ -206,7 +208,7 @@ class QosProcessTest {
       }
     }
     try (TesseraFileSystem fs = as("odd app name with spaces and ünïcode");
-        TesseraFileSystem admin = TesseraFileSystem.connect(plan.metaAddresses())) {
+        TesseraFileSystem admin = TesseraFileSystem.connect(plan.clientConfig())) {
       fs.mkdirs("/qos");
       try (TesseraFile f = fs.createFile("/qos/after-garbage", CreateOptions.striped(4))) {
         f.write(0, new byte[] {1, 2, 3}, 0, 3);

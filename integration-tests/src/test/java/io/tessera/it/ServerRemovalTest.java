@@ -72,7 +72,7 @@ class ServerRemovalTest {
           .doesNotContain(leaving)
           .hasSize(3);
       assertThat(fs.stat("/kept.bin").layout().servers()).doesNotContain(leaving);
-      try (TesseraFileSystem later = TesseraFileSystem.connect(plan.metaAddresses())) {
+      try (TesseraFileSystem later = TesseraFileSystem.connect(plan.clientConfig())) {
         // a client that never knew the server's address
         assertThat(readAll(later, "/kept.bin", data.length))
             .as("the live file moved off it")
@@ -87,7 +87,7 @@ class ServerRemovalTest {
   private static TesseraFileSystem waitReady(InProcessCluster cluster, ClusterPlan plan)
       throws Exception {
     cluster.awaitReady(Duration.ofSeconds(60));
-    return TesseraFileSystem.connect(plan.metaAddresses());
+    return TesseraFileSystem.connect(plan.clientConfig());
   }
 
   private static String state(TesseraFileSystem fs, String server) throws Exception {

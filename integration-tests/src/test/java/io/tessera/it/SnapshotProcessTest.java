@@ -44,7 +44,7 @@ class SnapshotProcessTest {
     List<String> snapshots = new ArrayList<>();
     try (ProcessCluster cluster = ProcessCluster.start(plan, launcher, List.of())) {
       cluster.awaitReady(Duration.ofSeconds(120));
-      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
         fs.mkdirs("/snap", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
         write(fs, "/snap/a", before);
         TesseraFile log = fs.createFile("/snap/log", CreateOptions.defaults());
@@ -141,7 +141,7 @@ class SnapshotProcessTest {
     // 3. the whole cluster stops and starts again: every snapshot is there and readable
     try (ProcessCluster again = ProcessCluster.start(plan, launcher, List.of())) {
       again.awaitReady(Duration.ofSeconds(120));
-      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+      try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
         assertThat(fs.admin().snapshots().list().stream().map(SnapshotInfo::name).toList())
             .containsExactlyElementsOf(snapshots);
         for (String s : snapshots) {

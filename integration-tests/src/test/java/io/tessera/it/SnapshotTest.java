@@ -344,6 +344,8 @@ class SnapshotTest {
                     Map.of(
                         "tessera.client.meta",
                         cluster.plan.metaAddresses(),
+                        "tessera.security.credentials",
+                        cluster.plan.adminCredentials().toString(),
                         "tessera.client.lock-lease",
                         "30s")));
         TesseraFile f = writer.openFile("/held/f")) {
@@ -398,7 +400,7 @@ class SnapshotTest {
     byte[] old = bytes(200 << 10, 31);
     write("/grow/f", old);
     byte[] tail = bytes(150 << 10, 32);
-    try (TesseraFileSystem writer = TesseraFileSystem.connect(cluster.plan.metaAddresses());
+    try (TesseraFileSystem writer = TesseraFileSystem.connect(cluster.plan.clientConfig());
         TesseraFile f = writer.openFile("/grow/f")) {
       AtomicBoolean once = new AtomicBoolean();
       FaultPoints.arm(
@@ -441,6 +443,8 @@ class SnapshotTest {
                     Map.of(
                         "tessera.client.meta",
                         cluster.plan.metaAddresses(),
+                        "tessera.security.credentials",
+                        cluster.plan.adminCredentials().toString(),
                         "tessera.client.lock-lease",
                         "2s")));
         TesseraFile f = dying.openFile("/torn/f")) {

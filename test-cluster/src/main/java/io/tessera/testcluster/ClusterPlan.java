@@ -1,12 +1,17 @@
 package io.tessera.testcluster;
 
+import io.tessera.client.ClientConfigKeys;
 import io.tessera.common.cluster.ClusterFile;
+import io.tessera.common.config.Config;
+import io.tessera.common.config.SecurityConfigKeys;
+import io.tessera.common.security.Identity;
 import io.tessera.meta.server.MetaPeer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -84,14 +89,60 @@ public record ClusterPlan(
     return dir.resolve("console.token");
   }
 
-  /** {@code args} with {@code --http} for server {@code id} when this plan serves HTTP. */
-  private List<String> withHttp(String id, List<String> args) {
-    if (!http) {
-      return args;
+  /** Where the cluster CA's key and certificate are kept. */
+  public Path caDir() {
+    return dir.resolve("ca");
+  }
+
+  /** Server {@code id}'s credentials (mode 0600). */
+  public Path credentialsFile(String id) {
+    return dir.resolve("credentials").resolve(id + ".credentials");
+  }
+
+  /** The credentials of the cluster's first administrator (mode 0600). */
+  public Path adminCredentials() {
+    return dir.resolve("admin.credentials");
+  }
+
+  /**
+   * Every server of the plan, each with the role its credentials give it: meta replicas, data
+   * servers, QoS proxies, the NFS gateway.
+   */
+  public Map<String, Identity.Role> serverRoles() {
+    Map<String, Identity.Role> out = new LinkedHashMap<>();
+    metaPeers().forEach(p -> out.put(p.id(), Identity.Role.META));
+    dataIds().forEach(id -> out.put(id, Identity.Role.DATA));
+    if (qos) {
+      dataIds().forEach(id -> out.put(proxyId(id), Identity.Role.PROXY));
     }
+    if (nfs) {
+      out.put(NFS_ID, Identity.Role.GATEWAY);
+    }
+    return out;
+  }
+
+  /** A client's settings for this cluster, as its administrator. */
+  public Config clientConfig() {
+    return Config.of(
+        Map.of(
+            ClientConfigKeys.Cluster.META.key(),
+            metaAddresses(),
+            SecurityConfigKeys.CREDENTIALS.key(),
+            adminCredentials().toString()));
+  }
+
+  /**
+   * {@code args} with server {@code id}'s credentials, and {@code --http} when this plan serves
+   * HTTP.
+   */
+  private List<String> withHttp(String id, List<String> args) {
     List<String> out = new ArrayList<>(args);
-    out.add("--http");
-    out.add(httpAddress(id));
+    out.add("--credentials");
+    out.add(credentialsFile(id).toString());
+    if (http) {
+      out.add("--http");
+      out.add(httpAddress(id));
+    }
     return out;
   }
 

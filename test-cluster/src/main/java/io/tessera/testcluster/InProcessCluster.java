@@ -2,6 +2,7 @@ package io.tessera.testcluster;
 
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
+import io.tessera.common.config.SecurityConfigKeys;
 import io.tessera.data.server.DataServer;
 import io.tessera.data.server.DataServerConfigKeys;
 import io.tessera.meta.server.MetaPeer;
@@ -29,6 +30,7 @@ public final class InProcessCluster implements LocalCluster {
 
   public static InProcessCluster start(ClusterPlan plan, Config config)
       throws IOException, InterruptedException {
+    ClusterCredentials.ensure(plan);
     InProcessCluster c = new InProcessCluster(plan, config);
     try {
       List<ClusterFile.Node> meta = new ArrayList<>();
@@ -38,7 +40,8 @@ public final class InProcessCluster implements LocalCluster {
         c.startMeta(p.id());
         meta.add(
             new ClusterFile.Node(
-                p.id(), p.clientAddress(), pid, plan.metaDir(p.id()).toString(), List.of()));
+                    p.id(), p.clientAddress(), pid, plan.metaDir(p.id()).toString(), List.of())
+                .withRaftAddress(p.raftAddress()));
       }
       for (String id : plan.dataIds()) {
         c.startData(id);
@@ -47,7 +50,7 @@ public final class InProcessCluster implements LocalCluster {
                 id, "127.0.0.1:" + plan.dataPort(id), pid, plan.dataDir(id).toString(), List.of()));
       }
       Files.createDirectories(plan.dir());
-      new ClusterFile(meta, data).write(plan.clusterFile());
+      new ClusterFile(meta, data, plan.adminCredentials().toString()).write(plan.clusterFile());
     } catch (IOException | InterruptedException | RuntimeException e) {
       c.close();
       throw e;
@@ -61,12 +64,24 @@ public final class InProcessCluster implements LocalCluster {
   }
 
   public void startMeta(String id) throws IOException, InterruptedException {
-    metas.put(id, MetaServer.start(id, plan.metaPeers(), plan.metaDir(id), config));
+    metas.put(id, MetaServer.start(id, plan.metaPeers(), plan.metaDir(id), serverConfig(id)));
+  }
+
+  /** The cluster's settings with server {@code id}'s credentials. */
+  private Config serverConfig(String id) {
+    return config.with(SecurityConfigKeys.CREDENTIALS, plan.credentialsFile(id).toString());
+  }
+
+  /** A client's settings for this cluster, as its administrator, with the cluster's security. */
+  @Override
+  public Config clientConfig() {
+    Config c = plan.clientConfig();
+    return c.with(SecurityConfigKeys.SECURITY, config.get(SecurityConfigKeys.SECURITY));
   }
 
   public void startData(String id) throws IOException, InterruptedException {
     Config c =
-        config
+        serverConfig(id)
             .with(DataServerConfigKeys.Server.META_ADDRESSES, plan.metaAddresses())
             .with(DataServerConfigKeys.Server.PORT, String.valueOf(plan.dataPort(id)));
     datas.put(id, DataServer.start(id, plan.dataDir(id), c));

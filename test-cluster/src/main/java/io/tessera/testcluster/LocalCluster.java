@@ -2,6 +2,7 @@ package io.tessera.testcluster;
 
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
+import io.tessera.common.config.Config;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -14,7 +15,16 @@ import java.util.List;
 public interface LocalCluster extends Closeable {
   ClusterPlan plan();
 
-  /** Waits until a meta leader is elected and every data server is up. */
+  /** A client's settings for this cluster, as its administrator. */
+  default Config clientConfig() {
+    return plan().clientConfig();
+  }
+
+  /** A client of this cluster, as its administrator; close it when done. */
+  default TesseraFileSystem connect() throws IOException {
+    return TesseraFileSystem.connect(clientConfig());
+  }
+
   /** Whether every QoS proxy and NFS gateway of the plan accepts connections (true if none). */
   default boolean proxiesListen() {
     List<InetSocketAddress> listeners = new ArrayList<>();
@@ -37,10 +47,11 @@ public interface LocalCluster extends Closeable {
     return true;
   }
 
+  /** Waits until a meta leader is elected and every data server is up. */
   default ClusterStatus awaitReady(Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     String lastProblem = "no answer yet";
-    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan().metaAddresses())) {
+    try (TesseraFileSystem fs = connect()) {
       while (System.nanoTime() < deadline) {
         checkAlive();
         try {

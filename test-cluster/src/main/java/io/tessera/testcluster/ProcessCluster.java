@@ -1,6 +1,8 @@
 package io.tessera.testcluster;
 
 import io.tessera.common.cluster.ClusterFile;
+import io.tessera.common.config.Config;
+import io.tessera.common.config.SecurityConfigKeys;
 import java.io.File;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
@@ -31,9 +33,19 @@ public final class ProcessCluster implements LocalCluster {
 
   private volatile boolean stopping;
 
-  private ProcessCluster(ClusterPlan plan, List<String> launcher) {
+  /** Settings given to every server ({@code -Dkey=value}), which its clients must match. */
+  private final Map<String, String> serverSettings;
+
+  private ProcessCluster(ClusterPlan plan, List<String> launcher, List<String> extraArgs) {
     this.plan = plan;
     this.launcher = launcher;
+    this.serverSettings = new LinkedHashMap<>();
+    for (String a : extraArgs) {
+      int eq = a.indexOf('=');
+      if (a.startsWith("-D") && eq > 2) {
+        serverSettings.put(a.substring(2, eq), a.substring(eq + 1));
+      }
+    }
     this.archives = ClassArchives.forLauncher(launcher);
     this.nativeOptions = NativeLibraries.options(StartupCaches.classPath(launcher));
   }
@@ -140,7 +152,8 @@ public final class ProcessCluster implements LocalCluster {
       int dataNice)
       throws IOException {
     Files.createDirectories(plan.dir().resolve("logs"));
-    ProcessCluster c = new ProcessCluster(plan, launcher);
+    ClusterCredentials.ensure(plan);
+    ProcessCluster c = new ProcessCluster(plan, launcher, extraArgs);
     List<ClusterFile.Node> meta = new ArrayList<>();
     List<ClusterFile.Node> data = new ArrayList<>();
     for (var p : plan.metaPeers()) {
@@ -159,7 +172,8 @@ public final class ProcessCluster implements LocalCluster {
                   0,
                   plan.metaDir(p.id()).toString(),
                   c.commands.get(p.id()))
-              .withMetrics(plan.metricsUrl(p.id())));
+              .withMetrics(plan.metricsUrl(p.id()))
+              .withRaftAddress(p.raftAddress()));
     }
     for (String id : plan.dataIds()) {
       c.commands.put(
@@ -205,7 +219,8 @@ public final class ProcessCluster implements LocalCluster {
               plan.dir().toString(),
               c.commands.get(id),
               plan.mountPort(),
-              plan.metricsUrl(id)));
+              plan.metricsUrl(id),
+              null));
     }
     ClusterFile file =
         new ClusterFile(
@@ -215,7 +230,8 @@ public final class ProcessCluster implements LocalCluster {
             gateways,
             plan.http()
                 ? new ClusterFile.Console(plan.consoleUrl(), plan.consoleTokenFile().toString())
-                : null);
+                : null,
+            plan.adminCredentials().toString());
     file.write(plan.clusterFile());
     try {
       for (String id : c.commands.keySet()) {
@@ -362,6 +378,14 @@ public final class ProcessCluster implements LocalCluster {
   @Override
   public ClusterPlan plan() {
     return plan;
+  }
+
+  /** A client's settings for this cluster, as its administrator, with the servers' security. */
+  @Override
+  public Config clientConfig() {
+    String security = serverSettings.get(SecurityConfigKeys.SECURITY.key());
+    Config c = plan.clientConfig();
+    return security == null ? c : c.with(SecurityConfigKeys.SECURITY, security);
   }
 
   public synchronized Process process(String id) {

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       SnapshotReadDiffCommand.class,
       RebuildCommand.class,
       QosBenchCommand.class,
-      NfsBenchCommand.class
+      NfsBenchCommand.class,
+      HandshakeBenchCommand.class
     })
 public final class BenchCommand {}

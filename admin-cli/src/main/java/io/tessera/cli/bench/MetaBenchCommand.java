@@ -154,6 +154,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
           new MetaWorkload(MetaWorkload.connections(cluster::connect, threads)));
     }
     String meta = cluster.metaAddresses();
+    List<String> forwarded = cluster.forwardedOptions();
     List<String> launcher = ProcessCluster.javaLauncher(List.of("-Xmx512m", "-XX:+UseSerialGC"));
     return new MetaClients.Processes(
         clients,
@@ -169,7 +170,7 @@ public final class MetaBenchCommand implements Callable<Integer> {
                   String.valueOf(threads),
                   "--client",
                   String.valueOf(i)));
-          cmd.addAll(cluster.forwardedOptions());
+          cmd.addAll(forwarded);
           return cmd;
         });
   }

@@ -185,10 +185,10 @@ public final class LocalCommand implements Callable<Integer> {
                 "local-shutdown"));
     ClusterStatus status = cluster.awaitReady(Durations.parse(readyTimeout));
     if (plan.http()) {
-      ensureConsoleToken(plan);
+      ensureConsoleToken(cluster);
     }
     printEndpoints(
-        out, plan, status, Duration.ofNanos(System.nanoTime() - start), rootDefault(plan));
+        out, plan, status, Duration.ofNanos(System.nanoTime() - start), rootDefault(cluster));
     if (cluster instanceof ProcessCluster pc) {
       watch(pc, out, stopped);
     }
@@ -201,9 +201,9 @@ public final class LocalCommand implements Callable<Integer> {
    * the file holds a token the cluster still accepts (kept across restarts; a revoked one is
    * replaced).
    */
-  private static void ensureConsoleToken(ClusterPlan plan) throws IOException {
-    Path file = plan.consoleTokenFile();
-    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+  private static void ensureConsoleToken(LocalCluster cluster) throws IOException {
+    Path file = cluster.plan().consoleTokenFile();
+    try (TesseraFileSystem fs = cluster.connect()) {
       ConsoleAdmin console = fs.admin().console();
       if (Files.exists(file)
           && console.tokenSet().verify(Files.readString(file).trim()).isPresent()) {
@@ -218,8 +218,9 @@ public final class LocalCommand implements Callable<Integer> {
    * The root directory's default layout; a new cluster gets the widest of 6+3, 4+2 and 2+1 its data
    * servers can hold (files survive losing servers unless they ask for no parity).
    */
-  private static LayoutPolicy rootDefault(ClusterPlan plan) throws IOException {
-    try (TesseraFileSystem fs = TesseraFileSystem.connect(plan.metaAddresses())) {
+  private static LayoutPolicy rootDefault(LocalCluster cluster) throws IOException {
+    ClusterPlan plan = cluster.plan();
+    try (TesseraFileSystem fs = cluster.connect()) {
       LayoutPolicy now = fs.stat("/").defaultLayout();
       if (now != null) {
         return now;
@@ -302,6 +303,10 @@ public final class LocalCommand implements Callable<Integer> {
           plan.consoleUrl(), plan.consoleTokenFile());
     }
     out.printf(
+        "Credentials: %s (0600; commands find it through cluster.json; tessera credentials issue"
+            + " makes more)%n",
+        shown(plan.adminCredentials()));
+    out.printf(
         "Ready in %.1f s. Meta: %s  Logs: %s%n",
         took.toMillis() / 1000.0, plan.metaAddresses(), plan.dir().resolve("logs"));
     out.printf(
@@ -317,6 +322,12 @@ public final class LocalCommand implements Callable<Integer> {
         "Try: ./tessera fs put FILE /FILE%s ; ./tessera cluster status%s.  Stop: Ctrl-C%n",
         meta, meta);
     out.flush();
+  }
+
+  /** A path as the user gave it: relative to the working directory when it lies below it. */
+  private static Path shown(Path p) {
+    Path here = Path.of("").toAbsolutePath();
+    return p.startsWith(here) ? here.relativize(p) : p;
   }
 
   /** Reports servers that exit while the cluster runs (killed by an operator or a test). */

@@ -72,7 +72,7 @@ public final class NfsServerCommand implements Callable<Integer> {
         mountPort == null || mountPort == at.port()
             ? null
             : new InetSocketAddress(at.host(), mountPort);
-    NfsGateway gateway = NfsGateway.start(meta, e, nfs, mount, c);
+    NfsGateway gateway = NfsGateway.start(id, meta, e, nfs, mount, c);
     Closeable http = server.serveMetrics(gateway.metrics());
     ServerRunner.recordPid(server.clusterFile, id);
     ServerRunner.runUntilStopped(gateway, http, "NFS gateway " + id);

@@ -2,6 +2,7 @@ package io.tessera.cli.server;
 
 import io.tessera.cli.SettingsCommand;
 import io.tessera.common.config.Config;
+import io.tessera.common.config.SecurityConfigKeys;
 import io.tessera.common.metrics.MetricsEndpoint;
 import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.rpc.HostPort;
@@ -34,6 +35,15 @@ public final class ServerOptions {
           "serve Prometheus metrics at http://HOST:PORT/metrics; a meta replica also serves the"
               + " console and its REST API there (tessera local: each server's client port + 1000)")
   String http;
+
+  @Option(
+      names = "--credentials",
+      paramLabel = "FILE",
+      description =
+          "this server's credentials (PEM: the cluster CA's certificate, the server's, its key;"
+              + " tessera credentials issue --server ID writes them; tessera local keeps them in"
+              + " <dir>/credentials/); the same as -Dtessera.security.credentials=FILE")
+  Path credentials;
 
   @Option(names = "--cluster-file", description = "cluster.json to record this process's PID in")
   Path clusterFile;
@@ -76,7 +86,10 @@ public final class ServerOptions {
 
   /** The server's settings; a key no server reads is refused, from -D or from the file. */
   Config config() {
-    Map<String, String> given = defines == null ? Map.of() : new HashMap<>(defines);
+    Map<String, String> given = defines == null ? new HashMap<>() : new HashMap<>(defines);
+    if (credentials != null) {
+      given.put(SecurityConfigKeys.CREDENTIALS.key(), credentials.toString());
+    }
     SettingsCommand.requireServerSettings("-D", given.keySet());
     if (conf != null) {
       SettingsCommand.requireServerSettings(conf + ": ", Config.fileSettings(conf).keySet());

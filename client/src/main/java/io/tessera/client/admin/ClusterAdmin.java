@@ -17,6 +17,7 @@ import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.MetaRequestProto;
+import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.RepairStripesRequestProto;
 import io.tessera.common.proto.ScanVersionsRequestProto;
 import io.tessera.common.proto.ScanVersionsResponseProto;
@@ -44,6 +45,7 @@ public final class ClusterAdmin {
   private final Snapshots snapshots;
   private final QosAdmin qos;
   private final ConsoleAdmin console;
+  private final CredentialsAdmin credentials;
 
   /** For {@link TesseraFileSystem} only: the admin API over its meta and data connections. */
   public ClusterAdmin(MetaClient meta, DataClient data, RpcClientPool pool, TesseraFileSystem fs) {
@@ -52,9 +54,15 @@ public final class ClusterAdmin {
     this.snapshots = new Snapshots(this, meta, fs);
     this.qos = new QosAdmin(meta, pool, this);
     this.console = new ConsoleAdmin(meta);
+    this.credentials = new CredentialsAdmin(meta);
   }
 
   /** Console tokens and the audit log of console actions. */
+  /** Issued credentials and their revocation (admins only). */
+  public CredentialsAdmin credentials() {
+    return credentials;
+  }
+
   public ConsoleAdmin console() {
     return console;
   }
@@ -184,18 +192,19 @@ public final class ClusterAdmin {
    */
   public FileCheck check(String path, boolean verifyParity) throws IOException {
     String p = AsyncTesseraFileSystem.normalize(path);
-    InodeProto in =
+    MetaResponseProto opened =
         Futures.get(
-                meta.call(
-                    MetaRequestProto.newBuilder()
-                        .setGetAttr(GetAttrRequestProto.newBuilder().setPath(p))))
-            .getInode();
+            meta.call(
+                MetaRequestProto.newBuilder()
+                    .setGetAttr(GetAttrRequestProto.newBuilder().setPath(p))));
+    InodeProto in = opened.getInode();
     if (in.getType() == FileTypeProto.DIRECTORY) {
       throw new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory");
     }
     StripeLayout layout = StripeLayout.of(in.getLayout());
     ShardChecker.Result r =
-        new ShardChecker(data).check(FileTarget.of(in), in.getSize(), verifyParity);
+        new ShardChecker(data)
+            .check(FileTarget.of(opened, p, FileTarget.Renewer.NONE), in.getSize(), verifyParity);
     return new FileCheck(
         p,
         layout.toString(),

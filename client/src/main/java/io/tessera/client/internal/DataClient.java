@@ -83,17 +83,19 @@ public final class DataClient {
   }
 
   /**
-   * Releases a stripe lock on the servers that granted it; completes when each answered or failed
-   * (a server that cannot be reached frees the lock when its lease runs out).
+   * Releases a stripe lock of {@code file} on the servers that granted it (with the file's access
+   * token, as the lock was taken); completes when each answered or failed (a server that cannot be
+   * reached frees the lock when its lease runs out).
    */
-  public CompletableFuture<Void> unlock(Collection<String> granted, StripeLockProto lock) {
+  public CompletableFuture<Void> unlock(
+      FileTarget file, Collection<String> granted, StripeLockProto lock) {
     CompletableFuture<?>[] calls =
         granted.stream()
             .map(
                 server ->
                     callForOutcome(
                         server,
-                        DataRequestProto.newBuilder()
+                        file.request(file.layout())
                             .setUnlock(UnlockRequestProto.newBuilder().setLock(lock)),
                         null))
             .toArray(CompletableFuture[]::new);

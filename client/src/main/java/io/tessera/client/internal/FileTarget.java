@@ -1,20 +1,44 @@
 package io.tessera.client.internal;
 
 import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.AccessTokenProto;
 import io.tessera.common.proto.DataRequestProto;
+import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.ReadShardsRequestProto;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One open file as the I/O layer sees it: its id, its layout, and which of its servers hold stale
- * shards (they missed writes while down; readers decode around them until recovery).
+ * One open file as the I/O layer sees it: its id, its layout, which of its servers hold stale
+ * shards (they missed writes while down; readers decode around them until recovery), and the access
+ * token data servers want for it, renewed in the background once half its life is gone.
  */
 public final class FileTarget {
+  /** Asks the meta group for the file's inode and token again (without waiting for it). */
+  public interface Renewer {
+    Renewer NONE = file -> {};
+
+    void renew(FileTarget file);
+  }
+
   private final long fileId;
+
+  /** The data servers' permission to touch the file's shards (null without security). */
+  private volatile AccessTokenProto token;
+
+  /** When the token in hand should be renewed (the middle of its life), ms of the local clock. */
+  private volatile long renewAtMs = Long.MAX_VALUE;
+
+  private final AtomicBoolean renewing = new AtomicBoolean();
+  private volatile Renewer renewer = Renewer.NONE;
+
+  /** How the meta group is asked for this file again: by id, under its snapshot if it has one. */
+  private GetAttrRequestProto lookup;
 
   /** Replaced when recovery moved the file's units to another server (a newer generation). */
   private volatile StripeLayout layout;
@@ -46,6 +70,50 @@ public final class FileTarget {
         in.getInSnapshot() ? in.getSnapshotEpoch() : -1);
   }
 
+  /**
+   * The target of the file a meta answer opened at {@code path}, with its access token; {@code
+   * renewer} renews the token as it ages.
+   */
+  public static FileTarget of(MetaResponseProto opened, String path, Renewer renewer) {
+    FileTarget f = of(opened.getInode());
+    GetAttrRequestProto.Builder lookup =
+        GetAttrRequestProto.newBuilder().setFileId(opened.getInode().getId());
+    if (f.inSnapshot()) {
+      lookup.setPath(snapshotRoot(path));
+    }
+    f.lookup = lookup.build();
+    f.renewer = renewer;
+    f.adoptToken(opened);
+    return f;
+  }
+
+  /** "/.snapshots/NAME" of a path under it. */
+  private static String snapshotRoot(String path) {
+    String[] parts = path.split("/", 4);
+    return parts.length >= 3 ? "/" + parts[1] + "/" + parts[2] : path;
+  }
+
+  /** How to ask the meta group for this file again. */
+  GetAttrRequestProto lookup() {
+    return lookup != null ? lookup : GetAttrRequestProto.newBuilder().setFileId(fileId).build();
+  }
+
+  /** Adopts a fresh answer about this file: its inode (see {@link #adopt}) and its token. */
+  void adopt(MetaResponseProto fresh) {
+    adopt(fresh.getInode());
+    adoptToken(fresh);
+  }
+
+  private void adoptToken(MetaResponseProto r) {
+    if (!r.hasToken()) {
+      return;
+    }
+    long now = System.currentTimeMillis();
+    token = r.getToken();
+    renewAtMs = now + Math.max(0, (r.getToken().getExpiresMs() - now) / 2);
+    renewing.set(false);
+  }
+
   /** Whether this is a snapshot's copy of the file, which nothing may change. */
   public boolean inSnapshot() {
     return snapshotEpoch >= 0;
@@ -69,11 +137,26 @@ public final class FileTarget {
   }
 
   /**
-   * A data request planned with {@code planned} (data servers refuse one older than a move they
-   * know of).
+   * A data request for this file planned with {@code planned} (data servers refuse one older than a
+   * move they know of), with the file's access token. A token past the middle of its life is
+   * renewed in the background.
    */
-  static DataRequestProto.Builder request(StripeLayout planned) {
-    return DataRequestProto.newBuilder().setLayoutGeneration(planned.generation());
+  DataRequestProto.Builder request(StripeLayout planned) {
+    DataRequestProto.Builder b =
+        DataRequestProto.newBuilder().setLayoutGeneration(planned.generation());
+    AccessTokenProto t = token;
+    if (t != null) {
+      b.addTokens(t);
+      if (System.currentTimeMillis() >= renewAtMs && renewing.compareAndSet(false, true)) {
+        renewer.renew(this);
+      }
+    }
+    return b;
+  }
+
+  /** A renewal failed: the next request asks again. */
+  void renewalFailed() {
+    renewing.set(false);
   }
 
   /**

@@ -95,7 +95,7 @@ final class KeptRead {
       for (ReadBatch batch : e.getValue()) {
         ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
         calls.add(
-            data.call(e.getKey(), FileTarget.request(layout).setRead(r), null)
+            data.call(e.getKey(), file.request(layout).setRead(r), null)
                 .thenApply(reply -> keep(batch, reply.header(), reply.payload(), kept)));
       }
     }

@@ -81,7 +81,7 @@ final class LockedTruncate {
                     server,
                     data.callForOutcome(
                         server,
-                        FileTarget.request(layout)
+                        file.request(layout)
                             .setLockRead(LockReadRequestProto.newBuilder().setLock(lock)),
                         null));
               }
@@ -108,7 +108,7 @@ final class LockedTruncate {
               if (fatal == null && !busy && !down) {
                 return cut(file, cut.clone().setUnlock(lock), lockOn, skipped, 0);
               }
-              CompletableFuture<Void> released = data.unlock(granted, lock);
+              CompletableFuture<Void> released = data.unlock(file, granted, lock);
               if (fatal != null) {
                 Throwable f = fatal;
                 return released.thenCompose(x -> CompletableFuture.failedFuture(f));
@@ -158,8 +158,7 @@ final class LockedTruncate {
     for (String server : on) {
       calls.put(
           server,
-          data.callForOutcome(
-              server, FileTarget.request(layout).setTruncate(around.clone()), null));
+          data.callForOutcome(server, file.request(layout).setTruncate(around.clone()), null));
     }
     return CompletableFuture.allOf(calls.values().toArray(CompletableFuture[]::new))
         .thenCompose(

@@ -2,6 +2,7 @@ package io.tessera.client.internal;
 
 import com.google.protobuf.ByteString;
 import io.tessera.common.cluster.FollowerReads;
+import io.tessera.common.proto.ActorProto;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -24,12 +25,21 @@ import java.util.function.Function;
 public final class MetaClient {
   private final LeaderFollowingCaller caller;
   private final CallerProto identity;
-  private final AtomicLong callIds = new AtomicLong();
+  private final AtomicLong callIds;
 
   /** The newest namespace log position any answer has shown this client. */
-  private final AtomicLong seenIndex = new AtomicLong();
+  private final AtomicLong seenIndex;
+
+  /** The user a trusted proxy (an NFS gateway) acts for with this client, or null. */
+  private final ActorProto onBehalfOf;
 
   private final boolean followerReads;
+
+  /**
+   * Who this client says it is (tessera.security=off, where the meta group takes it at its word);
+   * with security the meta group ignores it and reads the caller's certificate. Null: say nothing.
+   */
+  private final ActorProto claimed;
 
   public MetaClient(
       RpcClientPool pool,
@@ -37,9 +47,41 @@ public final class MetaClient {
       Duration retryFor,
       CallerProto identity,
       boolean followerReads) {
+    this(pool, replicas, retryFor, identity, followerReads, null);
+  }
+
+  public MetaClient(
+      RpcClientPool pool,
+      List<String> replicas,
+      Duration retryFor,
+      CallerProto identity,
+      boolean followerReads,
+      ActorProto claimed) {
     this.caller = new LeaderFollowingCaller(pool, replicas, Service.META, retryFor);
     this.identity = identity;
     this.followerReads = followerReads;
+    this.claimed = claimed;
+    this.callIds = new AtomicLong();
+    this.seenIndex = new AtomicLong();
+    this.onBehalfOf = null;
+  }
+
+  private MetaClient(MetaClient base, ActorProto onBehalfOf) {
+    this.caller = base.caller;
+    this.identity = base.identity;
+    this.followerReads = base.followerReads;
+    this.claimed = base.claimed;
+    this.callIds = base.callIds; // one numbering: the meta group answers a retried call once
+    this.seenIndex = base.seenIndex;
+    this.onBehalfOf = onBehalfOf;
+  }
+
+  /**
+   * The same client acting for {@code user}: the meta group checks and does its requests as that
+   * user, if this client is a trusted proxy (an NFS gateway); anyone else is refused.
+   */
+  public MetaClient actingFor(ActorProto user) {
+    return new MetaClient(this, user);
   }
 
   /**
@@ -51,6 +93,12 @@ public final class MetaClient {
    * most the election timeout).
    */
   public CompletableFuture<MetaResponseProto> call(MetaRequestProto.Builder request) {
+    if (claimed != null && !request.hasActor()) {
+      request.setActor(claimed);
+    }
+    if (onBehalfOf != null) {
+      request.setOnBehalfOf(onBehalfOf);
+    }
     MetaRequestProto req = request.setCaller(identity).setCallId(callIds.incrementAndGet()).build();
     Function<String, byte[]> followerRead =
         !followerReads || !FollowerReads.answerable(req)

@@ -7,7 +7,6 @@ import io.tessera.common.dataio.WriteBatch;
 import io.tessera.common.erasure.ErasureCodec;
 import io.tessera.common.fault.FaultPoints;
 import io.tessera.common.layout.StripeLayout;
-import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.LockReadRequestProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.RepairStripesRequestProto;
@@ -302,7 +301,7 @@ public final class ParityWriter {
       }
       LockReadRequestProto.Builder lr =
           LockReadRequestProto.newBuilder().setLock(lock).addAllReads(batch.ranges());
-      return data.call(server, FileTarget.request(layout).setLockRead(lr), null)
+      return data.call(server, file.request(layout).setLockRead(lr), null)
           .handle(
               (reply, err) -> {
                 if (err != null) {
@@ -373,15 +372,11 @@ public final class ParityWriter {
         // recovery may have rebuilt them; ask the meta group before recording them stale again
         refreshedStale = true;
         recycle(updates);
-        return data.unlock(granted, lock)
-            .thenCompose(
-                v ->
-                    meta.call(
-                        MetaRequestProto.newBuilder()
-                            .setGetAttr(GetAttrRequestProto.newBuilder().setFileId(file.fileId()))))
+        return data.unlock(file, granted, lock)
+            .thenCompose(v -> meta.call(MetaRequestProto.newBuilder().setGetAttr(file.lookup())))
             .thenCompose(
                 r -> {
-                  file.adopt(r.getInode());
+                  file.adopt(r);
                   return run(deadline, attempt + 1);
                 });
       }
@@ -393,7 +388,7 @@ public final class ParityWriter {
       }
       if (fatal != null || busy || retryNow) {
         recycle(updates); // nothing was sent: the next attempt plans anew
-        CompletableFuture<Void> released = data.unlock(granted, lock);
+        CompletableFuture<Void> released = data.unlock(file, granted, lock);
         if (fatal != null) {
           Throwable f = fatal;
           return released.thenCompose(v -> CompletableFuture.failedFuture(f));
@@ -452,7 +447,7 @@ public final class ParityWriter {
                   return phase2(lock, lockedOn, skipped, updates, stamp);
                 }
                 recycle(updates);
-                CompletableFuture<Void> released = data.unlock(granted, lock);
+                CompletableFuture<Void> released = data.unlock(file, granted, lock);
                 if (Failures.cause(e) instanceof TesseraException te
                     && te.status() == StatusProto.SNAPSHOT_PASSED
                     && System.nanoTime() - deadline < 0) {
@@ -539,7 +534,7 @@ public final class ParityWriter {
         String server, WriteBatch write, boolean wholeStripes) {
       return data.callForOutcome(
           server,
-          FileTarget.request(layout).setWrite(write.request().setWholeStripes(wholeStripes)),
+          file.request(layout).setWrite(write.request().setWholeStripes(wholeStripes)),
           write.payload());
     }
 
@@ -601,7 +596,7 @@ public final class ParityWriter {
                           .addAllMissingServers(missing)
                           .setStaleMarked(true);
                   marks.add(
-                      data.call(s, FileTarget.request(layout).setWrite(w), null)
+                      data.call(s, file.request(layout).setWrite(w), null)
                           .thenAccept(r -> r.payload().release()));
                 }
                 return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new));

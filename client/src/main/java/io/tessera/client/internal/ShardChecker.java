@@ -174,7 +174,7 @@ public final class ShardChecker {
       FileTarget file, ReadBatch batch, boolean withBytes, ShardStateProto[][] states) {
     ReadShardsRequestProto.Builder r =
         file.newRead().addAllRanges(batch.ranges()).setProbe(!withBytes);
-    return data.call(batch.server(), FileTarget.request(file.layout()).setRead(r), null)
+    return data.call(batch.server(), file.request(file.layout()).setRead(r), null)
         .handle(
             (reply, err) -> {
               if (err != null) {

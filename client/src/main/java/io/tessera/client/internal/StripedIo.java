@@ -118,7 +118,7 @@ public final class StripedIo {
               p.offsetInUnit() == 0 && p.length() == layout.stripeUnit());
         }
         calls.add(
-            data.call(e.getKey(), FileTarget.request(layout).setWrite(w.request()), w.payload())
+            data.call(e.getKey(), file.request(layout).setWrite(w.request()), w.payload())
                 .thenAccept(r -> r.payload().release()));
       }
     }
@@ -196,7 +196,7 @@ public final class StripedIo {
       for (ReadBatch batch : e.getValue()) {
         ReadShardsRequestProto.Builder r = file.newRead().addAllRanges(batch.ranges());
         calls.add(
-            data.call(e.getKey(), FileTarget.request(layout).setRead(r), null)
+            data.call(e.getKey(), file.request(layout).setRead(r), null)
                 .handle(
                     (reply, err) -> {
                       accepted(file, batch, reply, err, bad, retry);
@@ -517,7 +517,7 @@ public final class StripedIo {
     if (file.hasParity()) {
       return truncates.run(file, t);
     }
-    return onEveryServer(file, layout, FileTarget.request(layout).setTruncate(t));
+    return onEveryServer(file, layout, file.request(layout).setTruncate(t));
   }
 
   /** Makes every acknowledged write of the file durable against power loss. */

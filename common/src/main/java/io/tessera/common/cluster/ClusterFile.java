@@ -19,19 +19,26 @@ import java.util.stream.Collectors;
 /**
  * {@code <dir>/cluster.json}: every server of a local cluster (meta replicas, data servers, and the
  * QoS proxies and NFS gateways when there are some) with its address, PID, data directory and the
- * command line that starts it again (run from the repository root).
+ * command line that starts it again (run from the repository root), and the admin credentials
+ * {@code tessera local} issued ({@code credentials}, the path commands fall back to).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ClusterFile(
-    List<Node> meta, List<Node> data, List<Node> proxies, List<Node> nfs, Console console) {
+    List<Node> meta,
+    List<Node> data,
+    List<Node> proxies,
+    List<Node> nfs,
+    Console console,
+    String credentials) {
   public static final String NAME = "cluster.json";
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /**
    * One server process; {@code mountPort} only for NFS gateways (where MOUNT is served, the {@code
-   * address} serving NFS); {@code metrics} the URL of its Prometheus metrics (null: none).
+   * address} serving NFS); {@code metrics} the URL of its Prometheus metrics (null: none); {@code
+   * raftAddress} only for meta replicas (their Raft port, which only other replicas may reach).
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -42,18 +49,24 @@ public record ClusterFile(
       String dir,
       List<String> cmd,
       Integer mountPort,
-      String metrics) {
+      String metrics,
+      String raftAddress) {
     public Node(String id, String address, long pid, String dir, List<String> cmd) {
-      this(id, address, pid, dir, cmd, null, null);
+      this(id, address, pid, dir, cmd, null, null, null);
     }
 
     public Node withPid(long newPid) {
-      return new Node(id, address, newPid, dir, cmd, mountPort, metrics);
+      return new Node(id, address, newPid, dir, cmd, mountPort, metrics, raftAddress);
     }
 
     /** The same node with its metrics at {@code url}. */
     public Node withMetrics(String url) {
-      return new Node(id, address, pid, dir, cmd, mountPort, url);
+      return new Node(id, address, pid, dir, cmd, mountPort, url, raftAddress);
+    }
+
+    /** The same node (a meta replica) with its Raft port at {@code hostPort}. */
+    public Node withRaftAddress(String hostPort) {
+      return new Node(id, address, pid, dir, cmd, mountPort, metrics, hostPort);
     }
   }
 
@@ -71,13 +84,13 @@ public record ClusterFile(
   }
 
   /** A cluster without QoS proxies or NFS gateways. */
-  public ClusterFile(List<Node> meta, List<Node> data) {
-    this(meta, data, List.of(), List.of(), null);
+  public ClusterFile(List<Node> meta, List<Node> data, String credentials) {
+    this(meta, data, List.of(), List.of(), null, credentials);
   }
 
   /** The same cluster with its console described. */
   public ClusterFile withConsole(Console c) {
-    return new ClusterFile(meta, data, proxies, nfs, c);
+    return new ClusterFile(meta, data, proxies, nfs, c, credentials);
   }
 
   public static ClusterFile read(Path file) throws IOException {
@@ -133,7 +146,8 @@ public record ClusterFile(
         withPid(data, id, pid),
         withPid(proxies, id, pid),
         withPid(nfs, id, pid),
-        console);
+        console,
+        credentials);
   }
 
   private static List<Node> withPid(List<Node> nodes, String id, long pid) {

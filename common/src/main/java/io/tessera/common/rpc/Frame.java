@@ -1,6 +1,8 @@
 package io.tessera.common.rpc;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 
 /**
@@ -65,6 +67,27 @@ public record Frame(long requestId, byte kind, Service service, byte[] header, B
 
   public static Frame goAway() {
     return new Frame(0, GOAWAY, Service.META, new byte[0], null);
+  }
+
+  /**
+   * The frame's bytes (the payload not copied, its ownership passed to the result); the caller
+   * checks the size first.
+   */
+  public static ByteBuf encode(ByteBufAllocator alloc, Frame frame) {
+    ByteBuf head = alloc.buffer(4 + FIXED_BYTES + frame.header().length);
+    head.writeInt((int) frame.bodyLength())
+        .writeLong(frame.requestId())
+        .writeByte(frame.kind())
+        .writeByte(frame.service().code())
+        .writeInt(frame.header().length)
+        .writeBytes(frame.header());
+    if (!frame.payload().isReadable()) {
+      frame.release();
+      return head;
+    }
+    CompositeByteBuf whole = alloc.compositeBuffer(2);
+    whole.addComponents(true, head, frame.payload());
+    return whole;
   }
 
   /** Bytes after the length field. */

@@ -1,7 +1,5 @@
 package io.tessera.common.rpc;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageEncoder;
 import java.util.List;
@@ -21,20 +19,6 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
       frame.release();
       throw new FrameTooLargeException(body, maxFrameBytes);
     }
-    ByteBuf head = ctx.alloc().buffer(4 + Frame.FIXED_BYTES + frame.header().length);
-    head.writeInt((int) body)
-        .writeLong(frame.requestId())
-        .writeByte(frame.kind())
-        .writeByte(frame.service().code())
-        .writeInt(frame.header().length)
-        .writeBytes(frame.header());
-    if (frame.payload().isReadable()) {
-      CompositeByteBuf whole = ctx.alloc().compositeBuffer(2);
-      whole.addComponents(true, head, frame.payload());
-      out.add(whole);
-    } else {
-      frame.release();
-      out.add(head);
-    }
+    out.add(Frame.encode(ctx.alloc(), frame));
   }
 }

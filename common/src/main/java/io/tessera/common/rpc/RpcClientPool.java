@@ -2,11 +2,14 @@ package io.tessera.common.rpc;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.tessera.common.security.TransportSecurity;
 import java.io.Closeable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,10 +25,12 @@ public final class RpcClientPool implements Closeable {
   private final long callTimeoutMillis;
   private final int connectTimeoutMillis;
   private final long silenceMillis;
+  private final TransportSecurity security;
   private final ConcurrentHashMap<String, CompletableFuture<RpcConnection>> connections =
       new ConcurrentHashMap<>();
   private volatile boolean closed;
 
+  /** A pool without security (tests). */
   public RpcClientPool(
       String name,
       int ioThreads,
@@ -38,12 +43,14 @@ public final class RpcClientPool implements Closeable {
         maxFrameBytes,
         callTimeoutMillis,
         connectTimeoutMillis,
-        RpcConnection.DEFAULT_SILENCE_MILLIS);
+        RpcConnection.DEFAULT_SILENCE_MILLIS,
+        TransportSecurity.plaintext());
   }
 
   /**
    * {@code silenceMillis}: how long a peer owing answers may stay silent (see {@link
-   * RpcConnection}).
+   * RpcConnection}); {@code security}: with it, every connection is mutual TLS and its peer must be
+   * a server of the cluster.
    */
   public RpcClientPool(
       String name,
@@ -51,7 +58,9 @@ public final class RpcClientPool implements Closeable {
       int maxFrameBytes,
       long callTimeoutMillis,
       int connectTimeoutMillis,
-      long silenceMillis) {
+      long silenceMillis,
+      TransportSecurity security) {
+    this.security = security;
     this.group = NettyTransport.newGroup(name, ioThreads);
     this.maxFrameBytes = maxFrameBytes;
     this.callTimeoutMillis = callTimeoutMillis;
@@ -153,6 +162,7 @@ public final class RpcClientPool implements Closeable {
       result.completeExceptionally(e);
       return;
     }
+    HostPort at = hp;
     RpcConnection.ResponseHandler handler = new RpcConnection.ResponseHandler();
     ChannelFuture cf =
         new Bootstrap()
@@ -165,6 +175,14 @@ public final class RpcClientPool implements Closeable {
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel ch) {
+                    if (security.enabled()) {
+                      ch.pipeline()
+                          .addLast(
+                              "tls",
+                              security
+                                  .clientContext()
+                                  .newHandler(ch.alloc(), at.host(), at.port()));
+                    }
                     ch.pipeline()
                         .addLast(new FrameDecoder(maxFrameBytes))
                         .addLast(new FrameEncoder(maxFrameBytes))
@@ -174,19 +192,40 @@ public final class RpcClientPool implements Closeable {
             .connect(hp.host(), hp.port());
     cf.addListener(
         done -> {
-          if (done.isSuccess()) {
-            RpcConnection c =
-                new RpcConnection(address, cf.channel(), callTimeoutMillis, silenceMillis);
-            handler.bind(c);
-            result.complete(c);
-          } else {
+          if (!done.isSuccess()) {
             result.completeExceptionally(
                 new PeerUnreachableException(
                     address,
                     String.valueOf(
                         done.cause() == null ? "connect failed" : done.cause().getMessage())));
+            return;
           }
+          SslHandler tls = cf.channel().pipeline().get(SslHandler.class);
+          if (tls == null) {
+            connected(address, cf.channel(), handler, result);
+            return;
+          }
+          tls.handshakeFuture()
+              .addListener(
+                  shaken -> {
+                    if (shaken.isSuccess()) {
+                      connected(address, cf.channel(), handler, result);
+                    } else {
+                      cf.channel().close();
+                      result.completeExceptionally(TlsFailures.handshake(address, shaken.cause()));
+                    }
+                  });
         });
+  }
+
+  private void connected(
+      String address,
+      Channel channel,
+      RpcConnection.ResponseHandler handler,
+      CompletableFuture<RpcConnection> result) {
+    RpcConnection c = new RpcConnection(address, channel, callTimeoutMillis, silenceMillis);
+    handler.bind(c);
+    result.complete(c);
   }
 
   /** Drops the connection to an address so the next call reconnects. */

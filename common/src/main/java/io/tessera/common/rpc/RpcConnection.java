@@ -233,6 +233,11 @@ public final class RpcConnection {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      RpcConnection c = connection;
+      IOException refused = c == null ? null : TlsFailures.afterHandshake(c.address, cause);
+      if (refused != null) {
+        c.failAll(refused); // before the close fails them as merely unreachable
+      }
       ctx.close();
     }
   }

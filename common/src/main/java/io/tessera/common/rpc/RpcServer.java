@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.tessera.common.security.TransportSecurity;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -52,7 +53,10 @@ public final class RpcServer implements Closeable {
     }
   }
 
-  /** Starts serving with default limits around a frame size; throws if the port cannot be bound. */
+  /**
+   * Starts serving without security, with default limits around a frame size (tests); throws if the
+   * port cannot be bound.
+   */
   public static RpcServer start(
       String name,
       InetSocketAddress bind,
@@ -60,12 +64,20 @@ public final class RpcServer implements Closeable {
       int maxFrameBytes,
       int ioThreads)
       throws InterruptedException {
-    return start(name, bind, services, Limits.of(maxFrameBytes, ioThreads));
+    return start(
+        name, bind, services, Limits.of(maxFrameBytes, ioThreads), TransportSecurity.plaintext());
   }
 
-  /** Starts serving; throws if the port cannot be bound. */
+  /**
+   * Starts serving; with security, only peers with a certificate of the cluster get past the TLS
+   * handshake. Throws if the port cannot be bound.
+   */
   public static RpcServer start(
-      String name, InetSocketAddress bind, Map<Service, RpcService> services, Limits limits)
+      String name,
+      InetSocketAddress bind,
+      Map<Service, RpcService> services,
+      Limits limits,
+      TransportSecurity security)
       throws InterruptedException {
     int ioThreads = limits.ioThreads();
     EventLoopGroup boss = NettyTransport.newGroup(name + "-accept", 1);
@@ -79,7 +91,14 @@ public final class RpcServer implements Closeable {
               .option(ChannelOption.SO_REUSEADDR, true)
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childOption(ChannelOption.ALLOCATOR, NettyTransport.allocator())
-              .childHandler(new RpcChannelInitializer(services, limits, budget))
+              .childHandler(
+                  new RpcChannelInitializer(
+                      name,
+                      services,
+                      limits,
+                      budget,
+                      security,
+                      new ConnectionRegistry(name, security.revocations())))
               .bind(bind)
               .sync()
               .channel();

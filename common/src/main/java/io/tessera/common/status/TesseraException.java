@@ -28,6 +28,19 @@ public class TesseraException extends IOException {
     };
   }
 
+  /**
+   * The status a failure answers with: its own for a TesseraException (also inside a completion
+   * wrapper), else INTERNAL.
+   */
+  public static StatusProto statusOf(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof TesseraException te) {
+        return te.status();
+      }
+    }
+    return StatusProto.INTERNAL;
+  }
+
   /** True when trying again later may succeed. */
   public boolean isRetriable() {
     return status == StatusProto.UNAVAILABLE

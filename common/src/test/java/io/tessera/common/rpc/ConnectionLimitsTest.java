@@ -45,7 +45,8 @@ class ConnectionLimitsTest {
                 return RpcReply.of(MetaResponseProto.getDefaultInstance());
               }
             }),
-        limits);
+        limits,
+        io.tessera.common.security.TransportSecurity.plaintext());
   }
 
   /**

@@ -172,10 +172,11 @@ public final class FileRoutes {
         ctx,
         "fsck.repair",
         path,
-        () -> {
-          FileCheck c = admin.check(path, true);
+        Actions.Audit.HERE,
+        as -> {
+          FileCheck c = as.check(path, true);
           if (c.repairable()) {
-            admin.repair(c);
+            as.repair(c);
           }
           return Check.of(c);
         });

@@ -53,8 +53,9 @@ public final class QosRoutes {
         ctx,
         "qos.set",
         app,
-        () -> {
-          qos.set(next);
+        Actions.Audit.BY_META_GROUP,
+        as -> {
+          as.qos().set(next);
           return next;
         });
   }

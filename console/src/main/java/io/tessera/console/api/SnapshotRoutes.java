@@ -52,7 +52,12 @@ public final class SnapshotRoutes {
     if (req.name() == null || req.name().isEmpty()) {
       throw new ApiException(400, "give the snapshot a name: {\"name\": \"nightly\"}");
     }
-    actions.run(ctx, "snapshot.create", req.name(), () -> snapshots.create(req.name()));
+    actions.run(
+        ctx,
+        "snapshot.create",
+        req.name(),
+        Actions.Audit.BY_META_GROUP,
+        as -> as.snapshots().create(req.name()));
     ctx.status(201);
   }
 
@@ -62,8 +67,9 @@ public final class SnapshotRoutes {
         ctx,
         "snapshot.delete",
         name,
-        () -> {
-          snapshots.delete(name);
+        Actions.Audit.BY_META_GROUP,
+        as -> {
+          as.snapshots().delete(name);
           return new CreateRequest(name);
         });
   }
@@ -82,7 +88,8 @@ public final class SnapshotRoutes {
         ctx,
         all ? "snapshot.restore-all" : "snapshot.restore",
         name + ":" + path,
-        () -> snapshots.restore(name, path, null));
+        Actions.Audit.HERE,
+        as -> as.snapshots().restore(name, path, null));
   }
 
   private void diff(Context ctx) throws IOException {

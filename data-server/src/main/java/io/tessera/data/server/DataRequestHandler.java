@@ -8,6 +8,7 @@ import io.tessera.common.rpc.Failures;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
+import io.tessera.common.status.TesseraException;
 import io.tessera.data.op.DataOp;
 import io.tessera.data.op.Replies;
 import io.tessera.data.recovery.CorruptionReport;
@@ -17,6 +18,7 @@ import io.tessera.data.store.ShardStore;
 import io.tessera.data.store.UnrecordedSkipException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,8 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves data.proto: parses each request, admits it (layout fences, disk space, the snapshot write
- * gate) as its {@link DataOp} asks, runs it off the event loop and maps failures to statuses.
+ * Serves data.proto: parses each request, checks who may make it ({@link AccessGate}), admits it
+ * (layout fences, disk space, the snapshot write gate) as its {@link DataOp} asks, runs it off the
+ * event loop and maps failures to statuses.
  */
 final class DataRequestHandler implements RpcService {
   private static final Logger LOG = LoggerFactory.getLogger(DataRequestHandler.class);
@@ -39,8 +42,10 @@ final class DataRequestHandler implements RpcService {
   private final ExecutorService workers;
   private final ClientLoad load;
   private final DataMetrics metrics;
+  private final AccessGate access;
 
   DataRequestHandler(
+      AccessGate access,
       Map<DataRequestProto.OpCase, DataOp> ops,
       ShardStore store,
       WriteGate gate,
@@ -49,6 +54,7 @@ final class DataRequestHandler implements RpcService {
       ExecutorService workers,
       ClientLoad load,
       DataMetrics metrics) {
+    this.access = access;
     this.ops = ops;
     this.store = store;
     this.gate = gate;
@@ -74,6 +80,27 @@ final class DataRequestHandler implements RpcService {
     DataOp op = ops.get(req.getOpCase());
     if (op == null) {
       return refuse(call, StatusProto.INVALID_ARGUMENT, "request names no operation");
+    }
+    if (!access.holdsKeys() && access.needsToken(call.identity(), req)) {
+      // a server that has just started learns the access keys at its first heartbeat: the
+      // request waits for them rather than finding the server unavailable
+      return access
+          .ready(KEYS_WAIT)
+          .handle((v, e) -> (Void) null)
+          .thenCompose(v -> handleAuthorized(call, req, op, start));
+    }
+    return handleAuthorized(call, req, op, start);
+  }
+
+  /** How long a request waits for a just-started server to learn the access keys. */
+  private static final Duration KEYS_WAIT = Duration.ofSeconds(10);
+
+  private CompletableFuture<RpcReply> handleAuthorized(
+      RpcCall call, DataRequestProto req, DataOp op, long start) {
+    AccessGate.Refusal refused = access.check(call.identity(), req);
+    if (refused != null) {
+      metrics.refused(refused.status().name().toLowerCase(java.util.Locale.ROOT));
+      return refuse(call, refused.status(), refused.message());
     }
     CompletableFuture<RpcReply> answered = op.answerWithoutAdmission(req);
     if (answered != null) {
@@ -207,6 +234,6 @@ final class DataRequestHandler implements RpcService {
 
   @Override
   public RpcReply errorReply(Throwable cause) {
-    return Replies.error(StatusProto.INTERNAL, String.valueOf(cause.getMessage()));
+    return Replies.error(TesseraException.statusOf(cause), String.valueOf(cause.getMessage()));
   }
 }

@@ -8,6 +8,9 @@ import io.tessera.common.rpc.LeaderFollowingCaller;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
+import io.tessera.common.security.AccessTokens;
+import io.tessera.common.security.Identity;
+import io.tessera.common.security.TransportSecurity;
 import io.tessera.data.lock.StripeLockTable;
 import io.tessera.data.op.DataOps;
 import io.tessera.data.recovery.CorruptionReport;
@@ -75,6 +78,8 @@ public final class DataServer implements Closeable {
   public static DataServer start(String id, Path dir, Config config)
       throws IOException, InterruptedException {
     ServerIdentity.claim(dir, id);
+    TransportSecurity security = TransportSecurity.forServer(config, id, Identity.Role.DATA);
+    AccessTokens tokens = new AccessTokens();
     ShardStore store =
         new RocksShardStore(
             dir.resolve("shards"),
@@ -132,6 +137,7 @@ public final class DataServer implements Closeable {
               Map.of(
                   Service.DATA,
                   new DataRequestHandler(
+                      new AccessGate(tokens, System::currentTimeMillis),
                       DataOps.of(store, locks, gate, snapshots, serving, corruption),
                       store,
                       gate,
@@ -141,7 +147,8 @@ public final class DataServer implements Closeable {
                       workers,
                       load,
                       metrics)),
-              RpcConfigKeys.serverLimits(config));
+              RpcConfigKeys.serverLimits(config),
+              security);
     } catch (RuntimeException e) {
       store.close();
       workers.shutdownNow();
@@ -165,7 +172,8 @@ public final class DataServer implements Closeable {
             maxFrame,
             5000,
             2000,
-            RpcConfigKeys.silenceLimitMillis(config));
+            RpcConfigKeys.silenceLimitMillis(config),
+            security);
     LeaderFollowingCaller meta =
         new LeaderFollowingCaller(
             metaPool,
@@ -186,7 +194,8 @@ public final class DataServer implements Closeable {
             corruption,
             load,
             config.get(DataServerConfigKeys.Store.MIN_FREE_SPACE),
-            config.get(DataServerConfigKeys.Coordination.SNAPSHOT_GATE_TIMEOUT));
+            config.get(DataServerConfigKeys.Coordination.SNAPSHOT_GATE_TIMEOUT),
+            new SecurityFollower(tokens, security.revocations()));
     hb.start(config.get(DataServerConfigKeys.Server.HEARTBEAT_INTERVAL));
     new Scrubber(store, corruption, config.get(DataServerConfigKeys.Scrubbing.SCRUB_RATE))
         .start(timer);

@@ -51,6 +51,7 @@ final class HeartbeatSender implements Closeable {
             return t;
           });
   private final ClientLoad load;
+  private final SecurityFollower security;
   private volatile boolean registered;
   private volatile boolean inFlight;
 
@@ -67,7 +68,9 @@ final class HeartbeatSender implements Closeable {
       CorruptionReport corruption,
       ClientLoad load,
       long reserveBytes,
-      Duration gateBound) {
+      Duration gateBound,
+      SecurityFollower security) {
+    this.security = security;
     this.load = load;
     this.reserveBytes = reserveBytes;
     this.corruption = corruption;
@@ -100,7 +103,7 @@ final class HeartbeatSender implements Closeable {
           gateBoundNanos / 1_000_000);
     }
     ClientLoad.Rates rates = load.perSecondSinceLast();
-    HeartbeatRequestProto req =
+    HeartbeatRequestProto.Builder hb =
         HeartbeatRequestProto.newBuilder()
             .setServerId(serverId)
             .setAddress(address)
@@ -114,8 +117,9 @@ final class HeartbeatSender implements Closeable {
             .addAllCorruptFiles(corruption.pending(64))
             .setClientBytesPerS(rates.bytesPerSecond())
             .setClientRequestsPerS(rates.requestsPerSecond())
-            .setServingState(serving.state())
-            .build();
+            .setServingState(serving.state());
+    security.stamp(hb);
+    HeartbeatRequestProto req = hb.build();
     meta.call(
             req.toByteArray(),
             HeartbeatResponseProto::parseFrom,
@@ -133,6 +137,7 @@ final class HeartbeatSender implements Closeable {
                 }
                 return;
               }
+              security.learn(r);
               serving.learn(r.getState());
               try {
                 locks.learnCoordinator(r.getCoordinator());

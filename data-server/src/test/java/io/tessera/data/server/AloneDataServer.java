@@ -2,6 +2,7 @@ package io.tessera.data.server;
 
 import io.netty.buffer.Unpooled;
 import io.tessera.common.config.Config;
+import io.tessera.common.config.SecurityConfigKeys;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.ReadShardsRequestProto;
@@ -14,7 +15,8 @@ import java.util.Map;
 
 /**
  * A data server on an ephemeral port whose meta group never answers (tests tell it the epoch), and
- * calls to it.
+ * calls to it; without security (what these tests check is below it, and it has no meta group to
+ * learn access keys from).
  */
 final class AloneDataServer {
   private AloneDataServer() {}
@@ -28,7 +30,9 @@ final class AloneDataServer {
                 DataServerConfigKeys.Server.PORT.key(),
                 "0",
                 DataServerConfigKeys.Server.META_ADDRESSES.key(),
-                "127.0.0.1:1")));
+                "127.0.0.1:1",
+                SecurityConfigKeys.SECURITY.key(),
+                "off")));
   }
 
   static RpcClientPool pool() {

@@ -48,7 +48,7 @@ class ConsoleApiProcessTest {
     plan = new ClusterPlan(TestDirs.fresh("console-api"), 3, 3, TestPorts.freeBase(30)).withHttp();
     cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of());
     cluster.awaitReady(Duration.ofSeconds(120));
-    fs = TesseraFileSystem.connect(plan.metaAddresses());
+    fs = TesseraFileSystem.connect(plan.clientConfig());
     admin = fs.admin().console().createToken("it-admin", true).bearer();
     viewer = fs.admin().console().createToken("it-viewer", false).bearer();
   }
@@ -206,7 +206,9 @@ class ConsoleApiProcessTest {
               + e.get("target").asText()
               + " "
               + (result.startsWith("refused") ? "refused" : result));
-      assertThat(e.get("who").asText()).matches("it-(admin|viewer) \\(\\w+\\)");
+      assertThat(e.get("who").asText())
+          .as("the token the console acted for, or the test's own client making tokens")
+          .matches("console:it-admin \\(admin\\)|console:it-viewer|admin \\(admin\\)");
       assertThat(e.get("time").asText()).isNotEmpty();
     }
     assertThat(logged).containsAll(actions);

@@ -3,6 +3,7 @@ package io.tessera.it.console;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.SnapshotInfo;
+import io.tessera.common.security.Credentials;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +40,9 @@ public final class ConsoleLoadBench {
     int files = args.length > 3 ? Integer.parseInt(args[3]) : 100_000;
     int snapshots = args.length > 4 ? Integer.parseInt(args[4]) : 100;
     int runs = args.length > 5 ? Integer.parseInt(args[5]) : 5;
-    try (TesseraFileSystem fs = TesseraFileSystem.connect(meta)) {
+    // the admin credentials of the cluster (beside its console token, in the cluster's directory)
+    Path credentials = Path.of(args[2]).resolveSibling("admin.credentials");
+    try (TesseraFileSystem fs = TesseraFileSystem.connect(meta, Credentials.load(credentials))) {
       fill(fs, files, snapshots);
     }
     apiTimes(url, token, runs * 4);

@@ -53,7 +53,7 @@ class ConsolePageProcessTest {
         ProcessCluster.start(
             plan, ServerLaunchers.defaults(), List.of("-Dtessera.meta.data-server-timeout=4s"));
     cluster.awaitReady(Duration.ofSeconds(120));
-    fs = TesseraFileSystem.connect(plan.metaAddresses());
+    fs = TesseraFileSystem.connect(plan.clientConfig());
     String token = fs.admin().console().createToken("page-admin", true).bearer();
     browser = Browser.start(plan.dir().resolve("chromium-profile"));
     browser.get(plan.consoleUrl());

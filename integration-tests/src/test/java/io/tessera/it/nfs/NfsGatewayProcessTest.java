@@ -1,17 +1,21 @@
 package io.tessera.it.nfs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.emc.ecs.nfsclient.nfs.NfsCreateMode;
+import io.tessera.client.AttributeChange;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Owner;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.security.Identity;
 import io.tessera.it.Promtool;
 import io.tessera.it.ServerLaunchers;
 import io.tessera.it.TestDirs;
 import io.tessera.it.TestPorts;
+import io.tessera.testcluster.ClusterCredentials;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.ProcessCluster;
 import java.io.IOException;
@@ -54,7 +58,7 @@ class NfsGatewayProcessTest {
         new ClusterPlan(TestDirs.fresh("nfs"), 1, 6, TestPorts.freeBase(40)).withNfs().withHttp();
     cluster = ProcessCluster.start(plan, ServerLaunchers.defaults(), List.of());
     cluster.awaitReady(Duration.ofSeconds(120));
-    fs = TesseraFileSystem.connect(plan.metaAddresses());
+    fs = TesseraFileSystem.connect(plan.clientConfig());
     portmap = new LoopbackPortmap();
     portmap.point(plan.nfsPort(), plan.mountPort());
   }
@@ -77,8 +81,29 @@ class NfsGatewayProcessTest {
     return url(path, plan.nfsPort(), plan.mountPort());
   }
 
+  /**
+   * The user the tests' NFS clients act as: the default export squashes root, as every export does
+   * unless it says no_root_squash.
+   */
+  static final int USER = 1000;
+
   static String url(String path, int nfsPort, int mountPort) {
-    return "nfs://127.0.0.1" + path + "?version=3&nfsport=" + nfsPort + "&mountport=" + mountPort;
+    return "nfs://127.0.0.1"
+        + path
+        + "?version=3&nfsport="
+        + nfsPort
+        + "&mountport="
+        + mountPort
+        + "&uid="
+        + USER
+        + "&gid="
+        + USER;
+  }
+
+  /** A directory (with its parents) that {@link #USER} owns. */
+  private static void mine(String dir) throws IOException {
+    fs.mkdirs(dir);
+    fs.setAttributes(dir, AttributeChange.owner(USER, USER));
   }
 
   /** A command's exit code and output. */
@@ -117,10 +142,12 @@ class NfsGatewayProcessTest {
     }
   }
 
+  /** A file written through the Tessera API and given to {@link #USER}. */
   private static void writeTessera(String path, CreateOptions how, byte[] data) throws IOException {
     try (OutputStream out = fs.create(path, how)) {
       out.write(data);
     }
+    fs.setAttributes(path, AttributeChange.owner(USER, USER));
   }
 
   @Test
@@ -153,7 +180,7 @@ class NfsGatewayProcessTest {
 
   @Test
   void nfsCpCopiesAFileInAndOutByteForByte() throws Exception {
-    fs.mkdirs("/copies");
+    mine("/copies");
     Path local = Files.createTempFile("nfs-in", ".bin");
     Path back = local.resolveSibling(local.getFileName() + ".back");
     try {
@@ -176,7 +203,7 @@ class NfsGatewayProcessTest {
 
   @Test
   void theGatewaysMetricsPassPromtoolAndCountNfsCalls() throws Exception {
-    fs.mkdirs("/metered");
+    mine("/metered");
     Run ls = run("nfs-ls", url("/metered"));
     assertThat(ls.code()).as(ls.err()).isZero();
     String text = Promtool.checkedMetrics(plan.metricsUrl(ClusterPlan.NFS_ID));
@@ -187,7 +214,7 @@ class NfsGatewayProcessTest {
 
   @Test
   void snapshotsAreReadableThroughNfsAndRefuseWrites() throws Exception {
-    fs.mkdirs("/snapped");
+    mine("/snapped");
     writeTessera(
         "/snapped/a.txt", CreateOptions.defaults(), "before".getBytes(StandardCharsets.UTF_8));
     fs.admin().snapshots().create("nightly");
@@ -200,7 +227,7 @@ class NfsGatewayProcessTest {
     assertThat(old.out()).isEqualTo("before");
     assertThat(run("nfs-cat", url("/snapped/a.txt")).out()).isEqualTo("after");
 
-    NfsCalls nfs = NfsCalls.mount("/", 0, 0);
+    NfsCalls nfs = NfsCalls.mount("/", USER, USER);
     byte[] snapDir =
         nfs.handle(nfs.handle(nfs.handle(nfs.root(), ".snapshots"), "nightly"), "snapped");
     byte[] frozen = nfs.handle(snapDir, "a.txt");
@@ -222,10 +249,10 @@ class NfsGatewayProcessTest {
   /** Unlike the HDFS gateway's append-only files: a write in the middle of a 4+2 file. */
   @Test
   void aRandomWriteInTheMiddleOfAnErasureCodedFileKeepsEveryStripeWhole() throws Exception {
-    fs.mkdirs("/ec");
+    mine("/ec");
     byte[] model = random(3 << 20, 7);
     writeTessera("/ec/f.bin", CreateOptions.erasure(4, 2).stripeUnit(256 << 10), model);
-    NfsCalls nfs = NfsCalls.mount("/", 0, 0);
+    NfsCalls nfs = NfsCalls.mount("/", USER, USER);
     byte[] f = nfs.handle(nfs.handle(nfs.root(), "ec"), "f.bin");
     byte[] patch = random(300_000, 8);
     long at = 1_000_003;
@@ -240,10 +267,10 @@ class NfsGatewayProcessTest {
 
   @Test
   void truncateRenameOverAndAHandleOfARemovedFileIsStaleNeverAnotherFile() throws Exception {
-    fs.mkdirs("/ops");
+    mine("/ops");
     writeTessera("/ops/a", CreateOptions.defaults(), random(100_000, 1));
     writeTessera("/ops/b", CreateOptions.defaults(), random(10, 2));
-    NfsCalls nfs = NfsCalls.mount("/", 0, 0);
+    NfsCalls nfs = NfsCalls.mount("/", USER, USER);
     byte[] dir = nfs.handle(nfs.root(), "ops");
     byte[] a = nfs.handle(dir, "a");
     byte[] b = nfs.handle(dir, "b");
@@ -259,18 +286,23 @@ class NfsGatewayProcessTest {
     assertThat(nfs.read(a, 0, 10))
         .as("a removed file's handle, its name taken again")
         .isEqualTo("NFS3ERR_STALE");
-    assertThat(nfs.rmdir(nfs.root(), "ops")).isEqualTo("NFS3ERR_NOTEMPTY");
+    mine("/ops/full");
+    writeTessera("/ops/full/c", CreateOptions.defaults(), random(10, 4));
+    assertThat(nfs.rmdir(dir, "full")).isEqualTo("NFS3ERR_NOTEMPTY");
+    assertThat(nfs.rmdir(nfs.root(), "ops"))
+        .as("the root directory is root's: others may not remove its entries")
+        .isEqualTo("NFS3ERR_ACCES");
   }
 
   @Test
   void readdirplusPagesThroughABigDirectoryInSmallReplies() throws Exception {
-    fs.mkdirs("/big-dir");
+    mine("/big-dir");
     List<CompletableFuture<?>> made = new ArrayList<>();
     for (int i = 0; i < 3000; i++) {
       made.add(fs.async().mkdir("/big-dir/entry-" + i, false, null));
     }
     CompletableFuture.allOf(made.toArray(CompletableFuture[]::new)).join();
-    NfsCalls nfs = NfsCalls.mount("/", 0, 0);
+    NfsCalls nfs = NfsCalls.mount("/", USER, USER);
     List<String> names = nfs.listPlus(nfs.handle(nfs.root(), "big-dir"), 8192);
     assertThat(names).hasSize(3002).doesNotHaveDuplicates().contains(".", "..", "entry-2999");
   }
@@ -278,8 +310,8 @@ class NfsGatewayProcessTest {
   @Test
   void aGatewayKilledBetweenWriteAndCommitLosesNothingCommittedAndTheClientResends()
       throws Exception {
-    fs.mkdirs("/crash");
-    NfsCalls nfs = NfsCalls.mount("/", 0, 0);
+    mine("/crash");
+    NfsCalls nfs = NfsCalls.mount("/", USER, USER);
     byte[] dir = nfs.handle(nfs.root(), "crash");
     assertThat(nfs.create(dir, "f", NfsCreateMode.GUARDED)).isEqualTo("NFS3_OK");
     byte[] f = nfs.handle(dir, "f");
@@ -314,7 +346,7 @@ class NfsGatewayProcessTest {
     fs.setMode("/shared", 0777);
     int port = TestPorts.freeBase(2);
     Path exports = plan.dir().resolve("exports-squash.conf");
-    Files.writeString(exports, "/ 127.0.0.1(rw,root_squash)\n");
+    Files.writeString(exports, "/ 127.0.0.1(rw,root_squash,insecure)\n");
     portmap.point(port, port);
     try {
       squashedAndRefused(port, exports);
@@ -363,16 +395,47 @@ class NfsGatewayProcessTest {
   }
 
   /**
+   * An export without {@code insecure} takes calls from privileged ports only (below 1024, which
+   * only root binds on the client's machine): a user's own NFS client on an ordinary port is
+   * refused at MOUNT and at every call, root's libnfs tools get in; the default export of {@code
+   * tessera local} squashes root.
+   */
+  @Test
+  void aSecureExportRefusesCallsFromUnprivilegedPortsAndTheDefaultSquashesRoot() throws Exception {
+    mine("/ports");
+    int port = TestPorts.freeBase(2);
+    Path exports = plan.dir().resolve("exports-secure.conf");
+    Files.writeString(exports, "/ 127.0.0.1(rw)\n");
+    Process secure = gateway("nfs-4", port, exports);
+    portmap.point(port, port);
+    try {
+      assertThatThrownBy(() -> NfsCalls.mount("/", USER, USER).root())
+          .as("a mount from an unprivileged port")
+          .isInstanceOf(Exception.class);
+      Run ls = run("nfs-ls", url("/ports", port, port));
+      assertThat(ls.code()).as("root's nfs-ls binds a privileged port: %s", ls.err()).isZero();
+    } finally {
+      portmap.point(plan.nfsPort(), plan.mountPort());
+      stopGateway(secure);
+    }
+    NfsCalls root = NfsCalls.mount("/", 0, 0);
+    byte[] dir = root.handle(root.root(), "ports");
+    assertThat(root.mkdir(dir, "by-root", 0755))
+        .as("root is nobody through the default export, in a directory of user %d", USER)
+        .isEqualTo("NFS3ERR_ACCES");
+  }
+
+  /**
    * Garbled, cut and lying RPC records, unknown procedures and absurd counts get RPC errors; the
    * gateway keeps serving everyone else, logs no stack trace, and a file committed before is whole.
    */
   @Test
   void mutatedRecordsGetRpcErrorsAndTheGatewayServesOn() throws Exception {
-    fs.mkdirs("/fuzz");
+    mine("/fuzz");
     byte[] kept = random(100_000, 99);
     writeTessera("/fuzz/kept.bin", CreateOptions.defaults(), kept);
     writeTessera("/fuzz/scratch.bin", CreateOptions.defaults(), random(10_000, 98));
-    NfsCalls nfs = NfsCalls.mount("/", 0, 0);
+    NfsCalls nfs = NfsCalls.mount("/", USER, USER);
     byte[] root = nfs.root();
     byte[] dir = nfs.handle(root, "fuzz");
     byte[] scratch = nfs.handle(dir, "scratch.bin");
@@ -454,7 +517,19 @@ class NfsGatewayProcessTest {
    */
   @Test
   void theGatewayAnswersAsNfsGaneshaDoesToTheSameOperations() throws Exception {
-    List<String> ours = NfsScript.transcript(NfsCalls.mount("/", 0, 0), "diff");
+    // ganesha's export lets root be root: so does the gateway the script runs against here
+    int port = TestPorts.freeBase(2);
+    Path exports = plan.dir().resolve("exports-as-ganesha.conf");
+    Files.writeString(exports, "/ 127.0.0.1(rw,no_root_squash,insecure)\n");
+    List<String> ours;
+    Process likeGanesha = gateway("nfs-3", port, exports);
+    portmap.point(port, port);
+    try {
+      ours = NfsScript.transcript(NfsCalls.mount("/", 0, 0), "diff");
+    } finally {
+      portmap.point(plan.nfsPort(), plan.mountPort());
+      stopGateway(likeGanesha);
+    }
     try (GaneshaServer ganesha = new GaneshaServer(plan.dir().resolve("ganesha"))) {
       List<String> cmd =
           ganesha.inside(
@@ -486,6 +561,8 @@ class NfsGatewayProcessTest {
             exports.toString(),
             "--meta",
             plan.metaAddresses(),
+            "--credentials",
+            ClusterCredentials.server(plan, id, Identity.Role.GATEWAY).toString(),
             "--log",
             plan.logFile(id).toString()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -3,6 +3,7 @@ package io.tessera.it.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.tessera.client.ClientConfigKeys;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.it.ServerLaunchers;
@@ -68,7 +69,9 @@ class PartitionProcessTest {
             "tessera.client.lock-lease",
             "5s",
             "tessera.client.meta",
-            plan.metaAddresses());
+            plan.metaAddresses(),
+            "tessera.security.credentials",
+            plan.adminCredentials().toString());
     try (TesseraFileSystem fs = TesseraFileSystem.connect(Config.of(clientSettings));
         Workload workload = new Workload(fs, "/partition", 6, 11)) {
       workload.start(1);
@@ -86,7 +89,8 @@ class PartitionProcessTest {
               .map(p -> p.clientAddress())
               .collect(Collectors.joining(","));
       try (TesseraFileSystem majority =
-          TesseraFileSystem.connect(Config.of(Map.of("tessera.client.meta", others)))) {
+          TesseraFileSystem.connect(
+              plan.clientConfig().with(ClientConfigKeys.Cluster.META, others))) {
         await(
             "a new leader on the majority side",
             () -> {

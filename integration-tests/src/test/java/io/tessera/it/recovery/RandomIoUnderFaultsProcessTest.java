@@ -73,6 +73,8 @@ class RandomIoUnderFaultsProcessTest {
                 Map.of(
                     "tessera.client.meta",
                     plan.metaAddresses(),
+                    "tessera.security.credentials",
+                    plan.adminCredentials().toString(),
                     "tessera.client.down-server-retry-after",
                     "1s",
                     "tessera.client.lock-lease",
@@ -308,6 +310,7 @@ class RandomIoUnderFaultsProcessTest {
             ProcessHandle.current().info().command().orElse("java"),
             "-cp",
             System.getProperty("java.class.path"),
+            "-Dtessera.security.credentials=" + plan.adminCredentials(),
             CrashingWriter.class.getName(),
             plan.metaAddresses(),
             path,

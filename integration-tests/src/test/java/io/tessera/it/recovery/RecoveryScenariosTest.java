@@ -288,6 +288,8 @@ class RecoveryScenariosTest {
                 Map.of(
                     "tessera.client.meta",
                     plan.metaAddresses(),
+                    "tessera.security.credentials",
+                    plan.adminCredentials().toString(),
                     "tessera.client.down-server-retry-after",
                     "1s",
                     "tessera.client.lock-lease",
@@ -750,6 +752,7 @@ class RecoveryScenariosTest {
                   ProcessHandle.current().info().command().orElse("java"),
                   "-cp",
                   System.getProperty("java.class.path"),
+                  "-Dtessera.security.credentials=" + plan.adminCredentials(),
                   CrashingWriter.class.getName(),
                   plan.metaAddresses(),
                   path + "-crash",

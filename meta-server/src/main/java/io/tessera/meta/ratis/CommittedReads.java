@@ -1,8 +1,8 @@
 package io.tessera.meta.ratis;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.tessera.common.proto.AuditEntriesProto;
 import io.tessera.common.proto.ConsoleTokensProto;
+import io.tessera.common.proto.CredentialsProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.MetaRequestProto;
@@ -16,11 +16,14 @@ import io.tessera.meta.proto.MetaQueryProto;
 import io.tessera.meta.proto.ServerStateRecordProto;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.snapshot.SnapshotViews;
+import io.tessera.meta.state.Actor;
+import io.tessera.meta.state.AuditLog;
 import io.tessera.meta.state.NamespaceException;
 import io.tessera.meta.state.NamespaceQueries;
 import io.tessera.meta.state.NamespaceStore;
 import io.tessera.meta.state.ReplicatedChanges;
 import io.tessera.meta.state.Replies;
+import io.tessera.meta.state.SecurityRecords;
 import java.nio.ByteBuffer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -85,24 +88,48 @@ final class CommittedReads {
     registry.heartbeat(hb);
     long[] retained = s.snapshots().stream().mapToLong(SnapshotProto::getEpoch).sorted().toArray();
     return HeartbeatQueryReplyProto.newBuilder()
-        .setReply(changes.heartbeatReply(s.epoch(), retained, state))
+        .setReply(
+            changes.heartbeatReply(
+                s.epoch(),
+                retained,
+                state,
+                ReplicatedChanges.security(
+                    hb, SecurityRecords.accessKeys(s), SecurityRecords.revocations(s))))
         .build();
+  }
+
+  /**
+   * Issued credentials and the revocation list; for a caller that holds version {@code since}
+   * already, the version alone (servers poll it).
+   */
+  private static MetaResponseProto credentials(NamespaceStore s, long since) {
+    var revocations = SecurityRecords.revocations(s);
+    CredentialsProto.Builder c = CredentialsProto.newBuilder();
+    if (since == 0) {
+      c.addAllIssued(SecurityRecords.issued(s));
+    }
+    c.setRevocations(
+        revocations.getVersion() > since
+            ? revocations
+            : revocations.toBuilder().clearEntries().build());
+    return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setCredentials(c).build();
   }
 
   private MetaResponseProto client(MetaRequestProto req) {
     NamespaceStore s = store.get();
+    Actor actor = Actor.of(req.getActor());
     MetaResponseProto reply;
     try {
       reply =
           switch (req.getOpCase()) {
             case GET_ATTR ->
                 SnapshotViews.isSnapshotPath(req.getGetAttr().getPath())
-                    ? snapshotViews.getAttr(s, req.getGetAttr())
-                    : NamespaceQueries.getAttr(s, req.getGetAttr());
+                    ? snapshotViews.getAttr(s, req.getGetAttr(), actor)
+                    : NamespaceQueries.getAttr(s, req.getGetAttr(), actor);
             case READ_DIR ->
                 SnapshotViews.isSnapshotPath(req.getReadDir().getPath())
-                    ? snapshotViews.readDir(s, req.getReadDir())
-                    : NamespaceQueries.readDir(s, req.getReadDir());
+                    ? snapshotViews.readDir(s, req.getReadDir(), actor)
+                    : NamespaceQueries.readDir(s, req.getReadDir(), actor);
             case SNAPSHOT_LIST ->
                 MetaResponseProto.newBuilder()
                     .setStatus(StatusProto.OK)
@@ -126,12 +153,13 @@ final class CommittedReads {
                 MetaResponseProto.newBuilder()
                     .setStatus(StatusProto.OK)
                     .setAudit(
-                        AuditEntriesProto.newBuilder()
-                            .addAllEntries(
-                                s.audit(
-                                    req.getAuditList().getBeforeSeq(),
-                                    Math.min(1000, Math.max(1, req.getAuditList().getLimit())))))
+                        AuditLog.page(
+                            s,
+                            s.audit(
+                                req.getAuditList().getBeforeSeq(),
+                                Math.min(1000, Math.max(1, req.getAuditList().getLimit())))))
                     .build();
+            case CREDENTIALS_LIST -> credentials(s, req.getCredentialsList().getSinceVersion());
             default ->
                 Replies.error(StatusProto.INVALID_ARGUMENT, req.getOpCase() + " is not a read");
           };

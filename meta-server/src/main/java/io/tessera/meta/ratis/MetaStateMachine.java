@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftGroupMemberId;
 import org.apache.ratis.protocol.RaftPeerId;
@@ -58,6 +60,9 @@ public final class MetaStateMachine extends BaseStateMachine {
   private final CommittedReads reads;
   private final AtomicInteger checkpointsInstalled = new AtomicInteger();
 
+  /** The one client whose requests this replica logs: its own {@link RaftSubmitter}. */
+  private volatile ClientId submitter;
+
   public MetaStateMachine(
       Path namespaceDir,
       SnapshotViews snapshotViews,
@@ -78,6 +83,27 @@ public final class MetaStateMachine extends BaseStateMachine {
               var applied = getLastAppliedTermIndex();
               return applied == null ? 0 : applied.getIndex();
             });
+  }
+
+  /**
+   * Logs only requests of this replica's own submitter: Ratis serves its client protocol to any
+   * peer that reaches the Raft port, and the port's TLS admits meta replicas alone, but an entry
+   * nobody here submitted has no business in the log either way.
+   */
+  public void acceptOnlyFrom(ClientId ownSubmitter) {
+    this.submitter = ownSubmitter;
+  }
+
+  @Override
+  public TransactionContext startTransaction(RaftClientRequest request) throws IOException {
+    ClientId own = submitter;
+    if (own == null || !own.equals(request.getClientId())) {
+      throw new IOException(
+          "refused a log entry from Raft client "
+              + request.getClientId()
+              + ": the meta group logs only what its replicas submit themselves");
+    }
+    return super.startTransaction(request);
   }
 
   /** How many times this replica replaced its namespace with a leader's checkpoint. */

@@ -42,6 +42,11 @@ public final class RaftSubmitter {
     this.groupId = groupId;
   }
 
+  /** The client id every request of this submitter carries. */
+  public ClientId clientId() {
+    return clientId;
+  }
+
   public CompletableFuture<RaftClientReply> write(byte[] entry) {
     return submit(entry, RaftClientRequest.writeRequestType());
   }

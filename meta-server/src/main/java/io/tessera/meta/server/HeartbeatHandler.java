@@ -9,6 +9,8 @@ import io.tessera.common.rpc.HostPort;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
+import io.tessera.common.security.Identity;
+import io.tessera.common.status.TesseraException;
 import io.tessera.meta.proto.HeartbeatQueryReplyProto;
 import io.tessera.meta.proto.MetaQueryProto;
 import io.tessera.meta.proto.MetaTxnProto;
@@ -74,6 +76,18 @@ final class HeartbeatHandler implements RpcService {
     } catch (IllegalArgumentException e) {
       return done(error(StatusProto.INVALID_ARGUMENT, e.getMessage()));
     }
+    Identity caller = call.identity();
+    if (caller != null
+        && (!caller.isServer(Identity.Role.DATA) || !caller.name().equals(hb.getServerId()))) {
+      // a heartbeat registers an address for a server id: only that server's certificate may
+      return done(
+          error(
+              StatusProto.PERMISSION_DENIED,
+              "permission denied: "
+                  + caller.describe()
+                  + " may not report for data server "
+                  + hb.getServerId()));
+    }
     LeaderStatus refusal = LeaderStatus.check(raft);
     if (refusal != null) {
       return done(refuse(refusal));
@@ -131,6 +145,6 @@ final class HeartbeatHandler implements RpcService {
 
   @Override
   public RpcReply errorReply(Throwable cause) {
-    return RpcReply.of(error(StatusProto.INTERNAL, String.valueOf(cause.getMessage())));
+    return RpcReply.of(error(TesseraException.statusOf(cause), String.valueOf(cause.getMessage())));
   }
 }

@@ -2,20 +2,23 @@ package io.tessera.meta.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.cluster.FollowerReads;
+import io.tessera.common.proto.ActorProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
+import io.tessera.common.status.TesseraException;
+import io.tessera.meta.auth.AuditTrail;
+import io.tessera.meta.auth.CallerGate;
+import io.tessera.meta.auth.TokenIssuer;
 import io.tessera.meta.proto.MetaQueryProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.ratis.LogBytes;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.recovery.RecoveryCoordinator;
 import io.tessera.meta.registry.DataServerRegistry;
-import io.tessera.meta.registry.DefaultLayout;
-import io.tessera.meta.registry.PlacementPolicy;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
 import io.tessera.meta.state.NamespaceChanges;
 import io.tessera.meta.state.NamespaceException;
@@ -26,9 +29,10 @@ import java.util.function.Supplier;
 import org.apache.ratis.protocol.RaftClientReply;
 
 /**
- * Serves meta.proto on the leader: changes are completed (time, layout, placement) and
- * group-committed through the log; reads go through Ratis's read path; followers answer with the
- * leader's address.
+ * Serves meta.proto on the leader: the caller is identified and admitted ({@link CallerGate}),
+ * changes are completed (time, layout, placement) and group-committed through the log, reads go
+ * through Ratis's read path; answers that open a file carry an access token, and admin requests are
+ * audited. Followers answer with the leader's address.
  */
 final class MetaRequestHandler implements RpcService {
   private final RaftSubmitter raft;
@@ -37,41 +41,80 @@ final class MetaRequestHandler implements RpcService {
   private final CoordinatorOps coordinators;
   private final ClusterStatusReport clusterStatus;
   private final MetaMetrics metrics;
+  private final CallerGate gate;
+  private final TokenIssuer tokens;
+  private final AuditTrail audit;
 
   MetaRequestHandler(
       RaftSubmitter raft,
       TxnBatcher batcher,
       Supplier<NamespaceStore> store,
       DataServerRegistry registry,
-      PlacementPolicy placement,
-      DefaultLayout defaultLayout,
-      int defaultStripeUnit,
+      NewFilePlacement newFiles,
       SnapshotCoordinator snapshots,
       RecoveryCoordinator recovery,
-      MetaMetrics metrics) {
+      MetaMetrics metrics,
+      CallerGate gate,
+      TokenIssuer tokens,
+      AuditTrail audit) {
     this.raft = raft;
     this.metrics = metrics;
     this.batcher = batcher;
+    this.gate = gate;
+    this.tokens = tokens;
+    this.audit = audit;
     this.coordinators =
         new CoordinatorOps(
             snapshots, recovery, new ServerRetirement(raft, batcher, store, registry));
     this.clusterStatus = new ClusterStatusReport(raft, store, registry, recovery);
-    this.newFiles =
-        new NewFilePlacement(store, registry, placement, defaultLayout, defaultStripeUnit);
+    this.newFiles = newFiles;
   }
 
   @Override
   public CompletableFuture<RpcReply> handle(RpcCall call) {
     long start = System.nanoTime();
     call.payload().release();
-    MetaRequestProto req;
+    MetaRequestProto parsed;
     try {
-      req = MetaRequestProto.parseFrom(call.header());
+      parsed = MetaRequestProto.parseFrom(call.header());
     } catch (InvalidProtocolBufferException e) {
       return done(
           Replies.error(
               StatusProto.INVALID_ARGUMENT, "request is not a meta.proto MetaRequestProto"));
     }
+    MetaRequestProto req = null;
+    try {
+      req = gate.identify(call, parsed);
+      if (AuditTrail.audited(req.getOpCase(), true)) {
+        LeaderStatus refusal = LeaderStatus.check(raft);
+        if (refusal != null) {
+          // the leader decides admin requests, so that it audits their refusals too
+          return done(LeaderStatus.reply(refusal));
+        }
+      }
+      gate.authorize(call, req);
+    } catch (NamespaceException e) {
+      if (raft.isLeader()) {
+        // a caller refused before it was identified is named as far as its certificate tells
+        MetaRequestProto refused =
+            req != null ? req : parsed.toBuilder().setActor(refusedActor(call)).build();
+        audit.record(refused, e.status(), e.getMessage());
+      }
+      return done(Replies.error(e.status(), e.getMessage()));
+    }
+    return serve(req, start).thenApply(RpcReply::of);
+  }
+
+  /** Who a caller refused before it was identified is, as far as the audit log can tell. */
+  private static ActorProto refusedActor(RpcCall call) {
+    ActorProto.Builder b = ActorProto.newBuilder().setFrom(String.valueOf(call.remote()));
+    if (call.identity() != null) {
+      b.setName(call.identity().name());
+    }
+    return b.build();
+  }
+
+  private CompletableFuture<MetaResponseProto> serve(MetaRequestProto req, long start) {
     LeaderStatus refusal = LeaderStatus.check(raft);
     if (req.getOpCase() == MetaRequestProto.OpCase.CLUSTER_STATUS) {
       // the leader knows liveness first-hand and runs recovery; without one, any replica answers
@@ -79,13 +122,13 @@ final class MetaRequestHandler implements RpcService {
           refusal != null
               && refusal.status() == StatusProto.NOT_LEADER
               && !refusal.leaderHint().isEmpty();
-      return done(
+      return CompletableFuture.completedFuture(
           leaderKnown ? LeaderStatus.reply(refusal) : clusterStatus.report(refusal == null));
     }
     if (refusal != null) {
       return followerMayAnswer(req, refusal)
-          ? followerRead(req, refusal)
-          : done(LeaderStatus.reply(refusal));
+          ? followerRead(req, refusal).thenApply(r -> tokens.attach(req, r))
+          : CompletableFuture.completedFuture(LeaderStatus.reply(refusal));
     }
     MetaRequestProto.OpCase op = req.getOpCase();
     return answer(req)
@@ -95,18 +138,23 @@ final class MetaRequestHandler implements RpcService {
               if (err == null && op == MetaRequestProto.OpCase.SNAPSHOT_CREATE) {
                 metrics.snapshotTaken((System.nanoTime() - start) / 1e9);
               }
-            });
+              if (err == null && reply.getStatus() != StatusProto.NOT_LEADER) {
+                audit.record(req, reply.getStatus(), reply.getMessage());
+              }
+            })
+        .thenApply(r -> tokens.attach(req, r));
   }
 
   /** The leader's answer. */
-  private CompletableFuture<RpcReply> answer(MetaRequestProto req) {
+  private CompletableFuture<MetaResponseProto> answer(MetaRequestProto req) {
     CoordinatorOps.Op coordinated = coordinators.get(req.getOpCase());
     if (coordinated != null) {
-      return coordinated.serve(req).thenApply(RpcReply::of);
+      return coordinated.serve(req);
     }
     if (!NamespaceChanges.isChange(req)) {
       if (req.getOpCase() == MetaRequestProto.OpCase.OP_NOT_SET) {
-        return done(Replies.error(StatusProto.INVALID_ARGUMENT, "request names no operation"));
+        return CompletableFuture.completedFuture(
+            Replies.error(StatusProto.INVALID_ARGUMENT, "request names no operation"));
       }
       return raft.read(query(req))
           .handle(
@@ -114,22 +162,22 @@ final class MetaRequestHandler implements RpcService {
                   err != null || !reply.isSuccess()
                       ? LeaderStatus.reply(
                           LeaderStatus.of(err != null ? err : reply.getException(), raft))
-                      : queryResult(reply))
-          .thenApply(RpcReply::of);
+                      : queryResult(reply));
     }
+    MetaRequestProto logged =
+        req.getOpCase() == MetaRequestProto.OpCase.AUDIT_APPEND ? audit.rewrite(req) : req;
     try {
-      req = NamespaceChanges.prepare(req, newFiles);
+      logged = NamespaceChanges.prepare(logged, newFiles);
     } catch (NamespaceException e) {
-      return done(Replies.error(e.status(), e.getMessage()));
+      return CompletableFuture.completedFuture(Replies.error(e.status(), e.getMessage()));
     }
     MetaTxnProto txn =
-        MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setClient(req).build();
+        MetaTxnProto.newBuilder().setTimeMs(System.currentTimeMillis()).setClient(logged).build();
     return batcher
         .submit(txn)
         .handle(
             (reply, err) ->
-                err != null ? LeaderStatus.reply(LeaderStatus.of(err, raft)) : reply.getClient())
-        .thenApply(RpcReply::of);
+                err != null ? LeaderStatus.reply(LeaderStatus.of(err, raft)) : reply.getClient());
   }
 
   /**
@@ -148,14 +196,14 @@ final class MetaRequestHandler implements RpcService {
    * The read answered here once this replica has applied what the client has seen; else the
    * refusal.
    */
-  private CompletableFuture<RpcReply> followerRead(MetaRequestProto req, LeaderStatus refusal) {
+  private CompletableFuture<MetaResponseProto> followerRead(
+      MetaRequestProto req, LeaderStatus refusal) {
     return raft.staleRead(query(req), req.getSeenIndex())
         .handle(
             (reply, err) ->
                 err != null || !reply.isSuccess()
                     ? LeaderStatus.reply(refusal)
-                    : queryResult(reply))
-        .thenApply(RpcReply::of);
+                    : queryResult(reply));
   }
 
   private static byte[] query(MetaRequestProto req) {
@@ -176,6 +224,7 @@ final class MetaRequestHandler implements RpcService {
 
   @Override
   public RpcReply errorReply(Throwable cause) {
-    return RpcReply.of(Replies.error(StatusProto.INTERNAL, String.valueOf(cause.getMessage())));
+    return RpcReply.of(
+        Replies.error(TesseraException.statusOf(cause), String.valueOf(cause.getMessage())));
   }
 }

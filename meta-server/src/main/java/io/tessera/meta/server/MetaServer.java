@@ -10,6 +10,12 @@ import io.tessera.common.rpc.FrameBudget;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
+import io.tessera.common.security.Identity;
+import io.tessera.common.security.TransportSecurity;
+import io.tessera.meta.auth.AuditTrail;
+import io.tessera.meta.auth.CallerGate;
+import io.tessera.meta.auth.SecurityUpkeep;
+import io.tessera.meta.auth.TokenIssuer;
 import io.tessera.meta.ratis.MetaStateMachine;
 import io.tessera.meta.ratis.RaftPortGuard;
 import io.tessera.meta.ratis.RaftSubmitter;
@@ -18,6 +24,7 @@ import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.registry.PlacementPolicy;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
 import io.tessera.meta.snapshot.SnapshotViews;
+import io.tessera.meta.state.Actor;
 import io.tessera.meta.state.NamespaceException;
 import io.tessera.meta.state.NamespaceStore;
 import io.tessera.meta.state.Replies;
@@ -31,13 +38,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.RaftConfigKeys;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.netty.NettyConfigKeys;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -73,6 +83,7 @@ public final class MetaServer implements Closeable {
   private final FileReclaimer reclaimer;
   private final SnapshotCoordinator snapshots;
   private final RecoveryCoordinator recovery;
+  private final SecurityUpkeep upkeep;
   private final ServerMetrics metrics;
   private volatile boolean closing;
   private final ScheduledExecutorService watchdog =
@@ -93,7 +104,9 @@ public final class MetaServer implements Closeable {
       FileReclaimer reclaimer,
       SnapshotCoordinator snapshots,
       RecoveryCoordinator recovery,
+      SecurityUpkeep upkeep,
       ServerMetrics metrics) {
+    this.upkeep = upkeep;
     this.metrics = metrics;
     this.recovery = recovery;
     this.snapshots = snapshots;
@@ -118,6 +131,7 @@ public final class MetaServer implements Closeable {
                     new IllegalArgumentException(
                         "--id " + selfId + " is not one of the peers " + peers));
     Files.createDirectories(dir);
+    TransportSecurity security = TransportSecurity.forServer(config, selfId, Identity.Role.META);
     Duration hbInterval = config.get(MetaServerConfigKeys.DataServers.HEARTBEAT_INTERVAL);
     DataServerRegistry registry =
         new DataServerRegistry(
@@ -142,7 +156,8 @@ public final class MetaServer implements Closeable {
         RaftServer.newBuilder()
             .setServerId(RaftPeerId.valueOf(self.id()))
             .setGroup(RaftGroup.valueOf(GROUP_ID, raftPeers))
-            .setProperties(raftProperties(self, dir, config))
+            .setProperties(raftProperties(self, dir, config, security))
+            .setParameters(raftParameters(security))
             .setStateMachine(sm)
             .setOption(
                 Files.isDirectory(dir.resolve("raft").resolve(GROUP_ID.getUuid().toString()))
@@ -157,6 +172,7 @@ public final class MetaServer implements Closeable {
           config.get(RpcConfigKeys.STALLED_FRAME_TIMEOUT));
     }
     RaftSubmitter raft = new RaftSubmitter(server, GROUP_ID);
+    sm.acceptOnlyFrom(raft.clientId());
     MetaMetrics metrics = new MetaMetrics(config);
     TxnBatcher batcher =
         new TxnBatcher(
@@ -177,7 +193,8 @@ public final class MetaServer implements Closeable {
             maxFrame,
             30_000,
             2000,
-            RpcConfigKeys.silenceLimitMillis(config));
+            RpcConfigKeys.silenceLimitMillis(config),
+            security);
     SnapshotCoordinator snapshots =
         new SnapshotCoordinator(
             batcher::submitAlone,
@@ -216,15 +233,31 @@ public final class MetaServer implements Closeable {
                           batcher,
                           sm::store,
                           registry,
-                          placement,
-                          config.get(MetaServerConfigKeys.Placement.DEFAULT_LAYOUT),
-                          (int)
-                              (long) config.get(MetaServerConfigKeys.Placement.DEFAULT_STRIPE_UNIT),
+                          new NewFilePlacement(
+                              sm::store,
+                              registry,
+                              placement,
+                              config.get(MetaServerConfigKeys.Placement.DEFAULT_LAYOUT),
+                              (int)
+                                  (long)
+                                      config.get(
+                                          MetaServerConfigKeys.Placement.DEFAULT_STRIPE_UNIT)),
                           snapshots,
                           recovery,
-                          metrics),
+                          metrics,
+                          new CallerGate(config.get(MetaServerConfigKeys.Security.SUPERUSER_GROUP)),
+                          new TokenIssuer(
+                              sm::store,
+                              MetaServerConfigKeys.Security.tokenLifetime(config),
+                              System::currentTimeMillis),
+                          new AuditTrail(
+                              batcher::submit,
+                              config.get(MetaServerConfigKeys.Security.AUDIT_KEEP),
+                              config.get(MetaServerConfigKeys.Security.AUDIT_ENTRIES),
+                              System::currentTimeMillis)),
                   Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())),
-              RpcConfigKeys.serverLimits(config));
+              RpcConfigKeys.serverLimits(config),
+              security);
     } catch (RuntimeException e) {
       server.close();
       dataPool.close();
@@ -248,6 +281,14 @@ public final class MetaServer implements Closeable {
             config.get(MetaServerConfigKeys.DataServers.RECLAIM_PER_SECOND));
     reclaimer.start();
     recovery.start();
+    SecurityUpkeep upkeep =
+        new SecurityUpkeep(
+            sm::store,
+            security.revocations(),
+            raft::isLeader,
+            batcher::submitAlone,
+            config.get(MetaServerConfigKeys.Security.ACCESS_KEY_ROLL));
+    upkeep.start();
     metrics.watch(sm, raft, recovery);
     LOG.info(
         "Meta server {} serving clients on {} (raft {}), state in {}",
@@ -263,13 +304,50 @@ public final class MetaServer implements Closeable {
           CommonPool.PARALLELISM);
     }
     return new MetaServer(
-        self, server, sm, raft, rpc, dataPool, reclaimer, snapshots, recovery, metrics.metrics);
+        self,
+        server,
+        sm,
+        raft,
+        rpc,
+        dataPool,
+        reclaimer,
+        snapshots,
+        recovery,
+        upkeep,
+        metrics.metrics);
   }
 
-  private static RaftProperties raftProperties(MetaPeer self, Path dir, Config config) {
+  /**
+   * With security, mutual TLS on the Raft port (Ratis serves it over gRPC): only the cluster's meta
+   * replicas get past the handshake, so nobody else can append entries, vote or change the group.
+   */
+  private static Parameters raftParameters(TransportSecurity security) {
+    Parameters params = new Parameters();
+    if (security.enabled()) {
+      GrpcTlsConfig tls =
+          new GrpcTlsConfig(
+              security.keyManager(), security.trust(Set.of(Identity.Role.META)), true);
+      GrpcConfigKeys.TLS.setConf(params, tls);
+      GrpcConfigKeys.Server.setTlsConf(params, tls);
+      GrpcConfigKeys.Client.setTlsConf(params, tls);
+      GrpcConfigKeys.Admin.setTlsConf(params, tls);
+    }
+    return params;
+  }
+
+  private static RaftProperties raftProperties(
+      MetaPeer self, Path dir, Config config, TransportSecurity security) {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(dir.resolve("raft").toFile()));
     String transport = config.get(MetaServerConfigKeys.Raft.RAFT_TRANSPORT);
+    if (security.enabled() && !transport.equals("grpc")) {
+      throw new IllegalArgumentException(
+          MetaServerConfigKeys.Raft.RAFT_TRANSPORT.key()
+              + "="
+              + transport
+              + ": with security on, replicas talk over grpc, the transport Ratis secures with"
+              + " TLS (netty only with tessera.security=off)");
+    }
     switch (transport) {
       case "netty" -> {
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
@@ -362,7 +440,10 @@ public final class MetaServer implements Closeable {
     try {
       return stateMachine
           .snapshotViews()
-          .getAttr(stateMachine.store(), GetAttrRequestProto.newBuilder().setPath(path).build());
+          .getAttr(
+              stateMachine.store(),
+              GetAttrRequestProto.newBuilder().setPath(path).build(),
+              Actor.CLUSTER);
     } catch (NamespaceException e) {
       return Replies.error(e.status(), e.getMessage());
     }
@@ -381,6 +462,7 @@ public final class MetaServer implements Closeable {
   public void close() throws IOException {
     closing = true;
     watchdog.shutdownNow();
+    upkeep.close();
     reclaimer.close();
     recovery.close();
     snapshots.close();

@@ -1,7 +1,9 @@
 package io.tessera.meta.server;
 
+import io.tessera.common.config.Config;
 import io.tessera.common.config.ConfigKey;
 import io.tessera.common.config.ConfigSection;
+import io.tessera.common.config.Durations;
 import io.tessera.meta.registry.DefaultLayout;
 import java.time.Duration;
 import java.util.List;
@@ -112,8 +114,9 @@ public final class MetaServerConfigKeys {
     public static final ConfigKey<String> RAFT_TRANSPORT =
         ConfigKey.string(
             "tessera.meta.raft-transport",
-            "netty",
-            "transport between meta replicas: netty or grpc (every replica of a group must use the same)");
+            "grpc",
+            "transport between meta replicas: grpc (mutual TLS with security on), or netty with"
+                + " tessera.security=off (every replica of a group must use the same)");
     public static final ConfigKey<Integer> MAX_BATCH =
         ConfigKey.integer(
             "tessera.meta.max-batch", 512, 1, "most changes group-committed in one log entry");
@@ -225,13 +228,79 @@ public final class MetaServerConfigKeys {
                 REBUILD_LOCK_LEASE));
   }
 
+  /** Users, access tokens, the audit log. */
+  public static final class Security {
+    private Security() {}
+
+    public static final ConfigKey<Duration> ACCESS_TOKEN_LIFETIME =
+        ConfigKey.duration(
+            "tessera.meta.access-token-lifetime",
+            Duration.ofMinutes(10),
+            "how long an access token lets a client read or write a file's shards (clients renew"
+                + " them as they go; a permission taken away holds until its tokens run out)");
+    public static final ConfigKey<Duration> ACCESS_KEY_ROLL =
+        ConfigKey.duration(
+            "tessera.meta.access-key-roll",
+            Duration.ofDays(1),
+            "how often the leader makes a new key to sign access tokens with (longer than the"
+                + " token lifetime: the key before stays valid for one more turn)");
+    public static final ConfigKey<Integer> SUPERUSER_GROUP =
+        ConfigKey.integer(
+            "tessera.meta.superuser-group",
+            -1,
+            -1,
+            "gid whose members are admins and superusers, as if their credentials said --admin"
+                + " (-1: none)");
+    public static final ConfigKey<Duration> AUDIT_KEEP =
+        ConfigKey.duration(
+            "tessera.meta.audit-keep",
+            Duration.ofDays(90),
+            "audit entries older than this are dropped (the count of dropped ones is kept)");
+    public static final ConfigKey<Integer> AUDIT_ENTRIES =
+        ConfigKey.integer(
+            "tessera.meta.audit-entries",
+            100_000,
+            100,
+            "audit entries kept at most; older ones are dropped (the count of dropped ones is"
+                + " kept)");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection(
+            "Security",
+            List.of(
+                ACCESS_TOKEN_LIFETIME,
+                ACCESS_KEY_ROLL,
+                SUPERUSER_GROUP,
+                AUDIT_KEEP,
+                AUDIT_ENTRIES));
+
+    /** Token lifetime and key turn, checked together: tokens must not outlive two keys. */
+    public static Duration tokenLifetime(Config c) {
+      Duration life = c.get(ACCESS_TOKEN_LIFETIME);
+      Duration roll = c.get(ACCESS_KEY_ROLL);
+      if (life.isZero() || life.compareTo(roll) >= 0) {
+        throw new IllegalArgumentException(
+            ACCESS_TOKEN_LIFETIME.key()
+                + " ("
+                + Durations.format(life)
+                + ") must be above zero and below "
+                + ACCESS_KEY_ROLL.key()
+                + " ("
+                + Durations.format(roll)
+                + ")");
+      }
+      return life;
+    }
+  }
+
   public static final List<ConfigSection> SECTIONS =
       List.of(
           DataServers.SECTION,
           Placement.SECTION,
           Raft.SECTION,
           Snapshots.SECTION,
-          Recovery.SECTION);
+          Recovery.SECTION,
+          Security.SECTION);
 
   public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
 }

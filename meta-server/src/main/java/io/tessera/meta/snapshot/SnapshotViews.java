@@ -9,6 +9,7 @@ import io.tessera.common.proto.ReadDirRequestProto;
 import io.tessera.common.proto.ReadDirResponseProto;
 import io.tessera.common.proto.SnapshotProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.meta.state.Actor;
 import io.tessera.meta.state.NamespaceException;
 import io.tessera.meta.state.NamespaceQueries;
 import io.tessera.meta.state.NamespaceStore;
@@ -225,7 +226,7 @@ public final class SnapshotViews implements Closeable {
   }
 
   /** getattr of a path under /.snapshots. */
-  public MetaResponseProto getAttr(NamespaceStore live, GetAttrRequestProto req) {
+  public MetaResponseProto getAttr(NamespaceStore live, GetAttrRequestProto req, Actor actor) {
     Target t = target(live, req.getPath());
     if (t.snapshot == null) {
       return MetaResponseProto.newBuilder()
@@ -237,7 +238,8 @@ public final class SnapshotViews implements Closeable {
       return byId(t, req.getFileId());
     }
     MetaResponseProto r =
-        NamespaceQueries.getAttr(t.view, GetAttrRequestProto.newBuilder().setPath(t.rest).build());
+        NamespaceQueries.getAttr(
+            t.view, GetAttrRequestProto.newBuilder().setPath(t.rest).build(), actor);
     return r.toBuilder().setInode(frozen(r.getInode(), t.snapshot)).build();
   }
 
@@ -245,7 +247,7 @@ public final class SnapshotViews implements Closeable {
   private static MetaResponseProto byId(Target t, long fileId) {
     MetaResponseProto r =
         NamespaceQueries.getAttr(
-            t.view, GetAttrRequestProto.newBuilder().setFileId(fileId).build());
+            t.view, GetAttrRequestProto.newBuilder().setFileId(fileId).build(), Actor.CLUSTER);
     String top = "/" + PathResolver.SNAPSHOT_DIR + "/" + t.snapshot.getName();
     String within = r.getPath();
     return r.toBuilder()
@@ -255,7 +257,7 @@ public final class SnapshotViews implements Closeable {
   }
 
   /** readdir of a path under /.snapshots (of /.snapshots itself: one directory per snapshot). */
-  public MetaResponseProto readDir(NamespaceStore live, ReadDirRequestProto req) {
+  public MetaResponseProto readDir(NamespaceStore live, ReadDirRequestProto req, Actor actor) {
     Target t = target(live, req.getPath());
     if (t.snapshot == null) {
       int limit =
@@ -282,7 +284,8 @@ public final class SnapshotViews implements Closeable {
       }
       return MetaResponseProto.newBuilder().setStatus(StatusProto.OK).setEntries(b).build();
     }
-    MetaResponseProto r = NamespaceQueries.readDir(t.view, req.toBuilder().setPath(t.rest).build());
+    MetaResponseProto r =
+        NamespaceQueries.readDir(t.view, req.toBuilder().setPath(t.rest).build(), actor);
     ReadDirResponseProto.Builder b = r.getEntries().toBuilder();
     for (int i = 0; i < b.getEntriesCount(); i++) {
       b.setEntries(

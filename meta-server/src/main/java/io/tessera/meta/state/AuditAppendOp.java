@@ -8,8 +8,9 @@ import io.tessera.common.proto.StatusProto;
 import java.util.List;
 
 /**
- * Records one console action in the replicated audit log, numbered in log order; each field is cut
- * to {@link #MAX_FIELD} characters so that no caller can grow the log without bound.
+ * Records one entry in the replicated audit log (see {@link AuditLog}); the leader wrote the
+ * request (who, from, the bounds), and each field is cut to {@link #MAX_FIELD} characters so that
+ * no caller can grow the log without bound.
  */
 final class AuditAppendOp implements NamespaceOp {
   static final int MAX_FIELD = 1024;
@@ -35,13 +36,12 @@ final class AuditAppendOp implements NamespaceOp {
 
   @Override
   public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
-    AuditEntryProto e = req.getAuditAppend().getEntry();
-    if (e.getTimeMs() == 0) {
-      e = e.toBuilder().setTimeMs(now).build();
-    }
+    // reached only from the leader itself and from meta replicas' consoles (CallerGate)
     return MetaResponseProto.newBuilder()
         .setStatus(StatusProto.OK)
-        .setAudit(AuditEntriesProto.newBuilder().addEntries(tx.appendAudit(e)))
+        .setAudit(
+            AuditEntriesProto.newBuilder()
+                .addEntries(AuditLog.append(tx, req.getAuditAppend(), now)))
         .build();
   }
 

@@ -28,6 +28,7 @@ final class ConsoleTokenOp implements NamespaceOp {
 
   @Override
   public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
+    Permissions.requireAdmin(Actor.of(req.getActor()), "create or revoke console tokens");
     ConsoleTokenProto token = req.getConsoleTokenSet().getToken();
     boolean revoke = req.getConsoleTokenSet().getRevoke();
     check(token, revoke);

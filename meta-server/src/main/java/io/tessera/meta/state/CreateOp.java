@@ -27,12 +27,17 @@ final class CreateOp implements NamespaceOp {
 
   @Override
   public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
-    return apply(tx, req.getCreate(), now);
+    return apply(tx, req.getCreate(), Actor.of(req.getActor()), now);
   }
 
-  private static MetaResponseProto apply(NamespaceTxn tx, CreateRequestProto req, long now) {
+  private static MetaResponseProto apply(
+      NamespaceTxn tx, CreateRequestProto req, Actor actor, long now) {
     PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
     PathResolver.checkCreatable(r, req.getPath());
+    Permissions.requireSearch(tx, actor, r);
+    InodeProto parent = tx.inode(r.parentId());
+    Permissions.requireEntryChange(
+        actor, parent, r.inode(), PathResolver.pathOf(tx, parent), req.getPath());
     if (r.exists()) {
       if (Inodes.isDirectory(r.inode())) {
         throw new NamespaceException(StatusProto.IS_DIRECTORY, req.getPath() + " is a directory");
@@ -56,7 +61,7 @@ final class CreateOp implements NamespaceOp {
             .addAllServers(req.getPlacementList())
             .build();
     InodeProto inode =
-        InodeProto.newBuilder()
+        Permissions.owned(InodeProto.newBuilder(), actor, parent, req.getUid(), req.getGid())
             .setId(tx.allocateInodeId())
             .setType(FileTypeProto.REGULAR)
             .setMode(req.getMode() == 0 ? 0644 : req.getMode() & 07777)
@@ -65,8 +70,6 @@ final class CreateOp implements NamespaceOp {
             .setBornMs(now)
             .setParentId(r.parentId())
             .setName(r.name())
-            .setUid(req.getUid())
-            .setGid(req.getGid())
             .setLayout(layout)
             .addAllStaleServers(req.getStaleFromStartList())
             .setPartialUntilMs(

@@ -28,20 +28,23 @@ final class MkdirOp implements NamespaceOp {
 
   @Override
   public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
-    return apply(tx, req.getMkdir(), now);
+    return apply(tx, req.getMkdir(), Actor.of(req.getActor()), now);
   }
 
-  private static MetaResponseProto apply(NamespaceTxn tx, MkdirRequestProto req, long now) {
+  private static MetaResponseProto apply(
+      NamespaceTxn tx, MkdirRequestProto req, Actor actor, long now) {
     if (req.getHasDefaultLayout()) {
       validate(req.getDefaultLayout());
     }
+    Permissions.requireChanging(actor);
     if (!req.getParents()) {
       PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
       PathResolver.checkCreatable(r, req.getPath());
+      Permissions.requireSearch(tx, actor, r);
       if (r.exists()) {
         throw new NamespaceException(StatusProto.EXISTS, req.getPath() + " already exists");
       }
-      return Replies.inode(create(tx, r.parentId(), r.name(), req, now));
+      return Replies.inode(create(tx, r.parentId(), r.name(), req, actor, now));
     }
     List<String> parts = PathResolver.components(req.getPath());
     long dir = NamespaceView.ROOT_ID;
@@ -54,8 +57,10 @@ final class MkdirOp implements NamespaceOp {
       if (id == 0) {
         PathResolver.checkCreatable(
             new PathResolver.Resolved(dir, name, null, List.of()), walked.toString());
-        last = create(tx, dir, name, req, now);
+        last = create(tx, dir, name, req, actor, now);
       } else {
+        // looking the name up in `last`, its parent, takes search permission there
+        Permissions.require(actor, last, Permissions.SEARCH, PathResolver.pathOf(tx, last));
         last = tx.inode(id);
         if (last.getType() != FileTypeProto.DIRECTORY) {
           throw new NamespaceException(
@@ -66,6 +71,8 @@ final class MkdirOp implements NamespaceOp {
     }
     if (req.getHasDefaultLayout() && !last.getDefaultLayout().equals(req.getDefaultLayout())) {
       // mkdir -p with a layout on a directory that exists (the root among them) sets its default
+      Permissions.requireOwner(
+          actor, last, walked.length() == 0 ? "/" : walked.toString(), "set the default layout of");
       last =
           last.toBuilder()
               .setDefaultLayout(req.getDefaultLayout())
@@ -87,19 +94,19 @@ final class MkdirOp implements NamespaceOp {
   }
 
   private static InodeProto create(
-      NamespaceTxn tx, long parent, String name, MkdirRequestProto req, long now) {
+      NamespaceTxn tx, long parent, String name, MkdirRequestProto req, Actor actor, long now) {
+    InodeProto dir = tx.inode(parent);
+    Permissions.requireEntryChange(actor, dir, null, PathResolver.pathOf(tx, dir), name);
     InodeProto.Builder b =
-        InodeProto.newBuilder()
+        Permissions.owned(InodeProto.newBuilder(), actor, dir, req.getUid(), req.getGid())
             .setId(tx.allocateInodeId())
             .setType(FileTypeProto.DIRECTORY)
-            .setMode(req.getMode() == 0 ? 0755 : req.getMode() & 07777)
+            .setMode(Permissions.newDirectoryMode(dir, req.getMode() == 0 ? 0755 : req.getMode()))
             .setMtimeMs(now)
             .setCtimeMs(now)
             .setBornMs(now)
             .setParentId(parent)
-            .setName(name)
-            .setUid(req.getUid())
-            .setGid(req.getGid());
+            .setName(name);
     if (req.getHasDefaultLayout()) {
       b.setDefaultLayout(req.getDefaultLayout()).setHasDefaultLayout(true);
     }

@@ -20,7 +20,9 @@ public final class NamespaceChanges {
           OpCase.REMOVE, new RemoveOp(),
           OpCase.QOS_SET, new QosSettingsOp(),
           OpCase.CONSOLE_TOKEN_SET, new ConsoleTokenOp(),
-          OpCase.AUDIT_APPEND, new AuditAppendOp());
+          OpCase.AUDIT_APPEND, new AuditAppendOp(),
+          OpCase.CREDENTIALS_REGISTER, new CredentialRegisterOp(),
+          OpCase.CREDENTIALS_REVOKE, new CredentialRevokeOp());
 
   private NamespaceChanges() {}
 

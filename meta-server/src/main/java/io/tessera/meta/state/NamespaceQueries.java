@@ -16,7 +16,12 @@ public final class NamespaceQueries {
 
   private NamespaceQueries() {}
 
-  public static MetaResponseProto getAttr(NamespaceView ns, GetAttrRequestProto req) {
+  /**
+   * A file's attributes: by path, to an actor that may search every directory on the way; by id (an
+   * open handle, an NFS file handle), to anyone, as POSIX lets a process holding a descriptor fstat
+   * it.
+   */
+  public static MetaResponseProto getAttr(NamespaceView ns, GetAttrRequestProto req, Actor actor) {
     if (req.getPath().isEmpty() && req.getFileId() != 0) {
       InodeProto in = ns.inode(req.getFileId());
       if (in == null) {
@@ -29,6 +34,7 @@ public final class NamespaceQueries {
           .build();
     }
     PathResolver.Resolved r = PathResolver.resolve(ns, req.getPath());
+    Permissions.requireSearch(ns, actor, r);
     if (!r.exists()) {
       throw new NamespaceException(
           StatusProto.NOT_FOUND, "no such file or directory: " + req.getPath());
@@ -37,14 +43,19 @@ public final class NamespaceQueries {
     return Replies.inode(r.inode()).toBuilder().setIndex(newest.index()).build();
   }
 
-  public static MetaResponseProto readDir(NamespaceView ns, ReadDirRequestProto req) {
+  /** A page of a directory's entries, to an actor that may search the path and read it. */
+  public static MetaResponseProto readDir(NamespaceView ns, ReadDirRequestProto req, Actor actor) {
     PathResolver.Resolved r = PathResolver.resolve(ns, req.getPath());
+    Permissions.requireSearch(ns, actor, r);
     if (!r.exists()) {
       throw new NamespaceException(StatusProto.NOT_FOUND, "no such directory: " + req.getPath());
     }
     if (!Inodes.isDirectory(r.inode())) {
       throw new NamespaceException(
           StatusProto.NOT_DIRECTORY, req.getPath() + " is not a directory");
+    }
+    if (!actor.readOnly()) {
+      Permissions.require(actor, r.inode(), Permissions.READ | Permissions.SEARCH, req.getPath());
     }
     int limit = req.getLimit() <= 0 ? DEFAULT_PAGE : Math.min(req.getLimit(), MAX_PAGE);
     List<NamespaceView.Entry> page = ns.children(r.inode().getId(), req.getStartAfter(), limit + 1);

@@ -82,12 +82,6 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   /** Prefix of the audit log in {@code system}: one key per entry, by sequence number. */
   static final byte[] AUDIT_PREFIX = Keys.utf8("audit/");
 
-  /** The sequence number the next audit entry gets. */
-  static final byte[] AUDIT_NEXT = Keys.utf8("audit-next");
-
-  /** Audit entries kept: older ones are dropped as new ones arrive. */
-  public static final int AUDIT_KEPT = 10_000;
-
   private static final List<String> FAMILIES =
       List.of(
           "inodes",
@@ -384,6 +378,11 @@ public final class NamespaceStore implements Closeable, NamespaceView {
     }
   }
 
+  /** A record of {@code system} (null: none). */
+  byte[] systemValue(byte[] key) {
+    return get(system, key);
+  }
+
   long systemLong(byte[] key, long def) {
     byte[] v = get(system, key);
     return v == null ? def : Keys.id(v);
@@ -537,7 +536,7 @@ public final class NamespaceStore implements Closeable, NamespaceView {
   }
 
   /** The records under a prefix of {@code system}, in key order. */
-  private <T> List<T> recordsUnder(String keyPrefix, Parser<T> parser, String what) {
+  <T> List<T> recordsUnder(String keyPrefix, Parser<T> parser, String what) {
     return guarded(
         () -> {
           List<T> out = new ArrayList<>();

@@ -1,6 +1,5 @@
 package io.tessera.meta.state;
 
-import io.tessera.common.proto.AuditEntryProto;
 import io.tessera.common.proto.ConsoleTokenProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
@@ -405,17 +404,17 @@ public final class NamespaceTxn implements NamespaceView, AutoCloseable {
     return true;
   }
 
-  /** Appends an audit entry numbered next (the entry beyond the newest kept is dropped). */
-  public AuditEntryProto appendAudit(AuditEntryProto entry) {
-    byte[] next = get(store.system, NamespaceStore.AUDIT_NEXT);
-    long seq = next == null ? 1 : Keys.id(next);
-    AuditEntryProto numbered = entry.toBuilder().setSeq(seq).build();
-    put(store.system, NamespaceStore.auditKey(seq), numbered.toByteArray());
-    put(store.system, NamespaceStore.AUDIT_NEXT, Keys.id(seq + 1));
-    if (seq > NamespaceStore.AUDIT_KEPT) {
-      delete(store.system, NamespaceStore.auditKey(seq - NamespaceStore.AUDIT_KEPT));
-    }
-    return numbered;
+  /** A record of {@code system} as this transaction sees it (null: none). */
+  byte[] systemValue(byte[] key) {
+    return get(store.system, key);
+  }
+
+  void putSystem(byte[] key, byte[] value) {
+    put(store.system, key, value);
+  }
+
+  void deleteSystem(byte[] key) {
+    delete(store.system, key);
   }
 
   private byte[] get(org.rocksdb.ColumnFamilyHandle cf, byte[] key) {

@@ -26,6 +26,7 @@ final class QosSettingsOp implements NamespaceOp {
 
   @Override
   public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
+    Permissions.requireAdmin(Actor.of(req.getActor()), "change QoS settings");
     QosAppProto app = req.getQosSet().getApp();
     check(app, req.getQosSet().getReset());
     tx.setQos(app, req.getQosSet().getReset());

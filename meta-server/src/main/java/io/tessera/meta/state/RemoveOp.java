@@ -23,19 +23,24 @@ final class RemoveOp implements NamespaceOp {
 
   @Override
   public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
-    return apply(tx, req.getRemove(), now);
+    return apply(tx, req.getRemove(), Actor.of(req.getActor()), now);
   }
 
-  private static MetaResponseProto apply(NamespaceTxn tx, RemoveRequestProto req, long now) {
+  private static MetaResponseProto apply(
+      NamespaceTxn tx, RemoveRequestProto req, Actor actor, long now) {
     PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
     if (r.isRoot()) {
       throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "/ cannot be removed");
     }
+    Permissions.requireSearch(tx, actor, r);
     if (!r.exists()) {
       throw new NamespaceException(
           StatusProto.NOT_FOUND, "no such file or directory: " + req.getPath());
     }
     InodeProto target = r.inode();
+    InodeProto parent = tx.inode(r.parentId());
+    Permissions.requireEntryChange(
+        actor, parent, target, PathResolver.pathOf(tx, parent), req.getPath());
     if (Inodes.isDirectory(target)) {
       boolean empty = tx.children(target.getId(), "", 1).isEmpty();
       if (!empty && !req.getRecursive()) {
@@ -44,7 +49,7 @@ final class RemoveOp implements NamespaceOp {
             req.getPath()
                 + " is a directory that is not empty (remove recursively to delete its contents)");
       }
-      removeTree(tx, target.getId());
+      removeTree(tx, target.getId(), actor, req.getPath());
     } else {
       if (req.getDirectory()) {
         throw new NamespaceException(
@@ -57,21 +62,34 @@ final class RemoveOp implements NamespaceOp {
     return Replies.inode(target);
   }
 
-  private static void removeTree(NamespaceTxn tx, long rootId) {
+  /**
+   * Removes a directory's whole tree. Each directory emptied takes the permissions removing its
+   * entries one by one would ({@code rm -r}): a refusal anywhere undoes the whole remove.
+   */
+  private static void removeTree(NamespaceTxn tx, long rootId, Actor actor, String rootPath) {
     Deque<Long> dirs = new ArrayDeque<>();
+    Deque<String> paths = new ArrayDeque<>();
     dirs.push(rootId);
+    paths.push(rootPath);
     while (!dirs.isEmpty()) {
       long dir = dirs.pop();
+      String dirPath = paths.pop();
+      InodeProto dirInode = tx.inode(dir);
       List<NamespaceView.Entry> page;
       while (!(page = tx.children(dir, "", PAGE)).isEmpty()) {
         for (NamespaceView.Entry e : page) {
           InodeProto child = tx.inode(e.id());
+          if (dirInode != null && !actor.superuser()) {
+            Permissions.requireEntryChange(
+                actor, dirInode, child, dirPath, dirPath + "/" + e.name());
+          }
           tx.unlink(dir, e.name());
           if (child == null) {
             continue;
           }
           if (Inodes.isDirectory(child)) {
             dirs.push(child.getId());
+            paths.push(dirPath + "/" + e.name());
           } else {
             Inodes.dropFile(tx, child);
           }

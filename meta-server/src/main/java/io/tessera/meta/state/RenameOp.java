@@ -20,21 +20,25 @@ final class RenameOp implements NamespaceOp {
 
   @Override
   public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
-    return apply(tx, req.getRename(), now);
+    return apply(tx, req.getRename(), Actor.of(req.getActor()), now);
   }
 
-  private static MetaResponseProto apply(NamespaceTxn tx, RenameRequestProto req, long now) {
+  private static MetaResponseProto apply(
+      NamespaceTxn tx, RenameRequestProto req, Actor actor, long now) {
     PathResolver.Resolved src = PathResolver.resolve(tx, req.getSource());
     if (src.isRoot()) {
       throw new NamespaceException(StatusProto.INVALID_ARGUMENT, "/ cannot be renamed");
     }
+    Permissions.requireSearch(tx, actor, src);
     if (!src.exists()) {
       throw new NamespaceException(
           StatusProto.NOT_FOUND, "no such file or directory: " + req.getSource());
     }
     PathResolver.Resolved dst = PathResolver.resolve(tx, req.getTarget());
     PathResolver.checkCreatable(dst, req.getTarget());
+    Permissions.requireSearch(tx, actor, dst);
     InodeProto moving = src.inode();
+    requireMayMove(tx, actor, src, dst, req);
     if (dst.ancestors().contains(moving.getId())) {
       throw new NamespaceException(
           StatusProto.INVALID_ARGUMENT,
@@ -82,5 +86,27 @@ final class RenameOp implements NamespaceOp {
       Inodes.touch(tx, dst.parentId(), now);
     }
     return Replies.inode(moved);
+  }
+
+  /**
+   * Taking the entry out of its directory and putting it (over what is there) into the other's:
+   * write and search on both, the sticky bit on each, and write on a directory that changes parent
+   * (its ".." changes).
+   */
+  private static void requireMayMove(
+      NamespaceTxn tx,
+      Actor actor,
+      PathResolver.Resolved src,
+      PathResolver.Resolved dst,
+      RenameRequestProto req) {
+    InodeProto from = tx.inode(src.parentId());
+    InodeProto to = tx.inode(dst.parentId());
+    Permissions.requireEntryChange(
+        actor, from, src.inode(), PathResolver.pathOf(tx, from), req.getSource());
+    Permissions.requireEntryChange(
+        actor, to, dst.inode(), PathResolver.pathOf(tx, to), req.getTarget());
+    if (Inodes.isDirectory(src.inode()) && src.parentId() != dst.parentId()) {
+      Permissions.require(actor, src.inode(), Permissions.WRITE, req.getSource());
+    }
   }
 }

@@ -5,7 +5,9 @@ import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.HeartbeatResponseProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.proto.RevocationsProto;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.meta.proto.AccessKeysProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnProto.TxnCase;
 import io.tessera.meta.proto.MetaTxnReplyProto;
@@ -80,6 +82,12 @@ public final class ReplicatedChanges {
           return ok();
         });
     changes.put(
+        TxnCase.ACCESS_KEY,
+        (tx, t) -> {
+          SecurityRecords.addKey(tx, t.getAccessKey());
+          return ok();
+        });
+    changes.put(
         TxnCase.RECLAIM_DONE,
         (tx, t) -> {
           tx.reclaimDone(t.getReclaimDone().getFileId());
@@ -104,7 +112,12 @@ public final class ReplicatedChanges {
     if (reply == null) {
       reply =
           req.hasSnapshotDelete()
-              ? atomically(tx, () -> SnapshotCatalog.drop(tx, req.getSnapshotDelete().getName()))
+              ? atomically(
+                  tx,
+                  () -> {
+                    Permissions.requireAdmin(Actor.of(req.getActor()), "delete snapshots");
+                    return SnapshotCatalog.drop(tx, req.getSnapshotDelete().getName());
+                  })
               : NamespaceChanges.apply(tx, req, txn.getTimeMs());
     }
     replies.put(client, req.getCallId(), reply);
@@ -125,7 +138,12 @@ public final class ReplicatedChanges {
     }
     DataServerStateProto state = ServerStates.heard(tx, hb.getServerId(), txn.getTimeMs());
     return MetaTxnReplyProto.newBuilder()
-        .setHeartbeat(heartbeatReply(tx.epoch(), tx.retainedEpochs(), state))
+        .setHeartbeat(
+            heartbeatReply(
+                tx.epoch(),
+                tx.retainedEpochs(),
+                state,
+                security(hb, SecurityRecords.accessKeys(tx), SecurityRecords.revocations(tx))))
         .build();
   }
 
@@ -137,11 +155,34 @@ public final class ReplicatedChanges {
     return outcome(changed, "state unchanged");
   }
 
-  /** What a data server is told in answer to its heartbeat. */
+  /**
+   * What of the security state a heartbeat's sender lacks: the access keys when its newest is not
+   * the group's, the revocation list when its version is older.
+   */
+  public static HeartbeatResponseProto security(
+      HeartbeatRequestProto hb, AccessKeysProto keys, RevocationsProto revocations) {
+    HeartbeatResponseProto.Builder b = HeartbeatResponseProto.newBuilder();
+    int newest = keys.getKeysCount() == 0 ? 0 : keys.getKeys(keys.getKeysCount() - 1).getId();
+    if (newest != hb.getNewestAccessKey()) {
+      b.addAllAccessKeys(keys.getKeysList());
+    }
+    if (revocations.getVersion() > hb.getRevocationsVersion()) {
+      b.setRevocations(revocations);
+    }
+    return b.build();
+  }
+
+  /**
+   * What a data server is told in answer to its heartbeat; {@code security} is what it lacks of the
+   * security state (see {@link #security}).
+   */
   public HeartbeatResponseProto heartbeatReply(
-      long epoch, long[] retainedEpochs, DataServerStateProto state) {
+      long epoch,
+      long[] retainedEpochs,
+      DataServerStateProto state,
+      HeartbeatResponseProto security) {
     HeartbeatResponseProto.Builder r =
-        HeartbeatResponseProto.newBuilder()
+        security.toBuilder()
             .setStatus(StatusProto.OK)
             .setEpoch(epoch)
             .setHeartbeatIntervalMs(heartbeatInterval.toMillis())

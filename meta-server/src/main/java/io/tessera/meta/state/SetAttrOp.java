@@ -19,10 +19,11 @@ final class SetAttrOp implements NamespaceOp {
 
   @Override
   public MetaResponseProto apply(NamespaceTxn tx, MetaRequestProto req, long now) {
-    return apply(tx, req.getSetAttr(), now);
+    return apply(tx, req.getSetAttr(), Actor.of(req.getActor()), now);
   }
 
-  private static MetaResponseProto apply(NamespaceTxn tx, SetAttrRequestProto req, long now) {
+  private static MetaResponseProto apply(
+      NamespaceTxn tx, SetAttrRequestProto req, Actor actor, long now) {
     InodeProto in;
     if (req.getPath().isEmpty()) {
       // an open handle names its file by id, so renames while it is open do not matter
@@ -32,6 +33,7 @@ final class SetAttrOp implements NamespaceOp {
       }
     } else {
       PathResolver.Resolved r = PathResolver.resolve(tx, req.getPath());
+      Permissions.requireSearch(tx, actor, r);
       if (!r.exists()) {
         throw new NamespaceException(StatusProto.NOT_FOUND, "no such file: " + req.getPath());
       }
@@ -53,6 +55,7 @@ final class SetAttrOp implements NamespaceOp {
               + " held its locks; write again at epoch "
               + tx.epoch());
     }
+    requirePermitted(actor, in, req);
     InodeProto.Builder b = in.toBuilder().setCtimeMs(now);
     if (req.getSetSize()) {
       if (Inodes.isDirectory(in)) {
@@ -94,5 +97,39 @@ final class SetAttrOp implements NamespaceOp {
     InodeProto out = b.build();
     tx.putInode(out);
     return Replies.inode(out);
+  }
+
+  /**
+   * Mode: the owner; owner: superusers; group: the owner, to one of its groups; size, stale servers
+   * and a partial copy's lease (what writers record): write permission; mtime: the owner or a
+   * writer.
+   */
+  private static void requirePermitted(Actor actor, InodeProto in, SetAttrRequestProto req) {
+    String path = req.getPath().isEmpty() ? "file " + in.getId() : req.getPath();
+    Permissions.requireChanging(actor);
+    if (req.getSetMode()) {
+      Permissions.requireOwner(actor, in, path, "change the mode of");
+    }
+    if (req.hasUid() || req.hasGid()) {
+      Permissions.requireOwnerChange(
+          actor, in, req.hasUid() ? req.getUid() : null, req.hasGid() ? req.getGid() : null, path);
+    }
+    // what a writer records of an open file: its owner may, whatever the mode says now (a file
+    // created read-only is written by its creator, as POSIX and NFS servers allow)
+    boolean records =
+        (req.getSetSize() && req.getExtendOnly())
+            || req.getAddStaleServersCount() > 0
+            || req.getPartialLeaseMs() != 0;
+    if (req.getSetSize() && !req.getExtendOnly()) {
+      Permissions.require(actor, in, Permissions.WRITE, path);
+    } else if (records && actor.uid() != in.getUid()) {
+      Permissions.require(actor, in, Permissions.WRITE, path);
+    }
+    if (req.getSetMtime()
+        && !actor.superuser()
+        && actor.uid() != in.getUid()
+        && !Permissions.allows(actor, in, Permissions.WRITE)) {
+      Permissions.requireOwner(actor, in, path, "set the modification time of");
+    }
   }
 }

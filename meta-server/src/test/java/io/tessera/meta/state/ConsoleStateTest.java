@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import io.tessera.common.proto.AuditAppendRequestProto;
+import io.tessera.common.proto.AuditEntriesProto;
 import io.tessera.common.proto.AuditEntryProto;
 import io.tessera.common.proto.ConsoleTokenProto;
 import io.tessera.common.proto.ConsoleTokenSetRequestProto;
@@ -75,21 +76,52 @@ class ConsoleStateTest extends AppliedNamespaceTest {
   }
 
   @Test
-  void theAuditLogIsNumberedNewestFirstPagedAndBounded() {
-    for (int i = 1; i <= NamespaceStore.AUDIT_KEPT + 5; i++) {
+  void theAuditLogIsNumberedNewestFirstPagedAndBoundedInNumberSayingHowManyWereDropped() {
+    int kept = 1000;
+    for (int i = 1; i <= kept + 5; i++) {
       int n = i;
-      entry(tx -> tx.appendAudit(AuditEntryProto.newBuilder().setAction("a" + n).build()));
+      entry(
+          tx ->
+              AuditLog.append(
+                  tx,
+                  AuditAppendRequestProto.newBuilder()
+                      .setEntry(AuditEntryProto.newBuilder().setAction("a" + n))
+                      .setKeepEntries(kept)
+                      .build(),
+                  n));
     }
     List<AuditEntryProto> newest = store.audit(0, 3);
-    assertThat(newest)
-        .extracting(AuditEntryProto::getSeq)
-        .containsExactly(10_005L, 10_004L, 10_003L);
-    assertThat(store.audit(10_003, 2))
+    assertThat(newest).extracting(AuditEntryProto::getSeq).containsExactly(1005L, 1004L, 1003L);
+    assertThat(store.audit(1003, 2))
         .extracting(AuditEntryProto::getAction)
-        .containsExactly("a10002", "a10001");
+        .containsExactly("a1002", "a1001");
     List<AuditEntryProto> oldest = store.audit(7, 100);
     assertThat(oldest).extracting(AuditEntryProto::getSeq).containsExactly(6L);
-    assertThat(store.audit(0, 20_000)).hasSize(NamespaceStore.AUDIT_KEPT);
+    assertThat(store.audit(0, 20_000)).hasSize(kept);
+    assertThat(AuditLog.page(store, List.of()).getDropped()).isEqualTo(5);
+  }
+
+  @Test
+  void entriesOlderThanTheBoundAreDroppedAsNewOnesArriveAndCountedRefusalsAddUp() {
+    for (int t = 1; t <= 10; t++) {
+      int time = t * 1000;
+      entry(
+          tx ->
+              AuditLog.append(
+                  tx,
+                  AuditAppendRequestProto.newBuilder()
+                      .setEntry(AuditEntryProto.newBuilder().setAction("at " + time))
+                      .setDropBeforeMs(time - 3500)
+                      .setRefusalsCounted(2)
+                      .build(),
+                  time));
+    }
+    assertThat(store.audit(0, 100))
+        .extracting(AuditEntryProto::getAction)
+        .containsExactly("at 10000", "at 9000", "at 8000", "at 7000");
+    AuditEntriesProto page = AuditLog.page(store, List.of());
+    assertThat(page.getDropped()).isEqualTo(6);
+    assertThat(page.getRefusalsCounted()).isEqualTo(20);
   }
 
   @Test

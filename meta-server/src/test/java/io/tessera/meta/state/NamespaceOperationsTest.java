@@ -2,6 +2,7 @@ package io.tessera.meta.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tessera.common.proto.ActorProto;
 import io.tessera.common.proto.CreateRequestProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.GetAttrRequestProto;
@@ -75,7 +76,8 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
 
   private StatusProto stat(String p) {
     try {
-      NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setPath(p).build());
+      NamespaceQueries.getAttr(
+          store, GetAttrRequestProto.newBuilder().setPath(p).build(), Actor.CLUSTER);
       return StatusProto.OK;
     } catch (NamespaceException e) {
       return e.status();
@@ -105,7 +107,8 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
         .isGreaterThan(fileCreated)
         .isLessThan(index);
     assertThat(
-            NamespaceQueries.readDir(store, ReadDirRequestProto.newBuilder().setPath("/a").build())
+            NamespaceQueries.readDir(
+                    store, ReadDirRequestProto.newBuilder().setPath("/a").build(), Actor.CLUSTER)
                 .getIndex())
         .as("a listing of /a")
         .isEqualTo(rootChanged);
@@ -123,7 +126,8 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
             .build());
     assertThat(lookupIndex("/a/g")).as("a lookup of a file just grown").isEqualTo(index);
     assertThat(
-            NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setFileId(id).build())
+            NamespaceQueries.getAttr(
+                    store, GetAttrRequestProto.newBuilder().setFileId(id).build(), Actor.CLUSTER)
                 .getIndex())
         .as("a lookup of it by id")
         .isEqualTo(index);
@@ -140,7 +144,8 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
   }
 
   private long lookupIndex(String path) {
-    return NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setPath(path).build())
+    return NamespaceQueries.getAttr(
+            store, GetAttrRequestProto.newBuilder().setPath(path).build(), Actor.CLUSTER)
         .getIndex();
   }
 
@@ -291,7 +296,8 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
                       .setPath("/big")
                       .setStartAfter(after)
                       .setLimit(1000)
-                      .build())
+                      .build(),
+                  Actor.CLUSTER)
               .getEntries();
       r.getEntriesList().forEach(e -> names.add(e.getName()));
       after = names.get(names.size() - 1);
@@ -357,19 +363,28 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
   }
 
   private String pathOf(long id) {
-    return NamespaceQueries.getAttr(store, GetAttrRequestProto.newBuilder().setFileId(id).build())
+    return NamespaceQueries.getAttr(
+            store, GetAttrRequestProto.newBuilder().setFileId(id).build(), Actor.CLUSTER)
         .getPath();
   }
 
   @Test
   void ownersComeFromTheCreatorAndChangeOnlyWhenAsked() {
+    // the actor the leader took from the caller's certificate, not the ids a request claims
+    ActorProto alice = ActorProto.newBuilder().setName("alice").setUid(1000).setGid(100).build();
+    one(
+        MetaRequestProto.newBuilder()
+            .setMkdir(MkdirRequestProto.newBuilder().setPath("/shared").setMode(0777))
+            .build());
     MetaRequestProto mkdirAs =
         MetaRequestProto.newBuilder()
-            .setMkdir(MkdirRequestProto.newBuilder().setPath("/home").setUid(1000).setGid(100))
+            .setActor(alice)
+            .setMkdir(MkdirRequestProto.newBuilder().setPath("/shared/home").setUid(7).setGid(7))
             .build();
     MetaRequestProto createAs =
-        create("/home/f").toBuilder()
-            .setCreate(create("/home/f").getCreate().toBuilder().setUid(1000).setGid(100))
+        create("/shared/home/f").toBuilder()
+            .setActor(alice)
+            .setCreate(create("/shared/home/f").getCreate().toBuilder().setUid(7).setGid(7))
             .build();
     InodeProto dir = one(mkdirAs).getInode();
     InodeProto file = one(createAs).getInode();
@@ -377,7 +392,7 @@ class NamespaceOperationsTest extends AppliedNamespaceTest {
         .containsExactly(1000, 100, 1000, 100);
     MetaRequestProto chgrp =
         MetaRequestProto.newBuilder()
-            .setSetAttr(SetAttrRequestProto.newBuilder().setPath("/home/f").setGid(50))
+            .setSetAttr(SetAttrRequestProto.newBuilder().setPath("/shared/home/f").setGid(50))
             .build();
     InodeProto changed = one(chgrp).getInode();
     assertThat(changed.getUid()).as("chgrp keeps the owner").isEqualTo(1000);

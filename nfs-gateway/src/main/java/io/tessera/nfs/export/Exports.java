@@ -14,16 +14,20 @@ import java.util.zip.CRC32;
 /**
  * The exports a gateway serves, in {@code /etc/exports} syntax: one export per line, {@code PATH
  * CLIENT(OPTIONS) CLIENT(OPTIONS) ...}, {@code #} comments, {@code \} continues a line. Options:
- * {@code rw}/{@code ro}, {@code root_squash}/{@code no_root_squash}, {@code all_squash}/{@code
- * no_all_squash}, {@code anonuid=N}, {@code anongid=N}, {@code fsid=N}; {@code sync}, {@code
- * async}, {@code secure}, {@code insecure}, {@code subtree_check} and {@code no_subtree_check} are
- * accepted and change nothing here.
+ * {@code rw}/{@code ro}, {@code root_squash}/{@code no_root_squash} (root squashed by default),
+ * {@code all_squash}/{@code no_all_squash}, {@code anonuid=N}, {@code anongid=N}, {@code fsid=N},
+ * {@code secure}/{@code insecure} (secure by default: calls from privileged ports only); {@code
+ * sync}, {@code async}, {@code subtree_check} and {@code no_subtree_check} are accepted and change
+ * nothing here.
  */
 public final class Exports {
   /**
-   * The default of {@code tessera local}: the whole namespace, read-write, to this machine only.
+   * The default of {@code tessera local}: the whole namespace, read-write, to this machine only,
+   * root squashed; {@code insecure}, as this machine's users run their NFS clients themselves (from
+   * ports above 1024) and each acts as itself.
    */
-  public static final String LOCAL = "/ 127.0.0.1(rw,no_root_squash) ::1(rw,no_root_squash)\n";
+  public static final String LOCAL =
+      "/ 127.0.0.1(rw,root_squash,insecure) ::1(rw,root_squash,insecure)\n";
 
   private final Map<Integer, Export> byId = new LinkedHashMap<>();
 
@@ -111,7 +115,8 @@ public final class Exports {
               o.rootSquash,
               o.allSquash,
               o.anonUid,
-              o.anonGid));
+              o.anonGid,
+              o.secure));
     }
     return new Export(path, fsid != null ? fsid : idOf(path), List.copyOf(rules));
   }
@@ -129,6 +134,7 @@ public final class Exports {
     boolean allSquash;
     int anonUid = ClientRule.NOBODY;
     int anonGid = ClientRule.NOBODY;
+    boolean secure = true;
     Integer fsid;
 
     void apply(String opt) {
@@ -146,20 +152,15 @@ public final class Exports {
         case "anonuid" -> anonUid = number(name, value);
         case "anongid" -> anonGid = number(name, value);
         case "fsid" -> fsid = number(name, value);
-        case "sync",
-            "async",
-            "secure",
-            "insecure",
-            "subtree_check",
-            "no_subtree_check",
-            "wdelay",
-            "no_wdelay" -> {}
+        case "secure" -> secure = true;
+        case "insecure" -> secure = false;
+        case "sync", "async", "subtree_check", "no_subtree_check", "wdelay", "no_wdelay" -> {}
         default ->
             throw new IllegalArgumentException(
                 "unknown option '"
                     + opt
                     + "' (rw, ro, root_squash, no_root_squash, all_squash, anonuid=, anongid=,"
-                    + " fsid=)");
+                    + " fsid=, secure, insecure)");
       }
     }
 

@@ -4,6 +4,8 @@ import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.ClientConfigKeys;
 import io.tessera.common.config.Config;
 import io.tessera.common.metrics.ServerMetrics;
+import io.tessera.common.security.Identity;
+import io.tessera.common.security.TransportSecurity;
 import io.tessera.nfs.NfsConfigKeys;
 import io.tessera.nfs.export.Exports;
 import io.tessera.nfs.mount.MountProgram;
@@ -15,6 +17,7 @@ import io.tessera.nfs.v3.OpenFiles;
 import io.tessera.nfs.v3.Resolver;
 import io.tessera.nfs.v3.Services;
 import java.io.Closeable;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.List;
@@ -58,18 +61,25 @@ public final class NfsGateway implements Closeable {
   }
 
   /**
-   * Starts serving at {@code nfs}, and also at {@code mount} unless it is null: both programs
-   * answer at both addresses, so a client that finds MOUNT on the NFS port works too.
+   * Starts gateway {@code id} serving at {@code nfs}, and also at {@code mount} unless it is null:
+   * both programs answer at both addresses, so a client that finds MOUNT on the NFS port works too.
+   * It reaches the cluster with its own server credentials (tessera.security.credentials).
    */
   public static NfsGateway start(
-      String meta, Exports exports, InetSocketAddress nfs, InetSocketAddress mount, Config config)
-      throws InterruptedException {
+      String id,
+      String meta,
+      Exports exports,
+      InetSocketAddress nfs,
+      InetSocketAddress mount,
+      Config config)
+      throws InterruptedException, IOException {
+    TransportSecurity security = TransportSecurity.forServer(config, id, Identity.Role.GATEWAY);
     ServerMetrics metrics = new ServerMetrics("nfs", config);
     Config clientConfig = config.with(ClientConfigKeys.Cluster.META, meta);
     if (clientConfig.get(ClientConfigKeys.Cluster.APP_ID).equals("default")) {
       clientConfig = clientConfig.with(ClientConfigKeys.Cluster.APP_ID, "nfs-gateway");
     }
-    AsyncTesseraFileSystem fs = AsyncTesseraFileSystem.connect(clientConfig);
+    AsyncTesseraFileSystem fs = AsyncTesseraFileSystem.connect(clientConfig, security);
     byte[] verifier = new byte[8];
     new SecureRandom().nextBytes(verifier);
     OpenFiles files =

@@ -100,6 +100,16 @@ public final class MountProgram implements RpcProgram {
       out.writeInt(export.isEmpty() ? MNT3ERR_NOENT : MNT3ERR_ACCES);
       return;
     }
+    if (!rule.get().admitsPort(call.clientPort())) {
+      LOG.info(
+          "refused mount of {} by {}: its port {} is not privileged and the export is secure"
+              + " (the insecure option allows it)",
+          p,
+          call.client().getHostAddress(),
+          call.clientPort());
+      out.writeInt(MNT3ERR_ACCES);
+      return;
+    }
     Node root;
     try {
       root = resolver.root(export.get(), p);

@@ -103,7 +103,13 @@ final class CallHandler extends SimpleChannelInboundHandler<ByteBuf> {
     InetSocketAddress from = (InetSocketAddress) ctx.channel().remoteAddress();
     RpcCall call =
         new RpcCall(
-            xid, h.version, h.procedure, h.credential, from.getAddress(), new XdrReader(args));
+            xid,
+            h.version,
+            h.procedure,
+            h.credential,
+            from.getAddress(),
+            from.getPort(),
+            new XdrReader(args));
     budget.take(bytes);
     inFlight++;
     pauseIfNeeded();

@@ -11,6 +11,7 @@ import java.net.InetAddress;
  * @param procedure the procedure number
  * @param credential AUTH_UNIX credentials, or {@link UnixCredential#NOBODY} for AUTH_NONE
  * @param client the address the call came from (exports are checked on it at every call)
+ * @param clientPort the port it came from (an export's {@code secure} wants one below 1024)
  * @param args the arguments, positioned after the call header
  */
 public record RpcCall(
@@ -19,4 +20,5 @@ public record RpcCall(
     int procedure,
     UnixCredential credential,
     InetAddress client,
+    int clientPort,
     XdrReader args) {}

@@ -1,8 +1,9 @@
 package io.tessera.nfs.v3;
 
+import io.tessera.client.AsyncTesseraFileSystem;
+import io.tessera.client.AttributeChange;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
-import io.tessera.client.Owner;
 import io.tessera.nfs.oncrpc.RpcCall;
 import io.tessera.nfs.oncrpc.UnixCredential;
 import io.tessera.nfs.oncrpc.XdrException;
@@ -65,13 +66,11 @@ final class DirectoryProcedures {
       Node made;
       try {
         // the create itself tells whether the name is taken: no lookup before it
-        Services.await(
-            s.fs()
-                .create(
-                    path,
-                    CreateOptions.defaults().mode(mode).owner(owner(t.caller().who(), attrs))));
+        AsyncTesseraFileSystem fs = s.fs(t.caller());
+        Services.await(fs.create(path, CreateOptions.defaults().mode(mode)));
+        giveAway(fs, path, t.caller().who(), attrs);
         if (verifier != null) {
-          Services.await(s.fs().setAttributes(path, null, exclusiveTime(verifier)));
+          Services.await(fs.setAttributes(path, null, exclusiveTime(verifier)));
         }
         made = s.resolver().byPath(t.caller().export(), path);
       } catch (NfsError e) {
@@ -130,13 +129,11 @@ final class DirectoryProcedures {
       t = changing(call, op);
       String path = Resolver.child(t.node(), op.name());
       int mode = attrs.mode() != null ? attrs.mode() : 0755;
-      FileStatus made =
-          Services.await(
-              s.fs()
-                  .mkdir(
-                      path,
-                      false,
-                      CreateOptions.defaults().mode(mode).owner(owner(t.caller().who(), attrs))));
+      AsyncTesseraFileSystem fs = s.fs(t.caller());
+      FileStatus made = Services.await(fs.mkdir(path, false, CreateOptions.defaults().mode(mode)));
+      if (giveAway(fs, path, t.caller().who(), attrs)) {
+        made = Services.await(fs.stat(path));
+      }
       created(out, s.resolver().node(t.caller().export(), made));
     } catch (NfsError e) {
       out.writeInt(e.status());
@@ -201,7 +198,7 @@ final class DirectoryProcedures {
       if (!directory && victim.directory()) {
         throw new NfsError(Nfs3.ERR_ISDIR, path + " is a directory");
       }
-      Services.await(s.fs().delete(path, false));
+      Services.await(s.fs(t.caller()).delete(path, false));
       out.writeInt(Nfs3.OK);
       Node after = s.refreshed(t);
       Attributes.wcc(out, after, 0);
@@ -224,7 +221,7 @@ final class DirectoryProcedures {
         throw new NfsError(Nfs3.ERR_XDEV, "a rename cannot cross exports");
       }
       Services.await(
-          s.fs()
+          s.fs(src.caller())
               .rename(
                   Resolver.child(src.node(), from.name()),
                   Resolver.child(dst.node(), to.name()),
@@ -262,15 +259,18 @@ final class DirectoryProcedures {
     }
   }
 
-  /** The new object's owner: the caller, or whom root names in the attributes. */
-  private static Owner owner(UnixCredential who, Attributes.Change attrs) {
-    int uid = who.uid();
-    int gid = who.gid();
-    if (who.uid() == 0 && attrs != null) {
-      uid = attrs.uid() != null ? attrs.uid() : uid;
-      gid = attrs.gid() != null ? attrs.gid() : gid;
+  /**
+   * Gives a new object to whom root names in the create's attributes (the caller owns it
+   * otherwise); returns whether it did.
+   */
+  private static boolean giveAway(
+      AsyncTesseraFileSystem fs, String path, UnixCredential who, Attributes.Change attrs)
+      throws NfsError {
+    if (who.uid() != 0 || attrs == null || (attrs.uid() == null && attrs.gid() == null)) {
+      return false;
     }
-    return new Owner(uid, gid);
+    Services.await(fs.changeAttributes(path, 0, AttributeChange.owner(attrs.uid(), attrs.gid())));
+    return true;
   }
 
   /**

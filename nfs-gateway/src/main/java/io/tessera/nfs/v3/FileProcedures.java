@@ -51,7 +51,7 @@ final class FileProcedures {
       }
       if (change.changesAttributes()) {
         Services.await(
-            s.fs()
+            s.fs(t.caller())
                 .changeAttributes(
                     null,
                     n.handle().fileId(),

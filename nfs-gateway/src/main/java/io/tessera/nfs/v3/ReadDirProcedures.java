@@ -95,7 +95,7 @@ final class ReadDirProcedures {
     }
     String after = cookie < FIRST ? "" : resumeName(dir, cookie);
     while (true) {
-      DirectoryPage page = Services.await(s.fs().list(dir.path(), after, PAGE));
+      DirectoryPage page = Services.await(s.fs(t.caller()).list(dir.path(), after, PAGE));
       List<FileStatus> entries = page.entries();
       for (FileStatus e : entries) {
         Node n = s.resolver().node(t.caller().export(), e);

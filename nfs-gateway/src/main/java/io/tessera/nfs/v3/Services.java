@@ -26,6 +26,14 @@ public record Services(
     return in.readOpaque(Nfs3.MAX_HANDLE, "file handle");
   }
 
+  /**
+   * The client acting for the caller: the meta group checks and does namespace requests as the user
+   * the export's squashing makes of it.
+   */
+  public AsyncTesseraFileSystem fs(Gate.Caller caller) {
+    return fs.actingFor(caller.actor());
+  }
+
   /** The node of a handle argument, after the export check. */
   public Target target(RpcCall call, byte[] handle) throws NfsError {
     FileHandle h = FileHandle.of(handle);

@@ -11,6 +11,9 @@ import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
 import io.tessera.common.rpc.Service;
+import io.tessera.common.security.DataAccess;
+import io.tessera.common.security.Identity;
+import io.tessera.common.status.TesseraException;
 import io.tessera.qos.exchange.PiggybackedTotals;
 import io.tessera.qos.exchange.TotalsExchange;
 import io.tessera.qos.sched.FairScheduler;
@@ -20,7 +23,9 @@ import java.util.concurrent.CompletableFuture;
  * data.proto through the proxy: each request waits its turn in the {@link FairScheduler}, then goes
  * to the data server unchanged, header and payload as they came (the payload is not copied), and
  * the server's answer goes back the same way. The proxy parses only the header, for the application
- * and the bytes.
+ * and the bytes, and for who may send it: the data server trusts the proxy with the meta group's
+ * own requests, so the proxy passes those on only from the meta group ({@link DataAccess}); files'
+ * access tokens travel on to the data server, which checks them.
  */
 final class ForwardingService implements RpcService {
   private final String dataServer;
@@ -43,6 +48,24 @@ final class ForwardingService implements RpcService {
     this.piggybacked = piggybacked;
   }
 
+  /** Why this caller may not have the proxy send the request on, or null. */
+  static String refusal(Identity caller, DataRequestProto req) {
+    if (caller == null || caller.isServer(Identity.Role.META)) {
+      return null;
+    }
+    DataAccess.Need need = DataAccess.of(req);
+    boolean refused =
+        need == DataAccess.Need.SERVER
+            || (need == DataAccess.Need.SERVER_OR_ADMIN && !caller.admin());
+    return refused
+        ? "permission denied: "
+            + caller.describe()
+            + " may not send "
+            + (req.getRecovery() ? "recovery" : req.getOpCase().name().toLowerCase())
+            + " requests: only the meta group does"
+        : null;
+  }
+
   @Override
   public CompletableFuture<RpcReply> handle(RpcCall call) {
     DataRequestProto request;
@@ -52,6 +75,11 @@ final class ForwardingService implements RpcService {
       call.payload().release();
       return CompletableFuture.completedFuture(
           error(StatusProto.INVALID_ARGUMENT, "request is not a data.proto DataRequestProto"));
+    }
+    String refused = refusal(call.identity(), request);
+    if (refused != null) {
+      call.payload().release();
+      return CompletableFuture.completedFuture(error(StatusProto.PERMISSION_DENIED, refused));
     }
     String app = apps.app(request);
     long bytes = RequestBytes.of(request, call.payload().readableBytes());
@@ -83,7 +111,7 @@ final class ForwardingService implements RpcService {
 
   @Override
   public RpcReply errorReply(Throwable cause) {
-    return error(StatusProto.INTERNAL, String.valueOf(cause.getMessage()));
+    return error(TesseraException.statusOf(cause), String.valueOf(cause.getMessage()));
   }
 
   private static RpcReply error(StatusProto status, String message) {

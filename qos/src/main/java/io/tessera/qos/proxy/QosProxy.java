@@ -9,6 +9,8 @@ import io.tessera.common.rpc.HostPort;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
 import io.tessera.common.rpc.Service;
+import io.tessera.common.security.Identity;
+import io.tessera.common.security.TransportSecurity;
 import io.tessera.qos.QosConfigKeys;
 import io.tessera.qos.exchange.PeerTotals;
 import io.tessera.qos.exchange.PiggybackedTotals;
@@ -67,6 +69,7 @@ public final class QosProxy implements Closeable {
       throws IOException {
     HostPort.parse(dataServer); // refuses a malformed address before anything starts
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
+    TransportSecurity security = TransportSecurity.forServer(config, id, Identity.Role.PROXY);
     RpcClientPool pool =
         new RpcClientPool(
             "proxy-" + id,
@@ -74,7 +77,8 @@ public final class QosProxy implements Closeable {
             maxFrame,
             config.get(RpcConfigKeys.CALL_TIMEOUT).toMillis(),
             (int) config.get(RpcConfigKeys.CONNECT_TIMEOUT).toMillis(),
-            RpcConfigKeys.silenceLimitMillis(config));
+            RpcConfigKeys.silenceLimitMillis(config),
+            security);
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -114,7 +118,7 @@ public final class QosProxy implements Closeable {
     try {
       // the proxy's own address is known once it listens; its settings follower needs it first
       String[] self = {""};
-      settings = new SettingsFollower(metaClient, scheduler, () -> self[0]);
+      settings = new SettingsFollower(metaClient, scheduler, () -> self[0], security.revocations());
       exchange =
           new TotalsExchange(
               id,
@@ -132,7 +136,8 @@ public final class QosProxy implements Closeable {
                   new ForwardingService(dataServer, pool, scheduler, exchange, piggybacked),
                   Service.QOS,
                   new QosService(id, dataServer, scheduler, peers, elsewhere, exchange, settings)),
-              RpcConfigKeys.serverLimits(config));
+              RpcConfigKeys.serverLimits(config),
+              security);
       address = new HostPort(listen.getHostString(), rpc.port()).toString();
       self[0] = address;
     } catch (RuntimeException | InterruptedException e) {

@@ -9,6 +9,8 @@ import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcReply;
 import io.tessera.common.rpc.RpcService;
+import io.tessera.common.security.Identity;
+import io.tessera.common.status.TesseraException;
 import io.tessera.qos.exchange.PeerTotals;
 import io.tessera.qos.exchange.TotalsExchange;
 import io.tessera.qos.sched.FairScheduler;
@@ -50,6 +52,14 @@ final class QosService implements RpcService {
       request = QosRequestProto.parseFrom(call.header());
     } catch (InvalidProtocolBufferException e) {
       return reply(error(StatusProto.INVALID_ARGUMENT, "request is not a qos.proto QosRequest"));
+    }
+    Identity caller = call.identity();
+    if (request.hasTotals() && caller != null && !caller.isServer(Identity.Role.PROXY)) {
+      // another proxy's totals shift every application's share: proxies alone send them
+      return reply(
+          error(
+              StatusProto.PERMISSION_DENIED,
+              "permission denied: " + caller.describe() + " may not send service totals"));
     }
     return switch (request.getOpCase()) {
       case TOTALS ->
@@ -99,6 +109,6 @@ final class QosService implements RpcService {
 
   @Override
   public RpcReply errorReply(Throwable cause) {
-    return RpcReply.of(error(StatusProto.INTERNAL, String.valueOf(cause.getMessage())));
+    return RpcReply.of(error(TesseraException.statusOf(cause), String.valueOf(cause.getMessage())));
   }
 }

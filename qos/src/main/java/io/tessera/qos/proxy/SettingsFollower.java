@@ -2,10 +2,12 @@ package io.tessera.qos.proxy;
 
 import io.tessera.client.internal.MetaClient;
 import io.tessera.common.proto.ClusterStatusRequestProto;
+import io.tessera.common.proto.CredentialsListRequestProto;
 import io.tessera.common.proto.DataServerProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.QosAppProto;
 import io.tessera.common.proto.QosListRequestProto;
+import io.tessera.common.security.Revocations;
 import io.tessera.qos.sched.AppSettings;
 import io.tessera.qos.sched.FairScheduler;
 import java.util.ArrayList;
@@ -29,11 +31,17 @@ final class SettingsFollower {
   private final MetaClient meta;
   private final FairScheduler scheduler;
   private final Supplier<String> self;
+  private final Revocations revocations;
   private volatile List<QosAppProto> current = List.of();
   private volatile List<String> peers = List.of();
   private volatile boolean warned;
 
-  SettingsFollower(MetaClient meta, FairScheduler scheduler, Supplier<String> selfAddress) {
+  SettingsFollower(
+      MetaClient meta,
+      FairScheduler scheduler,
+      Supplier<String> selfAddress,
+      Revocations revocations) {
+    this.revocations = revocations;
     this.meta = meta;
     this.scheduler = scheduler;
     this.self = selfAddress;
@@ -42,6 +50,17 @@ final class SettingsFollower {
   void start(ScheduledExecutorService timer, long refreshMillis) {
     timer.scheduleWithFixedDelay(this::refresh, 0, refreshMillis, TimeUnit.MILLISECONDS);
     timer.scheduleWithFixedDelay(this::refreshPeers, 0, 2000, TimeUnit.MILLISECONDS);
+    timer.scheduleWithFixedDelay(this::refreshRevocations, 0, 1000, TimeUnit.MILLISECONDS);
+  }
+
+  /** The revocation list when it changed: revoked callers' connections here close. */
+  private void refreshRevocations() {
+    meta.call(
+            MetaRequestProto.newBuilder()
+                .setCredentialsList(
+                    CredentialsListRequestProto.newBuilder()
+                        .setSinceVersion(revocations.version())))
+        .thenAccept(r -> revocations.update(r.getCredentials().getRevocations()));
   }
 
   List<QosAppProto> current() {
