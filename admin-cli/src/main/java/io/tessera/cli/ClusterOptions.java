@@ -8,6 +8,7 @@ import io.tessera.common.config.Durations;
 import io.tessera.common.config.SecurityConfigKeys;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.security.Credentials;
+import io.tessera.common.security.DataProtection;
 import io.tessera.common.security.TransportSecurity;
 import io.tessera.common.status.TesseraException;
 import java.io.IOException;
@@ -177,7 +178,7 @@ public final class ClusterOptions {
               + " or run where tessera local keeps tessera-data/)");
     }
     try {
-      return TransportSecurity.tls(Credentials.load(creds));
+      return TransportSecurity.tls(Credentials.load(creds), DataProtection.of(config));
     } catch (IOException e) {
       throw new TesseraException(
           StatusProto.PERMISSION_DENIED, "not authenticated: " + e.getMessage());

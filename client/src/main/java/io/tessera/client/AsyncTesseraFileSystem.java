@@ -28,6 +28,7 @@ import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.security.Credentials;
+import io.tessera.common.security.DataProtection;
 import io.tessera.common.security.Identity;
 import io.tessera.common.security.TransportSecurity;
 import io.tessera.common.status.TesseraException;
@@ -193,7 +194,8 @@ public final class AsyncTesseraFileSystem implements Closeable {
   /** Connects as {@link #connect(Config)} does, proving itself with {@code credentials}. */
   public static AsyncTesseraFileSystem connect(Config config, Credentials credentials)
       throws IOException {
-    return new AsyncTesseraFileSystem(config, TransportSecurity.tls(credentials));
+    return new AsyncTesseraFileSystem(
+        config, TransportSecurity.tls(credentials, DataProtection.of(config)));
   }
 
   /** Connects with a process's transport security (a server that is also a client). */

@@ -21,7 +21,20 @@ public final class SecurityConfigKeys {
           "this process's credentials file (PEM: the cluster CA's certificate, its own, its private"
               + " key; tessera credentials issue writes one)");
 
-  public static final List<ConfigKey<?>> ALL = List.of(SECURITY, CREDENTIALS);
+  public static final ConfigKey<String> DATA_PROTECTION =
+      ConfigKey.choice(
+          "tessera.security.data-protection",
+          "privacy",
+          "what protects the frames of data connections (data servers, QoS proxies) after their"
+              + " mutual TLS handshake: privacy: encrypted and checked by TLS to the end;"
+              + " authentication: the handshake authenticates both ends, then frames travel in"
+              + " clear, each request still carrying its access token (only for networks no"
+              + " stranger can listen to or inject into: it saves the encryption's CPU). Set it on"
+              + " servers and clients alike: a client asking for it from a server set to privacy"
+              + " is refused",
+          List.of("privacy", "authentication"));
+
+  public static final List<ConfigKey<?>> ALL = List.of(SECURITY, CREDENTIALS, DATA_PROTECTION);
 
   public static final ConfigSection SECTION = new ConfigSection("Security", ALL);
 

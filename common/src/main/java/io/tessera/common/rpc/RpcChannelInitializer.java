@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Server pipeline: with security, TLS first (a peer without a certificate of the cluster is dropped
- * in the handshake, before any frame is read) and the record of who the peer is; then idle and
+ * in the handshake, before any frame is read), the record of who the peer is, and (on data ports
+ * that allow it) the switch to clear frames a client may ask for after the handshake; then idle and
  * stall timeouts, frame decoder (within the server's budget of incomplete frames), frame encoder,
  * dispatch to the protocol's service.
  */
@@ -42,7 +43,11 @@ final class RpcChannelInitializer extends ChannelInitializer<SocketChannel> {
       ch.pipeline()
           .addLast("plaintext-refusal", new PlaintextRefusal(name, services))
           .addLast("tls", security.serverContext().newHandler(ch.alloc()))
-          .addLast("authenticate", new PeerAuthentication(name, connections));
+          .addLast("authenticate", new PeerAuthentication(name, connections))
+          .addLast(
+              "data-protection",
+              new ClearAfterHandshake.Server(
+                  name, security.clearDataFrames() && services.containsKey(Service.DATA)));
     }
     ch.pipeline()
         .addLast(

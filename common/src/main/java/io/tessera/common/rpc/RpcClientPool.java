@@ -97,7 +97,7 @@ public final class RpcClientPool implements Closeable {
       ByteBuf payload,
       boolean mayResend,
       CompletableFuture<Frame> answer) {
-    connection(address)
+    connection(address, service)
         .whenComplete(
             (c, err) -> {
               if (err != null) {
@@ -135,7 +135,11 @@ public final class RpcClientPool implements Closeable {
     }
   }
 
-  private CompletableFuture<RpcConnection> connection(String address) {
+  /**
+   * The pooled connection to {@code address}; a new one to a data port ({@code service} DATA) goes
+   * on in clear after its handshake where the process's settings ask for it.
+   */
+  private CompletableFuture<RpcConnection> connection(String address, Service service) {
     CompletableFuture<RpcConnection> existing = connections.get(address);
     if (existing != null
         && (!existing.isDone()
@@ -148,13 +152,14 @@ public final class RpcClientPool implements Closeable {
             ? connections.putIfAbsent(address, fresh) == null
             : connections.replace(address, existing, fresh);
     if (!installed) {
-      return connection(address);
+      return connection(address, service);
     }
-    connect(address, fresh);
+    connect(address, security.clearDataFrames() && service == Service.DATA, fresh);
     return fresh;
   }
 
-  private void connect(String address, CompletableFuture<RpcConnection> result) {
+  private void connect(
+      String address, boolean clearFrames, CompletableFuture<RpcConnection> result) {
     HostPort hp;
     try {
       hp = HostPort.parse(address);
@@ -208,7 +213,17 @@ public final class RpcClientPool implements Closeable {
           tls.handshakeFuture()
               .addListener(
                   shaken -> {
-                    if (shaken.isSuccess()) {
+                    if (shaken.isSuccess() && clearFrames) {
+                      ClearAfterHandshake.ask(cf.channel(), tls, address, connectTimeoutMillis)
+                          .whenComplete(
+                              (clear, refused) -> {
+                                if (refused == null) {
+                                  connected(address, cf.channel(), handler, result);
+                                } else {
+                                  result.completeExceptionally(refused);
+                                }
+                              });
+                    } else if (shaken.isSuccess()) {
                       connected(address, cf.channel(), handler, result);
                     } else {
                       cf.channel().close();

@@ -28,12 +28,16 @@ public final class TransportSecurity {
 
   private final Credentials credentials;
   private final Revocations revocations;
+  private final DataProtection dataProtection;
   private final SslContext server;
   private final SslContext client;
 
-  private TransportSecurity(Credentials credentials, Revocations revocations) throws SSLException {
+  private TransportSecurity(
+      Credentials credentials, Revocations revocations, DataProtection dataProtection)
+      throws SSLException {
     this.credentials = credentials;
     this.revocations = revocations;
+    this.dataProtection = dataProtection;
     if (credentials == null) {
       this.server = null;
       this.client = null;
@@ -62,15 +66,21 @@ public final class TransportSecurity {
   /** No TLS, no authentication: every caller is who it says. */
   public static TransportSecurity plaintext() {
     try {
-      return new TransportSecurity(null, new Revocations());
+      return new TransportSecurity(null, new Revocations(), DataProtection.PRIVACY);
     } catch (SSLException impossible) {
       throw new IllegalStateException(impossible);
     }
   }
 
-  /** Mutual TLS with these credentials. */
+  /** Mutual TLS with these credentials, data frames encrypted too. */
   public static TransportSecurity tls(Credentials credentials) throws IOException {
-    return new TransportSecurity(credentials, new Revocations());
+    return tls(credentials, DataProtection.PRIVACY);
+  }
+
+  /** Mutual TLS with these credentials, data frames protected as {@code dataProtection} says. */
+  public static TransportSecurity tls(Credentials credentials, DataProtection dataProtection)
+      throws IOException {
+    return new TransportSecurity(credentials, new Revocations(), dataProtection);
   }
 
   /**
@@ -90,7 +100,7 @@ public final class TransportSecurity {
           "security is on and no credentials were given: pass --credentials FILE (tessera local"
               + " writes them in its directory; tessera credentials issue writes others)");
     }
-    return tls(Credentials.load(path));
+    return tls(Credentials.load(path), DataProtection.of(config));
   }
 
   /**
@@ -126,7 +136,14 @@ public final class TransportSecurity {
               + id
               + " writes them");
     }
-    LOG.info("{}: mutual TLS ({}) as {}", id, s.implementation(), who.describe());
+    LOG.info(
+        "{}: mutual TLS ({}) as {}; data frames: {}",
+        id,
+        s.implementation(),
+        who.describe(),
+        s.dataProtection == DataProtection.PRIVACY
+            ? "encrypted"
+            : "in clear after the handshake (tessera.security.data-protection=authentication)");
     return s;
   }
 
@@ -145,6 +162,16 @@ public final class TransportSecurity {
 
   public boolean enabled() {
     return credentials != null;
+  }
+
+  /** What protects data connections after their handshake. */
+  public DataProtection dataProtection() {
+    return dataProtection;
+  }
+
+  /** Whether data connections go on in clear after their handshake. */
+  public boolean clearDataFrames() {
+    return enabled() && dataProtection == DataProtection.AUTHENTICATION;
   }
 
   /** This process's credentials (null without security). */
