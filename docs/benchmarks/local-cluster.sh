@@ -9,6 +9,7 @@ start_cluster() {
   shift
   CLUSTER_DIR=$dir
   rm -rf "$dir" && mkdir -p "$dir"
+  : > "$dir.out" # a previous round's output in the same place would read as ready
   TESSERA_SKIP_BUILD=1 ./tessera local --dir "$dir" --port-base $BASE --data-servers 9 "$@" > "$dir.out" 2>&1 &
   LOCAL=$!
   until grep -q "^Ready in" "$dir.out"; do
