@@ -1003,6 +1003,45 @@ class MiniClusterTest {
   }
 
   /**
+   * N-1 strided, LANL's checkpoint pattern: three writers interleave 47,001-byte records in one RS
+   * 4+2 file (every record straddles stripe units, writers meet in every stripe), and every byte
+   * reads back where its writer put it.
+   */
+  @Test
+  void benchIorStridedInterleavesTheClientsInOneFileAndVerifiesEveryByte() {
+    String meta = cluster.plan().metaAddresses();
+    Cli ior =
+        Cli.run(
+            "bench",
+            "ior",
+            "--strided",
+            "--clients",
+            "3",
+            "--transfer",
+            "47001",
+            "--block",
+            "470010",
+            "--ec",
+            "2+1",
+            "--stripe-unit",
+            "16K",
+            "--warmup",
+            "0",
+            "--dir",
+            "/bench/strided",
+            "--meta",
+            meta);
+    assertThat(ior.code).as(ior.err).isZero();
+    assertThat(ior.out)
+        .contains("3 client(s)", "shared file, strided", "RS 2+1")
+        .contains("verified: every byte");
+
+    Cli both = Cli.run("bench", "ior", "--strided", "--file-per-client", "--meta", meta);
+    assertThat(both.code).isEqualTo(2);
+    assertThat(both.err).contains("--strided").contains("--file-per-client");
+  }
+
+  /**
    * mdtest's shape: client processes of threads, in one shared directory and in a directory per
    * thread, creates, stats and removes; every phase's files found by the next, nothing left.
    */

@@ -71,6 +71,16 @@ public final class IorCommand implements Callable<Integer> {
   boolean filePerClient;
 
   @Option(
+      names = "--strided",
+      description = {
+        "N-1 strided, as LANL's MPI-IO Test checkpoints: client c writes and reads transfers c,"
+            + " c+N, c+2N, ... of the shared file, each one positional call (default: N-1"
+            + " segmented, client c's block at c*B)",
+        "the worst case of a striped file: writers meet in every stripe"
+      })
+  boolean strided;
+
+  @Option(
       names = "--runs",
       defaultValue = "1",
       description = "timed repetitions; the median is reported (default ${DEFAULT-VALUE})")
@@ -179,6 +189,10 @@ public final class IorCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--clients and --runs must be >= 1 and --block a multiple of --transfer");
     }
+    if (strided && filePerClient) {
+      throw new IllegalArgumentException(
+          "--strided interleaves the clients in one shared file: leave out --file-per-client");
+    }
     SteadyState steady = SteadyState.of(warmupPasses);
     List<TesseraFileSystem> fss = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
@@ -199,7 +213,7 @@ public final class IorCommand implements Callable<Integer> {
           clients,
           DataSize.format(blockBytes),
           DataSize.format(transferBytes),
-          filePerClient ? "file per client" : "shared file",
+          filePerClient ? "file per client" : strided ? "shared file, strided" : "shared file",
           fs.stat(files.get(0)).layout(),
           runs,
           readOnly
@@ -425,15 +439,25 @@ public final class IorCommand implements Callable<Integer> {
     return (System.nanoTime() - start) / 1e9;
   }
 
+  /**
+   * Where transfer {@code j} of {@code client} goes: in its own block ({@code offset} on), or, with
+   * --strided, at {@code (j * clients + client) * transfer}.
+   */
+  private long transferAt(int client, long offset, long j) {
+    return strided ? (j * clients + client) * transferBytes : offset + j * transferBytes;
+  }
+
   private void write(TesseraFileSystem fs, String path, long offset, long bytes, int client)
       throws IOException {
     Pattern p = new Pattern(client, transferBytes);
     byte[] buf = new byte[transferBytes];
-    if (unbuffered) {
+    long transfers = bytes / transferBytes;
+    if (unbuffered || strided) {
       try (TesseraFile f = fs.openFile(path)) {
-        for (long done = 0; done < bytes; done += transferBytes) {
-          p.fill(buf, transferBytes, offset + done);
-          f.write(offset + done, buf, 0, transferBytes);
+        for (long j = 0; j < transfers; j++) {
+          long at = transferAt(client, offset, j);
+          p.fill(buf, transferBytes, at);
+          f.write(at, buf, 0, transferBytes);
         }
       }
       return;
@@ -453,14 +477,18 @@ public final class IorCommand implements Callable<Integer> {
     Pattern p = new Pattern(client, transferBytes);
     byte[] buf = new byte[transferBytes];
     byte[] expected = check ? new byte[transferBytes] : null;
+    long transfers = bytes / transferBytes;
     try (TesseraFile f = fs.openFile(path);
-        InputStream in = f.newInputStream(offset)) {
-      for (long done = 0; done < bytes; done += transferBytes) {
-        if (in.readNBytes(buf, 0, transferBytes) != transferBytes) {
-          throw new IOException(path + " ended early at " + (offset + done));
+        InputStream in = strided ? null : f.newInputStream(offset)) {
+      for (long j = 0; j < transfers; j++) {
+        long at = transferAt(client, offset, j);
+        if (strided) {
+          f.readFully(at, buf, 0, transferBytes);
+        } else if (in.readNBytes(buf, 0, transferBytes) != transferBytes) {
+          throw new IOException(path + " ended early at " + at);
         }
         if (check) {
-          long bad = p.firstMismatch(buf, transferBytes, offset + done, expected);
+          long bad = p.firstMismatch(buf, transferBytes, at, expected);
           if (bad >= 0) {
             throw new IOException("verification failed: " + path + " differs at byte " + bad);
           }
