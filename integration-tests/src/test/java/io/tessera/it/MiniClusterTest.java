@@ -1020,7 +1020,7 @@ class MiniClusterTest {
             "--transfer",
             "47001",
             "--block",
-            "470010",
+            "500000",
             "--ec",
             "2+1",
             "--stripe-unit",
@@ -1034,6 +1034,7 @@ class MiniClusterTest {
     assertThat(ior.code).as(ior.err).isZero();
     assertThat(ior.out)
         .contains("3 client(s)", "shared file, strided", "RS 2+1")
+        .contains("block: 10 whole transfers of 47001 bytes")
         .contains("verified: every byte");
 
     Cli both = Cli.run("bench", "ior", "--strided", "--file-per-client", "--meta", meta);
