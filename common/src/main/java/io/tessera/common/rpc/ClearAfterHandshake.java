@@ -26,7 +26,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ClearAfterHandshake {
   private static final Logger LOG = LoggerFactory.getLogger(ClearAfterHandshake.class);
-  private static final RefusalLog REFUSALS = new RefusalLog(LOG);
 
   private ClearAfterHandshake() {}
 
@@ -141,12 +140,9 @@ final class ClearAfterHandshake {
         return;
       }
       if (!allowed) {
-        REFUSALS.refused(
-            RefusalLog.host(ctx.channel().remoteAddress()),
-            "{}: {} asked for clear frames after its handshake; this port requires encrypted ones"
-                + " (tessera.security.data-protection=privacy, or not a data port)",
-            port,
-            ctx.channel().remoteAddress());
+        // a peer closing its connection says close_notify first; one asking for clear frames here
+        // learns the answer from the close (see ask)
+        LOG.debug("{}: {} closed its TLS session", port, ctx.channel().remoteAddress());
         ctx.close();
         return;
       }
