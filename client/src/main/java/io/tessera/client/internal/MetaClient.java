@@ -27,8 +27,13 @@ public final class MetaClient {
   private final CallerProto identity;
   private final AtomicLong callIds;
 
-  /** The newest namespace log position any answer has shown this client. */
+  /**
+   * The newest namespace log position any answer has shown this client; {@link #NO_ANSWER_YET}
+   * until the leader first answered, and meanwhile no other replica may answer its reads.
+   */
   private final AtomicLong seenIndex;
+
+  private static final long NO_ANSWER_YET = -1;
 
   /** The user a trusted proxy (an NFS gateway) acts for with this client, or null. */
   private final ActorProto onBehalfOf;
@@ -62,7 +67,7 @@ public final class MetaClient {
     this.followerReads = followerReads;
     this.claimed = claimed;
     this.callIds = new AtomicLong();
-    this.seenIndex = new AtomicLong();
+    this.seenIndex = new AtomicLong(NO_ANSWER_YET);
     this.onBehalfOf = null;
   }
 
@@ -88,9 +93,10 @@ public final class MetaClient {
    * Sends a request; a status other than OK fails the future with a {@link TesseraException}. A
    * lookup or listing the leader cannot answer (it died; an election is under way) may be answered
    * by another replica from its own state, once that replica has applied everything this client has
-   * seen: this client's own changes and everything it read stay visible, while another client's
-   * change acknowledged in the leader's last moments may show only once the election is over (at
-   * most the election timeout).
+   * seen: everything acknowledged before this client's first answer (a script's {@code fs mkdir}
+   * then {@code fs put} into it), this client's own changes and everything it read stay visible,
+   * while another client's change acknowledged during this client's life, in the leader's last
+   * moments, may show only once the election is over (at most the election timeout).
    */
   public CompletableFuture<MetaResponseProto> call(MetaRequestProto.Builder request) {
     if (claimed != null && !request.hasActor()) {
@@ -101,7 +107,7 @@ public final class MetaClient {
     }
     MetaRequestProto req = request.setCaller(identity).setCallId(callIds.incrementAndGet()).build();
     Function<String, byte[]> followerRead =
-        !followerReads || !FollowerReads.answerable(req)
+        !followerReads || !FollowerReads.answerable(req) || seenIndex.get() == NO_ANSWER_YET
             ? null
             : unreachable ->
                 req.toBuilder()
@@ -119,7 +125,14 @@ public final class MetaClient {
                 new LeaderFollowingCaller.Outcome(r.getStatus(), r.getLeaderHint(), r.getMessage()))
         .thenApply(
             r -> {
-              seenIndex.accumulateAndGet(r.getIndex(), Math::max);
+              // the first answer that names a position is the leader's (a cluster status from a
+              // replica names none): all it had applied is this client's floor
+              seenIndex.accumulateAndGet(
+                  Math.max(r.getIndex(), r.getAppliedIndex()),
+                  (seen, newest) ->
+                      seen == NO_ANSWER_YET
+                          ? (newest == 0 ? NO_ANSWER_YET : newest)
+                          : Math.max(seen, r.getIndex()));
               if (r.getStatus() != StatusProto.OK) {
                 throw new CompletionException(TesseraException.of(r.getStatus(), r.getMessage()));
               }

@@ -44,6 +44,9 @@ public final class LeaderFollowingCaller {
   /** Back-off waits so far, for tests. */
   private final AtomicLong backoffs = new AtomicLong();
 
+  /** The least time one replica is given to answer a call, however short the deadline. */
+  static final long MIN_ATTEMPT_MILLIS = 1000;
+
   /** How long a replica found unreachable is presumed still down by later calls. */
   static final long UNREACHABLE_MEMORY_MILLIS = 2000;
 
@@ -150,6 +153,7 @@ public final class LeaderFollowingCaller {
       }
       byte[] h = leaderMissed && retryHeader != null ? retryHeader.apply(unreachable) : header;
       pool.call(target, service, h, null)
+          .orTimeout(attemptMillis(), TimeUnit.MILLISECONDS)
           .whenComplete(
               (frame, err) -> {
                 if (err != null) {
@@ -213,6 +217,14 @@ public final class LeaderFollowingCaller {
                 leader = target;
                 result.complete(reply);
               });
+    }
+
+    /**
+     * How long one replica may hold a call: a third of the deadline, so that a replica that takes
+     * calls and answers none (its state machine stuck) leaves time to try the others.
+     */
+    private long attemptMillis() {
+      return Math.max(MIN_ATTEMPT_MILLIS, deadlineMillis / 3);
     }
 
     private void retryLater(String target, Throwable error) {

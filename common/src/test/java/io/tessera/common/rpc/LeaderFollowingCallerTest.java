@@ -80,6 +80,69 @@ class LeaderFollowingCallerTest {
   }
 
   /**
+   * A replica that takes calls and answers none (its state machine stuck; its connection alive and
+   * answering pings) held a client's call for the whole retry window, and the client failed with
+   * "no meta replica answered as leader" though another replica led all along.
+   */
+  @Test
+  void aReplicaThatHoldsCallsUnansweredCostsOneAttemptNotTheWholeDeadline() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    RpcServer stuck = replica(call -> new CompletableFuture<>(), requests);
+    RpcServer leader =
+        replica(
+            call ->
+                CompletableFuture.completedFuture(
+                    RpcReply.of(MetaResponseProto.newBuilder().setStatus(StatusProto.OK).build())),
+            requests);
+    RpcClientPool pool = new RpcClientPool("test", 1, 1 << 20, 10_000, 2000);
+    try {
+      LeaderFollowingCaller caller =
+          new LeaderFollowingCaller(
+              pool, List.of(address(stuck), address(leader)), Service.META, Duration.ofSeconds(3));
+      MetaResponseProto reply =
+          caller
+              .call(
+                  READ.toByteArray(),
+                  MetaResponseProto::parseFrom,
+                  LeaderFollowingCallerTest::outcome)
+              .get(20, TimeUnit.SECONDS);
+      assertThat(reply.getStatus()).isEqualTo(StatusProto.OK);
+      assertThat(caller.currentLeader()).isEqualTo(address(leader));
+    } finally {
+      pool.close();
+      stuck.close();
+      leader.close();
+    }
+  }
+
+  /** A replica answering every call as {@code answer} does, counting them. */
+  private static RpcServer replica(
+      Function<RpcCall, CompletableFuture<RpcReply>> answer, AtomicInteger requests)
+      throws InterruptedException {
+    RpcService service =
+        new RpcService() {
+          @Override
+          public CompletableFuture<RpcReply> handle(RpcCall call) {
+            call.payload().release();
+            requests.incrementAndGet();
+            return answer.apply(call);
+          }
+
+          @Override
+          public RpcReply errorReply(Throwable cause) {
+            return RpcReply.of(
+                MetaResponseProto.newBuilder().setStatus(StatusProto.INTERNAL).build());
+          }
+        };
+    return RpcServer.start(
+        "replica",
+        new InetSocketAddress("127.0.0.1", 0),
+        Map.of(Service.META, service),
+        1 << 20,
+        1);
+  }
+
+  /**
    * A killed leader (its port refuses connections) and two replicas electing, counting the requests
    * they see.
    */

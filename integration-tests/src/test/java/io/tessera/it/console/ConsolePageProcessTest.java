@@ -83,20 +83,25 @@ class ConsolePageProcessTest {
     browser.findElement(By.cssSelector("#tabs button[data-tab='" + name + "']")).click();
   }
 
-  /**
-   * A data server's state on the overview. The page redraws the table every 2 s, so a row found may
-   * be replaced before its text is read: then it is found and read again.
-   */
+  /** A data server's state on the overview. */
   static String stateOf(String server) {
-    By cell = By.cssSelector("#overview-servers tr[data-server='" + server + "'] td.state");
     return waitFor(
-        d -> {
-          try {
-            return d.findElement(cell).getText();
-          } catch (StaleElementReferenceException redrawn) {
-            return null;
-          }
-        });
+        textOf(By.cssSelector("#overview-servers tr[data-server='" + server + "'] td.state")));
+  }
+
+  /**
+   * The text of what {@code where} finds, to wait for. The page redraws its tables and charts every
+   * 2 s, so an element found may be replaced before its text is read: then it is found and read
+   * again.
+   */
+  static java.util.function.Function<org.openqa.selenium.WebDriver, String> textOf(By where) {
+    return d -> {
+      try {
+        return d.findElement(where).getText();
+      } catch (StaleElementReferenceException redrawn) {
+        return null;
+      }
+    };
   }
 
   @Test
@@ -130,10 +135,10 @@ class ConsolePageProcessTest {
     writer.start();
     try {
       waitFor(
-          d ->
-              d.findElement(By.cssSelector("#chart-bytes text")).getText().contains("MiB/s")
-                  ? true
-                  : null);
+          d -> {
+            String label = textOf(By.cssSelector("#chart-bytes text")).apply(d);
+            return label != null && label.contains("MiB/s") ? true : null;
+          });
     } finally {
       charted.set(true);
       writer.join();

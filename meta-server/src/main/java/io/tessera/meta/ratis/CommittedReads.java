@@ -168,8 +168,8 @@ final class CommittedReads {
     }
     // what a client has seen: a replica answering its reads while no leader does must have applied
     // it. The newest change to what was read where the inodes record it, else all it applied
-    return reply.getIndex() != 0
-        ? reply
-        : reply.toBuilder().setIndex(Math.max(0, appliedIndex.getAsLong())).build();
+    long applied = Math.max(0, appliedIndex.getAsLong());
+    MetaResponseProto.Builder b = reply.toBuilder().setAppliedIndex(applied);
+    return (reply.getIndex() != 0 ? b : b.setIndex(applied)).build();
   }
 }
