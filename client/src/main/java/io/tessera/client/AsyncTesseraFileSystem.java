@@ -8,6 +8,8 @@ import io.tessera.client.internal.MetaClient;
 import io.tessera.client.internal.ParityWriter;
 import io.tessera.client.internal.ServerHealth;
 import io.tessera.client.internal.StripedIo;
+import io.tessera.client.log.LogBody;
+import io.tessera.client.log.LogFiles;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.fault.FaultPoints;
@@ -17,6 +19,8 @@ import io.tessera.common.proto.CreateRequestProto;
 import io.tessera.common.proto.DirEntryProto;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.GetAttrRequestProto;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutKindProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -69,6 +73,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   private final Duration partialLease;
   private final TransportSecurity security;
   private final LayoutRefresh layouts;
+  private final LogFiles logs;
 
   /** A view acting for another user (see {@link #actingFor}): it owns nothing to close. */
   private final boolean view;
@@ -136,6 +141,13 @@ public final class AsyncTesseraFileSystem implements Closeable {
             config.get(ClientConfigKeys.Streams.READ_CHUNK),
             config.get(ClientConfigKeys.Streams.WRITES_IN_FLIGHT),
             config.get(ClientConfigKeys.Streams.READS_AHEAD));
+    this.logs =
+        new LogFiles(
+            meta,
+            ctx.io,
+            layouts,
+            ctx.writesInFlight,
+            config.get(ClientConfigKeys.Logs.FLATTEN_ON_CLOSE));
     this.blocking = new TesseraFileSystem(this);
     this.admin = new ClusterAdmin(meta, data, pool, blocking);
   }
@@ -153,6 +165,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
     this.writer = base.writer;
     this.layouts = base.layouts;
     this.ctx = base.ctx;
+    this.logs = base.logs.with(meta);
     this.blocking = new TesseraFileSystem(this);
     this.admin = new ClusterAdmin(meta, data, pool, blocking);
     this.view = true;
@@ -232,6 +245,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
             .setUid(options.owner().uid())
             .setGid(options.owner().gid())
             .setOverwrite(options.overwrite())
+            .setLog(options.log())
             .setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE, options.partialLeaseMillis()));
     LayoutPolicyProto policy;
     try {
@@ -280,10 +294,48 @@ public final class AsyncTesseraFileSystem implements Closeable {
             });
   }
 
-  /** An open file from the meta group's answer (its inode and its access token). */
+  /**
+   * An open file from the meta group's answer (its inode and its access token): the one place that
+   * chooses how a file's bytes are read and written, by its layout's kind.
+   */
   private TesseraFile handle(String path, MetaResponseProto opened) {
-    return new TesseraFile(
-        ctx, path, FileTarget.of(opened, path, layouts), opened.getInode().getSize());
+    InodeProto in = opened.getInode();
+    return switch (in.getLayout().getKind()) {
+      case STRIPED -> {
+        StripedBody body = new StripedBody(ctx, FileTarget.of(opened, path, layouts), in.getSize());
+        yield new TesseraFile(ctx, path, in.getId(), in.getInSnapshot(), body, body.layout());
+      }
+      case LOG ->
+          new TesseraFile(
+              ctx, path, in.getId(), in.getInSnapshot(), new LogBody(logs, in, path), null);
+      default ->
+          throw new CompletionException(
+              new TesseraException(
+                  StatusProto.INVALID_ARGUMENT,
+                  path
+                      + " has a layout kind this client does not know ("
+                      + in.getLayout().getKindValue()
+                      + "): use a client as new as the cluster"));
+    };
+  }
+
+  /**
+   * Writes a log file's merged index as one flattened index (done on its last writer's close
+   * anyway); nothing for a striped file.
+   */
+  public CompletableFuture<FileStatus> flatten(String path) {
+    String p = normalize(path);
+    return meta.call(
+            MetaRequestProto.newBuilder().setGetAttr(GetAttrRequestProto.newBuilder().setPath(p)))
+        .thenCompose(
+            r -> {
+              InodeProto in = r.getInode();
+              if (in.getLayout().getKind() != LayoutKindProto.LOG || in.getInSnapshot()) {
+                return CompletableFuture.completedFuture(null);
+              }
+              return new LogBody(logs, in, p).flatten();
+            })
+        .thenCompose(v -> stat(p));
   }
 
   /** Attributes of a file or directory. */

@@ -94,6 +94,23 @@ public final class ClientConfigKeys {
             "Streams", List.of(WRITE_BUFFER, WRITES_IN_FLIGHT, READ_CHUNK, READS_AHEAD));
   }
 
+  /** Log-structured files. */
+  public static final class Logs {
+    private Logs() {}
+
+    /** Whether the last writer of a log file to close flattens its index. */
+    public static final ConfigKey<Boolean> FLATTEN_ON_CLOSE =
+        ConfigKey.bool(
+            "tessera.client.log-flatten-on-close",
+            true,
+            "the last writer of a log file to close merges every writer's index into one, so"
+                + " opens read one index; false: opens merge them until fs flatten (for measuring"
+                + " what flattening saves)");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection("Log-structured files", List.of(FLATTEN_ON_CLOSE));
+  }
+
   /** Failures and leases. */
   public static final class Failures {
     private Failures() {}
@@ -130,7 +147,7 @@ public final class ClientConfigKeys {
   }
 
   public static final List<ConfigSection> SECTIONS =
-      List.of(Cluster.SECTION, Streams.SECTION, Failures.SECTION);
+      List.of(Cluster.SECTION, Streams.SECTION, Logs.SECTION, Failures.SECTION);
 
   public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
 }

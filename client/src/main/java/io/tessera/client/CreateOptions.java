@@ -1,6 +1,7 @@
 package io.tessera.client;
 
 import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.LayoutKindProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import java.time.Duration;
 
@@ -22,6 +23,7 @@ public final class CreateOptions {
   private long partialLeaseMillis;
   private int mode;
   private Owner owner = Owner.process();
+  private boolean log;
 
   private CreateOptions() {}
 
@@ -41,6 +43,21 @@ public final class CreateOptions {
     o.dataUnits = k;
     o.parityUnits = m;
     return o;
+  }
+
+  /**
+   * A log-structured file (PLFS): each writer appends to logs of its own, so many writers of small
+   * interleaved records (an N-to-1 checkpoint) write at the speed of separate files; another client
+   * sees a writer's bytes once it syncs or closes. As a directory's default: every file created in
+   * it. A file created in such a directory is one whatever this says.
+   */
+  public CreateOptions log(boolean logStructured) {
+    this.log = logStructured;
+    return this;
+  }
+
+  boolean log() {
+    return log;
   }
 
   /** Bytes per stripe unit: a power of two from 4 KiB to 64 MiB. */
@@ -111,7 +128,8 @@ public final class CreateOptions {
   /** The explicit policy, or null when the file inherits one. */
   LayoutPolicyProto policy(int defaultUnit) {
     if (dataUnits == null && stripeUnit == null) {
-      return null;
+      // a kind alone: the meta group fills in the k+m and unit the directory would give
+      return log ? LayoutPolicyProto.newBuilder().setKind(LayoutKindProto.LOG).build() : null;
     }
     int k = dataUnits == null ? 1 : dataUnits;
     int m = parityUnits == null ? 0 : parityUnits;
@@ -121,6 +139,7 @@ public final class CreateOptions {
         .setDataUnits(k)
         .setParityUnits(m)
         .setStripeUnit(u)
+        .setKind(log ? LayoutKindProto.LOG : LayoutKindProto.STRIPED)
         .build();
   }
 

@@ -3,6 +3,7 @@ package io.tessera.client;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutKindProto;
 import java.time.Instant;
 import java.util.List;
 
@@ -27,6 +28,7 @@ import java.util.List;
  * @param owner its owner and group
  * @param created when it was created (with {@code fileId}, names this file for good; the epoch for
  *     files created before creation times were kept)
+ * @param log a log-structured file's writers and index; null for striped files and directories
  */
 public record FileStatus(
     String path,
@@ -41,7 +43,8 @@ public record FileStatus(
     int recordedMode,
     LayoutPolicy defaultLayout,
     Owner owner,
-    Instant created) {
+    Instant created,
+    LogStatus log) {
 
   static FileStatus of(String path, InodeProto in) {
     boolean dir = in.getType() == FileTypeProto.DIRECTORY;
@@ -60,7 +63,10 @@ public record FileStatus(
         in.getInSnapshot() ? in.getSnapshotMode() : in.getMode(),
         dir && in.getHasDefaultLayout() ? LayoutPolicy.of(in.getDefaultLayout()) : null,
         new Owner(in.getUid(), in.getGid()),
-        Instant.ofEpochMilli(in.getBornMs()));
+        Instant.ofEpochMilli(in.getBornMs()),
+        !dir && in.hasLayout() && in.getLayout().getKind() == LayoutKindProto.LOG
+            ? LogStatus.of(in)
+            : null);
   }
 
   /** The last path component ("/" for the root). */

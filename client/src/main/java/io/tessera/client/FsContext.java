@@ -2,7 +2,6 @@ package io.tessera.client;
 
 import io.tessera.client.internal.MetaClient;
 import io.tessera.client.internal.StripedIo;
-import io.tessera.common.layout.StripeLayout;
 
 /** What open files share with their file system. */
 final class FsContext {
@@ -31,16 +30,15 @@ final class FsContext {
     this.readsAhead = Math.max(1, readsAhead);
   }
 
-  int writeBuffer(StripeLayout layout) {
-    return roundToStripes(writeBufferBytes, layout);
+  int writeBuffer(long stripeDataBytes) {
+    return roundToStripes(writeBufferBytes, stripeDataBytes);
   }
 
-  int readChunk(StripeLayout layout) {
-    return roundToStripes(readChunkBytes, layout);
+  int readChunk(long stripeDataBytes) {
+    return roundToStripes(readChunkBytes, stripeDataBytes);
   }
 
-  private static int roundToStripes(long bytes, StripeLayout layout) {
-    long stripe = layout.stripeDataBytes();
+  private static int roundToStripes(long bytes, long stripe) {
     long n = Math.max(1, (bytes + stripe - 1) / stripe) * stripe;
     return (int) Math.min(n, Math.max(stripe, 64L << 20));
   }

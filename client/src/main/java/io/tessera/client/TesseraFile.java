@@ -2,11 +2,8 @@ package io.tessera.client;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.tessera.client.internal.FileTarget;
-import io.tessera.client.internal.SizeExtension;
+import io.tessera.client.internal.FileBody;
 import io.tessera.common.layout.StripeLayout;
-import io.tessera.common.proto.MetaRequestProto;
-import io.tessera.common.proto.SetAttrRequestProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
 import java.io.Closeable;
@@ -28,20 +25,26 @@ import java.util.concurrent.CompletableFuture;
 public final class TesseraFile implements Closeable {
   private final FsContext ctx;
   private final String path;
-  private final FileTarget target;
   private final long fileId;
+  private final boolean inSnapshot;
+  private final FileBody body;
+
+  /** A striped file's layout; null for a log file, whose writers' logs each have one. */
   private final StripeLayout layout;
 
-  /** Size the meta group is known to hold for this file (covers every acknowledged write). */
-  private final SizeExtender size;
-
-  TesseraFile(FsContext ctx, String path, FileTarget target, long size) {
+  TesseraFile(
+      FsContext ctx,
+      String path,
+      long fileId,
+      boolean inSnapshot,
+      FileBody body,
+      StripeLayout layout) {
     this.ctx = ctx;
     this.path = path;
-    this.target = target;
-    this.fileId = target.fileId();
-    this.layout = target.layout();
-    this.size = new SizeExtender(ctx.meta, fileId, size);
+    this.fileId = fileId;
+    this.inSnapshot = inSnapshot;
+    this.body = body;
+    this.layout = layout;
   }
 
   /** The path the file was opened by. */
@@ -54,7 +57,10 @@ public final class TesseraFile implements Closeable {
     return fileId;
   }
 
-  /** How the file is striped over data servers. */
+  /**
+   * How the file is striped over data servers; null for a log file (its writers' logs are striped
+   * files of their own).
+   */
   public StripeLayout layout() {
     return layout;
   }
@@ -63,7 +69,7 @@ public final class TesseraFile implements Closeable {
    * The size as this handle knows it: at open, then grown by this handle's writes and truncates.
    */
   public long size() {
-    return size.recorded();
+    return body.size();
   }
 
   /**
@@ -72,7 +78,7 @@ public final class TesseraFile implements Closeable {
    */
   public CompletableFuture<Void> writeAsync(long position, byte[] buf, int off, int len) {
     Objects.checkFromIndexSize(off, len, buf.length);
-    if (target.inSnapshot()) {
+    if (inSnapshot) {
       return CompletableFuture.failedFuture(readOnly());
     }
     if (position < 0) {
@@ -82,7 +88,7 @@ public final class TesseraFile implements Closeable {
     if (len == 0) {
       return CompletableFuture.completedFuture(null);
     }
-    return ctx.io.write(target, position, buf, off, len, false, size::extendTo);
+    return body.write(position, buf, off, len);
   }
 
   /** Blocking {@link #writeAsync}. */
@@ -97,7 +103,7 @@ public final class TesseraFile implements Closeable {
    */
   public CompletableFuture<Integer> readAsync(long position, byte[] buf, int off, int len) {
     Objects.checkFromIndexSize(off, len, buf.length);
-    long n = Math.min(len, size.recorded() - position);
+    long n = Math.min(len, body.size() - position);
     if (position < 0) {
       return CompletableFuture.failedFuture(
           new IllegalArgumentException("negative position " + position));
@@ -105,7 +111,7 @@ public final class TesseraFile implements Closeable {
     if (n <= 0) {
       return CompletableFuture.completedFuture(len == 0 ? 0 : -1);
     }
-    return ctx.io.read(target, position, buf, off, (int) n).thenApply(v -> (int) n);
+    return body.read(position, buf, off, (int) n).thenApply(v -> (int) n);
   }
 
   /**
@@ -114,11 +120,11 @@ public final class TesseraFile implements Closeable {
    * is empty at or past the end.
    */
   CompletableFuture<ByteBuf> readBufferAsync(long position, int len) {
-    long n = Math.min(len, size.recorded() - position);
+    long n = Math.min(len, body.size() - position);
     if (n <= 0) {
       return CompletableFuture.completedFuture(Unpooled.EMPTY_BUFFER);
     }
-    return ctx.io.readKept(target, position, (int) n);
+    return body.readKept(position, (int) n);
   }
 
   /** Blocking {@link #readAsync}. */
@@ -128,7 +134,7 @@ public final class TesseraFile implements Closeable {
 
   /** Reads exactly {@code len} bytes at {@code position}, failing at end of file. */
   public void readFully(long position, byte[] buf, int off, int len) throws IOException {
-    if (position + len > size.recorded()) {
+    if (position + len > body.size()) {
       throw new EOFException(
           "reading "
               + len
@@ -137,7 +143,7 @@ public final class TesseraFile implements Closeable {
               + " passes the end of "
               + path
               + " ("
-              + size.recorded()
+              + body.size()
               + " bytes)");
     }
     read(position, buf, off, len);
@@ -148,7 +154,7 @@ public final class TesseraFile implements Closeable {
    * be changed.
    */
   public boolean inSnapshot() {
-    return target.inSnapshot();
+    return inSnapshot;
   }
 
   private TesseraException readOnly() {
@@ -160,13 +166,13 @@ public final class TesseraFile implements Closeable {
 
   /**
    * Makes every acknowledged write of this file durable against power loss on every server
-   * involved.
+   * involved; a log file's writes become visible to other clients here (or at close).
    */
   public void sync() throws IOException {
-    if (target.inSnapshot()) {
+    if (inSnapshot) {
       return;
     }
-    Futures.get(ctx.io.sync(target));
+    Futures.get(body.sync());
   }
 
   /** Cuts the file to {@code newSize} bytes (or extends it with zeros). */
@@ -174,66 +180,51 @@ public final class TesseraFile implements Closeable {
     if (newSize < 0) {
       throw new IllegalArgumentException("negative size " + newSize);
     }
-    if (target.inSnapshot()) {
+    if (inSnapshot) {
       throw readOnly();
     }
-    if (target.hasParity()) {
-      zeroCutPartOfLastStripe(newSize);
-    }
-    Futures.get(ctx.io.truncate(target, newSize));
-    Futures.get(
-        ctx.meta.call(
-            MetaRequestProto.newBuilder()
-                .setSetAttr(
-                    SetAttrRequestProto.newBuilder()
-                        .setFileId(fileId)
-                        .setSetSize(true)
-                        .setSize(newSize))));
-    size.reset(newSize);
-  }
-
-  /**
-   * Before a file with parity is cut inside a stripe, the cut bytes of that stripe become zeros
-   * through a parity write, so the parity the servers keep matches what is left.
-   */
-  private void zeroCutPartOfLastStripe(long newSize) throws IOException {
-    long current = Math.max(size.recorded(), refresh());
-    long stripeEnd = (layout.stripeOf(newSize) + 1) * layout.stripeDataBytes();
-    long end = Math.min(current, stripeEnd);
-    if (newSize % layout.stripeDataBytes() == 0 || end <= newSize) {
-      return;
-    }
-    byte[] zeros = new byte[(int) (end - newSize)];
-    Futures.get(ctx.io.write(target, newSize, zeros, 0, zeros.length, false, SizeExtension.NONE));
+    Futures.get(body.truncate(newSize));
   }
 
   /** Servers of this file known to hold stale shards (skipped by reads and writes). */
   public Set<String> staleServers() {
-    return target.staleServers();
+    return body.staleServers();
   }
 
   /**
-   * Re-reads the size (to see other writers' appends) and the stale servers other writers recorded.
+   * Re-reads the size (to see other writers' appends, a log file's other writers' synced writes)
+   * and the stale servers other writers recorded.
    */
   public long refresh() throws IOException {
-    if (target.inSnapshot()) {
-      return size.recorded(); // a snapshot's copy never changes
-    }
-    // by id: the file may have been renamed since it was opened
-    FileStatus s = Futures.get(ctx.async.statById(fileId, null));
-    size.observed(s.size());
-    target.learnStale(s.staleServers());
-    return size.recorded();
+    return Futures.get(body.refresh());
   }
 
   /** A buffered stream reading from {@code position} with read-ahead. */
   public InputStream newInputStream(long position) {
-    return new TesseraInputStream(this, position, ctx.readChunk(layout), ctx.readsAhead);
+    return new TesseraInputStream(
+        this, position, ctx.readChunk(body.stripeDataBytes()), ctx.readsAhead);
   }
 
-  /** A buffered stream writing from {@code position}; {@code close()} waits for every write. */
+  /**
+   * A buffered stream writing from {@code position}; {@code close()} waits for every write and
+   * makes them visible to other clients (the handle stays open).
+   */
   public OutputStream newOutputStream(long position) {
-    return new TesseraOutputStream(this, position, ctx.writeBuffer(layout), ctx.writesInFlight);
+    return new TesseraOutputStream(
+        this, position, ctx.writeBuffer(body.stripeDataBytes()), ctx.writesInFlight, false);
+  }
+
+  /** A stream as {@link #newOutputStream} gives, that closes this handle when it is closed. */
+  OutputStream newOwningOutputStream(long position) {
+    return new TesseraOutputStream(
+        this, position, ctx.writeBuffer(body.stripeDataBytes()), ctx.writesInFlight, true);
+  }
+
+  /**
+   * Makes this handle's writes visible to other clients (a log file's are held back until then).
+   */
+  CompletableFuture<Void> publishAsync() {
+    return body.publish();
   }
 
   /** A seekable channel over this file, starting at position 0. */
@@ -241,7 +232,23 @@ public final class TesseraFile implements Closeable {
     return new TesseraByteChannel(this);
   }
 
-  /** Nothing is buffered in a handle; closing only marks the end of use. */
+  /** Bytes of data in one stripe (of a log file: of its writers' logs). */
+  public long stripeDataBytes() {
+    return body.stripeDataBytes();
+  }
+
+  /**
+   * Ends the use of the handle. A striped file's handle buffers nothing; a log file's writes are
+   * committed here (made visible to other clients), and the last writer to close flattens its
+   * index.
+   */
   @Override
-  public void close() {}
+  public void close() throws IOException {
+    Futures.get(closeAsync());
+  }
+
+  /** {@link #close()} without waiting. */
+  public CompletableFuture<Void> closeAsync() {
+    return body.close();
+  }
 }

@@ -81,7 +81,7 @@ public final class TesseraFileSystem implements Closeable {
 
   /** Creates a file and returns a buffered stream writing it from the start. */
   public OutputStream create(String path, CreateOptions options) throws IOException {
-    return createFile(path, options).newOutputStream(0);
+    return createFile(path, options).newOwningOutputStream(0);
   }
 
   /**
@@ -100,6 +100,14 @@ public final class TesseraFileSystem implements Closeable {
   /** Opens an existing file as a buffered stream with read-ahead. */
   public InputStream open(String path) throws IOException {
     return openFile(path).newInputStream(0);
+  }
+
+  /**
+   * Writes a log file's merged index as one flattened index, so opens read one index (its last
+   * writer's close does it anyway); nothing for a striped file. Returns its attributes after.
+   */
+  public FileStatus flatten(String path) throws IOException {
+    return Futures.get(async.flatten(path));
   }
 
   /** Attributes of a file or directory. */

@@ -36,11 +36,16 @@ final class TesseraOutputStream extends OutputStream {
   /** The first write that failed: every later call reports it, so no loss goes unnoticed. */
   private IOException failure;
 
-  TesseraOutputStream(TesseraFile file, long position, int bufferSize, int maxInFlight) {
+  /** Whether closing the stream closes the file (a stream from create). */
+  private final boolean ownsFile;
+
+  TesseraOutputStream(
+      TesseraFile file, long position, int bufferSize, int maxInFlight, boolean ownsFile) {
     this.file = file;
+    this.ownsFile = ownsFile;
     this.position = position;
     this.bufferSize = bufferSize;
-    this.stripeBytes = file.layout().stripeDataBytes();
+    this.stripeBytes = file.stripeDataBytes();
     this.maxInFlight = maxInFlight;
   }
 
@@ -122,6 +127,11 @@ final class TesseraOutputStream extends OutputStream {
     }
     try {
       flush();
+      if (ownsFile) {
+        file.close();
+      } else {
+        Futures.get(file.publishAsync());
+      }
     } finally {
       closed = true;
       spare.clear();

@@ -22,7 +22,7 @@ final class ModelFile {
       TesseraFileSystem fs, String path, CreateOptions layout, Random rnd, int ops)
       throws IOException {
     TesseraFile f = fs.createFile(path, layout);
-    long stripe = f.layout().stripeDataBytes();
+    long stripe = f.stripeDataBytes();
     byte[] model = new byte[0];
     for (int op = 0; op < ops; op++) {
       int kind = rnd.nextInt(10);
@@ -44,11 +44,15 @@ final class ModelFile {
         int n = f.read(off, got, 0, len);
         int expect = Math.max(-1, Math.min(len, model.length - off));
         assertThat(n)
-            .as("%s (%s): bytes read at %d of %d", path, f.layout(), off, model.length)
+            .as(
+                "%s (%s): bytes read at %d of %d",
+                path, f.layout() == null ? "log" : f.layout(), off, model.length)
             .isEqualTo(expect == 0 ? -1 : expect);
         if (n > 0) {
           assertThat(Arrays.copyOf(got, n))
-              .as("%s (%s) bytes %d+%d after op %d", path, f.layout(), off, n, op)
+              .as(
+                  "%s (%s) bytes %d+%d after op %d",
+                  path, f.layout() == null ? "log" : f.layout(), off, n, op)
               .isEqualTo(Arrays.copyOfRange(model, off, off + n));
         }
       } else if (kind == 8) {
@@ -56,10 +60,12 @@ final class ModelFile {
         f.truncate(size);
         model = Arrays.copyOf(model, size);
       } else {
+        f.close(); // a log file's writes are seen by other handles once closed (or synced)
         f = fs.openFile(path);
         assertThat(f.size()).as("size after reopening").isEqualTo(model.length);
       }
     }
+    f.close();
     byte[] all = new byte[model.length];
     TesseraFile reopened = fs.openFile(path);
     if (model.length > 0) {

@@ -3,6 +3,7 @@ package io.tessera.cli.bench;
 import io.tessera.cli.ClusterOptions;
 import io.tessera.cli.fs.LayoutOptions;
 import io.tessera.client.CreateOptions;
+import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
@@ -79,6 +80,31 @@ public final class IorCommand implements Callable<Integer> {
         "the worst case of a striped file: writers meet in every stripe"
       })
   boolean strided;
+
+  /** How a restart reads the checkpoint back (PLFS's uniform and non-uniform restart). */
+  enum ReadPattern {
+    uniform,
+    nonuniform
+  }
+
+  @Option(
+      names = "--read-pattern",
+      defaultValue = "uniform",
+      description = {
+        "uniform: each client reads back what it wrote, as it wrote it; nonuniform: --readers"
+            + " readers (a restart on another number of processes) each read one contiguous share"
+            + " of the shared file in --read-transfer calls (default ${DEFAULT-VALUE})"
+      })
+  ReadPattern readPattern;
+
+  @Option(names = "--readers", description = "readers of a nonuniform read (default: --clients)")
+  Integer readers;
+
+  @Option(
+      names = "--read-transfer",
+      paramLabel = "SIZE",
+      description = "bytes per read call of a nonuniform read (default: --transfer)")
+  String readTransfer;
 
   @Option(
       names = "--runs",
@@ -204,11 +230,22 @@ public final class IorCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--strided interleaves the clients in one shared file: leave out --file-per-client");
     }
+    boolean restart = readPattern == ReadPattern.nonuniform;
+    if (restart && filePerClient) {
+      throw new IllegalArgumentException(
+          "--read-pattern nonuniform reads one shared file: leave out --file-per-client");
+    }
+    int readerCount = restart && readers != null ? readers : clients;
+    long readTransferBytes = readTransfer == null ? transferBytes : DataSize.parse(readTransfer);
+    if (readerCount < 1 || readTransferBytes < 1 || readTransferBytes > (1 << 30)) {
+      throw new IllegalArgumentException(
+          "--readers must be >= 1 and --read-transfer from 1 byte to 1 GiB");
+    }
     SteadyState steady = SteadyState.of(warmupPasses);
     List<TesseraFileSystem> fss = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(clients, readerCount));
     try {
-      for (int i = 0; i < clients; i++) {
+      for (int i = 0; i < Math.max(clients, readerCount); i++) {
         fss.add(cluster.connect());
       }
       TesseraFileSystem fs = fss.get(0);
@@ -225,11 +262,18 @@ public final class IorCommand implements Callable<Integer> {
           DataSize.format(blockBytes),
           DataSize.format(transferBytes),
           filePerClient ? "file per client" : strided ? "shared file, strided" : "shared file",
-          fs.stat(files.get(0)).layout(),
+          layoutOf(fs.stat(files.get(0))),
           runs,
           readOnly
               ? "reads only"
               : rewrite ? "every pass rewrites the same files" : "new files every pass");
+      if (restart) {
+        out.printf(
+            Locale.ROOT,
+            "reads: nonuniform restart, %d reader(s), each one contiguous share in %s calls%n",
+            readerCount,
+            DataSize.format(readTransferBytes));
+      }
       Callable<Void> fresh =
           () -> {
             if (!rewrite && !readOnly) {
@@ -260,16 +304,28 @@ public final class IorCommand implements Callable<Integer> {
         reads[r] =
             total
                 / 1e6
-                / phase(
-                    pool,
-                    i ->
-                        read(
-                            fss.get(i),
-                            file(files, i),
-                            offset(i, blockBytes),
-                            blockBytes,
-                            i,
-                            false));
+                / (restart
+                    ? phase(
+                        pool,
+                        readerCount,
+                        i ->
+                            readShare(
+                                fss.get(i),
+                                files.get(0),
+                                total,
+                                readerCount,
+                                i,
+                                (int) readTransferBytes))
+                    : phase(
+                        pool,
+                        i ->
+                            read(
+                                fss.get(i),
+                                file(files, i),
+                                offset(i, blockBytes),
+                                blockBytes,
+                                i,
+                                false)));
         String write =
             readOnly
                 ? "write not timed (--read-only)"
@@ -279,14 +335,16 @@ public final class IorCommand implements Callable<Integer> {
                     writes[r],
                     refused,
                     refused / seconds);
+        String open = logOpen(fs, files.get(0));
         out.printf(
             Locale.ROOT,
-            "  run %d: %s, read %.1f MB/s%s%s%n",
+            "  run %d: %s, read %.1f MB/s%s%s%s%n",
             r + 1,
             write,
             reads[r],
             flushed,
-            dropped ? " (page cache dropped before reading)" : "");
+            dropped ? " (page cache dropped before reading)" : "",
+            open);
         out.flush();
       }
       if (!readOnly) {
@@ -433,9 +491,13 @@ public final class IorCommand implements Callable<Integer> {
   }
 
   private double phase(ExecutorService pool, ClientTask task) throws Exception {
+    return phase(pool, clients, task);
+  }
+
+  private static double phase(ExecutorService pool, int tasks, ClientTask task) throws Exception {
     long start = System.nanoTime();
     List<Future<?>> fs = new ArrayList<>();
-    for (int i = 0; i < clients; i++) {
+    for (int i = 0; i < tasks; i++) {
       int c = i;
       fs.add(
           pool.submit(
@@ -506,6 +568,50 @@ public final class IorCommand implements Callable<Integer> {
         }
       }
     }
+  }
+
+  /**
+   * A nonuniform restart's reader {@code reader} of {@code readers}: one contiguous share of the
+   * file's {@code total} bytes, in sequential calls of {@code transfer} bytes.
+   */
+  private static void readShare(
+      TesseraFileSystem fs, String path, long total, int readers, int reader, int transfer)
+      throws IOException {
+    long share = (total + readers - 1) / readers;
+    long from = Math.min(total, reader * share);
+    long to = Math.min(total, from + share);
+    byte[] buf = new byte[transfer];
+    try (TesseraFile f = fs.openFile(path)) {
+      for (long at = from; at < to; at += transfer) {
+        f.readFully(at, buf, 0, (int) Math.min(transfer, to - at));
+      }
+    }
+  }
+
+  /**
+   * For a log file: ", open N ms (E index entries, flattened)", the time from open to its first
+   * byte read (what merging the indexes costs a restart); "" for a striped file.
+   */
+  private static String logOpen(TesseraFileSystem fs, String path) throws IOException {
+    FileStatus s = fs.stat(path);
+    if (s.log() == null) {
+      return "";
+    }
+    long start = System.nanoTime();
+    try (TesseraFile f = fs.openFile(path)) {
+      f.read(0, new byte[1], 0, 1);
+    }
+    return String.format(
+        Locale.ROOT,
+        ", open %.0f ms (%d index entries, %s)",
+        (System.nanoTime() - start) / 1e6,
+        s.log().indexEntries(),
+        s.log().flattened() ? "flattened" : "not flattened");
+  }
+
+  /** "RS 4+2, unit 1 MiB", or "log, RS 4+2, unit 1 MiB" for a log file. */
+  private static String layoutOf(FileStatus s) {
+    return s.log() != null ? s.log().layout().toString() : String.valueOf(s.layout());
   }
 
   private static boolean dropPageCache() {

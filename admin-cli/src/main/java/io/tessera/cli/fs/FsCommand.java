@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       RmCommand.class,
       MvCommand.class,
       StatCommand.class,
+      FlattenCommand.class,
       ChmodCommand.class,
       ChownCommand.class,
       ChgrpCommand.class

@@ -19,9 +19,17 @@ public final class LayoutOptions {
       description = "bytes per stripe unit, e.g. 64K, 1M")
   String stripeUnit;
 
+  @Option(
+      names = "--log",
+      description =
+          "log-structured (PLFS): each writer appends to logs of its own, so N processes writing"
+              + " one file in small interleaved records (a checkpoint) go at the speed of N files;"
+              + " others see a writer's bytes once it syncs or closes")
+  boolean log;
+
   /** The chosen layout, or null to inherit one. */
   public CreateOptions toOptions() {
-    if (ec == null && stripeUnit == null) {
+    if (ec == null && stripeUnit == null && !log) {
       return null;
     }
     CreateOptions o;
@@ -45,6 +53,6 @@ public final class LayoutOptions {
       }
       o.stripeUnit((int) u);
     }
-    return o;
+    return o.log(log);
   }
 }

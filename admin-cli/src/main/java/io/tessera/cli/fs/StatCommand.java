@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ClusterPaths;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.FileStatus;
+import io.tessera.client.LogStatus;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
 import io.tessera.common.layout.StripeLayout;
@@ -60,9 +61,23 @@ public final class StatCommand extends ConnectedCommand {
                   ? "inherited from the parent directory (new files)"
                   : s.defaultLayout() + " (default for new files)");
     }
+    if (s.log() != null) {
+      LogStatus log = s.log();
+      out()
+          .printf(
+              "Layout: %s%n  Kind: log (each writer appends to a data log and an index log of its"
+                  + " own)%nWriters: %d (%d open)%n Index entries: %d%nFlattened: %s%n",
+              log.layout(),
+              log.writers(),
+              log.openWriters(),
+              log.indexEntries(),
+              log.flattened()
+                  ? "yes (opens read one index)"
+                  : "no (opens merge every writer's index; done on the last close, or fs flatten)");
+    }
     StripeLayout l = s.layout();
     if (l != null) {
-      out().printf("Layout: %s%n", l);
+      out().printf("Layout: %s%n  Kind: striped%n", l);
       out().printf("  Stripe 0: ");
       for (int u = 0; u < l.width(); u++) {
         out()
@@ -112,6 +127,32 @@ public final class StatCommand extends ConnectedCommand {
               l.servers()));
       m.put("staleServers", s.staleServers());
     }
+    if (s.log() != null) {
+      LogStatus log = s.log();
+      m.put("kind", "log");
+      m.put(
+          "layout",
+          Map.of(
+              "dataUnits",
+              log.layout().dataUnits(),
+              "parityUnits",
+              log.layout().parityUnits(),
+              "stripeUnit",
+              log.layout().stripeUnit()));
+      m.put(
+          "log",
+          Map.of(
+              "writers",
+              log.writers(),
+              "openWriters",
+              log.openWriters(),
+              "indexEntries",
+              log.indexEntries(),
+              "flattened",
+              log.flattened()));
+    } else if (s.layout() != null) {
+      m.put("kind", "striped");
+    }
     if (s.defaultLayout() != null) {
       m.put(
           "defaultLayout",
@@ -132,14 +173,21 @@ public final class StatCommand extends ConnectedCommand {
    */
   static String longLine(FileStatus s, boolean asEntry) {
     String layout =
-        s.layout() != null
-            ? compact(s.layout().dataUnits(), s.layout().parityUnits(), s.layout().stripeUnit())
-            : s.defaultLayout() != null
-                ? compact(
-                    s.defaultLayout().dataUnits(),
-                    s.defaultLayout().parityUnits(),
-                    s.defaultLayout().stripeUnit())
-                : "-";
+        s.log() != null
+            ? "log:"
+                + compact(
+                    s.log().layout().dataUnits(),
+                    s.log().layout().parityUnits(),
+                    s.log().layout().stripeUnit())
+            : s.layout() != null
+                ? compact(s.layout().dataUnits(), s.layout().parityUnits(), s.layout().stripeUnit())
+                : s.defaultLayout() != null
+                    ? (s.defaultLayout().log() ? "log:" : "")
+                        + compact(
+                            s.defaultLayout().dataUnits(),
+                            s.defaultLayout().parityUnits(),
+                            s.defaultLayout().stripeUnit())
+                    : "-";
     String name = Names.escaped(asEntry ? s.name() : s.path());
     return String.format(
         Locale.ROOT,

@@ -16,6 +16,9 @@ import io.tessera.common.proto.DecommissionRequestProto;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutKindProto;
+import io.tessera.common.proto.LogStateProto;
+import io.tessera.common.proto.LogWriterProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.RepairStripesRequestProto;
@@ -201,6 +204,16 @@ public final class ClusterAdmin {
     if (in.getType() == FileTypeProto.DIRECTORY) {
       throw new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory");
     }
+    if (in.getLayout().getKind() == LayoutKindProto.LOG) {
+      return checkLogs(p, in, verifyParity);
+    }
+    return checkStriped(p, opened, verifyParity);
+  }
+
+  /** A striped file: as answered by the meta group at {@code p} (its inode and token). */
+  private FileCheck checkStriped(String p, MetaResponseProto opened, boolean verifyParity)
+      throws IOException {
+    InodeProto in = opened.getInode();
     StripeLayout layout = StripeLayout.of(in.getLayout());
     ShardChecker.Result r =
         new ShardChecker(data)
@@ -221,12 +234,47 @@ public final class ClusterAdmin {
         layout.parityUnits() > 0);
   }
 
+  /** A log file: each of its writers' logs (and its flattened index) checked as a striped file. */
+  private FileCheck checkLogs(String p, InodeProto in, boolean verifyParity) throws IOException {
+    List<FileCheck> parts = new ArrayList<>();
+    LogStateProto s = in.getLog();
+    for (LogWriterProto w : s.getWritersList()) {
+      if (w.getDataFileId() != 0) {
+        parts.add(
+            checkPart(p + " (writer " + w.getWriter() + " data)", w.getDataFileId(), verifyParity));
+      }
+      parts.add(
+          checkPart(p + " (writer " + w.getWriter() + " index)", w.getIndexFileId(), verifyParity));
+    }
+    if (s.getFlatIndexFileId() != 0) {
+      parts.add(checkPart(p + " (flattened index)", s.getFlatIndexFileId(), verifyParity));
+    }
+    var l = in.getLayout();
+    String layout =
+        "log, "
+            + new io.tessera.client.LayoutPolicy(
+                l.getDataUnits(), l.getParityUnits(), l.getStripeUnit(), false);
+    return FileCheck.ofLogs(p, layout, in.getId(), l.getParityUnits() > 0, parts);
+  }
+
+  private FileCheck checkPart(String name, long partId, boolean verifyParity) throws IOException {
+    MetaResponseProto opened =
+        Futures.get(
+            meta.call(
+                MetaRequestProto.newBuilder()
+                    .setGetAttr(GetAttrRequestProto.newBuilder().setFileId(partId))));
+    return checkStriped(name, opened, verifyParity);
+  }
+
   /**
    * Repairs what {@link #check} found: the damaged servers' shards of the file are marked stale
    * (recovery rewrites them in the background) and the mismatched or unprotected stripes get their
    * parity recomputed from their data units before this returns.
    */
   public void repair(FileCheck check) throws IOException {
+    for (FileCheck part : check.parts()) {
+      repair(part);
+    }
     List<CompletableFuture<?>> calls = new ArrayList<>();
     if (!check.damagedServers().isEmpty()) {
       calls.add(

@@ -27,6 +27,8 @@ import java.util.TreeSet;
  * @param fileId the file's inode number
  * @param redundantByLayout whether the layout has parity; a file without is never redundant,
  *     however healthy its shards
+ * @param parts a log file's logs, each checked as a striped file (the counts above are their sums;
+ *     a repair repairs them); empty for a striped file
  */
 public record FileCheck(
     String path,
@@ -41,13 +43,74 @@ public record FileCheck(
     List<Long> mismatchedStripes,
     List<Long> unprotectedStripes,
     long fileId,
-    boolean redundantByLayout) {
+    boolean redundantByLayout,
+    List<FileCheck> parts) {
+
+  /** A striped file's check. */
+  public FileCheck(
+      String path,
+      String layout,
+      long stripes,
+      long parityVerified,
+      long parityMismatches,
+      long missingShards,
+      long unreadableStripes,
+      List<String> staleServers,
+      List<String> damagedServers,
+      List<Long> mismatchedStripes,
+      List<Long> unprotectedStripes,
+      long fileId,
+      boolean redundantByLayout) {
+    this(
+        path,
+        layout,
+        stripes,
+        parityVerified,
+        parityMismatches,
+        missingShards,
+        unreadableStripes,
+        staleServers,
+        damagedServers,
+        mismatchedStripes,
+        unprotectedStripes,
+        fileId,
+        redundantByLayout,
+        List.of());
+  }
+
+  /** A log file's check: its logs' checks summed. */
+  static FileCheck ofLogs(
+      String path, String layout, long fileId, boolean redundant, List<FileCheck> parts) {
+    java.util.Set<String> stale = new TreeSet<>();
+    java.util.Set<String> damaged = new TreeSet<>();
+    parts.forEach(
+        c -> {
+          stale.addAll(c.staleServers());
+          damaged.addAll(c.damagedServers());
+        });
+    return new FileCheck(
+        path,
+        layout,
+        parts.stream().mapToLong(FileCheck::stripes).sum(),
+        parts.stream().mapToLong(FileCheck::parityVerified).sum(),
+        parts.stream().mapToLong(FileCheck::parityMismatches).sum(),
+        parts.stream().mapToLong(FileCheck::missingShards).sum(),
+        parts.stream().mapToLong(FileCheck::unreadableStripes).sum(),
+        List.copyOf(stale),
+        List.copyOf(damaged),
+        List.of(),
+        List.of(),
+        fileId,
+        redundant,
+        List.copyOf(parts));
+  }
 
   /**
    * Whether {@code fsck --repair} has something to do: shards to rewrite or parity to recompute.
    */
   public boolean repairable() {
-    return !damagedServers.isEmpty()
+    return parts.stream().anyMatch(FileCheck::repairable)
+        || !damagedServers.isEmpty()
         || !mismatchedStripes.isEmpty()
         || !unprotectedStripes.isEmpty();
   }

@@ -4,9 +4,9 @@ import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
+import io.tessera.client.LayoutPolicy;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
-import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
 import java.io.IOException;
@@ -153,12 +153,20 @@ public final class SnapshotRestorer {
       unchanged++;
       return;
     }
-    StripeLayout layout = from.layout();
+    LayoutPolicy layout =
+        from.log() != null
+            ? from.log().layout()
+            : new LayoutPolicy(
+                from.layout().dataUnits(),
+                from.layout().parityUnits(),
+                from.layout().stripeUnit(),
+                false);
     CreateOptions options =
         (layout.parityUnits() > 0
                 ? CreateOptions.erasure(layout.dataUnits(), layout.parityUnits())
                 : CreateOptions.striped(layout.dataUnits()))
             .stripeUnit(layout.stripeUnit())
+            .log(layout.log())
             .mode(from.recordedMode() | 0200)
             .overwrite(true);
     byte[] buf = new byte[(int) Math.min(COPY_BUFFER, Math.max(1, from.size()))];

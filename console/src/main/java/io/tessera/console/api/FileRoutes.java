@@ -5,6 +5,7 @@ import io.javalin.http.Context;
 import io.tessera.client.DirectoryPage;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
+import io.tessera.client.LayoutPolicy;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.client.admin.FileCheck;
@@ -35,7 +36,12 @@ public final class FileRoutes {
   /** How a regular file is striped. */
   public record Layout(
       String description, int dataUnits, int parityUnits, int stripeUnit, List<String> servers) {
-    static Layout of(StripeLayout l) {
+    static Layout of(FileStatus s) {
+      StripeLayout l = s.layout();
+      if (s.log() != null) {
+        LayoutPolicy p = s.log().layout(); // its writers' logs each have servers of their own
+        return new Layout(p.toString(), p.dataUnits(), p.parityUnits(), p.stripeUnit(), List.of());
+      }
       return l == null
           ? null
           : new Layout(l.toString(), l.dataUnits(), l.parityUnits(), l.stripeUnit(), l.servers());
@@ -66,7 +72,7 @@ public final class FileRoutes {
           s.owner().gid(),
           s.modified().toEpochMilli(),
           s.fileId(),
-          Layout.of(s.layout()),
+          Layout.of(s),
           s.staleServers());
     }
   }

@@ -20,6 +20,8 @@ final class RandomIoRunner {
     model.add(dir + "/rs63-4k", CreateOptions.erasure(6, 3).stripeUnit(4 << 10));
     model.add(dir + "/rs42-64k", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
     model.add(dir + "/rs21-16k", CreateOptions.erasure(2, 1).stripeUnit(16 << 10));
+    // log-structured: each write a writer of its own, each read a merge of their indexes
+    model.add(dir + "/log42-64k", CreateOptions.erasure(4, 2).stripeUnit(64 << 10).log(true));
   }
 
   List<String> paths() {

@@ -33,10 +33,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The randomized model check of the redundancy issue, one OS process per server: random small
- * writes, truncates that shrink and grow, and reads on files of three layouts (RS 6+3 with 4 KiB
- * units, 4+2 with 64 KiB, 2+1 with 16 KiB), each compared with an in-memory model, while a fault
- * strikes mid-run. Afterwards recovery must report every file fully redundant, fsck must agree (no
- * missing shard anywhere, parity verified), and every byte must match the model.
+ * writes, truncates that shrink and grow, and reads on files of four layouts (RS 6+3 with 4 KiB
+ * units, 4+2 with 64 KiB, 2+1 with 16 KiB, and a log file of 4+2 logs), each compared with an
+ * in-memory model, while a fault strikes mid-run. Afterwards recovery must report every file fully
+ * redundant, fsck must agree (no missing shard anywhere, parity verified), and every byte must
+ * match the model.
  *
  * <p>What it found: a data server killed and restarted was rebuilt with zeros stored where the
  * other servers had holes (truncated or never written), beside parity never written, so fsck
@@ -202,6 +203,8 @@ class RandomIoUnderFaultsProcessTest {
     model.add(dir + "/rs63-4k", CreateOptions.erasure(6, 3).stripeUnit(4 << 10));
     model.add(dir + "/rs42-64k", CreateOptions.erasure(4, 2).stripeUnit(64 << 10));
     model.add(dir + "/rs21-16k", CreateOptions.erasure(2, 1).stripeUnit(16 << 10));
+    // log-structured: each write a writer of its own, each read a merge of their indexes
+    model.add(dir + "/log42-64k", CreateOptions.erasure(4, 2).stripeUnit(64 << 10).log(true));
     try {
       long quarter = seconds * 250_000_000L;
       long start = System.nanoTime();

@@ -5,6 +5,7 @@ import io.tessera.common.proto.CreateRequestProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutKindProto;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.meta.proto.ServerStateRecordProto;
@@ -52,7 +53,8 @@ final class NewFilePlacement implements NamespaceOp.Leader {
   @Override
   public CreateRequestProto placed(CreateRequestProto c) {
     ServerChoice choice = serverChoice();
-    LayoutPolicyProto policy = c.getHasLayout() ? c.getLayout() : inheritedPolicy(c.getPath());
+    LayoutPolicyProto inherited = c.getPath().isEmpty() ? null : inheritedPolicy(c.getPath());
+    LayoutPolicyProto policy = c.getHasLayout() ? c.getLayout() : inherited;
     if (policy == null) {
       if (registry.joining()) {
         throw new NamespaceException(
@@ -68,6 +70,20 @@ final class NewFilePlacement implements NamespaceOp.Leader {
     } catch (IllegalArgumentException e) {
       throw new NamespaceException(StatusProto.INVALID_ARGUMENT, e.getMessage());
     }
+    // a log file: asked for, or what its directory makes of new files whatever k+m was asked
+    boolean log = c.getLog() || (inherited != null && inherited.getKind() == LayoutKindProto.LOG);
+    policy =
+        policy.toBuilder().setKind(log ? LayoutKindProto.LOG : LayoutKindProto.STRIPED).build();
+    if (log) {
+      // its writers' logs are placed as they open; the file itself holds no shard
+      checkFits(policy);
+      return c.toBuilder()
+          .setLayout(policy)
+          .setHasLayout(true)
+          .clearPlacement()
+          .clearStaleFromStart()
+          .build();
+    }
     PlacementPolicy.Placement p =
         placement.choose(choice.live(), choice.down(), policy, registry.reporting());
     return c.toBuilder()
@@ -78,6 +94,16 @@ final class NewFilePlacement implements NamespaceOp.Leader {
         .clearStaleFromStart()
         .addAllStaleFromStart(p.staleFromStart())
         .build();
+  }
+
+  @Override
+  public LayoutPolicyProto inheritedAt(String path) {
+    LayoutPolicyProto inherited = inheritedPolicy(path);
+    if (inherited != null) {
+      return inherited;
+    }
+    ServerChoice choice = serverChoice();
+    return defaultLayout.policyFor(choice.live().size() + choice.down().size(), defaultStripeUnit);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.tessera.meta.state;
 import io.tessera.common.proto.CreateRequestProto;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutKindProto;
 import io.tessera.common.proto.LayoutProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -11,7 +12,8 @@ import java.util.List;
 
 /**
  * Creates a regular file with the layout and placement the leader resolved before logging the
- * request (the policy from the request, else the parent's default, else the cluster's).
+ * request (the policy from the request, else the parent's default, else the cluster's). A log file
+ * gets no servers: its writers' logs are placed as they open.
  */
 final class CreateOp implements NamespaceOp {
   @Override
@@ -48,13 +50,16 @@ final class CreateOp implements NamespaceOp {
       Inodes.dropFile(tx, r.inode());
     }
     var p = req.getLayout();
-    if (req.getPlacementCount() != p.getDataUnits() + p.getParityUnits() || p.getDataUnits() < 1) {
+    boolean log = p.getKind() == LayoutKindProto.LOG;
+    if ((!log && req.getPlacementCount() != p.getDataUnits() + p.getParityUnits())
+        || p.getDataUnits() < 1) {
       throw new NamespaceException(
           StatusProto.INTERNAL,
           "create of " + req.getPath() + " reached the log without a placement for its layout");
     }
     LayoutProto layout =
         LayoutProto.newBuilder()
+            .setKind(p.getKind())
             .setStripeUnit(p.getStripeUnit())
             .setDataUnits(p.getDataUnits())
             .setParityUnits(p.getParityUnits())

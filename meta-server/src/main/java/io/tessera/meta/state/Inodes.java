@@ -28,6 +28,9 @@ final class Inodes {
 
   /** Removes a regular file's inode and schedules its shards for deletion. */
   static void dropFile(NamespaceTxn tx, InodeProto file) {
+    if (LogParts.isLog(file)) {
+      LogParts.dropAll(tx, file);
+    }
     tx.deleteInode(file.getId());
     if (file.hasLayout() && file.getLayout().getServersCount() > 0) {
       tx.reclaim(file.getId(), file.getLayout(), file.getSize() > 0);

@@ -20,8 +20,19 @@ final class MkdirOp implements NamespaceOp {
   /** A default layout is checked against the servers that take files, unless forced. */
   @Override
   public MetaRequestProto prepare(MetaRequestProto req, Leader leader) {
-    if (req.getMkdir().getHasDefaultLayout() && !req.getMkdir().getForce()) {
-      leader.checkFits(req.getMkdir().getDefaultLayout());
+    MkdirRequestProto m = req.getMkdir();
+    if (m.getHasDefaultLayout() && m.getDefaultLayout().getDataUnits() == 0) {
+      // a kind alone (fs mkdir --log): the k+m and unit it would inherit
+      LayoutPolicyProto inherited = leader.inheritedAt(m.getPath());
+      m =
+          m.toBuilder()
+              .setDefaultLayout(
+                  inherited.toBuilder().setKind(m.getDefaultLayout().getKind()).build())
+              .build();
+      req = req.toBuilder().setMkdir(m).build();
+    }
+    if (m.getHasDefaultLayout() && !m.getForce()) {
+      leader.checkFits(m.getDefaultLayout());
     }
     return req;
   }

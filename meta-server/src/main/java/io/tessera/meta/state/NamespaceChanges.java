@@ -12,17 +12,18 @@ import java.util.Map;
  */
 public final class NamespaceChanges {
   private static final Map<OpCase, NamespaceOp> OPS =
-      Map.of(
-          OpCase.MKDIR, new MkdirOp(),
-          OpCase.CREATE, new CreateOp(),
-          OpCase.SET_ATTR, new SetAttrOp(),
-          OpCase.RENAME, new RenameOp(),
-          OpCase.REMOVE, new RemoveOp(),
-          OpCase.QOS_SET, new QosSettingsOp(),
-          OpCase.CONSOLE_TOKEN_SET, new ConsoleTokenOp(),
-          OpCase.AUDIT_APPEND, new AuditAppendOp(),
-          OpCase.CREDENTIALS_REGISTER, new CredentialRegisterOp(),
-          OpCase.CREDENTIALS_REVOKE, new CredentialRevokeOp());
+      Map.ofEntries(
+          Map.entry(OpCase.MKDIR, new MkdirOp()),
+          Map.entry(OpCase.CREATE, new CreateOp()),
+          Map.entry(OpCase.SET_ATTR, new SetAttrOp()),
+          Map.entry(OpCase.RENAME, new RenameOp()),
+          Map.entry(OpCase.REMOVE, new RemoveOp()),
+          Map.entry(OpCase.LOG_CHANGE, new LogChangeOp()),
+          Map.entry(OpCase.QOS_SET, new QosSettingsOp()),
+          Map.entry(OpCase.CONSOLE_TOKEN_SET, new ConsoleTokenOp()),
+          Map.entry(OpCase.AUDIT_APPEND, new AuditAppendOp()),
+          Map.entry(OpCase.CREDENTIALS_REGISTER, new CredentialRegisterOp()),
+          Map.entry(OpCase.CREDENTIALS_REVOKE, new CredentialRevokeOp()));
 
   private NamespaceChanges() {}
 

@@ -17,6 +17,12 @@ public interface NamespaceOp {
     /** The create with its layout policy and servers chosen. */
     CreateRequestProto placed(CreateRequestProto create);
 
+    /**
+     * The layout a file created at {@code path} would inherit: the nearest directory default above
+     * it, else the cluster's.
+     */
+    LayoutPolicyProto inheritedAt(String path);
+
     /** Refuses a directory default layout no file could be created with on this cluster. */
     void checkFits(LayoutPolicyProto defaultLayout);
   }

@@ -67,6 +67,9 @@ final class SetAttrOp implements NamespaceOp {
             StatusProto.INVALID_ARGUMENT,
             "size " + Long.toUnsignedString(req.getSize()) + " is too large");
       }
+      if (LogParts.isLog(in) && !req.getExtendOnly()) {
+        b = LogParts.cut(tx, in, size).setCtimeMs(now);
+      }
       b.setSize(size).setMtimeMs(now);
     }
     if (req.getSetMode()) {
@@ -96,6 +99,9 @@ final class SetAttrOp implements NamespaceOp {
     }
     InodeProto out = b.build();
     tx.putInode(out);
+    if (LogParts.isLog(out) && (req.getSetMode() || req.hasUid() || req.hasGid())) {
+      LogParts.follow(tx, out);
+    }
     return Replies.inode(out);
   }
 

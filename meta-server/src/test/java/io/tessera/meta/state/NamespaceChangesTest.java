@@ -28,6 +28,15 @@ class NamespaceChangesTest {
         }
 
         @Override
+        public LayoutPolicyProto inheritedAt(String path) {
+          return LayoutPolicyProto.newBuilder()
+              .setDataUnits(2)
+              .setParityUnits(1)
+              .setStripeUnit(1 << 20)
+              .build();
+        }
+
+        @Override
         public void checkFits(LayoutPolicyProto layout) {
           asked.add("fits " + (layout.getDataUnits() + layout.getParityUnits()));
           if (layout.getDataUnits() + layout.getParityUnits() > 3) {

@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Files the gateway has open, and the UNSTABLE writes it gathers for them. NFS clients write in
@@ -22,6 +24,8 @@ import java.util.concurrent.Semaphore;
  * dies is lost, and the new write verifier tells clients to send it again.
  */
 public final class OpenFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(OpenFiles.class);
+
   private final AsyncTesseraFileSystem fs;
   private final int flushBytes;
   private final Semaphore buffered;
@@ -139,6 +143,15 @@ public final class OpenFiles {
         f.flushNow();
         if (f.idle()) {
           it.remove();
+          // a log file's writes become visible to other clients (and its index flattened) here
+          f.file
+              .closeAsync()
+              .whenComplete(
+                  (v, e) -> {
+                    if (e != null) {
+                      LOG.warn("Closing idle {}: {}", f.file.path(), e.getMessage());
+                    }
+                  });
         }
       }
     }
@@ -198,7 +211,7 @@ public final class OpenFiles {
 
     Open(TesseraFile file) {
       this.file = file;
-      this.stripe = file.layout() == null ? 1 : file.layout().stripeDataBytes();
+      this.stripe = file.stripeDataBytes();
     }
 
     synchronized void gather(long offset, byte[] data) {
