@@ -130,7 +130,7 @@ public final class LogBody implements FileBody {
     if (view == null
         || view.isCompletedExceptionally()
         || (view.isDone() && !view.join().state().equals(inode.getLog()))) {
-      view = LogView.load(files, snapshotRoot, inode.getLog());
+      view = LogView.load(files, snapshotRoot, inode.getLog(), stripeDataBytes());
     }
     return view;
   }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -31,8 +32,22 @@ final class LogView {
   private final Map<Integer, Long> dataLengths = new HashMap<>();
   private final Map<Long, CompletableFuture<FileTarget>> targets = new ConcurrentHashMap<>();
 
-  private LogView(LogFiles files, String snapshotRoot, LogStateProto state, ExtentMap extents) {
+  private LogView(
+      LogFiles files,
+      String snapshotRoot,
+      LogStateProto state,
+      ExtentMap extents,
+      long stripeDataBytes) {
     this.files = files;
+    this.windowBytes = stripeDataBytes <= (16 << 20) ? stripeDataBytes : 1 << 20;
+    int kept = (int) Math.max(4, WINDOWS_BYTES / windowBytes);
+    this.windows =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Window, CompletableFuture<byte[]>> e) {
+            return size() > kept;
+          }
+        };
     this.snapshotRoot = snapshotRoot;
     this.state = state;
     this.extents = extents;
@@ -54,7 +69,8 @@ final class LogView {
   private record Source(long indexId, int writer, long from, long to) {}
 
   /** Reads the committed indexes of {@code state} and merges them. */
-  static CompletableFuture<LogView> load(LogFiles files, String snapshotRoot, LogStateProto state) {
+  static CompletableFuture<LogView> load(
+      LogFiles files, String snapshotRoot, LogStateProto state, long stripeDataBytes) {
     List<Source> sources = new ArrayList<>();
     if (state.getFlatIndexFileId() != 0) {
       sources.add(new Source(state.getFlatIndexFileId(), 0, 0, state.getFlatIndexLength()));
@@ -84,7 +100,7 @@ final class LogView {
                   map.add(cut);
                 }
               }
-              return new LogView(files, snapshotRoot, state, map);
+              return new LogView(files, snapshotRoot, state, map, stripeDataBytes);
             });
   }
 
@@ -201,10 +217,10 @@ final class LogView {
     ExtentMap.Extent last = run.get(run.size() - 1);
     long from = first.physical();
     long to = last.physical() + last.length();
-    long windowStart = from / WINDOW_BYTES * WINDOW_BYTES;
-    if (to <= windowStart + WINDOW_BYTES) {
+    long windowStart = from / windowBytes * windowBytes;
+    if (to <= windowStart + windowBytes) {
       return window(first.writer(), windowStart)
-          .thenAccept(w -> scatter(run, w.bytes(), windowStart, pos, buf, off));
+          .thenAccept(w -> scatter(run, w, windowStart, pos, buf, off));
     }
     if (run.size() == 1) {
       int at = off + (int) (first.start() - pos);
@@ -229,39 +245,52 @@ final class LogView {
     }
   }
 
+  /** Most bytes of windows one view keeps (and fetches ahead). */
+  static final long WINDOWS_BYTES = 64L << 20;
+
   /**
-   * Bytes of a data log read at once and kept: a reader of records one after another (a restart
-   * reading back a writer's records) then makes one request per window, not one per record. Logs
-   * never change below their committed length, so a window stays right.
+   * Bytes of a data log read at once and kept: one stripe of the logs' layout (all its data units
+   * fetched in parallel), at most 16 MiB. A reader of records one after another (a restart reading
+   * back a writer's records) then makes a request per unit, not one per record, and the next window
+   * is fetched while it reads this one. Logs never change below their committed length, so a window
+   * stays right.
    */
-  static final int WINDOW_BYTES = 1 << 20;
+  private final long windowBytes;
 
-  /** A writer's data log from {@code start}: up to a window, or its committed end. */
-  private record Window(long start, byte[] bytes) {}
+  /** Windows by writer and start, least recently used first. */
+  private final Map<Window, CompletableFuture<byte[]>> windows;
 
-  private final Map<Integer, CompletableFuture<Window>> windows = new ConcurrentHashMap<>();
+  private record Window(int writer, long start) {}
 
-  private CompletableFuture<Window> window(int writer, long start) {
-    CompletableFuture<Window> held = windows.get(writer);
-    if (held != null && !held.isDone()) {
-      // one window of a log in flight at a time: the reader moving on waits for it, then looks
-      // again
-      return held.handle((w, e) -> null).thenCompose(v -> window(writer, start));
+  private CompletableFuture<byte[]> window(int writer, long start) {
+    CompletableFuture<byte[]> w = held(writer, start);
+    long next = start + windowBytes;
+    if (next < dataLengths.getOrDefault(writer, 0L)) {
+      held(writer, next); // read ahead
     }
-    if (held != null && !held.isCompletedExceptionally() && held.join().start() == start) {
-      return held;
-    }
-    CompletableFuture<Window> fetched = fetch(writer, start);
-    windows.put(writer, fetched);
-    return fetched;
+    return w;
   }
 
-  private CompletableFuture<Window> fetch(int writer, long start) {
-    long end = Math.min(start + WINDOW_BYTES, dataLengths.getOrDefault(writer, start));
+  private CompletableFuture<byte[]> held(int writer, long start) {
+    Window key = new Window(writer, start);
+    CompletableFuture<byte[]> w;
+    synchronized (windows) {
+      w = windows.get(key);
+      if (w != null && !w.isCompletedExceptionally()) {
+        return w;
+      }
+      w = fetch(writer, start);
+      windows.put(key, w);
+    }
+    return w;
+  }
+
+  private CompletableFuture<byte[]> fetch(int writer, long start) {
+    long end = Math.min(start + windowBytes, dataLengths.getOrDefault(writer, start));
     byte[] bytes = new byte[(int) Math.max(0, end - start)];
     return dataLog(writer)
         .thenCompose(t -> files.io.read(t, start, bytes, 0, bytes.length))
-        .thenApply(v -> new Window(start, bytes));
+        .thenApply(v -> bytes);
   }
 
   private CompletableFuture<FileTarget> dataLog(int writer) {
