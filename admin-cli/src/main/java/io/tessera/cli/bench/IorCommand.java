@@ -8,8 +8,6 @@ import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.DataSize;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -201,6 +199,7 @@ public final class IorCommand implements Callable<Integer> {
 
   private long blockBytes;
   private int transferBytes;
+  private IorPattern pattern;
 
   @Override
   public Integer call() throws Exception {
@@ -241,6 +240,7 @@ public final class IorCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--readers must be >= 1 and --read-transfer from 1 byte to 1 GiB");
     }
+    pattern = new IorPattern(clients, transferBytes, strided, filePerClient, unbuffered);
     SteadyState steady = SteadyState.of(warmupPasses);
     List<TesseraFileSystem> fss = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(clients, readerCount));
@@ -296,7 +296,13 @@ public final class IorCommand implements Callable<Integer> {
                 ? Double.NaN
                 : phase(
                     pool,
-                    i -> write(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i));
+                    i ->
+                        pattern.write(
+                            fss.get(i),
+                            pattern.file(files, i),
+                            pattern.offset(i, blockBytes),
+                            blockBytes,
+                            i));
         writes[r] = total / 1e6 / seconds;
         long refused = lockRefusals(fss) - refusedBefore;
         String flushed = syncBeforeRead ? DirtyPages.flush() : "";
@@ -309,7 +315,7 @@ public final class IorCommand implements Callable<Integer> {
                         pool,
                         readerCount,
                         i ->
-                            readShare(
+                            IorPattern.readShare(
                                 fss.get(i),
                                 files.get(0),
                                 total,
@@ -319,10 +325,10 @@ public final class IorCommand implements Callable<Integer> {
                     : phase(
                         pool,
                         i ->
-                            read(
+                            pattern.read(
                                 fss.get(i),
-                                file(files, i),
-                                offset(i, blockBytes),
+                                pattern.file(files, i),
+                                pattern.offset(i, blockBytes),
                                 blockBytes,
                                 i,
                                 false)));
@@ -354,7 +360,14 @@ public final class IorCommand implements Callable<Integer> {
       if (verify) {
         phase(
             pool,
-            i -> read(fss.get(i), file(files, i), offset(i, blockBytes), blockBytes, i, true));
+            i ->
+                pattern.read(
+                    fss.get(i),
+                    pattern.file(files, i),
+                    pattern.offset(i, blockBytes),
+                    blockBytes,
+                    i,
+                    true));
         out.printf(
             Locale.ROOT,
             "verified: every byte of %s read back as written%n",
@@ -397,17 +410,21 @@ public final class IorCommand implements Callable<Integer> {
                       / phase(
                           pool,
                           i ->
-                              write(
-                                  fss.get(i), file(files, i), offset(i, warmBytes), warmBytes, i));
+                              pattern.write(
+                                  fss.get(i),
+                                  pattern.file(files, i),
+                                  pattern.offset(i, warmBytes),
+                                  warmBytes,
+                                  i));
           double read =
               total
                   / phase(
                       pool,
                       i ->
-                          read(
+                          pattern.read(
                               fss.get(i),
-                              file(files, i),
-                              offset(i, warmBytes),
+                              pattern.file(files, i),
+                              pattern.offset(i, warmBytes),
                               warmBytes,
                               i,
                               false));
@@ -478,14 +495,6 @@ public final class IorCommand implements Callable<Integer> {
     return fss.stream().mapToLong(f -> f.ioCounters().lockRefusals.get()).sum();
   }
 
-  private String file(List<String> files, int client) {
-    return filePerClient ? files.get(client) : files.get(0);
-  }
-
-  private long offset(int client, long bytesPerClient) {
-    return filePerClient ? 0 : client * bytesPerClient;
-  }
-
   private interface ClientTask {
     void run(int client) throws Exception;
   }
@@ -510,82 +519,6 @@ public final class IorCommand implements Callable<Integer> {
       f.get();
     }
     return (System.nanoTime() - start) / 1e9;
-  }
-
-  /**
-   * Where transfer {@code j} of {@code client} goes: in its own block ({@code offset} on), or, with
-   * --strided, at {@code (j * clients + client) * transfer}.
-   */
-  private long transferAt(int client, long offset, long j) {
-    return strided ? (j * clients + client) * transferBytes : offset + j * transferBytes;
-  }
-
-  private void write(TesseraFileSystem fs, String path, long offset, long bytes, int client)
-      throws IOException {
-    Pattern p = new Pattern(client, transferBytes);
-    byte[] buf = new byte[transferBytes];
-    long transfers = bytes / transferBytes;
-    if (unbuffered || strided) {
-      try (TesseraFile f = fs.openFile(path)) {
-        for (long j = 0; j < transfers; j++) {
-          long at = transferAt(client, offset, j);
-          p.fill(buf, transferBytes, at);
-          f.write(at, buf, 0, transferBytes);
-        }
-      }
-      return;
-    }
-    try (TesseraFile f = fs.openFile(path);
-        OutputStream out = f.newOutputStream(offset)) {
-      for (long done = 0; done < bytes; done += transferBytes) {
-        p.fill(buf, transferBytes, offset + done);
-        out.write(buf, 0, transferBytes);
-      }
-    }
-  }
-
-  private void read(
-      TesseraFileSystem fs, String path, long offset, long bytes, int client, boolean check)
-      throws IOException {
-    Pattern p = new Pattern(client, transferBytes);
-    byte[] buf = new byte[transferBytes];
-    byte[] expected = check ? new byte[transferBytes] : null;
-    long transfers = bytes / transferBytes;
-    try (TesseraFile f = fs.openFile(path);
-        InputStream in = strided ? null : f.newInputStream(offset)) {
-      for (long j = 0; j < transfers; j++) {
-        long at = transferAt(client, offset, j);
-        if (strided) {
-          f.readFully(at, buf, 0, transferBytes);
-        } else if (in.readNBytes(buf, 0, transferBytes) != transferBytes) {
-          throw new IOException(path + " ended early at " + at);
-        }
-        if (check) {
-          long bad = p.firstMismatch(buf, transferBytes, at, expected);
-          if (bad >= 0) {
-            throw new IOException("verification failed: " + path + " differs at byte " + bad);
-          }
-        }
-      }
-    }
-  }
-
-  /**
-   * A nonuniform restart's reader {@code reader} of {@code readers}: one contiguous share of the
-   * file's {@code total} bytes, in sequential calls of {@code transfer} bytes.
-   */
-  private static void readShare(
-      TesseraFileSystem fs, String path, long total, int readers, int reader, int transfer)
-      throws IOException {
-    long share = (total + readers - 1) / readers;
-    long from = Math.min(total, reader * share);
-    long to = Math.min(total, from + share);
-    byte[] buf = new byte[transfer];
-    try (TesseraFile f = fs.openFile(path)) {
-      for (long at = from; at < to; at += transfer) {
-        f.readFully(at, buf, 0, (int) Math.min(transfer, to - at));
-      }
-    }
   }
 
   /**
