@@ -44,8 +44,11 @@ public final class LeaderFollowingCaller {
   /** Back-off waits so far, for tests. */
   private final AtomicLong backoffs = new AtomicLong();
 
-  /** The least time one replica is given to answer a call, however short the deadline. */
-  static final long MIN_ATTEMPT_MILLIS = 1000;
+  /**
+   * The least time one replica is given to answer a call: a loaded replica answers in seconds, and
+   * giving up on it sooner only moves the call to a replica that sends it back.
+   */
+  static final long MIN_ATTEMPT_MILLIS = 5000;
 
   /** How long a replica found unreachable is presumed still down by later calls. */
   static final long UNREACHABLE_MEMORY_MILLIS = 2000;
@@ -152,8 +155,9 @@ public final class LeaderFollowingCaller {
         return;
       }
       byte[] h = leaderMissed && retryHeader != null ? retryHeader.apply(unreachable) : header;
-      pool.call(target, service, h, null)
-          .orTimeout(attemptMillis(), TimeUnit.MILLISECONDS)
+      CompletableFuture<Frame> sent = pool.call(target, service, h, null);
+      long attempt = attemptMillis();
+      (attempt < deadlineMillis ? sent.copy().orTimeout(attempt, TimeUnit.MILLISECONDS) : sent)
           .whenComplete(
               (frame, err) -> {
                 if (err != null) {
@@ -163,9 +167,12 @@ public final class LeaderFollowingCaller {
                     result.completeExceptionally(cause);
                     return;
                   }
-                  if (cause instanceof TimeoutException) {
+                  if (cause instanceof TimeoutException && sent.isDone()) {
+                    // the connection's own timeout: it is dead. A replica merely slow past this
+                    // attempt's share keeps it (other calls on it are answered)
                     pool.disconnect(target);
                   }
+                  sent.thenAccept(Frame::release); // an answer after the attempt gave up
                   unreachable = target;
                   lastUnreachable = target;
                   lastUnreachableAtMillis = System.currentTimeMillis();
@@ -221,7 +228,8 @@ public final class LeaderFollowingCaller {
 
     /**
      * How long one replica may hold a call: a third of the deadline, so that a replica that takes
-     * calls and answers none (its state machine stuck) leaves time to try the others.
+     * calls and answers none (its state machine stuck) leaves time to try the others; never less
+     * than {@link #MIN_ATTEMPT_MILLIS} (a short deadline, as heartbeats have, bounds nothing).
      */
     private long attemptMillis() {
       return Math.max(MIN_ATTEMPT_MILLIS, deadlineMillis / 3);

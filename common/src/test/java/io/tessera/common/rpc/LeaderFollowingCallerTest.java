@@ -94,11 +94,12 @@ class LeaderFollowingCallerTest {
                 CompletableFuture.completedFuture(
                     RpcReply.of(MetaResponseProto.newBuilder().setStatus(StatusProto.OK).build())),
             requests);
-    RpcClientPool pool = new RpcClientPool("test", 1, 1 << 20, 10_000, 2000);
+    // as a client's: the connection's own timeout no shorter than the whole retry window
+    RpcClientPool pool = new RpcClientPool("test", 1, 1 << 20, 60_000, 2000);
     try {
       LeaderFollowingCaller caller =
           new LeaderFollowingCaller(
-              pool, List.of(address(stuck), address(leader)), Service.META, Duration.ofSeconds(3));
+              pool, List.of(address(stuck), address(leader)), Service.META, Duration.ofSeconds(15));
       MetaResponseProto reply =
           caller
               .call(
