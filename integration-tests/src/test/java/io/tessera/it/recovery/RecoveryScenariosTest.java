@@ -52,10 +52,10 @@ class RecoveryScenariosTest {
 
   /**
    * How long moving every file off a server may take: by the time the replacement scenarios run,
-   * the earlier ones have left ~500 files on each server, moved a few a second on 2 loaded cores (2
-   * min 20 s in a full suite here, which missed HEAL_LIMIT by 11 s).
+   * the earlier ones have left 400-500 files on each server, moved 1.3-3.5 a second here as other
+   * work loaded the 2 cores (2 min 20 s and 5 min 12 s in two full runs).
    */
-  static final Duration MOVE_OFF_LIMIT = Duration.ofMinutes(5);
+  static final Duration MOVE_OFF_LIMIT = Duration.ofMinutes(10);
 
   /** A server down this long is replaced (its units moved to other servers). */
   static final Duration REPLACE_AFTER = Duration.ofSeconds(20);
