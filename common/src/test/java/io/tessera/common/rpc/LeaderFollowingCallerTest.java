@@ -179,42 +179,25 @@ class LeaderFollowingCallerTest {
    */
   private static RpcServer electing(String deadLeader, AtomicInteger requests)
       throws InterruptedException {
-    RpcService service =
-        new RpcService() {
-          @Override
-          public CompletableFuture<RpcReply> handle(RpcCall call) {
-            call.payload().release();
-            requests.incrementAndGet();
-            MetaRequestProto req;
-            try {
-              req = MetaRequestProto.parseFrom(call.header());
-            } catch (Exception e) {
-              return CompletableFuture.failedFuture(e);
-            }
-            boolean answer =
-                req.getFollowerReadOk() && req.getUnreachableLeader().equals(deadLeader);
-            return CompletableFuture.completedFuture(
-                RpcReply.of(
-                    answer
-                        ? MetaResponseProto.newBuilder().setStatus(StatusProto.OK).build()
-                        : MetaResponseProto.newBuilder()
-                            .setStatus(StatusProto.NOT_LEADER)
-                            .setLeaderHint(deadLeader)
-                            .build()));
+    return replica(
+        call -> {
+          MetaRequestProto req;
+          try {
+            req = MetaRequestProto.parseFrom(call.header());
+          } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
           }
-
-          @Override
-          public RpcReply errorReply(Throwable cause) {
-            return RpcReply.of(
-                MetaResponseProto.newBuilder().setStatus(StatusProto.INTERNAL).build());
-          }
-        };
-    return RpcServer.start(
-        "replica",
-        new InetSocketAddress("127.0.0.1", 0),
-        Map.of(Service.META, service),
-        1 << 20,
-        1);
+          boolean answer = req.getFollowerReadOk() && req.getUnreachableLeader().equals(deadLeader);
+          return CompletableFuture.completedFuture(
+              RpcReply.of(
+                  answer
+                      ? MetaResponseProto.newBuilder().setStatus(StatusProto.OK).build()
+                      : MetaResponseProto.newBuilder()
+                          .setStatus(StatusProto.NOT_LEADER)
+                          .setLeaderHint(deadLeader)
+                          .build()));
+        },
+        requests);
   }
 
   private static LeaderFollowingCaller.Outcome outcome(MetaResponseProto r) {
