@@ -62,7 +62,8 @@ public final class StripeLockTable {
 
   /**
    * {@code beforeRestart}: granted before this server last started (reloaded from disk). {@code
-   * writerRefused}: a writer was refused because of this lock (the holder learns it on release).
+   * writerRefused}: a writer was refused because of this lock, or (a recovery lock) the file was
+   * busy with writers when it was granted; the holder learns it on release.
    */
   private record Held(
       byte[] key,
@@ -109,6 +110,7 @@ public final class StripeLockTable {
   private final long maxLeaseNanos;
   private final LongSupplier nanoClock;
   private final Map<Long, List<Held>> byFile = new HashMap<>();
+  private final RecentWriters recentWriters = new RecentWriters();
 
   /** Locks whose phase-2 write is being stored: not taken over, even once expired. */
   private final Set<Held> writing = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -152,6 +154,10 @@ public final class StripeLockTable {
     long first = lock.getFirstStripe();
     long end = first + lock.getStripeCount();
     long now = nanoClock.getAsLong();
+    boolean fileBusy = recovery && recentWriters.busy(lock.getFileId(), now);
+    if (!recovery) {
+      recentWriters.asked(lock.getFileId(), now);
+    }
     List<Held> held = byFile.computeIfAbsent(lock.getFileId(), f -> new ArrayList<>());
     for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
       Held h = it.next();
@@ -210,7 +216,7 @@ public final class StripeLockTable {
             epoch,
             recovery && lock.getCopyOnly(),
             false,
-            new AtomicBoolean()));
+            new AtomicBoolean(fileBusy)));
     store.putLock(
         key,
         ByteBuffer.allocate(8 + 8 + 8).putLong(grantedAt).putLong(lease).putLong(epoch).array());
@@ -253,7 +259,9 @@ public final class StripeLockTable {
 
   /**
    * Whether a writer asked for stripes overlapping {@code lock} while the client held it and was
-   * refused (false once the lock is gone). Asked before the lock is released.
+   * refused, or (a recovery lock) asked for any stripes of the file in the second before it was
+   * granted ({@link RecentWriters}); false once the lock is gone. Asked before the lock is
+   * released.
    */
   public synchronized boolean writersRefused(StripeLockProto lock, ByteString client) {
     List<Held> held = byFile.get(lock.getFileId());
@@ -396,7 +404,6 @@ public final class StripeLockTable {
     done.forEach(w -> w.landed.complete(null));
   }
 
-  /** Locks currently held, expired or not. */
   /** Locks granted since this server started. */
   public synchronized long grants() {
     return grants;

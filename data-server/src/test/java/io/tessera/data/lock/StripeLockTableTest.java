@@ -94,6 +94,32 @@ class StripeLockTableTest {
   }
 
   @Test
+  void aRebuildsLockOnAFileWritersJustUsedCountsAsWaitedOnButOneOnAQuietFileDoesNot()
+      throws Exception {
+    ByteString coordinator = RecoveryIdentity.newClientId();
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      table.tryLock(lock(0, 1, 1), ALICE, false, 0);
+      table.release(lock(0, 1, 1), ALICE);
+      clock.addAndGet(Duration.ofMillis(40).toNanos()); // Alice backs off before her next write
+
+      StripeLockProto wholeFile = lock(0, 1 << 10, 2);
+      table.tryLock(wholeFile, coordinator, true, 0);
+      assertThat(table.writersRefused(wholeFile, coordinator))
+          .as("Alice was writing the file a moment ago: her next write waits for this lock")
+          .isTrue();
+      table.release(wholeFile, coordinator);
+
+      clock.addAndGet(Duration.ofSeconds(5).toNanos()); // Alice is done with the file
+      StripeLockProto later = lock(0, 1 << 10, 3);
+      table.tryLock(later, coordinator, true, 0);
+      assertThat(table.writersRefused(later, coordinator))
+          .as("nobody has written the file for seconds: the move cost no writer time")
+          .isFalse();
+    }
+  }
+
+  @Test
   void aLockWhoseWriterDiedWaitsForRecoveryToRepairItsStripesThenRecoveryTakesItOver()
       throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {

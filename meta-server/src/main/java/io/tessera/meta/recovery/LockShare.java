@@ -7,9 +7,8 @@ import java.util.function.LongSupplier;
  * Keeps the time rebuilds hold stripe locks writers wait on to a share of the clock while clients
  * are busy. Writers of locked stripes wait, so before taking its next such lock the rebuilder waits
  * until the locks it held fill no more than the share. A lock no writer waited on cost nobody time
- * and calls for no pause; which those are the rebuilder decides (a large file's chunk lock, or the
- * file-wide lock checking a quiet file's copy, that the data servers say no writer asked for while
- * it was held; no other file-wide lock). The byte rate alone does not bound this: a small file
+ * and calls for no pause; which those are the data servers say (no writer asked while it was held,
+ * none in the second before it was granted). The byte rate alone does not bound this: a small file
  * copied under its file-wide lock may hold it far longer than its bytes are due at the rate (a
  * target just restarted and cold, survivors busy with the writers). The wait comes before the next
  * lock, not after the last: a finished rebuild is counted and reported at once. A lock no writer is

@@ -41,11 +41,13 @@ import java.util.function.Predicate;
  *
  * <p>Two paces bound what a rebuild takes from foreground I/O: the bytes it writes keep to the
  * {@link RateLimiter}'s rate, and the time it holds stripe locks (writers of those stripes wait)
- * keeps to the {@link LockShare} while clients are busy. A file-wide lock always counts: it is
- * taken for a small or busy file, whose writers are often backing off rather than asking while it
- * is held. A large file's chunk lock counts only when a data server says a writer asked for its
- * stripes meanwhile: a file copied chunk by chunk is one nobody was writing, so it rebuilds at the
- * byte rate, without waiting out the pauses busy files' locks called for.
+ * keeps to the {@link LockShare} while clients are busy. A lock counts when a data server says
+ * writers waited on it: one asked while it was held, or the file was busy with writers when it was
+ * granted (their retries may fall between a short hold's start and end); a file-wide lock also
+ * counts when its file's chunks were copied while writers waited. A file nobody was writing, small
+ * or large, moves or rebuilds at the byte rate, without waiting out the pauses busy files' locks
+ * called for: a server holding thousands of quiet files drains in minutes while writers are busy
+ * elsewhere.
  *
  * <p>Over 500 lines because rebuild and move share one protocol (chunked copy, then the check under
  * the file-wide lock, then the commit) whose steps are only safe in that order; its locks, reads,
@@ -291,7 +293,7 @@ final class ShardRebuilder {
       boolean underFileLock = attempt == ATTEMPTS;
       StripeLockProto fileLock = locks.lock(fileId, 0, ALL_STRIPES, copyOnly);
       long lockedSince = 0;
-      boolean quiet = false; // copied chunk by chunk with no writer waiting on any chunk
+      boolean busy = false; // copied chunk by chunk while writers waited on a chunk
       if (underFileLock) {
         lockedSince = lockShare.beforeLocking();
         locks.lockAll(everyone, fileLock, layout.generation(), staleHere);
@@ -308,8 +310,8 @@ final class ShardRebuilder {
         for (String t : targetServers) {
           truncate(t, fileId, layout, size);
         }
-        quiet =
-            !copy(
+        busy =
+            copy(
                     fileId,
                     layout,
                     size,
@@ -324,7 +326,7 @@ final class ShardRebuilder {
         if (!underFileLock) {
           // a file nobody was writing is only checked under this lock: it waits out no other file's
           // pause
-          lockedSince = quiet ? lockShare.beforeUnwaitedLock() : lockShare.beforeLocking();
+          lockedSince = busy ? lockShare.beforeLocking() : lockShare.beforeUnwaitedLock();
           locks.lockAll(everyone, fileLock, layout.generation(), staleHere);
           fileLocked = true;
         }
@@ -346,10 +348,8 @@ final class ShardRebuilder {
         throw e;
       } finally {
         if (fileLocked) {
-          boolean writersAsked = locks.unlockAll(everyone, fileLock);
-          // a file-wide lock counts (class doc), the check of a quiet file's copy when a writer
-          // asked
-          lockShare.released(lockedSince, !quiet || writersAsked);
+          boolean writersWaited = locks.unlockAll(everyone, fileLock);
+          lockShare.released(lockedSince, busy || writersWaited); // class doc
         }
       }
     }
@@ -443,8 +443,7 @@ final class ShardRebuilder {
       throw e;
     } finally {
       if (locked) {
-        locks.unlockAll(everyone, fileLock);
-        lockShare.released(lockedSince, true); // a file-wide lock always counts (class doc)
+        lockShare.released(lockedSince, locks.unlockAll(everyone, fileLock));
       }
     }
   }

@@ -198,8 +198,8 @@ public final class MetaServerConfigKeys {
 
     /**
      * Writers of locked stripes wait, so before each lock writers may wait for, a rebuild pauses
-     * until its locks fill no more than this share. A large file nobody writes is copied chunk by
-     * chunk without pausing, its locks counting only when a writer asked for its stripes. Writers
+     * until its locks fill no more than this share. A file nobody writes is copied without pausing,
+     * its locks counting only when the data servers say writers waited on them. Writers
      * spread over a few busy files soon all wait on whichever is locked: the share is about what
      * they lose.
      */
