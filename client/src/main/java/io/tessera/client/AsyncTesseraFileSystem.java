@@ -10,6 +10,7 @@ import io.tessera.client.internal.ServerHealth;
 import io.tessera.client.internal.StripedIo;
 import io.tessera.client.log.LogBody;
 import io.tessera.client.log.LogFiles;
+import io.tessera.client.region.RegionLocks;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.fault.FaultPoints;
@@ -140,7 +141,13 @@ public final class AsyncTesseraFileSystem implements Closeable {
             config.get(ClientConfigKeys.Streams.WRITE_BUFFER),
             config.get(ClientConfigKeys.Streams.READ_CHUNK),
             config.get(ClientConfigKeys.Streams.WRITES_IN_FLIGHT),
-            config.get(ClientConfigKeys.Streams.READS_AHEAD));
+            config.get(ClientConfigKeys.Streams.READS_AHEAD),
+            new RegionLocks(
+                meta,
+                config.get(ClientConfigKeys.Regions.REGION_CACHE),
+                RegionLocks.thisProcess(),
+                counters.regionRoundTrips),
+            config.get(ClientConfigKeys.Regions.REGION_LOCK_TIMEOUT));
     this.logs =
         new LogFiles(
             meta,
@@ -528,6 +535,11 @@ public final class AsyncTesseraFileSystem implements Closeable {
     return b.length() == 0 ? "/" : b.toString();
   }
 
+  /** This client's region locks and sharing intents. */
+  RegionLocks regionLocks() {
+    return ctx.regions;
+  }
+
   /** Counters of this client's I/O: lock refusals, degraded writes and reads. */
   public IoCounters ioCounters() {
     return counters;
@@ -539,6 +551,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
       return;
     }
     FaultPoints.disarmAll(this);
+    ctx.regions.close();
     pool.close();
     metaPool.close();
     coding.shutdownNow();

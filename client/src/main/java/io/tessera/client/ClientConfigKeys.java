@@ -111,6 +111,28 @@ public final class ClientConfigKeys {
         new ConfigSection("Log-structured files", List.of(FLATTEN_ON_CLOSE));
   }
 
+  /** Region locks (pCFS). */
+  public static final class Regions {
+    private Regions() {}
+
+    public static final ConfigKey<Boolean> REGION_CACHE =
+        ConfigKey.bool(
+            "tessera.client.region-cache",
+            true,
+            "a released region lock stays with this client until another client asks for it, so"
+                + " locking it again costs no round trip; false: every lock and unlock asks the"
+                + " leader (for measuring what caching saves)");
+
+    public static final ConfigKey<Duration> REGION_LOCK_TIMEOUT =
+        ConfigKey.duration(
+            "tessera.client.region-lock-timeout",
+            Duration.ofSeconds(60),
+            "how long TesseraFile.lock waits for a region other clients hold before it gives up");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection("Region locks", List.of(REGION_CACHE, REGION_LOCK_TIMEOUT));
+  }
+
   /** Failures and leases. */
   public static final class Failures {
     private Failures() {}
@@ -147,7 +169,7 @@ public final class ClientConfigKeys {
   }
 
   public static final List<ConfigSection> SECTIONS =
-      List.of(Cluster.SECTION, Streams.SECTION, Logs.SECTION, Failures.SECTION);
+      List.of(Cluster.SECTION, Streams.SECTION, Logs.SECTION, Regions.SECTION, Failures.SECTION);
 
   public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
 }

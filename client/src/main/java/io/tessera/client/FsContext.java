@@ -2,6 +2,8 @@ package io.tessera.client;
 
 import io.tessera.client.internal.MetaClient;
 import io.tessera.client.internal.StripedIo;
+import io.tessera.client.region.RegionLocks;
+import java.time.Duration;
 
 /** What open files share with their file system. */
 final class FsContext {
@@ -12,6 +14,8 @@ final class FsContext {
   final long readChunkBytes;
   final int writesInFlight;
   final int readsAhead;
+  final RegionLocks regions;
+  final Duration regionLockTimeout;
 
   FsContext(
       MetaClient meta,
@@ -20,7 +24,11 @@ final class FsContext {
       long writeBufferBytes,
       long readChunkBytes,
       int writesInFlight,
-      int readsAhead) {
+      int readsAhead,
+      RegionLocks regions,
+      Duration regionLockTimeout) {
+    this.regions = regions;
+    this.regionLockTimeout = regionLockTimeout;
     this.meta = meta;
     this.io = io;
     this.async = async;

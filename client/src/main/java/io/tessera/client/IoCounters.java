@@ -21,4 +21,10 @@ public final class IoCounters {
 
   /** Shard bytes data servers returned to reads (data and, for decoding, parity). */
   public final AtomicLong shardBytesRead = new AtomicLong();
+
+  /**
+   * Region lock and unlock requests sent to the lock home (renews not counted): a cached region
+   * locked again costs none.
+   */
+  public final AtomicLong regionRoundTrips = new AtomicLong();
 }

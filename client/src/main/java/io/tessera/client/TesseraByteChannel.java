@@ -2,14 +2,21 @@ package io.tessera.client;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
 
-/** A {@link SeekableByteChannel} over positional reads and writes of one file. */
-final class TesseraByteChannel implements SeekableByteChannel {
+/**
+ * A {@link FileChannel} over positional reads and writes of one file; its {@link #lock} and {@link
+ * #tryLock} are region locks ({@link TesseraFile#lock}) held against other clients. Memory mapping
+ * is not offered.
+ */
+final class TesseraByteChannel extends FileChannel {
   private final TesseraFile file;
   private long position;
-  private boolean open = true;
 
   TesseraByteChannel(TesseraFile file) {
     this.file = file;
@@ -17,25 +24,70 @@ final class TesseraByteChannel implements SeekableByteChannel {
 
   @Override
   public int read(ByteBuffer dst) throws IOException {
-    ensureOpen();
-    int len = dst.remaining();
-    byte[] buf = new byte[len];
-    int n = file.read(position, buf, 0, len);
+    int n = read(dst, position);
     if (n > 0) {
-      dst.put(buf, 0, n);
       position += n;
     }
     return n;
   }
 
   @Override
+  public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+    long total = 0;
+    for (int i = offset; i < offset + length; i++) {
+      int n = read(dsts[i]);
+      if (n < 0) {
+        return total == 0 ? -1 : total;
+      }
+      total += n;
+      if (dsts[i].hasRemaining()) {
+        break;
+      }
+    }
+    return total;
+  }
+
+  @Override
   public int write(ByteBuffer src) throws IOException {
+    int n = write(src, position);
+    position += n;
+    return n;
+  }
+
+  @Override
+  public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+    long total = 0;
+    for (int i = offset; i < offset + length; i++) {
+      total += write(srcs[i]);
+    }
+    return total;
+  }
+
+  @Override
+  public int read(ByteBuffer dst, long at) throws IOException {
     ensureOpen();
+    if (at < 0) {
+      throw new IllegalArgumentException("negative position " + at);
+    }
+    int len = dst.remaining();
+    byte[] buf = new byte[len];
+    int n = file.read(at, buf, 0, len);
+    if (n > 0) {
+      dst.put(buf, 0, n);
+    }
+    return n;
+  }
+
+  @Override
+  public int write(ByteBuffer src, long at) throws IOException {
+    ensureOpen();
+    if (at < 0) {
+      throw new IllegalArgumentException("negative position " + at);
+    }
     int len = src.remaining();
     byte[] buf = new byte[len];
     src.get(buf);
-    file.write(position, buf, 0, len);
-    position += len;
+    file.write(at, buf, 0, len);
     return len;
   }
 
@@ -46,7 +98,7 @@ final class TesseraByteChannel implements SeekableByteChannel {
   }
 
   @Override
-  public SeekableByteChannel position(long newPosition) throws IOException {
+  public FileChannel position(long newPosition) throws IOException {
     ensureOpen();
     if (newPosition < 0) {
       throw new IllegalArgumentException("negative position " + newPosition);
@@ -62,7 +114,7 @@ final class TesseraByteChannel implements SeekableByteChannel {
   }
 
   @Override
-  public SeekableByteChannel truncate(long size) throws IOException {
+  public FileChannel truncate(long size) throws IOException {
     ensureOpen();
     if (size < file.size()) {
       file.truncate(size);
@@ -72,18 +124,99 @@ final class TesseraByteChannel implements SeekableByteChannel {
   }
 
   @Override
-  public boolean isOpen() {
-    return open;
+  public void force(boolean metaData) throws IOException {
+    ensureOpen();
+    file.sync();
   }
 
   @Override
-  public void close() {
-    open = false;
+  public long transferTo(long at, long count, WritableByteChannel target) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(count, 1 << 20));
+    long done = 0;
+    while (done < count) {
+      buf.clear().limit((int) Math.min(buf.capacity(), count - done));
+      int n = read(buf, at + done);
+      if (n <= 0) {
+        break;
+      }
+      buf.flip();
+      while (buf.hasRemaining()) {
+        target.write(buf);
+      }
+      done += n;
+    }
+    return done;
+  }
+
+  @Override
+  public long transferFrom(ReadableByteChannel src, long at, long count) throws IOException {
+    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(count, 1 << 20));
+    long done = 0;
+    while (done < count) {
+      buf.clear().limit((int) Math.min(buf.capacity(), count - done));
+      int n = src.read(buf);
+      if (n <= 0) {
+        break;
+      }
+      buf.flip();
+      write(buf, at + done);
+      done += n;
+    }
+    return done;
+  }
+
+  @Override
+  public MappedByteBuffer map(MapMode mode, long at, long size) {
+    throw new UnsupportedOperationException("Tessera files cannot be memory-mapped");
+  }
+
+  /** A region lock, waiting as long as tessera.client.region-lock-timeout. */
+  @Override
+  public FileLock lock(long at, long size, boolean shared) throws IOException {
+    ensureOpen();
+    return new Lock(this, file.lock(at, size, shared));
+  }
+
+  /** The region lock if it is free now (or given up within a second), else null. */
+  @Override
+  public FileLock tryLock(long at, long size, boolean shared) throws IOException {
+    ensureOpen();
+    RegionLock l = file.tryLock(at, size, shared);
+    return l == null ? null : new Lock(this, l);
+  }
+
+  @Override
+  protected void implCloseChannel() {
+    // the file stays open: its handle belongs to whoever opened it
   }
 
   private void ensureOpen() throws IOException {
-    if (!open) {
+    if (!isOpen()) {
       throw new ClosedChannelException();
+    }
+  }
+
+  /** A {@link RegionLock} as a {@link FileLock}. */
+  private static final class Lock extends FileLock {
+    private final RegionLock region;
+
+    Lock(FileChannel channel, RegionLock region) {
+      super(
+          channel,
+          region.offset(),
+          region.length() == 0 ? Long.MAX_VALUE : region.length(),
+          region.isShared());
+      this.region = region;
+    }
+
+    @Override
+    public boolean isValid() {
+      return region.isValid();
+    }
+
+    @Override
+    public void release() throws IOException {
+      region.release();
     }
   }
 }

@@ -3,18 +3,23 @@ package io.tessera.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tessera.client.internal.FileBody;
+import io.tessera.client.region.RegionLocks;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.StatusProto;
+import io.tessera.common.region.Region;
 import io.tessera.common.status.TesseraException;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.SeekableByteChannel;
+import java.nio.channels.FileChannel;
+import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An open regular file: positional reads and writes that go to all of the file's data servers in
@@ -31,6 +36,12 @@ public final class TesseraFile implements Closeable {
 
   /** A striped file's layout; null for a log file, whose writers' logs each have one. */
   private final StripeLayout layout;
+
+  /** The sharing intent this handle declared, or null. */
+  private volatile Sharing sharing;
+
+  /** Region locks taken through this handle and not yet released. */
+  private final Set<RegionLock> locks = ConcurrentHashMap.newKeySet();
 
   TesseraFile(
       FsContext ctx,
@@ -227,8 +238,11 @@ public final class TesseraFile implements Closeable {
     return body.publish();
   }
 
-  /** A seekable channel over this file, starting at position 0. */
-  public SeekableByteChannel newByteChannel() {
+  /**
+   * A channel over this file, starting at position 0; its {@code lock} and {@code tryLock} are
+   * region locks.
+   */
+  public FileChannel newByteChannel() {
     return new TesseraByteChannel(this);
   }
 
@@ -238,17 +252,79 @@ public final class TesseraFile implements Closeable {
   }
 
   /**
-   * Ends the use of the handle. A striped file's handle buffers nothing; a log file's writes are
-   * committed here (made visible to other clients), and the last writer to close flattens its
-   * index.
+   * Locks bytes {@code [position, position + size)} ({@code size} 0: to the end of any file)
+   * against other clients, shared or exclusive, waiting as long as {@code
+   * tessera.client.region-lock-timeout} for those who hold an overlapping lock; like {@link
+   * java.nio.channels.FileChannel#lock(long, long, boolean)}. A region this client released before
+   * and no other client asked for since is locked again without a round trip.
+   *
+   * @throws TesseraException BUSY when it stayed locked elsewhere that long, naming the holder
+   */
+  public RegionLock lock(long position, long size, boolean shared) throws IOException {
+    return lock(position, size, shared, ctx.regionLockTimeout);
+  }
+
+  /** {@link #lock(long, long, boolean)} waiting at most {@code timeout}. */
+  public RegionLock lock(long position, long size, boolean shared, Duration timeout)
+      throws IOException {
+    return held(ctx.regions.lock(fileId, Region.of(position, size, !shared), timeout, false));
+  }
+
+  /**
+   * The lock if the region is free now (or held by another client that gives it up within a second,
+   * as a cached lock it does not use is), else null.
+   */
+  public RegionLock tryLock(long position, long size, boolean shared) throws IOException {
+    RegionLocks.Active a =
+        ctx.regions.lock(fileId, Region.of(position, size, !shared), Duration.ZERO, true);
+    return a == null ? null : held(a);
+  }
+
+  private RegionLock held(RegionLocks.Active a) {
+    RegionLock l = new RegionLock(this, a);
+    locks.add(l);
+    return l;
+  }
+
+  void forget(RegionLock l) {
+    locks.remove(l);
+  }
+
+  /** Declares this handle's sharing intent (refused when another client's conflicts). */
+  void declare(Sharing s) throws IOException {
+    ctx.regions.open(fileId, s.proto);
+    sharing = s;
+  }
+
+  /** The sharing intent this handle declared at open, or null. */
+  public Sharing sharing() {
+    return sharing;
+  }
+
+  /**
+   * Ends the use of the handle: its region locks are released and its sharing intent ended. A
+   * striped file's handle buffers nothing; a log file's writes are committed here (made visible to
+   * other clients), and the last writer to close flattens its index.
    */
   @Override
   public void close() throws IOException {
     Futures.get(closeAsync());
   }
 
-  /** {@link #close()} without waiting. */
+  /** {@link #close()} without waiting for the file's data (locks and intents end first). */
   public CompletableFuture<Void> closeAsync() {
+    try {
+      for (RegionLock l : List.copyOf(locks)) {
+        l.release();
+      }
+      Sharing s = sharing;
+      if (s != null) {
+        sharing = null;
+        ctx.regions.close(fileId, s.proto);
+      }
+    } catch (IOException e) {
+      return body.close().thenCompose(v -> CompletableFuture.failedFuture(e));
+    }
     return body.close();
   }
 }

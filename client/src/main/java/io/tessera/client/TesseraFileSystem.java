@@ -97,6 +97,30 @@ public final class TesseraFileSystem implements Closeable {
     return Futures.get(async.open(path));
   }
 
+  /**
+   * Opens an existing file for positional I/O, declaring how it will be shared ({@link
+   * OpenOptions#sharing}): refused (BUSY, naming who holds what) when another client's declared
+   * intent conflicts.
+   */
+  public TesseraFile openFile(String path, OpenOptions options) throws IOException {
+    TesseraFile f = openFile(path);
+    if (options.sharing() != null) {
+      try {
+        f.declare(options.sharing());
+      } catch (IOException | RuntimeException e) {
+        f.close();
+        throw e;
+      }
+    }
+    return f;
+  }
+
+  /** Who holds region locks and sharing intents of the file, as the lock home knows them. */
+  public List<RegionHolder> regionHolders(String path) throws IOException {
+    long id = stat(path).fileId();
+    return async.regionLocks().list(id).getHoldersList().stream().map(RegionHolder::of).toList();
+  }
+
   /** Opens an existing file as a buffered stream with read-ahead. */
   public InputStream open(String path) throws IOException {
     return openFile(path).newInputStream(0);

@@ -56,16 +56,8 @@ class LogFileProcessTest {
   void aWriterKilledMidCheckpointLosesOnlyWhatItHadNotSynced() throws Exception {
     fs.createFile("/ckpt/killed", CreateOptions.defaults()).close();
     List<String> cmd =
-        List.of(
-            ProcessHandle.current().info().command().orElse("java"),
-            "-cp",
-            System.getProperty("java.class.path"),
-            "-Dtessera.security.credentials=" + plan.adminCredentials(),
-            LogCheckpointWriter.class.getName(),
-            plan.metaAddresses(),
-            "/ckpt/killed",
-            "30",
-            "50");
+        ClientProcesses.command(
+            plan, LogCheckpointWriter.class, plan.metaAddresses(), "/ckpt/killed", "30", "50");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

@@ -9,6 +9,8 @@ import picocli.CommandLine.Command;
     description = "Benchmarks against a running cluster.",
     subcommands = {
       IorCommand.class,
+      ExerciserCommand.class,
+      LockBenchCommand.class,
       MetaBenchCommand.class,
       MetaClientCommand.class,
       SnapshotOverheadCommand.class,

@@ -543,7 +543,7 @@ public final class IorCommand implements Callable<Integer> {
   }
 
   /** "RS 4+2, unit 1 MiB", or "log, RS 4+2, unit 1 MiB" for a log file. */
-  private static String layoutOf(FileStatus s) {
+  static String layoutOf(FileStatus s) {
     return s.log() != null ? s.log().layout().toString() : String.valueOf(s.layout());
   }
 

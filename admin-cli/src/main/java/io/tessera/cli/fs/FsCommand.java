@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       MvCommand.class,
       StatCommand.class,
       FlattenCommand.class,
+      LocksCommand.class,
       ChmodCommand.class,
       ChownCommand.class,
       ChgrpCommand.class

@@ -6,10 +6,12 @@ import io.tessera.client.DirectoryPage;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
 import io.tessera.client.LayoutPolicy;
+import io.tessera.client.RegionHolder;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.client.admin.FileCheck;
 import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.region.Region;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -77,8 +79,26 @@ public final class FileRoutes {
     }
   }
 
-  /** A directory's page of entries (next: give it as {@code after} for the next page). */
-  public record Listing(Entry self, List<Entry> entries, String next) {}
+  /** A holder of a file's region lock ({@code range} set) or sharing intent. */
+  public record LockHolder(
+      String client, long offset, long length, String mode, long leaseLeftMs, boolean calledBack) {
+    static LockHolder of(RegionHolder h) {
+      Region r = h.region();
+      return new LockHolder(
+          h.client(),
+          r == null ? 0 : r.start(),
+          r == null ? 0 : r.length(),
+          r == null ? "intent: " + h.sharing() : r.exclusive() ? "exclusive" : "shared",
+          h.leaseLeft().toMillis(),
+          h.calledBack());
+    }
+  }
+
+  /**
+   * A directory's page of entries (next: give it as {@code after} for the next page); for a file,
+   * who holds its region locks and sharing intents.
+   */
+  public record Listing(Entry self, List<Entry> entries, String next, List<LockHolder> locks) {}
 
   /** What fsck found, with its one-line verdict. */
   public record Check(FileCheck check, boolean healthy, String verdict) {
@@ -112,7 +132,12 @@ public final class FileRoutes {
     String path = Requests.path(ctx, "path");
     FileStatus self = fs.stat(path);
     if (!self.directory()) {
-      ctx.json(new Listing(Entry.of(self), List.of(), null));
+      ctx.json(
+          new Listing(
+              Entry.of(self),
+              List.of(),
+              null,
+              fs.regionHolders(path).stream().map(LockHolder::of).toList()));
       return;
     }
     String after = ctx.queryParam("after");
@@ -122,7 +147,8 @@ public final class FileRoutes {
         new Listing(
             Entry.of(self),
             page.entries().stream().map(Entry::of).toList(),
-            page.more() ? page.lastName() : null));
+            page.more() ? page.lastName() : null,
+            List.of()));
   }
 
   private void fsck(Context ctx) throws IOException {

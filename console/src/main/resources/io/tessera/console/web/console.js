@@ -188,6 +188,12 @@ async function loadFiles(more) {
   if (more) $('files').tBodies[0].append(...rows); else fill('files', rows);
   state.filesNext = l.next;
   $('files-more').hidden = !l.next;
+  const locks = l.self.directory ? [] : l.locks;
+  $('file-locks-box').hidden = !locks.length;
+  fill('file-locks', locks.map(h => el('tr', {}, el('td', {}, h.client),
+    el('td', {}, h.mode.startsWith('intent') ? '' : '[' + h.offset + ', ' + (h.length ? h.offset + h.length : 'end') + ')'),
+    el('td', {}, h.mode + (h.calledBack ? ', called back' : '')),
+    el('td', { class: 'num' }, (h.leaseLeftMs / 1000).toFixed(1) + ' s'))));
 }
 
 function openPath(path) {

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tessera.client.CreateOptions;
+import io.tessera.client.OpenOptions;
+import io.tessera.client.RegionLock;
+import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.it.Promtool;
@@ -149,6 +152,20 @@ class ConsoleApiProcessTest {
     for (String raw :
         List.of("/api/v1/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc/passwd")) {
       assertThat(rawGetStatus(raw)).as(raw).isIn(400, 404);
+    }
+  }
+
+  @Test
+  void aFilesRegionLockHoldersAreListedWithTheFile() throws Exception {
+    fs.mkdirs("/locked");
+    fs.createFile("/locked/f", CreateOptions.defaults()).close();
+    try (TesseraFile f = fs.openFile("/locked/f", OpenOptions.write());
+        RegionLock l = f.lock(4096, 8192, false)) {
+      ConsoleHttp.Reply r = console("m1").get("/api/v1/files?path=/locked/f", admin);
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(r.body())
+          .contains("\"offset\":4096", "\"length\":8192", "\"mode\":\"exclusive\"")
+          .contains("pid " + ProcessHandle.current().pid());
     }
   }
 

@@ -104,6 +104,18 @@ public final class RaftSubmitter {
     }
   }
 
+  /** The Raft term this replica is in (0 while its division is not up). */
+  public long term() {
+    DivisionInfo i = info();
+    return i == null ? 0 : i.getCurrentTerm();
+  }
+
+  /** Whether this replica knows a leader that is not itself. */
+  public boolean followsAnotherLeader() {
+    DivisionInfo i = info();
+    return i != null && !i.isLeader() && i.getLeaderId() != null;
+  }
+
   public boolean isLeader() {
     DivisionInfo i = info();
     return i != null && i.isLeader() && i.isLeaderReady();

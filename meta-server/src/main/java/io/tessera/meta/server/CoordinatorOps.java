@@ -4,6 +4,7 @@ import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaRequestProto.OpCase;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.meta.recovery.RecoveryCoordinator;
+import io.tessera.meta.regions.RegionHome;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
 import java.util.EnumMap;
 import java.util.Map;
@@ -23,7 +24,10 @@ final class CoordinatorOps {
   private final Map<OpCase, Op> ops = new EnumMap<>(OpCase.class);
 
   CoordinatorOps(
-      SnapshotCoordinator snapshots, RecoveryCoordinator recovery, ServerRetirement retirement) {
+      SnapshotCoordinator snapshots,
+      RecoveryCoordinator recovery,
+      ServerRetirement retirement,
+      RegionHome regions) {
     ops.put(
         OpCase.SNAPSHOT_CREATE,
         req ->
@@ -34,6 +38,7 @@ final class CoordinatorOps {
             recovery.repairStripes(
                 req.getRepairStripes().getFileId(), req.getRepairStripes().getStripesList()));
     ops.put(OpCase.DECOMMISSION, retirement::serve);
+    ops.put(OpCase.REGION, regions::serve);
   }
 
   /** The coordinator serving this kind of request, or null. */

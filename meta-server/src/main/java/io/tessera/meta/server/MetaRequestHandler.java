@@ -18,6 +18,7 @@ import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.ratis.LogBytes;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.recovery.RecoveryCoordinator;
+import io.tessera.meta.regions.RegionHome;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
 import io.tessera.meta.state.NamespaceChanges;
@@ -53,6 +54,7 @@ final class MetaRequestHandler implements RpcService {
       NewFilePlacement newFiles,
       SnapshotCoordinator snapshots,
       RecoveryCoordinator recovery,
+      RegionHome regions,
       MetaMetrics metrics,
       CallerGate gate,
       TokenIssuer tokens,
@@ -65,7 +67,7 @@ final class MetaRequestHandler implements RpcService {
     this.audit = audit;
     this.coordinators =
         new CoordinatorOps(
-            snapshots, recovery, new ServerRetirement(raft, batcher, store, registry));
+            snapshots, recovery, new ServerRetirement(raft, batcher, store, registry), regions);
     this.clusterStatus = new ClusterStatusReport(raft, store, registry, recovery);
     this.newFiles = newFiles;
   }

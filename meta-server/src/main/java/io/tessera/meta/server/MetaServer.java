@@ -20,6 +20,7 @@ import io.tessera.meta.ratis.MetaStateMachine;
 import io.tessera.meta.ratis.RaftPortGuard;
 import io.tessera.meta.ratis.RaftSubmitter;
 import io.tessera.meta.recovery.RecoveryCoordinator;
+import io.tessera.meta.regions.RegionHome;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.registry.PlacementPolicy;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
@@ -84,6 +85,7 @@ public final class MetaServer implements Closeable {
   private final SnapshotCoordinator snapshots;
   private final RecoveryCoordinator recovery;
   private final SecurityUpkeep upkeep;
+  private final RegionHome regions;
   private final ServerMetrics metrics;
   private volatile boolean closing;
   private final ScheduledExecutorService watchdog =
@@ -105,8 +107,10 @@ public final class MetaServer implements Closeable {
       SnapshotCoordinator snapshots,
       RecoveryCoordinator recovery,
       SecurityUpkeep upkeep,
+      RegionHome regions,
       ServerMetrics metrics) {
     this.upkeep = upkeep;
+    this.regions = regions;
     this.metrics = metrics;
     this.recovery = recovery;
     this.snapshots = snapshots;
@@ -205,6 +209,8 @@ public final class MetaServer implements Closeable {
             new SnapshotCoordinator.Settings(
                 config.get(MetaServerConfigKeys.Snapshots.FS_SNAPSHOT_DRAIN_TIMEOUT),
                 config.get(MetaServerConfigKeys.Snapshots.FS_SNAPSHOT_GIVE_UP)));
+    RegionHome regions =
+        new RegionHome(raft, sm::store, config.get(MetaServerConfigKeys.Regions.REGION_LEASE));
     RecoveryCoordinator recovery =
         new RecoveryCoordinator(
             batcher::submit,
@@ -244,6 +250,7 @@ public final class MetaServer implements Closeable {
                                           MetaServerConfigKeys.Placement.DEFAULT_STRIPE_UNIT)),
                           snapshots,
                           recovery,
+                          regions,
                           metrics,
                           new CallerGate(config.get(MetaServerConfigKeys.Security.SUPERUSER_GROUP)),
                           new TokenIssuer(
@@ -281,6 +288,7 @@ public final class MetaServer implements Closeable {
             config.get(MetaServerConfigKeys.DataServers.RECLAIM_PER_SECOND));
     reclaimer.start();
     recovery.start();
+    regions.start();
     SecurityUpkeep upkeep =
         new SecurityUpkeep(
             sm::store,
@@ -314,6 +322,7 @@ public final class MetaServer implements Closeable {
         snapshots,
         recovery,
         upkeep,
+        regions,
         metrics.metrics);
   }
 
@@ -465,6 +474,7 @@ public final class MetaServer implements Closeable {
     upkeep.close();
     reclaimer.close();
     recovery.close();
+    regions.close();
     snapshots.close();
     rpc.close();
     raftServer.close();

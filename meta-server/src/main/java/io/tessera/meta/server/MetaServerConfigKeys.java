@@ -199,9 +199,8 @@ public final class MetaServerConfigKeys {
     /**
      * Writers of locked stripes wait, so before each lock writers may wait for, a rebuild pauses
      * until its locks fill no more than this share. A file nobody writes is copied without pausing,
-     * its locks counting only when the data servers say writers waited on them. Writers
-     * spread over a few busy files soon all wait on whichever is locked: the share is about what
-     * they lose.
+     * its locks counting only when the data servers say writers waited on them. Writers spread over
+     * a few busy files soon all wait on whichever is locked: the share is about what they lose.
      */
     public static final ConfigKey<Integer> REBUILD_LOCK_SHARE_UNDER_LOAD =
         ConfigKey.percent(
@@ -226,6 +225,22 @@ public final class MetaServerConfigKeys {
                 REBUILD_RATE_UNDER_LOAD,
                 REBUILD_LOCK_SHARE_UNDER_LOAD,
                 REBUILD_LOCK_LEASE));
+  }
+
+  /** Region locks and sharing intents, kept by the leader. */
+  public static final class Regions {
+    private Regions() {}
+
+    public static final ConfigKey<Duration> REGION_LEASE =
+        ConfigKey.duration(
+            "tessera.meta.region-lease",
+            Duration.ofSeconds(10),
+            "how long a client's region locks and sharing intents outlive its last word to the"
+                + " leader (a client that dies holding them frees them after this); a new leader"
+                + " takes only reclaims for this long");
+
+    public static final ConfigSection SECTION =
+        new ConfigSection("Region locks", List.of(REGION_LEASE));
   }
 
   /** Users, access tokens, the audit log. */
@@ -300,6 +315,7 @@ public final class MetaServerConfigKeys {
           Raft.SECTION,
           Snapshots.SECTION,
           Recovery.SECTION,
+          Regions.SECTION,
           Security.SECTION);
 
   public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
