@@ -3,6 +3,7 @@ package io.tessera.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tessera.cli.Tessera;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.OpenOptions;
 import io.tessera.client.RegionLock;
@@ -14,12 +15,16 @@ import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.InProcessCluster;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -188,5 +193,53 @@ class RegionLockTest {
             carol.openFile("/shared/intents", OpenOptions.read().sharing(Sharing.EXCLUSIVE))) {
       assertThat(c.sharing()).isEqualTo(Sharing.EXCLUSIVE);
     }
+  }
+
+  @Test
+  void theCliListsWhoHoldsWhatAndTheExerciserPrintsOneLinePerKind() throws Exception {
+    try (TesseraFile a = create("/shared/listed");
+        RegionLock l = a.lock(0, 65536, true)) {
+      Cli locks = cli("fs", "locks", "/shared/listed");
+      assertThat(locks.code()).as(locks.err()).isZero();
+      assertThat(locks.out())
+          .contains("CLIENT", "[0, 65536)", "shared", "pid " + ProcessHandle.current().pid());
+    }
+    Cli ex =
+        cli(
+            "bench",
+            "exerciser",
+            "--pattern",
+            "SP",
+            "--size",
+            "512K",
+            "--record",
+            "64K",
+            "--processes",
+            "2",
+            "--all",
+            "--dir",
+            "/shared/ex");
+    assertThat(ex.code()).as(ex.err()).isZero();
+    for (String kind : List.of("wrt", "wrt-lck", "wrt-sml-lck", "rdr", "rdr-lck", "rdr-sml-lck")) {
+      assertThat(ex.out()).containsPattern("(?m)^" + kind + ": [0-9.]+ MB/s$");
+    }
+    Cli bad = cli("bench", "exerciser", "--pattern", "SPX");
+    assertThat(bad.code()).isNotZero();
+    assertThat(bad.err()).contains("string of S and P steps");
+  }
+
+  record Cli(int code, String out, String err) {}
+
+  private static Cli cli(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(
+        List.of(
+            "--meta", plan.metaAddresses(), "--credentials", plan.adminCredentials().toString()));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code =
+        Tessera.run(
+            new PrintWriter(out, true), new PrintWriter(err, true), all.toArray(String[]::new));
+    return new Cli(code, out.toString(), err.toString());
   }
 }

@@ -24,8 +24,11 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +47,9 @@ public final class RegionLocks implements AutoCloseable {
 
   /** How long a tryLock lets the home call back regions other clients cache but do not use. */
   static final int TRY_WAIT_MS = 1000;
+
+  /** How long closing the file system waits for the home to hear what it gives back. */
+  static final int CLOSE_WAIT_MS = 2000;
 
   private final MetaClient meta;
   private final AtomicLong roundTrips;
@@ -126,7 +132,9 @@ public final class RegionLocks implements AutoCloseable {
    */
   public Active lock(long fileId, Region region, Duration timeout, boolean tryOnly)
       throws IOException {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long deadline =
+        System.nanoTime()
+            + (tryOnly ? Duration.ofMillis(TRY_WAIT_MS).toNanos() : timeout.toNanos());
     while (true) {
       synchronized (this) {
         ensureOpen();
@@ -137,6 +145,9 @@ public final class RegionLocks implements AutoCloseable {
             return null;
           }
           if (!waitLocally(deadline)) {
+            if (tryOnly) {
+              return null; // still on its way back to the home
+            }
             throw timedOut(fileId, region, "this client's own locks", timeout);
           }
           continue;
@@ -320,9 +331,6 @@ public final class RegionLocks implements AutoCloseable {
       }
       if (deadline - System.nanoTime() <= 0) {
         throw e;
-      }
-      if (e.getMessage().contains("lock home")) {
-        sleep(200); // a new home waiting for reclaims
       }
       return null;
     }
@@ -537,49 +545,56 @@ public final class RegionLocks implements AutoCloseable {
     }
   }
 
-  /** Gives back every region and intent (best effort) and stops renewing. */
+  /**
+   * Gives back every region and intent and stops renewing: best effort, all at once, waiting at
+   * most {@link #CLOSE_WAIT_MS} (what the home does not hear of goes with the lease).
+   */
   @Override
   public void close() {
-    Map<Long, List<Region>> regions = new HashMap<>();
-    Map<Long, List<SharingProto>> intents = new HashMap<>();
+    List<CompletableFuture<MetaResponseProto>> sent = new ArrayList<>();
     Thread r;
     synchronized (this) {
       if (closed) {
         return;
       }
-      files.forEach(
-          (id, f) -> {
-            regions.put(id, f.held.all());
-            intents.put(id, List.copyOf(f.intents.keySet()));
-          });
+      closed = true;
       r = renewer;
-      if (r == null) {
-        closed = true;
-        return;
-      }
-    }
-    for (Map.Entry<Long, List<Region>> e : regions.entrySet()) {
-      if (!e.getValue().isEmpty()) {
-        giveBack(e.getKey(), List.of(new Region(0, Region.TO_END, false)));
-      }
-    }
-    intents.forEach(
-        (id, list) ->
-            list.forEach(
-                s -> {
-                  try {
-                    call(
+      if (r != null) {
+        files.forEach(
+            (id, f) -> {
+              if (!f.held.isEmpty()) {
+                sent.add(
+                    send(
                         RegionRequestProto.newBuilder()
                             .setFileId(id)
-                            .setClose(RegionCloseProto.newBuilder().setSharing(s)));
-                  } catch (IOException e) {
-                    LOG.debug("Closing the intent on file {} failed: {}", id, e.getMessage());
-                  }
-                }));
-    synchronized (this) {
-      closed = true;
+                            .setUnlock(RegionUnlockProto.newBuilder().setOffset(0).setLength(0))));
+              }
+              for (SharingProto s : f.intents.keySet()) {
+                sent.add(
+                    send(
+                        RegionRequestProto.newBuilder()
+                            .setFileId(id)
+                            .setClose(RegionCloseProto.newBuilder().setSharing(s))));
+              }
+            });
+      }
       notifyAll();
     }
+    if (r == null) {
+      return;
+    }
+    try {
+      CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
+          .get(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.debug("Giving back region locks at close: {}", e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     r.interrupt();
+  }
+
+  private CompletableFuture<MetaResponseProto> send(RegionRequestProto.Builder region) {
+    return meta.call(MetaRequestProto.newBuilder().setRegion(region));
   }
 }

@@ -179,8 +179,9 @@ public final class RegionHome implements AutoCloseable {
     if (reclaim || left <= 0) {
       return null;
     }
+    // UNAVAILABLE: clients' meta calls retry it on their own until the grace period is over
     return error(
-        StatusProto.BUSY,
+        StatusProto.UNAVAILABLE,
         "this meta replica became the lock home a moment ago: for "
             + (left / 1_000_000 + 1)
             + " ms more it takes only locks clients held at the previous one");
