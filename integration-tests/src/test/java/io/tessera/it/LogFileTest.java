@@ -2,7 +2,6 @@ package io.tessera.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tessera.cli.Tessera;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFile;
@@ -13,8 +12,6 @@ import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.InProcessCluster;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -203,28 +200,29 @@ class LogFileTest {
   void theCliMakesLogDirectoriesAndFilesAndShowsAndFlattensThem(@TempDir Path local)
       throws Exception {
     String meta = cluster.plan().metaAddresses();
-    assertThat(cli("fs", "mkdir", "--log", "--ec", "2+1", "/cli-logs", "--meta", meta).code)
+    assertThat(cli("fs", "mkdir", "--log", "--ec", "2+1", "/cli-logs", "--meta", meta).code())
         .isZero();
     Path big = local.resolve("big.dat");
     byte[] data = new byte[1_000_003];
     new Random(9).nextBytes(data);
     Files.write(big, data);
-    Cli put = cli("fs", "put", "-q", "--log", big.toString(), "/one.dat", "--meta", meta);
-    assertThat(put.code).as(put.err).isZero();
-    Cli stat = cli("fs", "stat", "/one.dat", "--meta", meta);
-    assertThat(stat.out).contains("Kind: log", "Writers: 1 (0 open)", "Flattened: yes");
+    InProcessCli.Result put =
+        cli("fs", "put", "-q", "--log", big.toString(), "/one.dat", "--meta", meta);
+    assertThat(put.code()).as(put.err()).isZero();
+    InProcessCli.Result stat = cli("fs", "stat", "/one.dat", "--meta", meta);
+    assertThat(stat.out()).contains("Kind: log", "Writers: 1 (0 open)", "Flattened: yes");
     try (TesseraFile f = fs.createFile("/cli-logs/inherits", CreateOptions.defaults())) {
       f.write(0, data, 0, 1000);
       f.sync();
-      assertThat(cli("fs", "stat", "/cli-logs/inherits", "--meta", meta).out)
+      assertThat(cli("fs", "stat", "/cli-logs/inherits", "--meta", meta).out())
           .as("a file made in a --log directory")
           .contains("Kind: log", "RS 2+1", "Writers: 1 (1 open)", "Flattened: no");
-      Cli flatten = cli("fs", "flatten", "/cli-logs/inherits", "--meta", meta);
-      assertThat(flatten.code).as(flatten.err).isZero();
-      assertThat(flatten.out).contains("1 index entries from 1 writers");
+      InProcessCli.Result flatten = cli("fs", "flatten", "/cli-logs/inherits", "--meta", meta);
+      assertThat(flatten.code()).as(flatten.err()).isZero();
+      assertThat(flatten.out()).contains("1 index entries from 1 writers");
     }
     Path back = local.resolve("back.dat");
-    assertThat(cli("fs", "get", "-q", "/one.dat", back.toString(), "--meta", meta).code).isZero();
+    assertThat(cli("fs", "get", "-q", "/one.dat", back.toString(), "--meta", meta).code()).isZero();
     assertThat(Files.readAllBytes(back)).isEqualTo(data);
   }
 
@@ -234,16 +232,7 @@ class LogFileTest {
     return b;
   }
 
-  private record Cli(int code, String out, String err) {}
-
-  private static Cli cli(String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--credentials", cluster.plan().adminCredentials().toString()));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        Tessera.run(
-            new PrintWriter(out, true), new PrintWriter(err, true), all.toArray(String[]::new));
-    return new Cli(code, out.toString(), err.toString());
+  private static InProcessCli.Result cli(String... args) {
+    return InProcessCli.run(cluster.plan().adminCredentials(), args);
   }
 }

@@ -3,7 +3,6 @@ package io.tessera.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tessera.cli.Tessera;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.OpenOptions;
 import io.tessera.client.RegionLock;
@@ -15,8 +14,6 @@ import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.InProcessCluster;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
@@ -199,12 +196,12 @@ class RegionLockTest {
   void theCliListsWhoHoldsWhatAndTheExerciserPrintsOneLinePerKind() throws Exception {
     try (TesseraFile a = create("/shared/listed");
         RegionLock l = a.lock(0, 65536, true)) {
-      Cli locks = cli("fs", "locks", "/shared/listed");
+      InProcessCli.Result locks = cli("fs", "locks", "/shared/listed");
       assertThat(locks.code()).as(locks.err()).isZero();
       assertThat(locks.out())
           .contains("CLIENT", "[0, 65536)", "shared", "pid " + ProcessHandle.current().pid());
     }
-    Cli ex =
+    InProcessCli.Result ex =
         cli(
             "bench",
             "exerciser",
@@ -223,23 +220,14 @@ class RegionLockTest {
     for (String kind : List.of("wrt", "wrt-lck", "wrt-sml-lck", "rdr", "rdr-lck", "rdr-sml-lck")) {
       assertThat(ex.out()).containsPattern("(?m)^" + kind + ": [0-9.]+ MB/s$");
     }
-    Cli bad = cli("bench", "exerciser", "--pattern", "SPX");
+    InProcessCli.Result bad = cli("bench", "exerciser", "--pattern", "SPX");
     assertThat(bad.code()).isNotZero();
     assertThat(bad.err()).contains("string of S and P steps");
   }
 
-  record Cli(int code, String out, String err) {}
-
-  private static Cli cli(String... args) {
+  private static InProcessCli.Result cli(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(
-        List.of(
-            "--meta", plan.metaAddresses(), "--credentials", plan.adminCredentials().toString()));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code =
-        Tessera.run(
-            new PrintWriter(out, true), new PrintWriter(err, true), all.toArray(String[]::new));
-    return new Cli(code, out.toString(), err.toString());
+    all.addAll(List.of("--meta", plan.metaAddresses()));
+    return InProcessCli.run(plan.adminCredentials(), all.toArray(String[]::new));
   }
 }
