@@ -29,11 +29,19 @@ function bytes(n) {
 
 function time(ms) { return ms ? new Date(ms).toLocaleString() : ''; }
 
-function showError(message) {
+// One message line. Its kind says who may clear it: a periodic refresh clears only the
+// failure it reported itself, so the outcome of an action stays until the user acts again.
+function showMessage(text, kind) {
   const e = $('error');
-  e.textContent = message || '';
-  e.hidden = !message;
+  e.textContent = text || '';
+  e.hidden = !text;
+  e.dataset.kind = text ? kind : '';
 }
+
+function showError(message) { showMessage(message, 'error'); }
+
+function alertInfo(text) { showMessage(text, 'info'); }
+
 
 async function api(method, path, body) {
   const headers = { 'Authorization': 'Bearer ' + sessionStorage.getItem(TOKEN_KEY) };
@@ -96,6 +104,7 @@ function show(tab) {
   for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('active', b.dataset.tab === tab);
   for (const s of document.querySelectorAll('.tab')) s.hidden = s.id !== 'tab-' + tab;
   clearInterval(state.timer);
+  showError('');
   refresh();
   state.timer = setInterval(() => { if (live.has(state.tab)) refresh(); }, REFRESH_MS);
 }
@@ -103,9 +112,10 @@ function show(tab) {
 async function refresh() {
   try {
     await loaders[state.tab]();
-    showError('');
+    $('app').dataset.refreshes = Number($('app').dataset.refreshes || 0) + 1;
+    if ($('error').dataset.kind === 'refresh') showMessage('', '');
   } catch (e) {
-    showError(e.message);
+    showMessage(e.message, 'refresh');
   }
 }
 
@@ -247,13 +257,6 @@ function confirmRestore(name) {
     } catch (e) { showError('Restore failed: ' + e.message); }
   };
   d.showModal();
-}
-
-function alertInfo(text) {
-  const e = $('error');
-  e.textContent = text;
-  e.hidden = false;
-  e.dataset.kind = 'info';
 }
 
 async function deleteSnapshot(name) {

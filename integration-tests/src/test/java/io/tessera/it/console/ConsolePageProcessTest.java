@@ -84,6 +84,12 @@ class ConsolePageProcessTest {
   }
 
   /** A data server's state on the overview. */
+  /** How many times the page has refreshed its current tab by itself. */
+  static int refreshes() {
+    String n = browser.findElement(By.id("app")).getDomAttribute("data-refreshes");
+    return n == null ? 0 : Integer.parseInt(n);
+  }
+
   static String stateOf(String server) {
     return waitFor(
         textOf(By.cssSelector("#overview-servers tr[data-server='" + server + "'] td.state")));
@@ -221,6 +227,11 @@ class ConsolePageProcessTest {
     path.sendKeys("/docs/plan.txt");
     browser.findElement(By.id("confirm-ok")).click();
     waitFor(ExpectedConditions.textToBePresentInElementLocated(By.id("error"), "Restored"));
+    int refreshes = refreshes();
+    waitFor(d -> refreshes() >= refreshes + 2 ? true : null);
+    assertThat(browser.findElement(By.id("error")).getText())
+        .as("the outcome stays on screen while the tab refreshes itself")
+        .startsWith("Restored /docs/plan.txt from before-edit");
     assertThat(read("/docs/plan.txt")).isEqualTo("the plan, version 1");
     assertThat(read("/docs/other.txt")).isEqualTo("other, version 2");
     assertThat(fs.admin().console().audit(0, 10))
