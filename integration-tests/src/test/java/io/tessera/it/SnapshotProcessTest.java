@@ -121,7 +121,9 @@ class SnapshotProcessTest {
         assertThat(degraded.missingServers()).containsExactly("ds-3");
         assertThat(read(fs, "/.snapshots/degraded/snap/a")).isEqualTo(before);
         cluster.restart("ds-3");
-        cluster.awaitReady(Duration.ofSeconds(60));
+        // ds-3 comes back stale for the log the appender has grown by ~100 MiB meanwhile; the
+        // rebuild copies it under load, at a share of the appender's time
+        cluster.awaitReady(Duration.ofSeconds(120));
         write(fs, "/snap/a", bytes(3 << 20, 2)); // overwrites land on ds-3 again, at the new epoch
         assertThat(read(fs, "/.snapshots/degraded/snap/a")).isEqualTo(before);
         FileCheck check = fs.admin().check("/.snapshots/degraded/snap/a", true);

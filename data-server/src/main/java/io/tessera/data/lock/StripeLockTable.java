@@ -154,9 +154,9 @@ public final class StripeLockTable {
     long first = lock.getFirstStripe();
     long end = first + lock.getStripeCount();
     long now = nanoClock.getAsLong();
-    boolean fileBusy = recovery && recentWriters.busy(lock.getFileId(), now);
+    boolean stripesBusy = recovery && recentWriters.busy(lock.getFileId(), first, end, now);
     if (!recovery) {
-      recentWriters.asked(lock.getFileId(), now);
+      recentWriters.asked(lock.getFileId(), first, end, now);
     }
     List<Held> held = byFile.computeIfAbsent(lock.getFileId(), f -> new ArrayList<>());
     for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
@@ -216,7 +216,7 @@ public final class StripeLockTable {
             epoch,
             recovery && lock.getCopyOnly(),
             false,
-            new AtomicBoolean(fileBusy)));
+            new AtomicBoolean(stripesBusy)));
     store.putLock(
         key,
         ByteBuffer.allocate(8 + 8 + 8).putLong(grantedAt).putLong(lease).putLong(epoch).array());
@@ -259,9 +259,8 @@ public final class StripeLockTable {
 
   /**
    * Whether a writer asked for stripes overlapping {@code lock} while the client held it and was
-   * refused, or (a recovery lock) asked for any stripes of the file in the second before it was
-   * granted ({@link RecentWriters}); false once the lock is gone. Asked before the lock is
-   * released.
+   * refused, or (a recovery lock) asked for any of its stripes in the second before it was granted
+   * ({@link RecentWriters}); false once the lock is gone. Asked before the lock is released.
    */
   public synchronized boolean writersRefused(StripeLockProto lock, ByteString client) {
     List<Held> held = byFile.get(lock.getFileId());

@@ -120,6 +120,33 @@ class StripeLockTableTest {
   }
 
   @Test
+  void aRebuildsChunkLockBehindAnAppendersTailCostsTheAppenderNothing() throws Exception {
+    ByteString coordinator = RecoveryIdentity.newClientId();
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      // Alice appends: each write locks the stripe at the end of the file
+      for (long stripe = 900; stripe < 905; stripe++) {
+        table.tryLock(lock(stripe, 1, stripe), ALICE, false, 0);
+        table.release(lock(stripe, 1, stripe), ALICE);
+        clock.addAndGet(Duration.ofMillis(20).toNanos());
+      }
+
+      StripeLockProto earlyChunk = lock(0, 64, 2_000);
+      table.tryLock(earlyChunk, coordinator, true, 0);
+      assertThat(table.writersRefused(earlyChunk, coordinator))
+          .as("the rebuild copies stripes far behind Alice's tail: she never waits for them")
+          .isFalse();
+      table.release(earlyChunk, coordinator);
+
+      StripeLockProto tailChunk = lock(896, 64, 2_001);
+      table.tryLock(tailChunk, coordinator, true, 0);
+      assertThat(table.writersRefused(tailChunk, coordinator))
+          .as("the rebuild reached the stripes Alice is writing: her next append waits")
+          .isTrue();
+    }
+  }
+
+  @Test
   void aLockWhoseWriterDiedWaitsForRecoveryToRepairItsStripesThenRecoveryTakesItOver()
       throws Exception {
     try (RocksShardStore store = new RocksShardStore(dir)) {
