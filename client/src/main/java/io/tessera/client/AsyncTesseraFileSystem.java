@@ -1,6 +1,9 @@
 package io.tessera.client;
 
+import static io.tessera.client.VirtualFileSystem.normalize;
+
 import io.tessera.client.admin.ClusterAdmin;
+import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.client.internal.DataClient;
 import io.tessera.client.internal.FileTarget;
 import io.tessera.client.internal.LayoutRefresh;
@@ -56,11 +59,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * TesseraException} carrying the status code. {@link TesseraFileSystem} is the blocking facade over
  * it. Thread-safe; share one per process.
  */
-public final class AsyncTesseraFileSystem implements Closeable {
+public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeable {
   /** Where snapshots are read: /.snapshots/NAME/... (read-only). */
-  public static final String SNAPSHOTS = "/.snapshots";
-
   private final RpcClientPool pool;
+
   private final RpcClientPool metaPool;
   private final MetaClient meta;
   private final FsContext ctx;
@@ -184,6 +186,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
    * Only a trusted proxy may: an NFS gateway's credentials; anyone else's requests are refused.
    * File I/O goes on through this client's own access. Closing the view does nothing.
    */
+  @Override
   public AsyncTesseraFileSystem actingFor(ActorProto user) {
     return new AsyncTesseraFileSystem(this, meta.actingFor(user));
   }
@@ -238,11 +241,13 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   /** Who this client is (its credentials'), or null without security. */
+  @Override
   public Identity identity() {
     return security.enabled() ? security.credentials().identity() : null;
   }
 
   /** Creates a regular file and opens it; fails with EXISTS unless overwrite was asked for. */
+  @Override
   public CompletableFuture<TesseraFile> create(String path, CreateOptions options) {
     String p = normalize(path);
     CreateRequestProto.Builder c =
@@ -287,6 +292,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   /** Opens an existing regular file. */
+  @Override
   public CompletableFuture<TesseraFile> open(String path) {
     String p = normalize(path);
     return meta.call(
@@ -346,6 +352,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   /** Attributes of a file or directory. */
+  @Override
   public CompletableFuture<FileStatus> stat(String path) {
     String p = normalize(path);
     return meta.call(
@@ -354,6 +361,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
   }
 
   /** One page of a directory's entries, by name, after {@code startAfter} ("" for the first). */
+  @Override
   public CompletableFuture<DirectoryPage> list(String path, String startAfter, int limit) {
     String p = normalize(path);
     return meta.call(
@@ -382,6 +390,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
    * than the cluster's data servers is refused unless it says {@link
    * CreateOptions#widerThanCluster}.
    */
+  @Override
   public CompletableFuture<FileStatus> mkdir(
       String path, boolean parents, CreateOptions defaultLayout) {
     String p = normalize(path);
@@ -419,6 +428,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
    * Renames atomically; an existing target is replaced by POSIX rules if {@code replace}, else the
    * rename fails with EXISTS and changes nothing.
    */
+  @Override
   public CompletableFuture<Void> rename(String source, String target, boolean replace) {
     String s = normalize(source);
     String t = normalize(target);
@@ -436,6 +446,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
    * Removes a file, or a directory: an empty one, or with {@code recursive} a whole tree. Space on
    * the data servers is freed in the background.
    */
+  @Override
   public CompletableFuture<Void> delete(String path, boolean recursive) {
     String p = normalize(path);
     return meta.call(
@@ -453,6 +464,7 @@ public final class AsyncTesseraFileSystem implements Closeable {
    * Changes attributes of the file at {@code path}, or (with a null path) of the file {@code
    * fileId} wherever it is; with both, the file at path must still be that file.
    */
+  @Override
   public CompletableFuture<FileStatus> changeAttributes(
       String path, long fileId, AttributeChange change) {
     String p = path == null ? "" : normalize(path);
@@ -478,11 +490,13 @@ public final class AsyncTesseraFileSystem implements Closeable {
    * snapshot name) as that snapshot has it; {@link FileStatus#path} is its path ("" when an
    * ancestor was created before paths could be found from ids).
    */
+  @Override
   public CompletableFuture<FileStatus> statById(long fileId, String snapshot) {
     return byId(fileId, snapshot).thenApply(r -> FileStatus.of(r.getPath(), r.getInode()));
   }
 
   /** Opens a regular file by its inode number (see {@link #statById}). */
+  @Override
   public CompletableFuture<TesseraFile> openById(long fileId, String snapshot) {
     return byId(fileId, snapshot)
         .thenApply(
@@ -504,6 +518,42 @@ public final class AsyncTesseraFileSystem implements Closeable {
     return meta.call(MetaRequestProto.newBuilder().setGetAttr(g));
   }
 
+  @Override
+  public CompletableFuture<Void> truncate(String path, long size) {
+    return open(path)
+        .thenCompose(f -> f.truncateAsync(size).whenComplete((v, e) -> f.closeAsync()));
+  }
+
+  @Override
+  public CompletableFuture<Capacity> capacity() {
+    return admin
+        .statusAsync()
+        .thenApply(
+            s ->
+                s.dataServers().stream()
+                    .filter(d -> d.up() && !d.decommissioned())
+                    .map(d -> new Capacity(d.capacityBytes(), d.freeBytes(), d.usedBytes()))
+                    .reduce(
+                        new Capacity(0, 0, 0),
+                        (a, b) ->
+                            new Capacity(
+                                a.totalBytes() + b.totalBytes(),
+                                a.freeBytes() + b.freeBytes(),
+                                a.usedBytes() + b.usedBytes())));
+  }
+
+  @Override
+  public CompletableFuture<List<RegionHolder>> regionHolders(String path) {
+    return stat(path)
+        .thenCompose(s -> ctx.regions.list(s.fileId()))
+        .thenApply(r -> r.getHoldersList().stream().map(RegionHolder::of).toList());
+  }
+
+  @Override
+  public CompletableFuture<List<SnapshotInfo>> snapshots() {
+    return admin.snapshots().listAsync();
+  }
+
   /** The blocking facade over this client. */
   public TesseraFileSystem blocking() {
     return blocking;
@@ -515,24 +565,6 @@ public final class AsyncTesseraFileSystem implements Closeable {
    */
   public ClusterAdmin admin() {
     return admin;
-  }
-
-  /**
-   * Checks and normalises an absolute path: repeated and trailing slashes are dropped.
-   *
-   * @throws IllegalArgumentException for a relative or empty path
-   */
-  public static String normalize(String path) {
-    if (path == null || !path.startsWith("/")) {
-      throw new IllegalArgumentException("path '" + path + "' must be absolute (start with /)");
-    }
-    StringBuilder b = new StringBuilder();
-    for (String c : path.split("/")) {
-      if (!c.isEmpty()) {
-        b.append('/').append(c);
-      }
-    }
-    return b.length() == 0 ? "/" : b.toString();
   }
 
   /** This client's region locks and sharing intents. */

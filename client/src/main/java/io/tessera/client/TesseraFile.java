@@ -188,13 +188,19 @@ public final class TesseraFile implements Closeable {
 
   /** Cuts the file to {@code newSize} bytes (or extends it with zeros). */
   public void truncate(long newSize) throws IOException {
+    Futures.get(truncateAsync(newSize));
+  }
+
+  /** {@link #truncate} without waiting. */
+  public CompletableFuture<Void> truncateAsync(long newSize) {
     if (newSize < 0) {
-      throw new IllegalArgumentException("negative size " + newSize);
+      return CompletableFuture.failedFuture(
+          new TesseraException(StatusProto.INVALID_ARGUMENT, "negative size " + newSize));
     }
     if (inSnapshot) {
-      throw readOnly();
+      return CompletableFuture.failedFuture(readOnly());
     }
-    Futures.get(body.truncate(newSize));
+    return body.truncate(newSize);
   }
 
   /** Servers of this file known to hold stale shards (skipped by reads and writes). */

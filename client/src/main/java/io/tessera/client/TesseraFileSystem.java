@@ -117,8 +117,7 @@ public final class TesseraFileSystem implements Closeable {
 
   /** Who holds region locks and sharing intents of the file, as the lock home knows them. */
   public List<RegionHolder> regionHolders(String path) throws IOException {
-    long id = stat(path).fileId();
-    return async.regionLocks().list(id).getHoldersList().stream().map(RegionHolder::of).toList();
+    return Futures.get(async.regionHolders(path));
   }
 
   /** Opens an existing file as a buffered stream with read-ahead. */
@@ -213,9 +212,7 @@ public final class TesseraFileSystem implements Closeable {
 
   /** Cuts a file to {@code size} bytes. */
   public void truncate(String path, long size) throws IOException {
-    try (TesseraFile f = openFile(path)) {
-      f.truncate(size);
-    }
+    Futures.get(async.truncate(path, size));
   }
 
   /** Sets POSIX permission bits (like chmod). */

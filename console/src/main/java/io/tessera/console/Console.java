@@ -82,7 +82,7 @@ public final class Console implements Closeable {
                     metrics.writeText(ctx.outputStream());
                   });
               new ClusterRoutes(admin, watch).register(config.routes);
-              new FileRoutes(fs, actions).register(config.routes);
+              new FileRoutes(fs.async(), admin, actions).register(config.routes);
               new SnapshotRoutes(admin.snapshots(), actions).register(config.routes);
               new QosRoutes(admin.qos(), actions).register(config.routes);
               new AuditRoutes(admin.console()).register(config.routes);

@@ -10,6 +10,7 @@ import io.tessera.client.admin.FileCheck;
 import io.tessera.common.config.Config;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.ProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

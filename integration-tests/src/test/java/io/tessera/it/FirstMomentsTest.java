@@ -8,6 +8,7 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.InProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

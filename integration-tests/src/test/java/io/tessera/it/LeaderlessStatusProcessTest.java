@@ -8,6 +8,7 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.ProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

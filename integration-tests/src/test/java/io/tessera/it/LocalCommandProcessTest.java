@@ -8,6 +8,7 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.security.Credentials;
 import io.tessera.testcluster.ProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

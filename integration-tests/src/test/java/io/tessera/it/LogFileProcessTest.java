@@ -8,6 +8,7 @@ import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.ProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

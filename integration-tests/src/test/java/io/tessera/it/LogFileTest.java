@@ -10,6 +10,7 @@ import io.tessera.client.admin.FileCheck;
 import io.tessera.common.config.Config;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.InProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;

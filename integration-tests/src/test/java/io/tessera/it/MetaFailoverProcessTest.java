@@ -9,6 +9,7 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.ProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

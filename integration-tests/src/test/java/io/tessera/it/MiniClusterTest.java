@@ -25,6 +25,7 @@ import io.tessera.meta.state.NamespaceException;
 import io.tessera.meta.state.NamespaceView;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.InProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -14,6 +14,7 @@ import io.tessera.client.admin.QosStatus;
 import io.tessera.common.config.Config;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.ProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -8,6 +8,7 @@ import io.tessera.client.admin.ClusterStatus;
 import io.tessera.meta.server.MetaPeer;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.ProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

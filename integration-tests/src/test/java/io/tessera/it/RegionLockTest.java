@@ -14,6 +14,7 @@ import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.InProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;

@@ -11,6 +11,7 @@ import io.tessera.client.admin.ClusterStatus;
 import io.tessera.common.config.Config;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.InProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

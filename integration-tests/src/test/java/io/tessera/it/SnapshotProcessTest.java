@@ -12,6 +12,7 @@ import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.meta.snapshot.SnapshotCoordinator;
 import io.tessera.testcluster.ClusterPlan;
 import io.tessera.testcluster.ProcessCluster;
+import io.tessera.testcluster.TestPorts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package io.tessera.client.admin;
 
-import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.Futures;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.client.internal.DataClient;
 import io.tessera.client.internal.FileTarget;
 import io.tessera.client.internal.MetaClient;
@@ -194,7 +194,7 @@ public final class ClusterAdmin {
    * {@code verifyParity} whether every stripe's parity matches its data (reads it all).
    */
   public FileCheck check(String path, boolean verifyParity) throws IOException {
-    String p = AsyncTesseraFileSystem.normalize(path);
+    String p = VirtualFileSystem.normalize(path);
     MetaResponseProto opened =
         Futures.get(
             meta.call(

@@ -1,12 +1,12 @@
 package io.tessera.client.admin;
 
-import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
 import io.tessera.client.LayoutPolicy;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
 import java.io.IOException;
@@ -52,7 +52,7 @@ public final class SnapshotRestorer {
   }
 
   Result restore(String name, String path, LongConsumer onProgress) throws IOException {
-    String target = AsyncTesseraFileSystem.normalize(path);
+    String target = VirtualFileSystem.normalize(path);
     if (target.equals("/.snapshots") || target.startsWith("/.snapshots/")) {
       throw new TesseraException(
           StatusProto.INVALID_ARGUMENT, "restore a path of the live file system, not " + target);

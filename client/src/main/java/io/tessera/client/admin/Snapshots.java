@@ -53,7 +53,8 @@ public final class Snapshots {
     return Futures.get(listAsync());
   }
 
-  CompletableFuture<List<SnapshotInfo>> listAsync() {
+  /** {@link #list} without waiting. */
+  public CompletableFuture<List<SnapshotInfo>> listAsync() {
     return meta.call(
             MetaRequestProto.newBuilder()
                 .setSnapshotList(SnapshotListRequestProto.getDefaultInstance()))

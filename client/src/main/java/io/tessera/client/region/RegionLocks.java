@@ -206,11 +206,14 @@ public final class RegionLocks implements AutoCloseable {
   }
 
   /** Who holds regions and intents of the file (at the home). */
-  public RegionResponseProto list(long fileId) throws IOException {
-    return call(RegionRequestProto.newBuilder()
-            .setFileId(fileId)
-            .setList(RegionListProto.getDefaultInstance()))
-        .getRegion();
+  public CompletableFuture<RegionResponseProto> list(long fileId) {
+    return meta.call(
+            MetaRequestProto.newBuilder()
+                .setRegion(
+                    RegionRequestProto.newBuilder()
+                        .setFileId(fileId)
+                        .setList(RegionListProto.getDefaultInstance())))
+        .thenApply(MetaResponseProto::getRegion);
   }
 
   void release(Active a) throws IOException {

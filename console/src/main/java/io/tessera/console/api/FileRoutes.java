@@ -7,7 +7,7 @@ import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
 import io.tessera.client.LayoutPolicy;
 import io.tessera.client.RegionHolder;
-import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.client.admin.FileCheck;
 import io.tessera.common.layout.StripeLayout;
@@ -25,13 +25,13 @@ public final class FileRoutes {
   /** Most files one fsck call checks. */
   static final int MAX_FSCK_FILES = 10_000;
 
-  private final TesseraFileSystem fs;
+  private final VirtualFileSystem fs;
   private final ClusterAdmin admin;
   private final Actions actions;
 
-  public FileRoutes(TesseraFileSystem fs, Actions actions) {
+  public FileRoutes(VirtualFileSystem fs, ClusterAdmin admin, Actions actions) {
     this.fs = fs;
-    this.admin = fs.admin();
+    this.admin = admin;
     this.actions = actions;
   }
 
@@ -130,19 +130,19 @@ public final class FileRoutes {
 
   private void list(Context ctx) throws IOException {
     String path = Requests.path(ctx, "path");
-    FileStatus self = fs.stat(path);
+    FileStatus self = Futures.get(fs.stat(path));
     if (!self.directory()) {
       ctx.json(
           new Listing(
               Entry.of(self),
               List.of(),
               null,
-              fs.regionHolders(path).stream().map(LockHolder::of).toList()));
+              Futures.get(fs.regionHolders(path)).stream().map(LockHolder::of).toList()));
       return;
     }
     String after = ctx.queryParam("after");
     int limit = (int) Requests.number(ctx, "limit", 200, 1, MAX_PAGE);
-    DirectoryPage page = Futures.get(fs.async().list(path, after == null ? "" : after, limit));
+    DirectoryPage page = Futures.get(fs.list(path, after == null ? "" : after, limit));
     ctx.json(
         new Listing(
             Entry.of(self),
@@ -157,7 +157,7 @@ public final class FileRoutes {
     int limit = (int) Requests.number(ctx, "limit", 1000, 1, MAX_FSCK_FILES);
     List<Check> checks = new ArrayList<>();
     Deque<String> dirs = new ArrayDeque<>();
-    FileStatus top = fs.stat(path);
+    FileStatus top = Futures.get(fs.stat(path));
     if (top.directory()) {
       dirs.add(path);
     } else {
@@ -169,7 +169,7 @@ public final class FileRoutes {
       String after = "";
       boolean more = true;
       while (more && !truncated) {
-        DirectoryPage page = Futures.get(fs.async().list(dir, after, MAX_PAGE));
+        DirectoryPage page = Futures.get(fs.list(dir, after, MAX_PAGE));
         for (FileStatus s : page.entries()) {
           if (s.directory()) {
             dirs.add(s.path());

@@ -2,6 +2,7 @@ package io.tessera.nfs.gateway;
 
 import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.ClientConfigKeys;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.security.Identity;
@@ -38,7 +39,7 @@ public final class NfsGateway implements Closeable {
   /** The largest record: a WRITE of the largest size (1 MiB) and its headers. */
   private static final int MAX_RECORD = (1 << 20) + 4096;
 
-  private final AsyncTesseraFileSystem fs;
+  private final VirtualFileSystem fs;
   private final RpcServer server;
   private final ScheduledExecutorService sweeper;
   private final InetSocketAddress nfsAddress;
@@ -46,7 +47,7 @@ public final class NfsGateway implements Closeable {
   private final ServerMetrics metrics;
 
   private NfsGateway(
-      AsyncTesseraFileSystem fs,
+      VirtualFileSystem fs,
       RpcServer server,
       ScheduledExecutorService sweeper,
       InetSocketAddress nfsAddress,
@@ -79,7 +80,7 @@ public final class NfsGateway implements Closeable {
     if (clientConfig.get(ClientConfigKeys.Cluster.APP_ID).equals("default")) {
       clientConfig = clientConfig.with(ClientConfigKeys.Cluster.APP_ID, "nfs-gateway");
     }
-    AsyncTesseraFileSystem fs = AsyncTesseraFileSystem.connect(clientConfig, security);
+    VirtualFileSystem fs = AsyncTesseraFileSystem.connect(clientConfig, security);
     byte[] verifier = new byte[8];
     new SecureRandom().nextBytes(verifier);
     OpenFiles files =

@@ -1,6 +1,6 @@
 package io.tessera.nfs.mount;
 
-import io.tessera.client.AsyncTesseraFileSystem;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.nfs.export.ClientRule;
 import io.tessera.nfs.export.Export;
 import io.tessera.nfs.export.Exports;
@@ -89,7 +89,7 @@ public final class MountProgram implements RpcProgram {
       out.writeInt(MNT3ERR_NOENT);
       return;
     }
-    String p = AsyncTesseraFileSystem.normalize("/" + path); // libnfs mounts "" for the root
+    String p = VirtualFileSystem.normalize("/" + path); // libnfs mounts "" for the root
     Optional<Export> export =
         exports.all().stream()
             .filter(e -> e.covers(p))

@@ -1,9 +1,9 @@
 package io.tessera.nfs.v3;
 
-import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.AttributeChange;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.nfs.oncrpc.RpcCall;
 import io.tessera.nfs.oncrpc.UnixCredential;
 import io.tessera.nfs.oncrpc.XdrException;
@@ -66,11 +66,12 @@ final class DirectoryProcedures {
       Node made;
       try {
         // the create itself tells whether the name is taken: no lookup before it
-        AsyncTesseraFileSystem fs = s.fs(t.caller());
+        VirtualFileSystem fs = s.fs(t.caller());
         Services.await(fs.create(path, CreateOptions.defaults().mode(mode)));
         giveAway(fs, path, t.caller().who(), attrs);
         if (verifier != null) {
-          Services.await(fs.setAttributes(path, null, exclusiveTime(verifier)));
+          Services.await(
+              fs.changeAttributes(path, 0, AttributeChange.modified(exclusiveTime(verifier))));
         }
         made = s.resolver().byPath(t.caller().export(), path);
       } catch (NfsError e) {
@@ -129,7 +130,7 @@ final class DirectoryProcedures {
       t = changing(call, op);
       String path = Resolver.child(t.node(), op.name());
       int mode = attrs.mode() != null ? attrs.mode() : 0755;
-      AsyncTesseraFileSystem fs = s.fs(t.caller());
+      VirtualFileSystem fs = s.fs(t.caller());
       FileStatus made = Services.await(fs.mkdir(path, false, CreateOptions.defaults().mode(mode)));
       if (giveAway(fs, path, t.caller().who(), attrs)) {
         made = Services.await(fs.stat(path));
@@ -264,7 +265,7 @@ final class DirectoryProcedures {
    * otherwise); returns whether it did.
    */
   private static boolean giveAway(
-      AsyncTesseraFileSystem fs, String path, UnixCredential who, Attributes.Change attrs)
+      VirtualFileSystem fs, String path, UnixCredential who, Attributes.Change attrs)
       throws NfsError {
     if (who.uid() != 0 || attrs == null || (attrs.uid() == null && attrs.gid() == null)) {
       return false;

@@ -1,10 +1,9 @@
 package io.tessera.nfs.v3;
 
-import io.tessera.client.admin.ClusterStatus;
+import io.tessera.client.Capacity;
 import io.tessera.nfs.oncrpc.RpcCall;
 import io.tessera.nfs.oncrpc.XdrException;
 import io.tessera.nfs.oncrpc.XdrWriter;
-import java.io.IOException;
 
 /** FSSTAT, FSINFO and PATHCONF: the file system as a whole. */
 final class FsProcedures {
@@ -16,7 +15,7 @@ final class FsProcedures {
   private static final long FILES = 1L << 40;
 
   private final Services s;
-  private volatile long[] capacity;
+  private volatile Capacity capacity;
   private volatile long capacityAt;
 
   FsProcedures(Services s) {
@@ -24,24 +23,11 @@ final class FsProcedures {
   }
 
   /** Capacity and free space of the data servers in service, cached for two seconds. */
-  private long[] capacity() throws NfsError {
+  private Capacity capacity() throws NfsError {
     long now = System.currentTimeMillis();
-    long[] c = capacity;
+    Capacity c = capacity;
     if (c == null || now - capacityAt > CAPACITY_TTL_MS) {
-      try {
-        ClusterStatus st = s.fs().admin().status();
-        long total = 0;
-        long free = 0;
-        for (ClusterStatus.DataServer d : st.dataServers()) {
-          if (d.up() && !d.decommissioned()) {
-            total += d.capacityBytes();
-            free += d.freeBytes();
-          }
-        }
-        c = new long[] {total, free};
-      } catch (IOException e) {
-        throw NfsError.of(e);
-      }
+      c = Services.await(s.fs().capacity());
       capacity = c;
       capacityAt = now;
     }
@@ -54,8 +40,8 @@ final class FsProcedures {
         Services.readHandle(call.args()),
         out,
         (t, o) -> {
-          long[] c = capacity();
-          o.writeHyper(c[0]).writeHyper(c[1]).writeHyper(c[1]);
+          Capacity c = capacity();
+          o.writeHyper(c.totalBytes()).writeHyper(c.freeBytes()).writeHyper(c.freeBytes());
           o.writeHyper(FILES).writeHyper(FILES).writeHyper(FILES).writeInt(0);
         });
   }

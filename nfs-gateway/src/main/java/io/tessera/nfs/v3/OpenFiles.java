@@ -1,8 +1,8 @@
 package io.tessera.nfs.v3;
 
-import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.Futures;
 import io.tessera.client.TesseraFile;
+import io.tessera.client.VirtualFileSystem;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 public final class OpenFiles {
   private static final Logger LOG = LoggerFactory.getLogger(OpenFiles.class);
 
-  private final AsyncTesseraFileSystem fs;
+  private final VirtualFileSystem fs;
   private final int flushBytes;
   private final Semaphore buffered;
   private final long idleMillis;
@@ -40,7 +40,7 @@ public final class OpenFiles {
    * @param bufferBytes gathered bytes held at most, over all files: a WRITE past it waits
    * @param idleMillis a file nobody used for this long is closed
    */
-  public OpenFiles(AsyncTesseraFileSystem fs, int flushBytes, long bufferBytes, long idleMillis) {
+  public OpenFiles(VirtualFileSystem fs, int flushBytes, long bufferBytes, long idleMillis) {
     this.fs = fs;
     this.flushBytes = flushBytes;
     this.buffered = new Semaphore((int) Math.min(Integer.MAX_VALUE, bufferBytes));

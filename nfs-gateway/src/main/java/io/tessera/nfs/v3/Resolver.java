@@ -1,12 +1,11 @@
 package io.tessera.nfs.v3;
 
-import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.FileStatus;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
 import io.tessera.nfs.export.Export;
-import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -16,13 +15,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * survive renames, gateway restarts, and other gateways.
  */
 public final class Resolver {
-  private static final String SNAPSHOTS = AsyncTesseraFileSystem.SNAPSHOTS;
+  private static final String SNAPSHOTS = VirtualFileSystem.SNAPSHOTS;
 
-  private final AsyncTesseraFileSystem fs;
+  private final VirtualFileSystem fs;
   private final Map<Long, String> snapshotNames = new ConcurrentHashMap<>();
   private final Map<String, Long> snapshotEpochs = new ConcurrentHashMap<>();
 
-  public Resolver(AsyncTesseraFileSystem fs) {
+  public Resolver(VirtualFileSystem fs) {
     this.fs = fs;
   }
 
@@ -150,13 +149,9 @@ public final class Resolver {
   }
 
   private void refreshSnapshots() throws NfsError {
-    try {
-      for (SnapshotInfo s : fs.admin().snapshots().list()) {
-        snapshotNames.put(s.epoch(), s.name());
-        snapshotEpochs.put(s.name(), s.epoch());
-      }
-    } catch (IOException e) {
-      throw NfsError.of(e);
+    for (SnapshotInfo s : Services.await(fs.snapshots())) {
+      snapshotNames.put(s.epoch(), s.name());
+      snapshotEpochs.put(s.name(), s.epoch());
     }
   }
 }

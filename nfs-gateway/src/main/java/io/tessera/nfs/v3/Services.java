@@ -1,6 +1,6 @@
 package io.tessera.nfs.v3;
 
-import io.tessera.client.AsyncTesseraFileSystem;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.nfs.oncrpc.RpcCall;
 import io.tessera.nfs.oncrpc.XdrException;
 import io.tessera.nfs.oncrpc.XdrReader;
@@ -19,7 +19,7 @@ import java.util.concurrent.ExecutionException;
  * @param verifier the write verifier: new at every start, so clients resend uncommitted writes
  */
 public record Services(
-    AsyncTesseraFileSystem fs, Resolver resolver, Gate gate, OpenFiles files, byte[] verifier) {
+    VirtualFileSystem fs, Resolver resolver, Gate gate, OpenFiles files, byte[] verifier) {
 
   /** A handle argument (nfs_fh3): bad lengths are GARBAGE_ARGS, unknown handles BADHANDLE. */
   public static byte[] readHandle(XdrReader in) throws XdrException {
@@ -30,7 +30,7 @@ public record Services(
    * The client acting for the caller: the meta group checks and does namespace requests as the user
    * the export's squashing makes of it.
    */
-  public AsyncTesseraFileSystem fs(Gate.Caller caller) {
+  public VirtualFileSystem fs(Gate.Caller caller) {
     return fs.actingFor(caller.actor());
   }
 

@@ -1,4 +1,4 @@
-package io.tessera.it;
+package io.tessera.testcluster;
 
 import java.io.IOException;
 import java.net.InetAddress;
