@@ -46,6 +46,24 @@ public final class CreateOptions {
   }
 
   /**
+   * Reed-Solomon from its written form {@code "K+M"} (e.g. {@code "6+3"}), as the CLI's {@code
+   * --ec} and the Hadoop and java.nio options {@code tessera.ec} take it.
+   *
+   * @throws IllegalArgumentException when it is not two numbers joined by {@code +}
+   */
+  public static CreateOptions erasure(String kPlusM) {
+    String[] km = kPlusM.split("\\+");
+    try {
+      if (km.length != 2) {
+        throw new NumberFormatException();
+      }
+      return erasure(Integer.parseInt(km[0].trim()), Integer.parseInt(km[1].trim()));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(kPlusM + " is not K+M, e.g. 6+3");
+    }
+  }
+
+  /**
    * A log-structured file (PLFS): each writer appends to logs of its own, so many writers of small
    * interleaved records (an N-to-1 checkpoint) write at the speed of separate files; another client
    * sees a writer's bytes once it syncs or closes. As a directory's default: every file created in

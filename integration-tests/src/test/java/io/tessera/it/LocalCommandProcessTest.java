@@ -120,6 +120,19 @@ class LocalCommandProcessTest {
                   .start();
           assertThat(cat.getInputStream().readAllBytes()).isEqualTo(data);
           assertThat(cat.waitFor()).isZero();
+          // and hadoop fs, with the shaded adapter found through its service registration
+          String root = "tessera://127.0.0.1:" + base + "/";
+          Path credentials = dir.resolve("admin.credentials");
+          assertThat(HadoopShell.run(credentials, "-ls", root + "kept"))
+              .contains(String.valueOf(data.length))
+              .contains("/kept/file.bin");
+          Path got = dir.resolve("got.bin");
+          HadoopShell.run(credentials, "-get", root + "kept/file.bin", got.toString());
+          assertThat(Files.readAllBytes(got)).isEqualTo(data);
+          HadoopShell.run(credentials, "-put", got.toString(), root + "kept/put.bin");
+          byte[] put = new byte[data.length];
+          fs.openFile("/kept/put.bin").readFully(0, put, 0, put.length);
+          assertThat(put).isEqualTo(data);
         });
     assertThat(Files.readString(dir.resolve("console.token")).trim())
         .as("a restart keeps the console token the cluster still accepts")

@@ -34,14 +34,10 @@ public final class LayoutOptions {
     }
     CreateOptions o;
     if (ec != null) {
-      String[] km = ec.split("\\+");
       try {
-        if (km.length != 2) {
-          throw new NumberFormatException();
-        }
-        o = CreateOptions.erasure(Integer.parseInt(km[0].trim()), Integer.parseInt(km[1].trim()));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--ec " + ec + " is not K+M, e.g. 6+3");
+        o = CreateOptions.erasure(ec);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--ec " + e.getMessage());
       }
     } else {
       o = CreateOptions.defaults();
