@@ -14,12 +14,23 @@ import java.nio.channels.WritableByteChannel;
  * #tryLock} are region locks ({@link TesseraFile#lock}) held against other clients. Memory mapping
  * is not offered.
  */
-final class TesseraByteChannel extends FileChannel {
+public final class TesseraByteChannel extends FileChannel {
   private final TesseraFile file;
+  private final Access access;
   private long position;
 
-  TesseraByteChannel(TesseraFile file) {
+  /**
+   * What a channel may do: read, write, and whether every write goes to the end of the file; its
+   * owner closes the file with the channel or not.
+   */
+  public record Access(boolean read, boolean write, boolean append, boolean closesFile) {
+    /** Reads and writes anywhere; the file stays open after the channel. */
+    public static final Access READ_WRITE = new Access(true, true, false, false);
+  }
+
+  TesseraByteChannel(TesseraFile file, Access access) {
     this.file = file;
+    this.access = access;
   }
 
   @Override
@@ -49,6 +60,9 @@ final class TesseraByteChannel extends FileChannel {
 
   @Override
   public int write(ByteBuffer src) throws IOException {
+    if (access.append()) {
+      position = file.size();
+    }
     int n = write(src, position);
     position += n;
     return n;
@@ -66,6 +80,9 @@ final class TesseraByteChannel extends FileChannel {
   @Override
   public int read(ByteBuffer dst, long at) throws IOException {
     ensureOpen();
+    if (!access.read()) {
+      throw new java.nio.channels.NonReadableChannelException();
+    }
     if (at < 0) {
       throw new IllegalArgumentException("negative position " + at);
     }
@@ -81,6 +98,9 @@ final class TesseraByteChannel extends FileChannel {
   @Override
   public int write(ByteBuffer src, long at) throws IOException {
     ensureOpen();
+    if (!access.write()) {
+      throw new java.nio.channels.NonWritableChannelException();
+    }
     if (at < 0) {
       throw new IllegalArgumentException("negative position " + at);
     }
@@ -116,6 +136,12 @@ final class TesseraByteChannel extends FileChannel {
   @Override
   public FileChannel truncate(long size) throws IOException {
     ensureOpen();
+    if (!access.write()) {
+      throw new java.nio.channels.NonWritableChannelException();
+    }
+    if (size < 0) {
+      throw new IllegalArgumentException("negative size " + size);
+    }
     if (size < file.size()) {
       file.truncate(size);
     }
@@ -186,8 +212,11 @@ final class TesseraByteChannel extends FileChannel {
   }
 
   @Override
-  protected void implCloseChannel() {
-    // the file stays open: its handle belongs to whoever opened it
+  protected void implCloseChannel() throws IOException {
+    // unless the channel owns it, the file stays open: its handle belongs to whoever opened it
+    if (access.closesFile()) {
+      file.close();
+    }
   }
 
   private void ensureOpen() throws IOException {

@@ -249,7 +249,12 @@ public final class TesseraFile implements Closeable {
    * region locks.
    */
   public FileChannel newByteChannel() {
-    return new TesseraByteChannel(this);
+    return new TesseraByteChannel(this, TesseraByteChannel.Access.READ_WRITE);
+  }
+
+  /** A channel over this file that may do what {@code access} says. */
+  public FileChannel newByteChannel(TesseraByteChannel.Access access) {
+    return new TesseraByteChannel(this, access);
   }
 
   /** Bytes of data in one stripe (of a log file: of its writers' logs). */
