@@ -15,6 +15,9 @@ rm -rf $WORK && mkdir -p $WORK
 head -c 1073741824 /dev/urandom > $WORK/in.bin
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 start_cluster /tmp/java-eco-cluster
+trap stop_cluster EXIT
+# the machine is shared: wait (at most 2 min) for the 1-minute load to settle after the start
+quiet() { for _ in $(seq 60); do awk '{exit !($1 < 2.5)}' /proc/loadavg && return; sleep 2; done; }
 CREDS=/tmp/java-eco-cluster/admin.credentials
 TESSERA="env TESSERA_SKIP_BUILD=1 ./tessera"
 $TESSERA fs mkdir --ec 4+2 --stripe-unit 1M /bench --meta "$META" --credentials $CREDS
@@ -28,12 +31,13 @@ timed() { # NAME COMMAND...: prints NAME BYTES SECONDS MB/s
 }
 URI=tessera://127.0.0.1:$BASE
 for round in 1 2 3; do
+  quiet
   echo "== round $round ($(uptime))"
   timed cli-put $TESSERA fs put $WORK/in.bin /bench/cli.bin --meta "$META" --credentials $CREDS -q
   drop; rm -f $WORK/out.bin
   timed cli-get $TESSERA fs get /bench/cli.bin $WORK/out.bin --meta "$META" --credentials $CREDS -q
   cmp $WORK/in.bin $WORK/out.bin
-  $TESSERA fs rm /bench/cli.bin --meta "$META" --credentials $CREDS -q
+  $TESSERA fs rm /bench/cli.bin --meta "$META" --credentials $CREDS
   timed hadoop-put hadoopfs -put $WORK/in.bin $URI/bench/hadoop.bin
   drop; rm -f $WORK/out.bin
   timed hadoop-get hadoopfs -get $URI/bench/hadoop.bin $WORK/out.bin
@@ -43,9 +47,11 @@ for round in 1 2 3; do
   drop; rm -f $WORK/out.bin
   java -Xmx1g -cp 'admin-cli/target/lib/*' docs/benchmarks/NioCopy.java out $WORK/out.bin /bench/nio.bin 127.0.0.1:$BASE $CREDS
   cmp $WORK/in.bin $WORK/out.bin
-  $TESSERA fs rm /bench/nio.bin --meta "$META" --credentials $CREDS -q
+  $TESSERA fs rm /bench/nio.bin --meta "$META" --credentials $CREDS
 done
 stop_cluster
+trap - EXIT
+quiet
 echo "== HDFS peer ($(uptime))"
 java -Xmx6g -cp "$PEER/target/hdfs-bench.jar:$PEER/target/lib/*" docs/benchmarks/HdfsShellPutGet.java $WORK/hdfs $WORK/in.bin 3 2>/dev/null
 rm -rf $WORK

@@ -11,7 +11,11 @@ import io.tessera.client.TesseraFile;
 import io.tessera.client.VirtualFileSystem;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
+import java.io.FilterInputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
@@ -159,15 +163,88 @@ public final class TesseraFileSystemProvider extends FileSystemProvider {
     boolean append = options.contains(StandardOpenOption.APPEND);
     boolean write = append || options.contains(StandardOpenOption.WRITE);
     boolean read = options.contains(StandardOpenOption.READ) || !write;
+    TesseraFile file = opened(p, options, attrs);
+    try {
+      FileChannel ch =
+          file.newByteChannel(new TesseraByteChannel.Access(read, write, append, true));
+      return append ? ch.position(file.size()) : ch;
+    } catch (RuntimeException e) {
+      file.close();
+      throw e;
+    }
+  }
+
+  /** Read through the client's read-ahead stream, not a channel's one call per buffer. */
+  @Override
+  public InputStream newInputStream(Path p, OpenOption... options) throws IOException {
+    for (OpenOption o : options) {
+      if (o == StandardOpenOption.APPEND || o == StandardOpenOption.WRITE) {
+        throw new UnsupportedOperationException("'" + o + "' not allowed for an input stream");
+      }
+    }
+    TesseraFile file = open(p);
+    return new FilterInputStream(file.newInputStream(0)) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        return in.read(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        try {
+          super.close();
+        } finally {
+          file.close();
+        }
+      }
+    };
+  }
+
+  /**
+   * Written through the client's striped write-behind stream: whole stripes in flight, not one
+   * synchronous write per buffer as a channel would.
+   */
+  @Override
+  public OutputStream newOutputStream(Path p, OpenOption... options) throws IOException {
+    Set<OpenOption> opts = new java.util.HashSet<>(Set.of(options));
+    if (opts.isEmpty()) {
+      opts.addAll(Set.of(StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING));
+    }
+    if (opts.contains(StandardOpenOption.READ)) {
+      throw new IllegalArgumentException("READ not allowed for an output stream");
+    }
+    opts.add(StandardOpenOption.WRITE);
+    TesseraFile file = opened(p, opts);
+    OutputStream out =
+        file.newOutputStream(opts.contains(StandardOpenOption.APPEND) ? file.size() : 0);
+    return new FilterOutputStream(out) {
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+      }
+
+      @Override
+      public void close() throws IOException {
+        try {
+          super.close();
+        } finally {
+          file.close();
+        }
+      }
+    };
+  }
+
+  /** The file {@code options} open: created, or opened, and cut to nothing if asked. */
+  private static TesseraFile opened(
+      Path p, Set<? extends OpenOption> options, FileAttribute<?>... attrs) throws IOException {
+    boolean append = options.contains(StandardOpenOption.APPEND);
+    boolean write = append || options.contains(StandardOpenOption.WRITE);
     if (append && options.contains(StandardOpenOption.READ)) {
       throw new IllegalArgumentException("READ and APPEND cannot be combined");
     }
     if (append && options.contains(StandardOpenOption.TRUNCATE_EXISTING)) {
       throw new IllegalArgumentException("APPEND and TRUNCATE_EXISTING cannot be combined");
     }
-    TesseraPath t = path(p);
-    String cp = t.clusterPath();
-    VirtualFileSystem fs = files(p);
     TesseraFile file;
     if (write && options.contains(StandardOpenOption.CREATE_NEW)) {
       file = create(p, attrs);
@@ -176,7 +253,8 @@ public final class TesseraFileSystemProvider extends FileSystemProvider {
       if (existing != null && existing.directory()) {
         throw new java.nio.file.FileSystemException(p.toString(), null, "Is a directory");
       }
-      file = existing == null ? createOrOpen(p, attrs) : call(fs.open(cp), p);
+      file =
+          existing == null ? createOrOpen(p, attrs) : call(files(p).open(path(p).clusterPath()), p);
     } else {
       file = open(p);
     }
@@ -184,9 +262,7 @@ public final class TesseraFileSystemProvider extends FileSystemProvider {
       if (write && options.contains(StandardOpenOption.TRUNCATE_EXISTING) && file.size() > 0) {
         file.truncate(0);
       }
-      FileChannel ch =
-          file.newByteChannel(new TesseraByteChannel.Access(read, write, append, true));
-      return append ? ch.position(file.size()) : ch;
+      return file;
     } catch (IOException | RuntimeException e) {
       file.close();
       throw e;
