@@ -1,6 +1,7 @@
 package io.tessera.hadoop;
 
 import io.tessera.client.TesseraFile;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import org.apache.hadoop.fs.FSExceptionMessages;
@@ -16,6 +17,8 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
  */
 final class TesseraFsOutputStream extends OutputStream
     implements Syncable, StreamCapabilities, IOStatisticsSource {
+  private static final int GATHER_BYTES = 1 << 20;
+
   private final TesseraFile file;
   private final OutputStream out;
   private final AdapterStatistics statistics;
@@ -23,7 +26,9 @@ final class TesseraFsOutputStream extends OutputStream
 
   TesseraFsOutputStream(TesseraFile file, long start, AdapterStatistics statistics) {
     this.file = file;
-    this.out = file.newOutputStream(start);
+    // Hadoop's copy loops write io.file.buffer.size (4 KiB) at a time: gathered here, the striped
+    // stream sees few large writes
+    this.out = new BufferedOutputStream(file.newOutputStream(start), GATHER_BYTES);
     this.statistics = statistics;
   }
 
