@@ -42,12 +42,12 @@ import java.util.function.Predicate;
  * <p>Two paces bound what a rebuild takes from foreground I/O: the bytes it writes keep to the
  * {@link RateLimiter}'s rate, and the time it holds stripe locks (writers of those stripes wait)
  * keeps to the {@link LockShare} while clients are busy. A lock counts when a data server says
- * writers waited on it: one asked while it was held, or the file was busy with writers when it was
- * granted (their retries may fall between a short hold's start and end); a file-wide lock also
- * counts when its file's chunks were copied while writers waited. A file nobody was writing, small
- * or large, moves or rebuilds at the byte rate, without waiting out the pauses busy files' locks
- * called for: a server holding thousands of quiet files drains in minutes while writers are busy
- * elsewhere.
+ * writers waited on it: one asked while it was held, or writers used its stripes in the second
+ * before it was granted (their retries may fall between a short hold's start and end; stripes far
+ * from where an appender writes do not count); a file-wide lock also counts when its file's chunks
+ * were copied while writers waited. A file nobody was writing, small or large, moves or rebuilds at
+ * the byte rate, without waiting out the pauses busy files' locks called for: a server holding
+ * thousands of quiet files drains in minutes while writers are busy elsewhere.
  *
  * <p>Over 500 lines because rebuild and move share one protocol (chunked copy, then the check under
  * the file-wide lock, then the commit) whose steps are only safe in that order; its locks, reads,
