@@ -48,7 +48,13 @@ class RecoveryScenariosTest {
   /** DePFS: t_detect <= t_heartbeat + 2 * t_timeout. */
   static final long DETECT_BOUND_MS = HEARTBEAT.toMillis() + 2 * TIMEOUT.toMillis();
 
-  static final Duration HEAL_LIMIT = Duration.ofSeconds(120);
+  /**
+   * How long a scenario may take to get back to full redundancy: the writers keep the files busy,
+   * so rebuilds pause for them (tessera.meta.rebuild-lock-share-under-load); two servers killed
+   * took 83-102 s in quiet full runs here and over 120 s at load average 15. The table reports the
+   * real times.
+   */
+  static final Duration HEAL_LIMIT = Duration.ofSeconds(180);
 
   /**
    * How long moving every file off a server may take: by the time the replacement scenarios run,
