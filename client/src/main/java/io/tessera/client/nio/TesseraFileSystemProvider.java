@@ -3,7 +3,6 @@ package io.tessera.client.nio;
 import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.AttributeChange;
 import io.tessera.client.ClusterUri;
-import io.tessera.client.DirectoryPage;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
 import io.tessera.client.TesseraByteChannel;
@@ -37,13 +36,11 @@ import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.FileAttributeView;
-import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.spi.FileSystemProvider;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -59,7 +56,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TesseraFileSystemProvider extends FileSystemProvider {
   static final String SCHEME = ClusterUri.SCHEME;
-  private static final int LIST_PAGE = 1000;
 
   private final Map<String, TesseraNioFileSystem> open = new ConcurrentHashMap<>();
 
@@ -116,19 +112,19 @@ public final class TesseraFileSystemProvider extends FileSystemProvider {
     return uri.getAuthority() == null ? "" : uri.getAuthority();
   }
 
-  private static TesseraPath path(Path p) {
+  static TesseraPath path(Path p) {
     if (!(p instanceof TesseraPath t)) {
       throw new ProviderMismatchException(p + " is not a path of a Tessera file system");
     }
     return t;
   }
 
-  private static VirtualFileSystem files(Path p) {
+  static VirtualFileSystem files(Path p) {
     return ((TesseraNioFileSystem) path(p).getFileSystem()).files();
   }
 
   /** Waits for {@code f}, turning a refusal into the java.nio exception for {@code p}. */
-  private static <T> T call(CompletableFuture<T> f, Path p) throws IOException {
+  static <T> T call(CompletableFuture<T> f, Path p) throws IOException {
     return call(f, p, null);
   }
 
@@ -331,67 +327,7 @@ public final class TesseraFileSystemProvider extends FileSystemProvider {
     if (!st.directory()) {
       throw NioErrors.notDirectory(dir.toString());
     }
-    return new Listing(dir, filter);
-  }
-
-  /** A directory's entries, a page at a time, as the caller iterates. */
-  private static final class Listing implements DirectoryStream<Path> {
-    private final Path dir;
-    private final DirectoryStream.Filter<? super Path> filter;
-    private boolean iterated;
-    private boolean closed;
-
-    Listing(Path dir, DirectoryStream.Filter<? super Path> filter) {
-      this.dir = dir;
-      this.filter = filter;
-    }
-
-    @Override
-    public java.util.Iterator<Path> iterator() {
-      if (iterated || closed) {
-        throw new IllegalStateException("a directory stream is iterated once, while open");
-      }
-      iterated = true;
-      return new java.util.Iterator<>() {
-        private final java.util.ArrayDeque<Path> buffered = new java.util.ArrayDeque<>();
-        private String after = "";
-        private boolean more = true;
-
-        @Override
-        public boolean hasNext() {
-          while (buffered.isEmpty() && more && !closed) {
-            try {
-              DirectoryPage page =
-                  call(files(dir).list(path(dir).clusterPath(), after, LIST_PAGE), dir);
-              for (FileStatus s : page.entries()) {
-                Path child = dir.resolve(s.name());
-                if (filter == null || filter.accept(child)) {
-                  buffered.add(child);
-                }
-              }
-              more = page.more();
-              after = page.more() ? page.lastName() : after;
-            } catch (IOException e) {
-              throw new java.nio.file.DirectoryIteratorException(e);
-            }
-          }
-          return !buffered.isEmpty() && !closed;
-        }
-
-        @Override
-        public Path next() {
-          if (!hasNext()) {
-            throw new java.util.NoSuchElementException();
-          }
-          return buffered.poll();
-        }
-      };
-    }
-
-    @Override
-    public void close() {
-      closed = true;
-    }
+    return new DirectoryListing(dir, filter);
   }
 
   @Override
@@ -546,116 +482,12 @@ public final class TesseraFileSystemProvider extends FileSystemProvider {
   @Override
   public Map<String, Object> readAttributes(Path p, String attributes, LinkOption... options)
       throws IOException {
-    String view =
-        attributes.contains(":") ? attributes.substring(0, attributes.indexOf(':')) : "basic";
-    String names =
-        attributes.contains(":") ? attributes.substring(attributes.indexOf(':') + 1) : attributes;
-    if (!view.equals("basic") && !view.equals("posix")) {
-      throw new UnsupportedOperationException("no attribute view '" + view + "'");
-    }
-    PosixFileAttributes a = readAttributes(p, PosixFileAttributes.class);
-    Map<String, Object> all = new LinkedHashMap<>();
-    all.put("lastModifiedTime", a.lastModifiedTime());
-    all.put("lastAccessTime", a.lastAccessTime());
-    all.put("creationTime", a.creationTime());
-    all.put("size", a.size());
-    all.put("isRegularFile", a.isRegularFile());
-    all.put("isDirectory", a.isDirectory());
-    all.put("isSymbolicLink", false);
-    all.put("isOther", false);
-    all.put("fileKey", a.fileKey());
-    if (view.equals("posix")) {
-      all.put("owner", a.owner());
-      all.put("group", a.group());
-      all.put("permissions", a.permissions());
-    }
-    if (names.equals("*")) {
-      return all;
-    }
-    Map<String, Object> out = new LinkedHashMap<>();
-    for (String n : names.split(",")) {
-      if (!all.containsKey(n)) {
-        throw new IllegalArgumentException("no attribute '" + n + "' in view " + view);
-      }
-      out.put(n, all.get(n));
-    }
-    return out;
+    return new PosixView(p).readByName(attributes);
   }
 
   @Override
   public void setAttribute(Path p, String attribute, Object value, LinkOption... options)
       throws IOException {
-    String name =
-        attribute.contains(":") ? attribute.substring(attribute.indexOf(':') + 1) : attribute;
-    PosixView v = new PosixView(p);
-    switch (name) {
-      case "lastModifiedTime" -> v.setTimes((FileTime) value, null, null);
-      case "permissions" -> {
-        @SuppressWarnings("unchecked")
-        Set<PosixFilePermission> perms = (Set<PosixFilePermission>) value;
-        v.setPermissions(perms);
-      }
-      case "owner" -> v.setOwner((java.nio.file.attribute.UserPrincipal) value);
-      case "group" -> v.setGroup((java.nio.file.attribute.GroupPrincipal) value);
-      default -> throw new UnsupportedOperationException("cannot set '" + attribute + "'");
-    }
-  }
-
-  /** Basic and POSIX attributes of one path, read and changed through the cluster. */
-  private final class PosixView implements PosixFileAttributeView {
-    private final Path p;
-
-    PosixView(Path p) {
-      this.p = p;
-    }
-
-    @Override
-    public String name() {
-      return "posix";
-    }
-
-    @Override
-    public PosixFileAttributes readAttributes() throws IOException {
-      return TesseraFileSystemProvider.this.readAttributes(p, PosixFileAttributes.class);
-    }
-
-    @Override
-    public void setTimes(FileTime lastModifiedTime, FileTime lastAccessTime, FileTime createTime)
-        throws IOException {
-      if (lastModifiedTime != null) {
-        change(AttributeChange.modified(lastModifiedTime.toInstant()));
-      }
-    }
-
-    @Override
-    public void setPermissions(Set<PosixFilePermission> perms) throws IOException {
-      change(AttributeChange.mode(TesseraFileAttributes.mode(perms)));
-    }
-
-    @Override
-    public void setGroup(java.nio.file.attribute.GroupPrincipal group) throws IOException {
-      change(AttributeChange.owner(null, id(group)));
-    }
-
-    @Override
-    public java.nio.file.attribute.UserPrincipal getOwner() throws IOException {
-      return readAttributes().owner();
-    }
-
-    @Override
-    public void setOwner(java.nio.file.attribute.UserPrincipal owner) throws IOException {
-      change(AttributeChange.owner(id(owner), null));
-    }
-
-    private int id(java.nio.file.attribute.UserPrincipal who) {
-      if (who instanceof TesseraFileAttributes.NumericPrincipal n) {
-        return n.id();
-      }
-      return Integer.parseInt(who.getName());
-    }
-
-    private void change(AttributeChange c) throws IOException {
-      call(files(p).changeAttributes(path(p).clusterPath(), 0, c), p);
-    }
+    new PosixView(p).setByName(attribute, value);
   }
 }
