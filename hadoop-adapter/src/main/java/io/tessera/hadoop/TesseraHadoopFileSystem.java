@@ -11,7 +11,6 @@ import io.tessera.client.Owner;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.VirtualFileSystem;
 import io.tessera.common.proto.StatusProto;
-import io.tessera.common.status.TesseraException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -118,7 +117,7 @@ public class TesseraHadoopFileSystem extends FileSystem {
   @Override
   public FSDataInputStream open(Path f, int bufferSize) throws IOException {
     String p = pathOf(f);
-    TesseraFile file = lookup(fs.open(p), p);
+    TesseraFile file = Errors.lookup(fs.open(p), p);
     adapterStatistics.opened();
     return new FSDataInputStream(new TesseraFsInputStream(file, statistics, adapterStatistics));
   }
@@ -147,7 +146,7 @@ public class TesseraHadoopFileSystem extends FileSystem {
     }
     CreateOptions options =
         ClusterUri.createOptions(settings).overwrite(overwrite).mode(modeOf(permission, 0644));
-    TesseraFile file = call(fs.create(p, options), p);
+    TesseraFile file = Errors.await(fs.create(p, options), p);
     adapterStatistics.created();
     return new FSDataOutputStream(
         new TesseraFsOutputStream(file, 0, adapterStatistics), statistics);
@@ -192,7 +191,7 @@ public class TesseraHadoopFileSystem extends FileSystem {
   public FSDataOutputStream append(Path f, int bufferSize, Progressable progress)
       throws IOException {
     String p = pathOf(f);
-    TesseraFile file = call(fs.open(p), p);
+    TesseraFile file = Errors.await(fs.open(p), p);
     return new FSDataOutputStream(
         new TesseraFsOutputStream(file, file.size(), adapterStatistics), statistics, file.size());
   }
@@ -228,7 +227,7 @@ public class TesseraHadoopFileSystem extends FileSystem {
       }
     }
     // another client may have taken the name or the source meanwhile
-    return orElse(
+    return Errors.orElse(
         fs.rename(s, d, false).thenApply(v -> true),
         s,
         false,
@@ -254,14 +253,15 @@ public class TesseraHadoopFileSystem extends FileSystem {
       }
       return true;
     }
-    return orElse(fs.delete(p, recursive).thenApply(v -> true), p, false, StatusProto.NOT_FOUND);
+    return Errors.orElse(
+        fs.delete(p, recursive).thenApply(v -> true), p, false, StatusProto.NOT_FOUND);
   }
 
   @Override
   public FileStatus[] listStatus(Path f) throws IOException {
     String p = pathOf(f);
     adapterStatistics.listed();
-    io.tessera.client.FileStatus self = lookup(fs.stat(p), p);
+    io.tessera.client.FileStatus self = Errors.lookup(fs.stat(p), p);
     if (!self.directory()) {
       return new FileStatus[] {status(self)};
     }
@@ -269,7 +269,7 @@ public class TesseraHadoopFileSystem extends FileSystem {
     String after = "";
     boolean more = true;
     while (more) {
-      DirectoryPage page = call(fs.list(p, after, LIST_PAGE), p);
+      DirectoryPage page = Errors.await(fs.list(p, after, LIST_PAGE), p);
       for (io.tessera.client.FileStatus s : page.entries()) {
         out.add(status(s));
       }
@@ -310,18 +310,18 @@ public class TesseraHadoopFileSystem extends FileSystem {
       }
     }
     adapterStatistics.mkdirs();
-    call(fs.mkdir(p, true, CreateOptions.defaults().mode(modeOf(permission, 0755))), p);
+    Errors.await(fs.mkdir(p, true, CreateOptions.defaults().mode(modeOf(permission, 0755))), p);
   }
 
   @Override
   public FileStatus getFileStatus(Path f) throws IOException {
     String p = pathOf(f);
     adapterStatistics.stat();
-    return status(lookup(fs.stat(p), p));
+    return status(Errors.lookup(fs.stat(p), p));
   }
 
   private FileStatus statOrNull(String p) throws IOException {
-    return orElse(
+    return Errors.orElse(
         fs.stat(p).thenApply(this::status),
         p,
         null,
@@ -329,31 +329,17 @@ public class TesseraHadoopFileSystem extends FileSystem {
         StatusProto.NOT_DIRECTORY);
   }
 
-  /** Waits for {@code f}; {@code fallback} when the cluster answered one of {@code expected}. */
-  private static <T> T orElse(
-      java.util.concurrent.CompletableFuture<T> f, String path, T fallback, StatusProto... expected)
-      throws IOException {
-    try {
-      return Futures.get(f);
-    } catch (TesseraException e) {
-      if (java.util.Arrays.asList(expected).contains(e.status())) {
-        return fallback;
-      }
-      throw Errors.translate(e, path);
-    }
-  }
-
   @Override
   public void setPermission(Path f, FsPermission permission) throws IOException {
     String p = pathOf(f);
-    call(fs.changeAttributes(p, 0, AttributeChange.mode(permission.toShort() & 07777)), p);
+    Errors.await(fs.changeAttributes(p, 0, AttributeChange.mode(permission.toShort() & 07777)), p);
   }
 
   /** Owners are numeric (uid and gid), as the cluster keeps them; names are refused. */
   @Override
   public void setOwner(Path f, String username, String groupname) throws IOException {
     String p = pathOf(f);
-    call(fs.changeAttributes(p, 0, AttributeChange.owner(id(username), id(groupname))), p);
+    Errors.await(fs.changeAttributes(p, 0, AttributeChange.owner(id(username), id(groupname))), p);
   }
 
   private static Integer id(String name) throws IOException {
@@ -373,9 +359,10 @@ public class TesseraHadoopFileSystem extends FileSystem {
   public void setTimes(Path f, long mtime, long atime) throws IOException {
     String p = pathOf(f);
     if (mtime >= 0) {
-      call(fs.changeAttributes(p, 0, AttributeChange.modified(Instant.ofEpochMilli(mtime))), p);
+      Errors.await(
+          fs.changeAttributes(p, 0, AttributeChange.modified(Instant.ofEpochMilli(mtime))), p);
     } else {
-      call(fs.stat(p), p);
+      Errors.await(fs.stat(p), p);
     }
   }
 
@@ -390,7 +377,7 @@ public class TesseraHadoopFileSystem extends FileSystem {
       throw new org.apache.hadoop.HadoopIllegalArgumentException(
           "cannot truncate " + p + " to " + newLength + ": longer than " + st.getLen());
     }
-    call(fs.truncate(p, newLength), p);
+    Errors.await(fs.truncate(p, newLength), p);
     return true;
   }
 
@@ -407,7 +394,7 @@ public class TesseraHadoopFileSystem extends FileSystem {
       return new BlockLocation[0];
     }
     String p = pathOf(file.getPath());
-    return locations.of(call(fs.stat(p), p), start, len);
+    return locations.of(Errors.await(fs.stat(p), p), start, len);
   }
 
   @Override
@@ -495,29 +482,5 @@ public class TesseraHadoopFileSystem extends FileSystem {
     }
     int i = p.lastIndexOf('/');
     return i == 0 ? "/" : p.substring(0, i);
-  }
-
-  /** A lookup: a path through a file does not exist, as a missing one (HDFS says the same). */
-  private static <T> T lookup(java.util.concurrent.CompletableFuture<T> f, String path)
-      throws IOException {
-    try {
-      return Futures.get(f);
-    } catch (TesseraException e) {
-      if (e.status() == StatusProto.NOT_DIRECTORY) {
-        FileNotFoundException missing = new FileNotFoundException(e.getMessage());
-        missing.initCause(e);
-        throw missing;
-      }
-      throw Errors.translate(e, path);
-    }
-  }
-
-  private static <T> T call(java.util.concurrent.CompletableFuture<T> f, String path)
-      throws IOException {
-    try {
-      return Futures.get(f);
-    } catch (TesseraException e) {
-      throw Errors.translate(e, path);
-    }
   }
 }
