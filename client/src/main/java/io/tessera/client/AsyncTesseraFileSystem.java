@@ -158,7 +158,7 @@ public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeabl
             ctx.writesInFlight,
             config.get(ClientConfigKeys.Logs.FLATTEN_ON_CLOSE));
     this.blocking = new TesseraFileSystem(this);
-    this.admin = new ClusterAdmin(meta, data, pool, blocking);
+    this.admin = new ClusterAdmin(meta, data, pool, this);
   }
 
   /** A view of {@code base} whose namespace requests go through {@code meta}. */
@@ -176,7 +176,7 @@ public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeabl
     this.ctx = base.ctx;
     this.logs = base.logs.with(meta);
     this.blocking = new TesseraFileSystem(this);
-    this.admin = new ClusterAdmin(meta, data, pool, blocking);
+    this.admin = new ClusterAdmin(meta, data, pool, this);
     this.view = true;
   }
 

@@ -9,7 +9,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
-import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.rpc.HostPort;
@@ -53,13 +53,16 @@ public final class Console implements Closeable {
     this.watch = watch;
   }
 
-  /** Serves at {@code at}, acting on the cluster through {@code fs}. */
-  public static Console start(HostPort at, TesseraFileSystem fs, ServerMetrics metrics)
+  /**
+   * Serves at {@code at}, browsing files through {@code fs} and acting on the cluster through
+   * {@code admin}.
+   */
+  public static Console start(
+      HostPort at, VirtualFileSystem fs, ClusterAdmin admin, ServerMetrics metrics)
       throws IOException {
-    ClusterAdmin admin = fs.admin();
     ClusterWatch watch = new ClusterWatch(admin);
     BearerAuth auth = new BearerAuth(admin.console());
-    Actions actions = new Actions(fs);
+    Actions actions = new Actions(admin);
     byte[] openApi = resource("openapi.json");
     Javalin http =
         Javalin.create(
@@ -82,7 +85,7 @@ public final class Console implements Closeable {
                     metrics.writeText(ctx.outputStream());
                   });
               new ClusterRoutes(admin, watch).register(config.routes);
-              new FileRoutes(fs.async(), admin, actions).register(config.routes);
+              new FileRoutes(fs, admin, actions).register(config.routes);
               new SnapshotRoutes(admin.snapshots(), actions).register(config.routes);
               new QosRoutes(admin.qos(), actions).register(config.routes);
               new AuditRoutes(admin.console()).register(config.routes);

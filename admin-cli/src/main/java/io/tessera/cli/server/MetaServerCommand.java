@@ -1,7 +1,7 @@
 package io.tessera.cli.server;
 
+import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.ClientConfigKeys;
-import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.common.rpc.HostPort;
 import io.tessera.console.Console;
@@ -72,8 +72,8 @@ public final class MetaServerCommand implements Callable<Integer> {
         config
             .with(ClientConfigKeys.Cluster.META, addresses)
             .with(ClientConfigKeys.Cluster.APP_ID, "console");
-    TesseraFileSystem fs = TesseraFileSystem.connect(client);
-    Console console = Console.start(HostPort.parse(server.http), fs, meta.metrics());
+    AsyncTesseraFileSystem fs = AsyncTesseraFileSystem.connect(client);
+    Console console = Console.start(HostPort.parse(server.http), fs, fs.admin(), meta.metrics());
     return () -> {
       console.close();
       fs.close();

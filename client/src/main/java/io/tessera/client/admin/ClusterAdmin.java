@@ -1,13 +1,13 @@
 package io.tessera.client.admin;
 
 import io.tessera.client.Futures;
-import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.VirtualFileSystem;
 import io.tessera.client.internal.DataClient;
 import io.tessera.client.internal.FileTarget;
 import io.tessera.client.internal.MetaClient;
 import io.tessera.client.internal.ShardChecker;
 import io.tessera.common.layout.StripeLayout;
+import io.tessera.common.proto.ActorProto;
 import io.tessera.common.proto.ClusterStatusRequestProto;
 import io.tessera.common.proto.ClusterStatusResponseProto;
 import io.tessera.common.proto.DataRequestProto;
@@ -36,8 +36,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Administration of the cluster a client is connected to: servers and their states,
  * decommissioning, snapshots, recovery progress and fsck with repair. The CLI, the console and the
- * NFS gateway all act through this one API, so they never disagree. Obtain it from {@link
- * TesseraFileSystem#admin()}; it shares that client's connections.
+ * NFS gateway all act through this one API, so they never disagree. Obtain it from a client ({@code
+ * fs.admin()}); it shares that client's connections.
  */
 public final class ClusterAdmin {
   /** Most stripes one repair request names (meta.proto RepairStripesRequestProto). */
@@ -50,22 +50,38 @@ public final class ClusterAdmin {
   private final ConsoleAdmin console;
   private final CredentialsAdmin credentials;
 
-  /** For {@link TesseraFileSystem} only: the admin API over its meta and data connections. */
-  public ClusterAdmin(MetaClient meta, DataClient data, RpcClientPool pool, TesseraFileSystem fs) {
+  private final RpcClientPool pool;
+  private final VirtualFileSystem fs;
+
+  /**
+   * For the client only: the admin API over a client's meta and data connections, reaching files (a
+   * snapshot restore copies them) through {@code fs}.
+   */
+  public ClusterAdmin(MetaClient meta, DataClient data, RpcClientPool pool, VirtualFileSystem fs) {
     this.meta = meta;
     this.data = data;
+    this.pool = pool;
+    this.fs = fs;
     this.snapshots = new Snapshots(this, meta, fs);
     this.qos = new QosAdmin(meta, pool, this);
     this.console = new ConsoleAdmin(meta);
     this.credentials = new CredentialsAdmin(meta);
   }
 
-  /** Console tokens and the audit log of console actions. */
+  /**
+   * The same administration acting for {@code user}: every request is checked and done as that
+   * user, as {@link VirtualFileSystem#actingFor} does for the namespace (a trusted proxy only).
+   */
+  public ClusterAdmin actingFor(ActorProto user) {
+    return new ClusterAdmin(meta.actingFor(user), data, pool, fs.actingFor(user));
+  }
+
   /** Issued credentials and their revocation (admins only). */
   public CredentialsAdmin credentials() {
     return credentials;
   }
 
+  /** Console tokens and the audit log of console actions. */
   public ConsoleAdmin console() {
     return console;
   }

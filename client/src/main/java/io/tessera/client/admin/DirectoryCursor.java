@@ -1,9 +1,9 @@
 package io.tessera.client.admin;
 
-import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.DirectoryPage;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.common.status.TesseraException;
 import java.io.IOException;
 import java.util.Iterator;
@@ -15,7 +15,7 @@ import java.util.Iterator;
 final class DirectoryCursor {
   private static final int PAGE = 1000;
 
-  private final AsyncTesseraFileSystem fs;
+  private final VirtualFileSystem fs;
   private final String path;
   private Iterator<FileStatus> page;
   private boolean more = true;
@@ -23,7 +23,7 @@ final class DirectoryCursor {
   private FileStatus head;
 
   /** A cursor over {@code path}; a directory that does not exist reads as empty. */
-  DirectoryCursor(AsyncTesseraFileSystem fs, String path) throws IOException {
+  DirectoryCursor(VirtualFileSystem fs, String path) throws IOException {
     this.fs = fs;
     this.path = path;
     advance();

@@ -1,8 +1,8 @@
 package io.tessera.client.admin;
 
-import io.tessera.client.AsyncTesseraFileSystem;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.client.admin.SnapshotChange.Type;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
@@ -26,9 +26,9 @@ import java.util.Set;
  */
 public final class SnapshotDiffer {
   private final Snapshots snapshots;
-  private final AsyncTesseraFileSystem fs;
+  private final VirtualFileSystem fs;
 
-  SnapshotDiffer(Snapshots snapshots, AsyncTesseraFileSystem fs) {
+  SnapshotDiffer(Snapshots snapshots, VirtualFileSystem fs) {
     this.snapshots = snapshots;
     this.fs = fs;
   }

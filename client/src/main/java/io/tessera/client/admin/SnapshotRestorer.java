@@ -1,11 +1,11 @@
 package io.tessera.client.admin;
 
+import io.tessera.client.AttributeChange;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Futures;
 import io.tessera.client.LayoutPolicy;
 import io.tessera.client.TesseraFile;
-import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.VirtualFileSystem;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
@@ -37,7 +37,7 @@ public final class SnapshotRestorer {
   public record Result(
       long filesCopied, long bytesCopied, long filesUnchanged, long entriesRemoved) {}
 
-  private final TesseraFileSystem fs;
+  private final VirtualFileSystem fs;
   private final Snapshots snapshots;
   private long copied;
   private long bytes;
@@ -46,7 +46,7 @@ public final class SnapshotRestorer {
   private LongConsumer progress = b -> {};
   private Set<Long> writtenSince;
 
-  SnapshotRestorer(TesseraFileSystem fs, Snapshots snapshots) {
+  SnapshotRestorer(VirtualFileSystem fs, Snapshots snapshots) {
     this.fs = fs;
     this.snapshots = snapshots;
   }
@@ -72,7 +72,7 @@ public final class SnapshotRestorer {
     String source = snapshot.path() + (target.equals("/") ? "" : target);
     FileStatus from;
     try {
-      from = fs.stat(source);
+      from = Futures.get(fs.stat(source));
     } catch (TesseraException.NotFoundException e) {
       throw new TesseraException(
           StatusProto.NOT_FOUND, target + " did not exist in snapshot '" + name + "'");
@@ -82,11 +82,11 @@ public final class SnapshotRestorer {
     FileStatus to = statOrNull(target);
     if (from.directory()) {
       if (to != null && !to.directory()) {
-        fs.delete(target, false);
+        Futures.get(fs.delete(target, false));
         removed++;
       }
       if (!target.equals("/")) {
-        fs.mkdirs(target);
+        Futures.get(fs.mkdir(target, true, null));
       }
       restoreTree(source, target);
       keepMode(target, from, statOrNull(target));
@@ -98,8 +98,8 @@ public final class SnapshotRestorer {
 
   private void restoreTree(String source, String target) throws IOException {
     List<FileStatus[]> work = new ArrayList<>();
-    DirectoryCursor a = new DirectoryCursor(fs.async(), source);
-    DirectoryCursor b = new DirectoryCursor(fs.async(), target);
+    DirectoryCursor a = new DirectoryCursor(fs, source);
+    DirectoryCursor b = new DirectoryCursor(fs, target);
     // decide first, change afterwards: the live directory is listed while it would change
     while (a.head() != null || b.head() != null) {
       int c =
@@ -120,18 +120,18 @@ public final class SnapshotRestorer {
       String name = from != null ? from.name() : to.name();
       String dst = (target.equals("/") ? "" : target) + "/" + name;
       if (from == null) {
-        fs.delete(dst, true);
+        Futures.get(fs.delete(dst, true));
         removed++;
         continue;
       }
       if (to != null && to.directory() != from.directory()) {
-        fs.delete(dst, true);
+        Futures.get(fs.delete(dst, true));
         removed++;
         to = null;
       }
       if (from.directory()) {
         if (to == null) {
-          to = fs.mkdir(dst);
+          to = Futures.get(fs.mkdir(dst, false, null));
         }
         restoreTree(source + "/" + name, dst);
         keepMode(dst, from, to);
@@ -170,8 +170,9 @@ public final class SnapshotRestorer {
             .mode(from.recordedMode() | 0200)
             .overwrite(true);
     byte[] buf = new byte[(int) Math.min(COPY_BUFFER, Math.max(1, from.size()))];
-    try (TesseraFile in = fs.openFile(source);
-        OutputStream out = fs.create(target, options)) {
+    try (TesseraFile in = Futures.get(fs.open(source));
+        TesseraFile copy = Futures.get(fs.create(target, options));
+        OutputStream out = copy.newOutputStream(0)) {
       for (long pos = 0; pos < from.size(); ) {
         int n = in.read(pos, buf, 0, (int) Math.min(buf.length, from.size() - pos));
         if (n <= 0) {
@@ -183,21 +184,24 @@ public final class SnapshotRestorer {
         progress.accept(bytes);
       }
     }
-    fs.setMode(target, from.recordedMode());
-    fs.setModified(target, from.modified());
+    change(target, new AttributeChange(from.recordedMode(), null, null, from.modified()));
     copied++;
   }
 
   /** Gives the entry at {@code target} the mode it had in the snapshot, where it differs. */
   private void keepMode(String target, FileStatus from, FileStatus to) throws IOException {
     if (to == null || to.mode() != from.recordedMode()) {
-      fs.setMode(target, from.recordedMode());
+      change(target, AttributeChange.mode(from.recordedMode()));
     }
+  }
+
+  private void change(String target, AttributeChange change) throws IOException {
+    Futures.get(fs.changeAttributes(target, 0, change));
   }
 
   private FileStatus statOrNull(String path) throws IOException {
     try {
-      return fs.stat(path);
+      return Futures.get(fs.stat(path));
     } catch (TesseraException.NotFoundException e) {
       return null;
     }

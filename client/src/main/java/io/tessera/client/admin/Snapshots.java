@@ -1,7 +1,7 @@
 package io.tessera.client.admin;
 
 import io.tessera.client.Futures;
-import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.VirtualFileSystem;
 import io.tessera.client.internal.MetaClient;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.ScanVersionsRequestProto;
@@ -28,9 +28,9 @@ import java.util.function.LongConsumer;
 public final class Snapshots {
   private final ClusterAdmin admin;
   private final MetaClient meta;
-  private final TesseraFileSystem fs;
+  private final VirtualFileSystem fs;
 
-  Snapshots(ClusterAdmin admin, MetaClient meta, TesseraFileSystem fs) {
+  Snapshots(ClusterAdmin admin, MetaClient meta, VirtualFileSystem fs) {
     this.admin = admin;
     this.meta = meta;
     this.fs = fs;
@@ -108,7 +108,7 @@ public final class Snapshots {
    * renamed.
    */
   public List<SnapshotChange> diff(String from, String to) throws IOException {
-    return new SnapshotDiffer(this, fs.async()).diff(from, to);
+    return new SnapshotDiffer(this, fs).diff(from, to);
   }
 
   /**

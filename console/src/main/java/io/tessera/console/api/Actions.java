@@ -1,7 +1,6 @@
 package io.tessera.console.api;
 
 import io.javalin.http.Context;
-import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.common.proto.ActorProto;
 import io.tessera.console.auth.BearerAuth;
@@ -19,7 +18,7 @@ import org.slf4j.LoggerFactory;
 public final class Actions {
   private static final Logger LOG = LoggerFactory.getLogger(Actions.class);
 
-  private final TesseraFileSystem fs;
+  private final ClusterAdmin admin;
 
   /** Who records an action in the audit log. */
   public enum Audit {
@@ -35,15 +34,15 @@ public final class Actions {
     Object run(ClusterAdmin as) throws IOException;
   }
 
-  public Actions(TesseraFileSystem fs) {
-    this.fs = fs;
+  public Actions(ClusterAdmin admin) {
+    this.admin = admin;
   }
 
   /** Runs {@code work} as {@code action} on {@code target}, answering with its result. */
   public void run(Context ctx, String action, String target, Audit audit, Work work)
       throws IOException {
     Caller caller = BearerAuth.caller(ctx);
-    ClusterAdmin as = fs.async().actingFor(actor(caller)).admin();
+    ClusterAdmin as = admin.actingFor(actor(caller));
     try {
       BearerAuth.requireAdmin(ctx);
     } catch (ApiException e) {
