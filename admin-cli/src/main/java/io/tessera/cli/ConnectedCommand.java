@@ -1,5 +1,6 @@
 package io.tessera.cli;
 
+import io.tessera.cli.options.ClusterOptions;
 import io.tessera.client.TesseraFileSystem;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

@@ -57,12 +57,13 @@ public final class SettingsCommand implements Callable<Integer> {
      * process has, and every server's metrics settings.
      */
     List<ConfigKey<?>> keys() {
+      if (this == client) {
+        return ClientConfigKeys.READ_BY_CLIENTS;
+      }
       List<ConfigKey<?>> keys = new ArrayList<>(ConfigSection.keysOf(sections()));
       keys.addAll(RpcConfigKeys.ALL);
       keys.addAll(SecurityConfigKeys.ALL);
-      if (this != client) {
-        keys.addAll(MetricsConfigKeys.SECTION.keys());
-      }
+      keys.addAll(MetricsConfigKeys.SECTION.keys());
       return keys;
     }
   }

@@ -1,6 +1,6 @@
 package io.tessera.cli;
 
-import io.tessera.cli.bench.BenchCommand;
+import io.tessera.bench.BenchCommand;
 import io.tessera.cli.check.FsckCommand;
 import io.tessera.cli.cluster.ClusterCommand;
 import io.tessera.cli.console.ConsoleCommand;

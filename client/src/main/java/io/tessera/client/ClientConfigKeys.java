@@ -2,8 +2,11 @@ package io.tessera.client;
 
 import io.tessera.common.config.ConfigKey;
 import io.tessera.common.config.ConfigSection;
+import io.tessera.common.config.RpcConfigKeys;
+import io.tessera.common.config.SecurityConfigKeys;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** Settings of the client library. The defaults suit a local cluster. */
 public final class ClientConfigKeys {
@@ -172,4 +175,8 @@ public final class ClientConfigKeys {
       List.of(Cluster.SECTION, Streams.SECTION, Logs.SECTION, Regions.SECTION, Failures.SECTION);
 
   public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
+
+  /** Every key a client process reads: its own, and the RPC layer's and security's. */
+  public static final List<ConfigKey<?>> READ_BY_CLIENTS =
+      Stream.of(ALL, RpcConfigKeys.ALL, SecurityConfigKeys.ALL).flatMap(List::stream).toList();
 }

@@ -1,9 +1,9 @@
 package io.tessera.hadoop;
 
 import io.tessera.common.config.Config;
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.InProcessCluster;
-import io.tessera.testcluster.TestPorts;
+import io.tessera.localcluster.ClusterPlan;
+import io.tessera.localcluster.InProcessCluster;
+import io.tessera.localcluster.TestPorts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.tessera.it;
 
-import io.tessera.testcluster.ClusterPlan;
+import io.tessera.localcluster.ClusterPlan;
 import java.util.ArrayList;
 import java.util.List;
 

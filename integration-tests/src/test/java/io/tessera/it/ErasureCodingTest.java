@@ -24,7 +24,7 @@ import io.tessera.common.rpc.Service;
 import io.tessera.common.security.Credentials;
 import io.tessera.common.security.TransportSecurity;
 import io.tessera.common.status.TesseraException;
-import io.tessera.testcluster.ClusterPlan;
+import io.tessera.localcluster.ClusterPlan;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -2,9 +2,9 @@ package io.tessera.it;
 
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
-import io.tessera.testcluster.ClusterPlan;
-import io.tessera.testcluster.InProcessCluster;
-import io.tessera.testcluster.TestPorts;
+import io.tessera.localcluster.ClusterPlan;
+import io.tessera.localcluster.InProcessCluster;
+import io.tessera.localcluster.TestPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

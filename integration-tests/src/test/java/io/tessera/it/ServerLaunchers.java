@@ -1,7 +1,7 @@
 package io.tessera.it;
 
 import io.tessera.common.fault.FaultPoints;
-import io.tessera.testcluster.ProcessCluster;
+import io.tessera.localcluster.ProcessCluster;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;

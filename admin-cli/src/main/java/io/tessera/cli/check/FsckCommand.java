@@ -2,9 +2,9 @@ package io.tessera.cli.check;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.tessera.cli.ClusterOptions;
-import io.tessera.cli.ClusterPaths;
 import io.tessera.cli.Tessera;
+import io.tessera.cli.options.ClusterOptions;
+import io.tessera.cli.options.ClusterPaths;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.FileCheck;

@@ -1,7 +1,7 @@
 package io.tessera.cli.console;
 
-import io.tessera.cli.CliJson;
 import io.tessera.cli.ConnectedCommand;
+import io.tessera.cli.options.CliJson;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ConsoleAdmin;
 import java.util.List;

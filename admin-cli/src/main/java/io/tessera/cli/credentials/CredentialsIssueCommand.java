@@ -1,7 +1,7 @@
 package io.tessera.cli.credentials;
 
 import io.tessera.ca.CertificateAuthority;
-import io.tessera.cli.ClusterOptions;
+import io.tessera.cli.options.ClusterOptions;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.security.Credentials;
 import io.tessera.common.security.Identity;

@@ -2,8 +2,8 @@ package io.tessera.cli.fs;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.tessera.cli.ClusterPaths;
 import io.tessera.cli.ConnectedCommand;
+import io.tessera.cli.options.ClusterPaths;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.tessera.cli.fs;
 
-import io.tessera.cli.ClusterPaths;
 import io.tessera.cli.ConnectedCommand;
+import io.tessera.cli.options.ClusterPaths;
 import io.tessera.client.TesseraFileSystem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,5 +1,5 @@
 /**
  * {@code tessera local}: starts a whole cluster on this machine with safe defaults, using the
- * test-cluster module, and writes its cluster.json.
+ * local-cluster module, and writes its cluster.json.
  */
 package io.tessera.cli.local;

@@ -2,7 +2,7 @@ package io.tessera.cli.server;
 
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.rpc.HostPort;
-import io.tessera.testcluster.ServerCommandLine;
+import io.tessera.localcluster.ServerCommandLine;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;

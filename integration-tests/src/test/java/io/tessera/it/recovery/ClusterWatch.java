@@ -2,7 +2,7 @@ package io.tessera.it.recovery;
 
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
-import io.tessera.testcluster.ProcessCluster;
+import io.tessera.localcluster.ProcessCluster;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 

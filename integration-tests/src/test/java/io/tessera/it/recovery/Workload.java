@@ -1,6 +1,6 @@
 package io.tessera.it.recovery;
 
-import io.tessera.cli.bench.SteadyState;
+import io.tessera.bench.SteadyState;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;

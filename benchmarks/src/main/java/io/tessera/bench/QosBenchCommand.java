@@ -1,0 +1,489 @@
+package io.tessera.bench;
+
+import io.tessera.cli.options.ClusterOptions;
+import io.tessera.client.ClientConfigKeys;
+import io.tessera.client.CreateOptions;
+import io.tessera.client.TesseraFile;
+import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.QosApp;
+import io.tessera.client.admin.QosStatus;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tessera bench qos}: the vPFS experiments on a cluster started with {@code tessera local
+ * --qos}. Shares are ratios within one run, read from the proxies' own counters.
+ */
+@Command(
+    name = "qos",
+    mixinStandardHelpOptions = true,
+    description = {
+      "QoS experiments on a cluster started with 'tessera local --qos'.",
+      "ratios: app A (random 4-64 KiB reads and writes, files over 4 servers) next to app B"
+          + " (sequential 1 MiB writes, files over 8 servers) at weights 1:1, 1:2, 1:4, 3:1; reports"
+          + " achieved total-service ratio over target.",
+      "bursty: an app alternating compute pauses and bursts of large writes next to an aggressive"
+          + " writer; its burst throughput alone, with plain SFQ, and not work conserving.",
+      "limits: an app limited to 50 MB/s alone, and one reserved 30 MB/s next to an aggressive one.",
+      "overhead: one app writing and reading through the proxies, then directly.",
+      "Each case runs --runs times; the median and the spread are printed."
+    })
+public final class QosBenchCommand implements Callable<Integer> {
+  private static final String A = "bench-a";
+  private static final String B = "bench-b";
+
+  /** Files over all eight servers, a 1 MiB write touching each of them. */
+  private static final CreateOptions WIDE = CreateOptions.striped(8).stripeUnit(128 << 10);
+
+  @Spec CommandSpec spec;
+
+  @Mixin ClusterOptions cluster;
+
+  @Option(
+      names = "--experiment",
+      defaultValue = "all",
+      description = "ratios, bursty, limits, overhead or all (default ${DEFAULT-VALUE})")
+  String experiment;
+
+  @Option(
+      names = "--seconds",
+      defaultValue = "15",
+      description = "length of each measured run (default ${DEFAULT-VALUE})")
+  int seconds;
+
+  @Option(
+      names = "--runs",
+      defaultValue = "3",
+      description = "runs of each case (default ${DEFAULT-VALUE})")
+  int runs;
+
+  @Option(
+      names = "--threads",
+      defaultValue = "16",
+      description = "threads per application (default ${DEFAULT-VALUE})")
+  int threads;
+
+  private PrintWriter out;
+
+  @Override
+  public Integer call() throws Exception {
+    out = spec.commandLine().getOut();
+    if (seconds < 3 || runs < 1 || threads < 1) {
+      throw new IllegalArgumentException("--seconds at least 3, --runs and --threads at least 1");
+    }
+    try (TesseraFileSystem admin = cluster.connect()) {
+      if (admin.admin().status().dataServers().stream().allMatch(d -> d.proxyAddress().isEmpty())) {
+        throw new IllegalArgumentException(
+            "this cluster has no QoS proxies: start it with tessera local --qos");
+      }
+      admin.mkdirs("/bench-qos");
+      switch (experiment) {
+        case "ratios" -> ratios(admin);
+        case "bursty" -> bursty(admin);
+        case "limits" -> limits(admin);
+        case "overhead" -> overhead();
+        case "all" -> {
+          ratios(admin);
+          bursty(admin);
+          limits(admin);
+          overhead();
+        }
+        default ->
+            throw new IllegalArgumentException(
+                "--experiment " + experiment + ": ratios, bursty, limits, overhead or all");
+      }
+      admin.admin().qos().reset(A);
+      admin.admin().qos().reset(B);
+    }
+    return 0;
+  }
+
+  /** Waits until every proxy applies the settings just set (they follow the meta group). */
+  private static void settled(TesseraFileSystem admin) throws Exception {
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (!admin.admin().qos().status(Duration.ofMillis(100)).settingsEverywhere()) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the proxies did not take the new settings within 20 s");
+      }
+    }
+  }
+
+  /** vPFS Figure 2: achieved over target total-service ratio at four weight pairs. */
+  private void ratios(TesseraFileSystem admin) throws Exception {
+    out.printf(
+        Locale.ROOT,
+        "ratios: A random 4-64 KiB on 4 servers (%d threads), B sequential 1 MiB writes on 8 (%d)%n",
+        4 * threads,
+        threads);
+    double[][] weights = {{1, 1}, {1, 2}, {1, 4}, {3, 1}};
+    for (double[] w : weights) {
+      admin.admin().qos().set(new QosApp(A, w[0], 0, 0, true));
+      admin.admin().qos().set(new QosApp(B, w[1], 0, 0, true));
+      settled(admin);
+      List<Double> achieved = new ArrayList<>();
+      for (int run = 0; run < runs; run++) {
+        // B's every write reaches all 8 servers, A's request one of its 4: with four times B's
+        // threads, A keeps as many requests waiting at each server it uses as B does, so the
+        // shares measure the scheduler and not how many requests A has in the air
+        QosStatus s =
+            runTogether(
+                new Workload(A, CreateOptions.striped(4), true, 4 * threads),
+                new Workload(B, WIDE, false));
+        achieved.add(ratio(s, A, B) / (w[0] / w[1]));
+      }
+      out.printf(
+          Locale.ROOT,
+          "  weights A:B = %s:%s  achieved/target %s%n",
+          fmt(w[0]),
+          fmt(w[1]),
+          spread(achieved));
+      out.flush();
+    }
+  }
+
+  /**
+   * vPFS Figure 3: app A computes (a pause), then writes a burst from several threads, again and
+   * again; app B writes sequentially from many threads all the time. A's throughput while it
+   * bursts: alone, next to B under plain SFQ, and next to B with A not work conserving.
+   */
+  private void bursty(TesseraFileSystem admin) throws Exception {
+    admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
+    admin.admin().qos().set(new QosApp(B, 1, 0, 0, true));
+    settled(admin);
+    List<Double> alone = new ArrayList<>();
+    List<Double> sfq = new ArrayList<>();
+    List<Double> reserved = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      alone.add(burstRate(false));
+      admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
+      settled(admin);
+      sfq.add(burstRate(true));
+      admin.admin().qos().set(new QosApp(A, 1, 0, 0, false));
+      settled(admin);
+      reserved.add(burstRate(true));
+    }
+    out.printf(
+        Locale.ROOT,
+        "bursty: A's MB/s while bursting: alone %s, next to B with SFQ %s, not work conserving %s%n",
+        spread(alone),
+        spread(sfq),
+        spread(reserved));
+    out.flush();
+  }
+
+  /** A's bytes per second of burst time, with B writing meanwhile or not. */
+  private double burstRate(boolean withAggressive) throws Exception {
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread aggressive = null;
+    TesseraFileSystem bfs = null;
+    if (withAggressive) {
+      TesseraFileSystem b = cluster.connect(Map.of(ClientConfigKeys.Cluster.APP_ID.key(), B));
+      bfs = b;
+      Workload w = new Workload(B, WIDE, false);
+      aggressive =
+          new Thread(
+              () -> {
+                try {
+                  w.run(b, new AtomicLong(), deadline(seconds + 5), 2 * threads, stop);
+                } catch (Exception e) {
+                  out.println("  " + B + " failed: " + e.getMessage());
+                }
+              });
+      aggressive.start();
+      Thread.sleep(1000);
+    }
+    try (TesseraFileSystem a = cluster.connect(Map.of(ClientConfigKeys.Cluster.APP_ID.key(), A))) {
+      long burstNanos = 0;
+      long bytes = 0;
+      long end = deadline(seconds);
+      byte[] buf = new byte[1 << 20];
+      while (System.nanoTime() < end) {
+        Thread.sleep(500); // compute phase
+        long started = System.nanoTime();
+        List<Thread> writers = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          String path = "/bench-qos/burst-" + i;
+          Thread t =
+              new Thread(
+                  () -> {
+                    try (TesseraFile f = a.createFile(path, WIDE.overwrite(true))) {
+                      for (int m = 0; m < 8; m++) {
+                        f.write((long) m * buf.length, buf, 0, buf.length);
+                      }
+                    } catch (IOException e) {
+                      throw new IllegalStateException(e);
+                    }
+                  });
+          t.start();
+          writers.add(t);
+        }
+        for (Thread t : writers) {
+          t.join();
+        }
+        burstNanos += System.nanoTime() - started;
+        bytes += 4L * 8 * buf.length;
+      }
+      return bytes * 1e3 / (burstNanos / 1e6) / 1e6;
+    } finally {
+      stop.set(true);
+      if (aggressive != null) {
+        aggressive.join();
+      }
+      if (bfs != null) {
+        bfs.close();
+      }
+    }
+  }
+
+  /** mClock: a limit alone on an idle cluster, and a reservation next to an aggressive app. */
+  private void limits(TesseraFileSystem admin) throws Exception {
+    admin.admin().qos().set(new QosApp(A, 1, 0, 50_000_000, true));
+    settled(admin);
+    List<Double> limited = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      QosStatus s = runTogether(new Workload(A, WIDE, false));
+      limited.add(rate(s, A) / 50e6);
+    }
+    out.printf(Locale.ROOT, "limits: A limited to 50 MB/s alone: rate/limit %s%n", spread(limited));
+    admin.admin().qos().set(new QosApp(A, 1, 30_000_000, 0, true));
+    admin.admin().qos().set(new QosApp(B, 100, 0, 0, true));
+    settled(admin);
+    List<Double> reserved = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      QosStatus s = runTogether(new Workload(A, WIDE, false), new Workload(B, WIDE, false));
+      reserved.add(rate(s, A) / 30e6);
+    }
+    out.printf(
+        Locale.ROOT,
+        "limits: A reserved 30 MB/s next to B at weight 100: rate/reservation %s%n",
+        spread(reserved));
+    out.flush();
+  }
+
+  /** One application alone, through the proxies and directly, alternating. */
+  private void overhead() throws Exception {
+    List<Double> viaProxy = new ArrayList<>();
+    List<Double> direct = new ArrayList<>();
+    for (int run = 0; run < runs; run++) {
+      viaProxy.add(writeRate(true));
+      direct.add(writeRate(false));
+    }
+    out.printf(
+        Locale.ROOT,
+        "overhead: sequential 1 MiB writes, RS 6+3 (6+2 under 9 servers): via proxies %s MB/s,"
+            + " direct %s MB/s%n",
+        spread(viaProxy),
+        spread(direct));
+    out.flush();
+  }
+
+  private double writeRate(boolean useProxies) throws Exception {
+    Map<String, String> conf =
+        Map.of(
+            ClientConfigKeys.Cluster.APP_ID.key(),
+            A,
+            ClientConfigKeys.Cluster.USE_PROXIES.key(),
+            String.valueOf(useProxies));
+    try (TesseraFileSystem fs = cluster.connect(conf)) {
+      int servers = fs.admin().status().dataServers().size();
+      Workload w =
+          new Workload(
+              A, servers >= 9 ? CreateOptions.erasure(6, 3) : CreateOptions.erasure(6, 2), false);
+      AtomicLong bytes = new AtomicLong();
+      long started = System.nanoTime();
+      w.run(fs, bytes, deadline(seconds));
+      return bytes.get() * 1e3 / ((System.nanoTime() - started) / 1e6) / 1e6;
+    }
+  }
+
+  /** Runs the workloads at once; the proxies' counters over the middle of the run. */
+  private QosStatus runTogether(Workload... workloads) throws Exception {
+    List<Thread> running = new ArrayList<>();
+    List<TesseraFileSystem> clients = new ArrayList<>();
+    AtomicBoolean failed = new AtomicBoolean();
+    long deadline = deadline(seconds);
+    try {
+      for (Workload w : workloads) {
+        TesseraFileSystem fs =
+            cluster.connect(Map.of(ClientConfigKeys.Cluster.APP_ID.key(), w.app));
+        clients.add(fs);
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    w.run(fs, new AtomicLong(), deadline);
+                  } catch (Exception e) {
+                    failed.set(true);
+                    out.println("  " + w.app + " failed: " + e.getMessage());
+                  }
+                },
+                "bench-" + w.app);
+        t.start();
+        running.add(t);
+      }
+      Thread.sleep(1000); // warm-up: queues fill
+      QosStatus s;
+      try (TesseraFileSystem admin = cluster.connect()) {
+        s = admin.admin().qos().status(Duration.ofSeconds(seconds - 2));
+      }
+      for (Thread t : running) {
+        t.join();
+      }
+      if (failed.get()) {
+        throw new IOException("a workload failed (see above)");
+      }
+      return s;
+    } finally {
+      for (TesseraFileSystem fs : clients) {
+        fs.close();
+      }
+    }
+  }
+
+  /**
+   * One application's load: {@code threads} threads, each on a file of its own; random 4-64 KiB
+   * reads and writes, or sequential 1 MiB writes.
+   */
+  private final class Workload {
+    final String app;
+    final CreateOptions layout;
+    final boolean random;
+    final int threadCount;
+
+    Workload(String app, CreateOptions layout, boolean random) {
+      this(app, layout, random, threads);
+    }
+
+    Workload(String app, CreateOptions layout, boolean random, int threadCount) {
+      this.app = app;
+      this.layout = layout;
+      this.random = random;
+      this.threadCount = threadCount;
+    }
+
+    void run(TesseraFileSystem fs, AtomicLong bytes, long deadline) throws Exception {
+      run(fs, bytes, deadline, threadCount, new AtomicBoolean());
+    }
+
+    void run(TesseraFileSystem fs, AtomicLong bytes, long deadline, int count, AtomicBoolean stop)
+        throws Exception {
+      List<Thread> ts = new ArrayList<>();
+      List<Exception> errors = new ArrayList<>();
+      if (random) {
+        // one file for every thread: the application stays on that file's servers
+        try (TesseraFile f =
+            fs.createFile("/bench-qos/" + app + "-shared", layout.overwrite(true))) {
+          f.write(0, new byte[16 << 20], 0, 16 << 20);
+        }
+      }
+      for (int i = 0; i < count; i++) {
+        String path = "/bench-qos/" + app + (random ? "-shared" : "-" + i);
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    try (TesseraFile f =
+                        random ? fs.openFile(path) : fs.createFile(path, layout.overwrite(true))) {
+                      loop(f, bytes, deadline, stop);
+                    }
+                  } catch (Exception e) {
+                    synchronized (errors) {
+                      errors.add(e);
+                    }
+                  }
+                });
+        t.start();
+        ts.add(t);
+      }
+      for (Thread t : ts) {
+        t.join();
+      }
+      if (!errors.isEmpty()) {
+        throw errors.get(0);
+      }
+    }
+
+    private void loop(TesseraFile f, AtomicLong bytes, long deadline, AtomicBoolean stop)
+        throws IOException {
+      ThreadLocalRandom rnd = ThreadLocalRandom.current();
+      long span = 64L << 20;
+      byte[] buf = new byte[1 << 20];
+      rnd.nextBytes(buf);
+      if (random) {
+        span = 16 << 20;
+      }
+      long pos = 0;
+      while (System.nanoTime() < deadline && !stop.get()) {
+        if (random) {
+          int len = (4 + rnd.nextInt(61)) << 10;
+          long at = rnd.nextLong(span - len);
+          if (rnd.nextBoolean()) {
+            f.write(at, buf, 0, len);
+          } else {
+            f.read(at, buf, 0, len);
+          }
+          bytes.addAndGet(len);
+        } else {
+          f.write(pos, buf, 0, buf.length);
+          bytes.addAndGet(buf.length);
+          pos = (pos + buf.length) % span;
+        }
+      }
+    }
+  }
+
+  private static long deadline(int seconds) {
+    return System.nanoTime() + seconds * 1_000_000_000L;
+  }
+
+  /** The ratio of two applications' service (what the proxies share out, not bytes alone). */
+  private static double ratio(QosStatus s, String a, String b) {
+    return share(s, a) / Math.max(1e-9, share(s, b));
+  }
+
+  private static double share(QosStatus s, String app) {
+    return s.apps().stream()
+        .filter(x -> x.settings().app().equals(app))
+        .mapToDouble(QosStatus.App::achievedShare)
+        .findFirst()
+        .orElse(0);
+  }
+
+  private static double rate(QosStatus s, String app) {
+    return s.apps().stream()
+        .filter(x -> x.settings().app().equals(app))
+        .mapToDouble(QosStatus.App::bytesPerSecond)
+        .findFirst()
+        .orElse(0);
+  }
+
+  private static String fmt(double w) {
+    return w == Math.rint(w) ? String.valueOf((long) w) : String.valueOf(w);
+  }
+
+  /** Median [min-max] of a few figures. */
+  static String spread(List<Double> xs) {
+    List<Double> sorted = new ArrayList<>(xs);
+    sorted.sort(null);
+    double median =
+        sorted.size() % 2 == 1
+            ? sorted.get(sorted.size() / 2)
+            : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+    return String.format(
+        Locale.ROOT, "%.3f [%.3f-%.3f]", median, sorted.get(0), sorted.get(sorted.size() - 1));
+  }
+}

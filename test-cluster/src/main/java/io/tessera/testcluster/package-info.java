@@ -1,6 +1,0 @@
-/**
- * A whole cluster on one machine for {@code tessera local} and the tests: one OS process per server
- * ({@link io.tessera.testcluster.ProcessCluster}) or all in one JVM ({@link
- * io.tessera.testcluster.InProcessCluster}), with the launch helpers that make starts cheap.
- */
-package io.tessera.testcluster;
