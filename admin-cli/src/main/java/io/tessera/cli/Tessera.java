@@ -11,6 +11,7 @@ import io.tessera.cli.local.LocalCommand;
 import io.tessera.cli.qos.QosCommand;
 import io.tessera.cli.recover.RecoverCommand;
 import io.tessera.cli.server.ServerCommand;
+import io.tessera.cli.server.ServerConfigFile;
 import io.tessera.cli.snapshot.SnapshotCommand;
 import io.tessera.common.platform.CommonPool;
 import java.io.PrintWriter;
@@ -133,6 +134,14 @@ public final class Tessera {
     }
     if (err != null) {
       cl.setErr(err);
+    }
+    if (args.length > 0 && args[0].equals("server")) {
+      try {
+        ServerConfigFile.install(cl, args);
+      } catch (IllegalArgumentException e) {
+        cl.getErr().println("tessera: " + e.getMessage());
+        return EXIT_USAGE;
+      }
     }
     return cl.execute(args);
   }

@@ -28,8 +28,18 @@ public final class DataServerCommand implements Callable<Integer> {
   @Option(names = "--port", description = "client port (default 9870; 0 picks a free one)")
   Integer port;
 
-  @Option(names = "--bind-host", description = "address to listen on (default 127.0.0.1)")
+  @Option(
+      names = "--bind-host",
+      description = "address to listen on (default 127.0.0.1; 0.0.0.0: every address)")
   String bindHost;
+
+  @Option(
+      names = "--advertise",
+      paramLabel = "HOST[:PORT]",
+      description =
+          "where clients reach this server, when not where it listens (bound to 0.0.0.0, behind"
+              + " NAT, in a container); the same as -Dtessera.data.advertised-address")
+  String advertise;
 
   @Option(
       names = "--meta",
@@ -49,6 +59,9 @@ public final class DataServerCommand implements Callable<Integer> {
     }
     if (bindHost != null) {
       c = c.with(DataServerConfigKeys.Server.BIND_HOST, bindHost);
+    }
+    if (advertise != null) {
+      c = c.with(DataServerConfigKeys.Server.ADVERTISED_ADDRESS, advertise);
     }
     DataServer data = DataServer.start(id, dir, c);
     Closeable http = server.serveMetrics(data.metrics());

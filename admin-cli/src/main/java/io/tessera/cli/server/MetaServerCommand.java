@@ -7,6 +7,7 @@ import io.tessera.common.rpc.HostPort;
 import io.tessera.console.Console;
 import io.tessera.meta.server.MetaPeer;
 import io.tessera.meta.server.MetaServer;
+import io.tessera.meta.server.MetaServerConfigKeys;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -46,12 +47,23 @@ public final class MetaServerCommand implements Callable<Integer> {
       description = "where this replica keeps its log and namespace")
   Path dir;
 
+  @Option(
+      names = "--bind-host",
+      description =
+          "address to listen on, when not the host this replica's --peers entry names (0.0.0.0:"
+              + " every address; the entry stays what clients and replicas reach); the same as"
+              + " -Dtessera.meta.bind-host")
+  String bindHost;
+
   @Mixin ServerOptions server;
 
   @Override
   public Integer call() throws Exception {
     server.redirectOutput();
     Config config = server.config();
+    if (bindHost != null) {
+      config = config.with(MetaServerConfigKeys.Raft.BIND_HOST, bindHost);
+    }
     List<MetaPeer> group = MetaPeer.parseList(peers);
     MetaServer meta = MetaServer.start(id, group, dir, config);
     Closeable http = server.http == null ? () -> {} : console(group, config, meta);

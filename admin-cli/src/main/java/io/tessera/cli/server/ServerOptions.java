@@ -15,12 +15,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Options every server command takes: settings and the cluster.json to keep current. */
 public final class ServerOptions {
-  @Option(names = "--conf", description = "a properties file of tessera.* settings")
+  @Option(
+      names = {"--config", "--conf"},
+      paramLabel = "FILE",
+      description =
+          "a properties file of this server's settings (tessera.* keys, as tessera settings lists"
+              + " them) and flags (each by its name without dashes: id=ds-1, bind-host=0.0.0.0);"
+              + " a flag on the command line wins")
   Path conf;
+
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
 
   @Option(
       names = "-D",
@@ -91,10 +102,13 @@ public final class ServerOptions {
       given.put(SecurityConfigKeys.CREDENTIALS.key(), credentials.toString());
     }
     SettingsCommand.requireServerSettings("-D", given.keySet());
+    Map<String, String> fromFile = new HashMap<>();
     if (conf != null) {
-      SettingsCommand.requireServerSettings(conf + ": ", Config.fileSettings(conf).keySet());
+      fromFile = ServerConfigFile.settings(conf);
+      SettingsCommand.requireServerSettings(conf + ": ", fromFile.keySet());
+      ServerConfigFile.requireFlagsOf(command, conf);
     }
-    Config config = Config.load(conf, given);
+    Config config = Config.load(fromFile, given);
     SettingsCommand.requireValidServerSettings(config);
     return config;
   }

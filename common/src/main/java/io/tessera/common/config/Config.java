@@ -24,16 +24,24 @@ public final class Config {
   }
 
   public static Config defaults() {
-    return load(null, Map.of());
+    return load(Map.of(), Map.of());
   }
 
   public static Config of(Map<String, String> overrides) {
-    return load(null, overrides);
+    return load(Map.of(), overrides);
   }
 
   /** Loads a properties file (may be null) under system properties and overrides. */
   public static Config load(Path file, Map<String, String> overrides) {
-    Map<String, String> v = file == null ? new HashMap<>() : fileSettings(file);
+    return load(file == null ? Map.of() : fileSettings(file), overrides);
+  }
+
+  /**
+   * Settings from {@code base} (a file's), then {@code tessera.*} system properties, then {@code
+   * overrides}, each winning over the one before.
+   */
+  public static Config load(Map<String, String> base, Map<String, String> overrides) {
+    Map<String, String> v = new HashMap<>(base);
     System.getProperties()
         .forEach(
             (k, val) -> {

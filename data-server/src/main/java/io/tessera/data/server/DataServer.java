@@ -3,7 +3,6 @@ package io.tessera.data.server;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.metrics.ServerMetrics;
-import io.tessera.common.rpc.HostPort;
 import io.tessera.common.rpc.LeaderFollowingCaller;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
@@ -77,6 +76,7 @@ public final class DataServer implements Closeable {
   /** Opens the store in {@code dir}, binds the port and starts reporting to the meta group. */
   public static DataServer start(String id, Path dir, Config config)
       throws IOException, InterruptedException {
+    AdvertisedAddress advertised = AdvertisedAddress.of(config);
     ServerIdentity.claim(dir, id);
     TransportSecurity security = TransportSecurity.forServer(config, id, Identity.Role.DATA);
     AccessTokens tokens = new AccessTokens();
@@ -164,7 +164,7 @@ public final class DataServer implements Closeable {
               + e.getMessage(),
           e);
     }
-    String address = new HostPort(host, rpc.port()).toString();
+    String address = advertised.address(rpc.port());
     RpcClientPool metaPool =
         new RpcClientPool(
             "data-" + id + "-meta",

@@ -18,6 +18,13 @@ public final class DataServerConfigKeys {
             "tessera.data.bind-host", "127.0.0.1", "address the data server listens on");
     public static final ConfigKey<Integer> PORT =
         ConfigKey.integer("tessera.data.port", 9870, "TCP port for clients (0 picks a free one)");
+    public static final ConfigKey<String> ADVERTISED_ADDRESS =
+        ConfigKey.string(
+            "tessera.data.advertised-address",
+            "",
+            "HOST or HOST:PORT the meta group tells clients to reach this server at, where that is"
+                + " not where it listens (behind NAT, in a container, bound to 0.0.0.0); empty: the"
+                + " bind host and the port it listens on");
     public static final ConfigKey<Integer> WORKER_THREADS =
         ConfigKey.integer(
             "tessera.data.worker-threads",
@@ -42,7 +49,14 @@ public final class DataServerConfigKeys {
     public static final ConfigSection SECTION =
         new ConfigSection(
             "Process and cluster",
-            List.of(BIND_HOST, PORT, WORKER_THREADS, HEARTBEAT_INTERVAL, META_ADDRESSES, PROXY));
+            List.of(
+                BIND_HOST,
+                PORT,
+                ADVERTISED_ADDRESS,
+                WORKER_THREADS,
+                HEARTBEAT_INTERVAL,
+                META_ADDRESSES,
+                PROXY));
   }
 
   /** Shard store. */

@@ -231,7 +231,7 @@ public final class MetaServer implements Closeable {
       rpc =
           RpcServer.start(
               "meta-" + self.id(),
-              new InetSocketAddress(self.host(), self.clientPort()),
+              new InetSocketAddress(bindHost(self, config), self.clientPort()),
               Map.of(
                   Service.META,
                       new MetaRequestHandler(
@@ -344,6 +344,12 @@ public final class MetaServer implements Closeable {
     return params;
   }
 
+  /** Where this replica listens: {@code tessera.meta.bind-host}, else its peer entry's host. */
+  private static String bindHost(MetaPeer self, Config config) {
+    String bind = config.get(MetaServerConfigKeys.Raft.BIND_HOST).trim();
+    return bind.isEmpty() ? self.host() : bind;
+  }
+
   private static RaftProperties raftProperties(
       MetaPeer self, Path dir, Config config, TransportSecurity security) {
     RaftProperties p = new RaftProperties();
@@ -361,12 +367,12 @@ public final class MetaServer implements Closeable {
       case "netty" -> {
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
         NettyConfigKeys.Server.setPort(p, self.raftPort());
-        NettyConfigKeys.Server.setHost(p, self.host());
+        NettyConfigKeys.Server.setHost(p, bindHost(self, config));
       }
       case "grpc" -> {
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
         GrpcConfigKeys.Server.setPort(p, self.raftPort());
-        GrpcConfigKeys.Server.setHost(p, self.host());
+        GrpcConfigKeys.Server.setHost(p, bindHost(self, config));
       }
       default ->
           throw new IllegalArgumentException(

@@ -111,6 +111,12 @@ public final class MetaServerConfigKeys {
             "tessera.meta.log-sync",
             true,
             "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
+    public static final ConfigKey<String> BIND_HOST =
+        ConfigKey.string(
+            "tessera.meta.bind-host",
+            "",
+            "address this replica listens on for clients and replicas (0.0.0.0: every address);"
+                + " empty: the host its --peers entry names, which is also what others reach it at");
     public static final ConfigKey<String> RAFT_TRANSPORT =
         ConfigKey.string(
             "tessera.meta.raft-transport",
@@ -146,6 +152,7 @@ public final class MetaServerConfigKeys {
                 LOG_PURGE_GAP,
                 LOG_SEGMENT_SIZE,
                 LOG_SYNC,
+                BIND_HOST,
                 RAFT_TRANSPORT,
                 MAX_BATCH,
                 MAX_ENTRIES_IN_FLIGHT,
