@@ -3,6 +3,7 @@ package io.tessera.cli;
 import io.tessera.cli.options.ClusterOptions;
 import io.tessera.client.TesseraFileSystem;
 import java.io.PrintWriter;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,9 +17,14 @@ public abstract class ConnectedCommand implements Callable<Integer> {
 
   @Override
   public final Integer call() throws Exception {
-    try (TesseraFileSystem fs = cluster.connect()) {
+    try (TesseraFileSystem fs = cluster.connect(settings())) {
       return run(fs);
     }
+  }
+
+  /** Client settings this command needs beyond the user's (none by default). */
+  protected Map<String, String> settings() {
+    return Map.of();
   }
 
   protected abstract int run(TesseraFileSystem fs) throws Exception;

@@ -149,7 +149,8 @@ public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeabl
                 config.get(ClientConfigKeys.Regions.REGION_CACHE),
                 RegionLocks.thisProcess(),
                 counters.regionRoundTrips),
-            config.get(ClientConfigKeys.Regions.REGION_LOCK_TIMEOUT));
+            config.get(ClientConfigKeys.Regions.REGION_LOCK_TIMEOUT),
+            config.get(ClientConfigKeys.Streams.SYNC_ON_CLOSE));
     this.logs =
         new LogFiles(
             meta,

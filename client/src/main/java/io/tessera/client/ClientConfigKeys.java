@@ -92,9 +92,19 @@ public final class ClientConfigKeys {
             4,
             "requests an input stream keeps in flight ahead of the reader");
 
+    /** Whether a handle's close makes what it wrote durable before it returns. */
+    public static final ConfigKey<Boolean> SYNC_ON_CLOSE =
+        ConfigKey.bool(
+            "tessera.client.sync-on-close",
+            true,
+            "closing a file (or its stream) that this handle wrote to first makes those writes"
+                + " durable against power loss on every server of the file, as sync() does; false:"
+                + " close returns at once, and writes not synced survive process crashes only");
+
     public static final ConfigSection SECTION =
         new ConfigSection(
-            "Streams", List.of(WRITE_BUFFER, WRITES_IN_FLIGHT, READ_CHUNK, READS_AHEAD));
+            "Streams",
+            List.of(WRITE_BUFFER, WRITES_IN_FLIGHT, READ_CHUNK, READS_AHEAD, SYNC_ON_CLOSE));
   }
 
   /** Log-structured files. */

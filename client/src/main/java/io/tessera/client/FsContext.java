@@ -17,6 +17,9 @@ final class FsContext {
   final RegionLocks regions;
   final Duration regionLockTimeout;
 
+  /** Whether closing a handle that wrote makes its writes durable first. */
+  final boolean syncOnClose;
+
   FsContext(
       MetaClient meta,
       StripedIo io,
@@ -26,7 +29,9 @@ final class FsContext {
       int writesInFlight,
       int readsAhead,
       RegionLocks regions,
-      Duration regionLockTimeout) {
+      Duration regionLockTimeout,
+      boolean syncOnClose) {
+    this.syncOnClose = syncOnClose;
     this.regions = regions;
     this.regionLockTimeout = regionLockTimeout;
     this.meta = meta;

@@ -20,12 +20,14 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An open regular file: positional reads and writes that go to all of the file's data servers in
  * parallel. Thread-safe. A write is acknowledged (its future completes, or the blocking call
  * returns) once every data server of it has stored it and the file's size covers it: from then on
- * it survives the crash of any process; {@link #sync()} makes it survive power loss too.
+ * it survives the crash of any process; {@link #sync()} makes it survive power loss too, and so
+ * does {@link #close()} unless {@code tessera.client.sync-on-close} is off.
  */
 public final class TesseraFile implements Closeable {
   private final FsContext ctx;
@@ -42,6 +44,9 @@ public final class TesseraFile implements Closeable {
 
   /** Region locks taken through this handle and not yet released. */
   private final Set<RegionLock> locks = ConcurrentHashMap.newKeySet();
+
+  /** Whether this handle wrote or truncated since its last sync. */
+  private final AtomicBoolean unsynced = new AtomicBoolean();
 
   TesseraFile(
       FsContext ctx,
@@ -99,6 +104,7 @@ public final class TesseraFile implements Closeable {
     if (len == 0) {
       return CompletableFuture.completedFuture(null);
     }
+    unsynced.set(true);
     return body.write(position, buf, off, len);
   }
 
@@ -183,7 +189,22 @@ public final class TesseraFile implements Closeable {
     if (inSnapshot) {
       return;
     }
-    Futures.get(body.sync());
+    Futures.get(syncAsync());
+  }
+
+  /** {@link #sync()} without waiting. */
+  public CompletableFuture<Void> syncAsync() {
+    if (inSnapshot) {
+      return CompletableFuture.completedFuture(null);
+    }
+    unsynced.set(false); // a write that starts from here on is not covered
+    return body.sync()
+        .whenComplete(
+            (v, t) -> {
+              if (t != null) {
+                unsynced.set(true);
+              }
+            });
   }
 
   /** Cuts the file to {@code newSize} bytes (or extends it with zeros). */
@@ -200,6 +221,7 @@ public final class TesseraFile implements Closeable {
     if (inSnapshot) {
       return CompletableFuture.failedFuture(readOnly());
     }
+    unsynced.set(true);
     return body.truncate(newSize);
   }
 
@@ -313,9 +335,10 @@ public final class TesseraFile implements Closeable {
   }
 
   /**
-   * Ends the use of the handle: its region locks are released and its sharing intent ended. A
-   * striped file's handle buffers nothing; a log file's writes are committed here (made visible to
-   * other clients), and the last writer to close flattens its index.
+   * Ends the use of the handle: what it wrote is made durable (unless {@code
+   * tessera.client.sync-on-close} is off), its region locks are released and its sharing intent
+   * ended. A striped file's handle buffers nothing; a log file's writes are committed here (made
+   * visible to other clients), and the last writer to close flattens its index.
    */
   @Override
   public void close() throws IOException {
@@ -336,6 +359,19 @@ public final class TesseraFile implements Closeable {
     } catch (IOException e) {
       return body.close().thenCompose(v -> CompletableFuture.failedFuture(e));
     }
-    return body.close();
+    if (!ctx.syncOnClose || !unsynced.get()) {
+      return body.close();
+    }
+    // the body closes whether or not the sync succeeded; the sync's failure is the close's
+    return syncAsync()
+        .handle((v, t) -> t)
+        .thenCompose(
+            failed ->
+                body.close()
+                    .thenCompose(
+                        v ->
+                            failed == null
+                                ? CompletableFuture.<Void>completedFuture(null)
+                                : CompletableFuture.<Void>failedFuture(failed)));
   }
 }

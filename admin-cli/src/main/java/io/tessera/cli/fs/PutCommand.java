@@ -3,6 +3,7 @@ package io.tessera.cli.fs;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.cli.options.ClusterPaths;
 import io.tessera.cli.options.LayoutOptions;
+import io.tessera.client.ClientConfigKeys;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -16,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +37,9 @@ import picocli.CommandLine.Parameters;
       "The file is written under a hidden name (.NAME.tessera-part-PID) and renamed into place when complete: "
           + "an interrupted put leaves nothing behind, and a file it replaces (--overwrite) stays whole until then. "
           + "A put killed outright leaves its copy, which the cluster removes once tessera.client.partial-lease "
-          + "(60 s) passes without the put renewing it."
+          + "(60 s) passes without the put renewing it.",
+      "The copy is made durable (fsync on every data server of the file) before it takes the name: after a"
+          + " power loss, a name a put gave points at the whole file. --no-sync skips that wait."
     })
 public final class PutCommand extends ConnectedCommand {
   /** The longest name the namespace takes, in UTF-8 bytes. */
@@ -49,8 +53,14 @@ public final class PutCommand extends ConnectedCommand {
   boolean overwrite;
 
   @Option(
-      names = "--sync",
-      description = "fsync on every data server before finishing (survives power loss)")
+      names = "--no-sync",
+      description =
+          "rename into place without waiting for the copy to be on disk: faster, but after a"
+              + " power loss the name may point at bytes that never reached one")
+  boolean noSync;
+
+  /** Before --no-sync: putting with fsync was optional; it is what every put does now. */
+  @Option(names = "--sync", hidden = true)
   boolean sync;
 
   @Option(
@@ -70,6 +80,12 @@ public final class PutCommand extends ConnectedCommand {
       description =
           "where to put it in the cluster; an existing directory receives it under LOCAL's name")
   String remote;
+
+  /** The put decides when to sync (before its rename); closing the copy adds no second one. */
+  @Override
+  protected Map<String, String> settings() {
+    return Map.of(ClientConfigKeys.Streams.SYNC_ON_CLOSE.key(), "false");
+  }
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
@@ -129,8 +145,8 @@ public final class PutCommand extends ConnectedCommand {
             () -> renewQuietly(fs, f, lease), every, every, TimeUnit.MILLISECONDS);
         OutputStream out = f.newOutputStream(0);
         Transfer.copy("put " + target, in, out, size, quiet, err());
-        if (sync) {
-          f.sync();
+        if (!noSync) {
+          f.sync(); // before the rename publishes the name
         }
       }
       fs.rename(partial, target, overwrite);

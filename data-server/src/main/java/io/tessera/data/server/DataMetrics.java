@@ -36,6 +36,11 @@ final class DataMetrics {
             "reason");
     metrics.gauge("shard_store_bytes", "Bytes of shards this server stores", store::usedBytes);
     metrics.gauge(
+        "unsynced_writes",
+        "Shard writes acknowledged since the last fsync: kept through a process crash, lost with"
+            + " the machine's power",
+        store::unsyncedWrites);
+    metrics.gauge(
         "disk_free_bytes", "Free space on the data directory's disk", dataDir::getUsableSpace);
     metrics.gauge(
         "disk_capacity_bytes", "Size of the data directory's disk", dataDir::getTotalSpace);

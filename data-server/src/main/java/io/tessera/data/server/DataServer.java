@@ -211,6 +211,14 @@ public final class DataServer implements Closeable {
     return address;
   }
 
+  /**
+   * Shard writes this server acknowledged without an fsync since its last one (lost if the machine
+   * loses power now).
+   */
+  public long unsyncedWrites() {
+    return store.unsyncedWrites();
+  }
+
   /** What this server shows at /metrics. */
   public ServerMetrics metrics() {
     return metrics;

@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
@@ -78,6 +79,7 @@ public final class RocksShardStore implements ShardStore {
   private final LayoutFences fences;
   private final ValueFiles files;
   private volatile EpochState state = EpochState.INITIAL;
+  private final AtomicLong unsyncedWrites = new AtomicLong();
 
   public RocksShardStore(Path dir) throws IOException {
     this(dir, MIN_FILE_VALUE);
@@ -150,6 +152,9 @@ public final class RocksShardStore implements ShardStore {
             batch, w.shard(), current, writer.valueOf(w, held), sync, w.pastCache(), changes);
       }
       commit(batch, book, book.fileId(), sync, changes);
+      if (!sync) {
+        unsyncedWrites.incrementAndGet();
+      }
     } catch (RocksDBException e) {
       throw ShardDb.error("write", e);
     } finally {
@@ -414,12 +419,19 @@ public final class RocksShardStore implements ShardStore {
 
   @Override
   public void sync() throws IOException {
+    long covered = unsyncedWrites.get(); // writes committed later may miss this sync
     try {
       files.syncPending(); // before the log that names them
       db.flushWal();
     } catch (RocksDBException e) {
       throw ShardDb.error("sync", e);
     }
+    unsyncedWrites.addAndGet(-covered);
+  }
+
+  @Override
+  public long unsyncedWrites() {
+    return unsyncedWrites.get();
   }
 
   @Override

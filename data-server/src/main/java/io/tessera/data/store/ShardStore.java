@@ -141,6 +141,12 @@ public interface ShardStore extends Closeable {
   /** Makes every acknowledged write durable against power loss. */
   void sync() throws IOException;
 
+  /**
+   * Writes stored without their own fsync since the last {@link #sync()} began: they survive this
+   * process's crash, not the machine's power loss.
+   */
+  long unsyncedWrites();
+
   /** The epoch new writes are stamped with and the retained snapshots' epochs. */
   EpochState epochState();
 
