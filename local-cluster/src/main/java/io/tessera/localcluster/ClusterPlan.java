@@ -359,21 +359,25 @@ public record ClusterPlan(
 
   /** Arguments after the launcher command that start meta replica {@code id}. */
   public List<String> metaArgs(String id) {
-    return withHttp(
-        id,
-        List.of(
-            "server",
-            "meta",
-            "--id",
-            id,
-            "--peers",
-            peersSpec(),
-            "--dir",
-            metaDir(id).toString(),
-            "--cluster-file",
-            clusterFile().toString(),
-            "--log",
-            logFile(id).toString()));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "server",
+                "meta",
+                "--id",
+                id,
+                "--peers",
+                peersSpec(),
+                "--dir",
+                metaDir(id).toString(),
+                "--cluster-file",
+                clusterFile().toString(),
+                "--log",
+                logFile(id).toString()));
+    if (!host(id).equals(LOOPBACK)) {
+      args.addAll(List.of("--bind-host", "0.0.0.0")); // its --peers entry is what others reach
+    }
+    return withHttp(id, args);
   }
 
   /** Arguments after the launcher command that start data server {@code id}. */
@@ -396,7 +400,9 @@ public record ClusterPlan(
                 "--log",
                 logFile(id).toString()));
     if (!host(id).equals(LOOPBACK)) {
-      args.addAll(List.of("--bind-host", host(id)));
+      // a host of its own (a network namespace): it listens on every address there, as on a
+      // machine, and announces the one the others reach
+      args.addAll(List.of("--bind-host", "0.0.0.0", "--advertise", host(id)));
     }
     if (qos) {
       args.add("-Dtessera.data.proxy=" + proxyAddress(id));
