@@ -270,7 +270,7 @@ public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeabl
     if (policy != null) {
       c.setLayout(policy).setHasLayout(true);
     }
-    return meta.call(MetaRequestProto.newBuilder().setCreate(c)).thenApply(r -> handle(p, r));
+    return meta.call(MetaRequestProto.newBuilder().setCreate(c)).thenApply(r -> handle(p, r, true));
   }
 
   /** How long a partial copy outlives its writer (tessera.client.partial-lease). */
@@ -304,24 +304,32 @@ public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeabl
                 throw new CompletionException(
                     new TesseraException(StatusProto.IS_DIRECTORY, p + " is a directory"));
               }
-              return handle(p, r);
+              return handle(p, r, false);
             });
   }
 
   /**
    * An open file from the meta group's answer (its inode and its access token): the one place that
-   * chooses how a file's bytes are read and written, by its layout's kind.
+   * chooses how a file's bytes are read and written, by its layout's kind. {@code created}: the
+   * handle of a file this call created, whose close syncs what it wrote.
    */
-  private TesseraFile handle(String path, MetaResponseProto opened) {
+  private TesseraFile handle(String path, MetaResponseProto opened, boolean created) {
     InodeProto in = opened.getInode();
     return switch (in.getLayout().getKind()) {
       case STRIPED -> {
         StripedBody body = new StripedBody(ctx, FileTarget.of(opened, path, layouts), in.getSize());
-        yield new TesseraFile(ctx, path, in.getId(), in.getInSnapshot(), body, body.layout());
+        yield new TesseraFile(
+            ctx, path, in.getId(), in.getInSnapshot(), body, body.layout(), created);
       }
       case LOG ->
           new TesseraFile(
-              ctx, path, in.getId(), in.getInSnapshot(), new LogBody(logs, in, path), null);
+              ctx,
+              path,
+              in.getId(),
+              in.getInSnapshot(),
+              new LogBody(logs, in, path),
+              null,
+              created);
       default ->
           throw new CompletionException(
               new TesseraException(
@@ -507,7 +515,7 @@ public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeabl
                     new TesseraException(
                         StatusProto.IS_DIRECTORY, "file " + fileId + " is a directory"));
               }
-              return handle(r.getPath(), r);
+              return handle(r.getPath(), r, false);
             });
   }
 

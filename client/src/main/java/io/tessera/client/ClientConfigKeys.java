@@ -92,14 +92,15 @@ public final class ClientConfigKeys {
             4,
             "requests an input stream keeps in flight ahead of the reader");
 
-    /** Whether a handle's close makes what it wrote durable before it returns. */
+    /** Whether closing a file this client created makes what it wrote durable first. */
     public static final ConfigKey<Boolean> SYNC_ON_CLOSE =
         ConfigKey.bool(
             "tessera.client.sync-on-close",
             true,
-            "closing a file (or its stream) that this handle wrote to first makes those writes"
-                + " durable against power loss on every server of the file, as sync() does; false:"
-                + " close returns at once, and writes not synced survive process crashes only");
+            "closing a file this client created (or its stream) first makes what it wrote durable"
+                + " against power loss on every server of the file, as sync() does (a file opened to"
+                + " change it syncs when asked); false: close returns at once, and writes not synced"
+                + " survive process crashes only");
 
     public static final ConfigSection SECTION =
         new ConfigSection(

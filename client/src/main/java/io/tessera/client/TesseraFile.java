@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * parallel. Thread-safe. A write is acknowledged (its future completes, or the blocking call
  * returns) once every data server of it has stored it and the file's size covers it: from then on
  * it survives the crash of any process; {@link #sync()} makes it survive power loss too, and so
- * does {@link #close()} unless {@code tessera.client.sync-on-close} is off.
+ * does {@link #close()} of the handle that created the file, unless {@code
+ * tessera.client.sync-on-close} is off.
  */
 public final class TesseraFile implements Closeable {
   private final FsContext ctx;
@@ -48,13 +49,18 @@ public final class TesseraFile implements Closeable {
   /** Whether this handle wrote or truncated since its last sync. */
   private final AtomicBoolean unsynced = new AtomicBoolean();
 
+  /** Whether this handle created the file: its close then syncs (a new file is published). */
+  private final boolean created;
+
   TesseraFile(
       FsContext ctx,
       String path,
       long fileId,
       boolean inSnapshot,
       FileBody body,
-      StripeLayout layout) {
+      StripeLayout layout,
+      boolean created) {
+    this.created = created;
     this.ctx = ctx;
     this.path = path;
     this.fileId = fileId;
@@ -335,10 +341,11 @@ public final class TesseraFile implements Closeable {
   }
 
   /**
-   * Ends the use of the handle: what it wrote is made durable (unless {@code
-   * tessera.client.sync-on-close} is off), its region locks are released and its sharing intent
-   * ended. A striped file's handle buffers nothing; a log file's writes are committed here (made
-   * visible to other clients), and the last writer to close flattens its index.
+   * Ends the use of the handle: if it created the file, what it wrote is made durable (unless
+   * {@code tessera.client.sync-on-close} is off; a file opened to change it is synced when asked,
+   * as POSIX does), its region locks are released and its sharing intent ended. A striped file's
+   * handle buffers nothing; a log file's writes are committed here (made visible to other clients),
+   * and the last writer to close flattens its index.
    */
   @Override
   public void close() throws IOException {
@@ -359,7 +366,7 @@ public final class TesseraFile implements Closeable {
     } catch (IOException e) {
       return body.close().thenCompose(v -> CompletableFuture.failedFuture(e));
     }
-    if (!ctx.syncOnClose || !unsynced.get()) {
+    if (!ctx.syncOnClose || !created || !unsynced.get()) {
       return body.close();
     }
     // the body closes whether or not the sync succeeded; the sync's failure is the close's

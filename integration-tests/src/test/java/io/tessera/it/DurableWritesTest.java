@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tessera.client.ClientConfigKeys;
 import io.tessera.client.CreateOptions;
+import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.config.Config;
 import java.io.OutputStream;
@@ -82,6 +83,24 @@ class DurableWritesTest {
       out.write(Files.readAllBytes(localFile("closed.bin")));
     }
     assertThat(unsyncedWrites()).isZero();
+  }
+
+  @Test
+  void aFileOpenedToChangeItIsSyncedWhenTheProgramAsksAsWithPosixFiles() throws Exception {
+    try (OutputStream out =
+        cluster.fs.create("/durable/changed.bin", CreateOptions.erasure(2, 1))) {
+      out.write(new byte[1 << 20]);
+    }
+    assertThat(unsyncedWrites()).isZero(); // the create's close synced every server
+    try (TesseraFile f = cluster.fs.openFile("/durable/changed.bin")) {
+      f.write(4096, new byte[64 << 10], 0, 64 << 10);
+    }
+    assertThat(unsyncedWrites()).isPositive();
+    try (TesseraFile f = cluster.fs.openFile("/durable/changed.bin")) {
+      f.write(8192, new byte[64 << 10], 0, 64 << 10);
+      f.sync();
+      assertThat(unsyncedWrites()).isZero();
+    }
   }
 
   @Test
