@@ -7,5 +7,5 @@ import picocli.CommandLine.Command;
     name = "cluster",
     mixinStandardHelpOptions = true,
     description = "Inspect the cluster.",
-    subcommands = {ClusterStatusCommand.class})
+    subcommands = {ClusterStatusCommand.class, RollingRestartCommand.class})
 public final class ClusterCommand {}

@@ -341,8 +341,9 @@ public final class LocalCommand implements Callable<Integer> {
                   Process p = e.getValue();
                   if (!p.isAlive() && !pc.isStopping() && reported.add(p)) {
                     out.printf(
-                        "%s (pid %d) exited with code %d; start it again with its cmd in cluster.json%n",
-                        e.getKey(), p.pid(), p.exitValue());
+                        "%s (pid %d) exited with code %d; tessera server restart %s starts it"
+                            + " again%n",
+                        e.getKey(), p.pid(), p.exitValue(), e.getKey());
                     out.flush();
                   }
                 }

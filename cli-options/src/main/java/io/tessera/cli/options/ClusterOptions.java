@@ -68,6 +68,19 @@ public final class ClusterOptions {
       })
   Map<String, String> settings;
 
+  /**
+   * Where {@code tessera local} keeps the cluster.json read when nothing else names the cluster.
+   */
+  private Path localCluster = Path.of("tessera-data");
+
+  /**
+   * Reads the cluster.json in {@code dir} (a local cluster's directory a command was given) where
+   * neither options nor the environment name the cluster or credentials.
+   */
+  public void useLocalCluster(Path dir) {
+    this.localCluster = dir;
+  }
+
   /** The meta addresses this command will use. */
   public String metaAddresses() throws IOException {
     if (meta != null && !meta.isBlank()) {
@@ -77,7 +90,7 @@ public final class ClusterOptions {
     if (env != null && !env.isBlank()) {
       return env;
     }
-    Path local = Path.of("tessera-data", ClusterFile.NAME);
+    Path local = localCluster.resolve(ClusterFile.NAME);
     if (Files.exists(local)) {
       return ClusterFile.read(local).metaAddresses();
     }
@@ -98,7 +111,7 @@ public final class ClusterOptions {
     if (env != null && !env.isBlank()) {
       return Path.of(env);
     }
-    Path local = Path.of("tessera-data", ClusterFile.NAME);
+    Path local = localCluster.resolve(ClusterFile.NAME);
     if (Files.exists(local)) {
       String named = ClusterFile.read(local).credentials();
       return named == null ? null : Path.of(named);

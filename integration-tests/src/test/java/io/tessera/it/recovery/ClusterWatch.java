@@ -4,6 +4,7 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.localcluster.ProcessCluster;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -12,6 +13,16 @@ import java.util.function.BooleanSupplier;
  */
 final class ClusterWatch {
   private ClusterWatch() {}
+
+  /**
+   * Server settings that find a silent data server within seconds (heartbeats every 500 ms, down
+   * after 2 s), so a test's kill is noticed as quickly as it would be watched for.
+   */
+  static final List<String> QUICK_DETECTION =
+      List.of(
+          "-Dtessera.meta.data-server-timeout=2s",
+          "-Dtessera.data.heartbeat-interval=500ms",
+          "-Dtessera.meta.heartbeat-interval=500ms");
 
   /** The meta leader's id as {@code fs} sees it ("" while it cannot tell). */
   static String leader(TesseraFileSystem fs) {

@@ -40,13 +40,7 @@ class MultiHostProcessTest {
       ClusterPlan plan = new ClusterPlan(probe.dir(), 3, 6, probe.portBase(), net.hosts());
       try (ProcessCluster cluster =
               ProcessCluster.start(
-                  plan,
-                  ServerLaunchers.defaults(),
-                  List.of(
-                      "-Dtessera.meta.data-server-timeout=2s",
-                      "-Dtessera.data.heartbeat-interval=500ms",
-                      "-Dtessera.meta.heartbeat-interval=500ms"),
-                  net::wrapper);
+                  plan, ServerLaunchers.defaults(), ClusterWatch.QUICK_DETECTION, net::wrapper);
           TesseraFileSystem fs =
               TesseraFileSystem.connect(
                   plan.clientConfig()

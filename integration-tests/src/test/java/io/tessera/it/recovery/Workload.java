@@ -38,14 +38,20 @@ final class Workload implements AutoCloseable {
   private Thread sampler;
 
   Workload(TesseraFileSystem fs, String dir, int files, long seed) throws Exception {
+    this(fs, dir, files, seed, CreateOptions.erasure(6, 3).stripeUnit(UNIT));
+  }
+
+  /** {@code files} files of {@code layout} in {@code dir}, their contents from {@code seed}. */
+  Workload(TesseraFileSystem fs, String dir, int files, long seed, CreateOptions layout)
+      throws Exception {
     this.fs = fs;
-    fs.mkdirs(dir, CreateOptions.erasure(6, 3).stripeUnit(UNIT));
+    fs.mkdirs(dir, layout);
     Random r = new Random(seed);
     for (int i = 0; i < files; i++) {
       String path = dir + "/f" + i;
       byte[] content = new byte[FILE_SIZE];
       r.nextBytes(content);
-      try (TesseraFile f = fs.createFile(path, CreateOptions.erasure(6, 3).stripeUnit(UNIT))) {
+      try (TesseraFile f = fs.createFile(path, layout)) {
         f.write(0, content, 0, content.length);
       }
       paths.add(path);
