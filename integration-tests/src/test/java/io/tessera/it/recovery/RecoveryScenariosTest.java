@@ -403,7 +403,7 @@ class RecoveryScenariosTest {
             "Heartbeat %d ms, timeout %d ms: DePFS detection bound %d ms (for a meta leader that stays "
                 + "leader; where the leader itself is cut off, a new one is elected first and the bound counts from its "
                 + "election). "
-                + "Replacement after %d s down. Workload: 2 writers, random 16-512 KiB writes to six 6 MiB RS 6+3 files "
+                + "Replacement after %d s down. Workload: 2 writers, random 16-512 KiB writes to six %d MiB RS 6+3 files "
                 + "(unit 64 KiB), 3 meta + %d data servers on one 2-core machine; rows that say so also run random "
                 + "1 B-300 KB writes, shrinking and growing truncates and reads on RS 6+3/4 KiB, 4+2/64 KiB and 2+1/16 KiB "
                 + "files, checked against a model (seed %d). Before the first run the workload "
@@ -412,6 +412,7 @@ class RecoveryScenariosTest {
             TIMEOUT.toMillis(),
             DETECT_BOUND_MS,
             REPLACE_AFTER.toSeconds(),
+            Workload.FILE_SIZE >> 20,
             plan.dataIds().size(),
             randomIo.seed(),
             3 * warmUp.size(),
