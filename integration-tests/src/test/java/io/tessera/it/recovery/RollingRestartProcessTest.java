@@ -12,10 +12,10 @@ import io.tessera.localcluster.ClusterPlan;
 import io.tessera.localcluster.ProcessCluster;
 import io.tessera.localcluster.TestPorts;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,17 +27,16 @@ import org.junit.jupiter.api.Test;
 class RollingRestartProcessTest {
   @Test
   void everyServerRestartedInTurnWhileClientsWorkCostsThemNoErrorAndNoByte() throws Exception {
-    ClusterPlan plan = new ClusterPlan(TestDirs.fresh("rolling"), 3, 6, TestPorts.freeBase(40));
+    ClusterPlan plan = new ClusterPlan(TestDirs.fresh("rolling"), 3, 4, TestPorts.freeBase(40));
     try (ProcessCluster cluster =
             ProcessCluster.start(
                 plan,
                 ServerLaunchers.defaults(),
-                Stream.concat(
-                        ClusterWatch.QUICK_DETECTION.stream(),
-                        // what is tested is that clients see nothing, not how fast rebuilds yield
-                        // to them: at the default 5 % each server's catching up takes 30-60 s here
-                        Stream.of("-Dtessera.meta.rebuild-lock-share-under-load=50"))
-                    .toList());
+                // the default failure detection (an aggressive one marks servers of a loaded
+                // machine down while a replica restarts); what is tested is that clients see
+                // nothing, not how fast rebuilds yield to them: at the default 5 % each server's
+                // catching up takes 30-60 s here
+                List.of("-Dtessera.meta.rebuild-lock-share-under-load=50"));
         TesseraFileSystem fs =
             TesseraFileSystem.connect(
                 plan.clientConfig()
@@ -45,7 +44,7 @@ class RollingRestartProcessTest {
                     .with(ClientConfigKeys.Cluster.META_RETRY_FOR, "30s"))) {
       cluster.awaitReady(Duration.ofSeconds(120));
       Workload data =
-          new Workload(fs, "/rolling", 4, 5, CreateOptions.erasure(4, 2).stripeUnit(Workload.UNIT));
+          new Workload(fs, "/rolling", 4, 5, CreateOptions.erasure(2, 2).stripeUnit(Workload.UNIT));
       MetaClient meta = new MetaClient(fs);
       data.start(3);
       meta.start();
@@ -100,7 +99,7 @@ class RollingRestartProcessTest {
                 for (long i = 0; !stop.get(); i++) {
                   String path = "/rolling-meta/f" + i;
                   try {
-                    fs.createFile(path, CreateOptions.defaults()).close();
+                    fs.createFile(path, CreateOptions.erasure(2, 1)).close();
                     fs.stat(path);
                     fs.delete(path, false);
                     done.incrementAndGet();
