@@ -73,6 +73,8 @@ public final class RollingRestartCommand implements Callable<Integer> {
           out.printf("%s is not running: left as it is%n", node.id());
           continue;
         }
+        out.printf("%s: stopping, starting again, waiting until it is whole...%n", node.id());
+        out.flush();
         long t0 = System.nanoTime();
         LocalServers.stop(node);
         long pid = servers.start(node);
