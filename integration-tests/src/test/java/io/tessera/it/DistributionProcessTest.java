@@ -159,33 +159,33 @@ class DistributionProcessTest {
     return Files.write(file, List.of(lines), StandardCharsets.UTF_8);
   }
 
-  /** {@code bin/tessera server KIND --config FILE}, its output in DIR/KIND.out. */
-  private static Process start(Path home, Path dir, String kind, Path config) throws IOException {
-    ProcessBuilder b =
-        new ProcessBuilder(
-                home.resolve("bin/tessera").toString(),
-                "server",
-                kind,
-                "--config",
-                config.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(kind + ".out").toFile()));
+  /**
+   * The archive's {@code bin/tessera} with {@code args}, on its own jars (never a build's) with a
+   * small heap.
+   */
+  private static ProcessBuilder archive(Path home, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(home.resolve("bin/tessera").toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
     b.environment().put("TESSERA_JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC");
     b.environment().remove("TESSERA_CLASSPATH");
-    return b.start();
+    return b;
+  }
+
+  /** {@code bin/tessera server KIND --config FILE}, its output in DIR/KIND.out. */
+  private static Process start(Path home, Path dir, String kind, Path config) throws IOException {
+    return archive(home, "server", kind, "--config", config.toString())
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(kind + ".out").toFile()))
+        .start();
   }
 
   /**
    * Runs the archive's command as the cluster's admin; returns its output, failing on exit != 0.
    */
   private static String cli(Path home, ClusterPlan plan, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(home.resolve("bin/tessera").toString()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true);
+    ProcessBuilder b = archive(home, args);
     b.environment().put("TESSERA_META", plan.metaAddresses());
     b.environment().put("TESSERA_CREDENTIALS", plan.adminCredentials().toString());
-    b.environment().put("TESSERA_JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC");
-    b.environment().remove("TESSERA_CLASSPATH");
     Process p = b.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();

@@ -38,6 +38,12 @@ import picocli.CommandLine.Spec;
           + " take more redundancy away than one server's."
     })
 public final class RollingRestartCommand implements Callable<Integer> {
+  /**
+   * A follower the leader heard from this recently is replicating again (the leader contacts each
+   * follower several times a second).
+   */
+  private static final long IN_TOUCH_MILLIS = 2000;
+
   @Spec CommandSpec spec;
 
   @Mixin ClusterOptions cluster;
@@ -66,9 +72,10 @@ public final class RollingRestartCommand implements Callable<Integer> {
     try (TesseraFileSystem fs = cluster.connect()) {
       ClusterStatus before = fs.admin().status();
       requireWhole(before);
-      List<ClusterFile.Node> order = order(servers.all(), before.leaderId());
+      List<Step> order = order(servers.cluster(), before.leaderId());
       long start = System.nanoTime();
-      for (ClusterFile.Node node : order) {
+      for (Step step : order) {
+        ClusterFile.Node node = step.node();
         if (LocalServers.running(node).isEmpty()) {
           out.printf("%s is not running: left as it is%n", node.id());
           continue;
@@ -78,7 +85,7 @@ public final class RollingRestartCommand implements Callable<Integer> {
         long t0 = System.nanoTime();
         LocalServers.stop(node);
         long pid = servers.start(node);
-        String back = awaitBack(fs, node, limit);
+        String back = awaitBack(fs, step, limit);
         out.printf(
             Locale.ROOT,
             "%s restarted (PID %d): %s after %.1f s%n",
@@ -97,27 +104,29 @@ public final class RollingRestartCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Data servers, then proxies and gateways, then the meta followers, then the leader. */
-  static List<ClusterFile.Node> order(List<ClusterFile.Node> nodes, String leader) {
-    List<ClusterFile.Node> out = new ArrayList<>();
-    nodes.stream().filter(n -> kind(n) == Kind.DATA).forEach(out::add);
-    nodes.stream().filter(n -> kind(n) == Kind.OTHER).forEach(out::add);
-    nodes.stream().filter(n -> kind(n) == Kind.META && !n.id().equals(leader)).forEach(out::add);
-    nodes.stream().filter(n -> kind(n) == Kind.META && n.id().equals(leader)).forEach(out::add);
-    return out;
-  }
-
+  /** What a server is, which says when it counts as back. */
   private enum Kind {
     META,
     DATA,
     OTHER
   }
 
-  private static Kind kind(ClusterFile.Node n) {
-    if (n.id().startsWith("ds-")) {
-      return Kind.DATA;
-    }
-    return n.id().matches("m\\d+") ? Kind.META : Kind.OTHER;
+  /** One server to restart, as cluster.json lists it. */
+  private record Step(ClusterFile.Node node, Kind kind) {}
+
+  /** Data servers, then proxies and gateways, then the meta followers, then the leader. */
+  private static List<Step> order(ClusterFile cluster, String leader) {
+    List<Step> out = new ArrayList<>();
+    cluster.data().forEach(n -> out.add(new Step(n, Kind.DATA)));
+    cluster.proxies().forEach(n -> out.add(new Step(n, Kind.OTHER)));
+    cluster.nfs().forEach(n -> out.add(new Step(n, Kind.OTHER)));
+    cluster.meta().stream()
+        .filter(n -> !n.id().equals(leader))
+        .forEach(n -> out.add(new Step(n, Kind.META)));
+    cluster.meta().stream()
+        .filter(n -> n.id().equals(leader))
+        .forEach(n -> out.add(new Step(n, Kind.META)));
+    return out;
   }
 
   private static void requireWhole(ClusterStatus s) {
@@ -136,14 +145,15 @@ public final class RollingRestartCommand implements Callable<Integer> {
   }
 
   /** Waits until {@code node} serves again as the cluster counts it; says what it waited for. */
-  private static String awaitBack(TesseraFileSystem fs, ClusterFile.Node node, Duration limit)
+  private static String awaitBack(TesseraFileSystem fs, Step step, Duration limit)
       throws IOException, InterruptedException {
+    ClusterFile.Node node = step.node();
     long deadline = System.nanoTime() + limit.toNanos();
     String last = "no answer";
     while (System.nanoTime() - deadline < 0) {
       try {
         ClusterStatus s = fs.admin().status();
-        switch (kind(node)) {
+        switch (step.kind()) {
           case DATA -> {
             var d =
                 s.dataServers().stream()
@@ -167,7 +177,8 @@ public final class RollingRestartCommand implements Callable<Integer> {
             boolean inTouch =
                 r != null
                     && (r.leader()
-                        || (r.lastContactMillisAgo() >= 0 && r.lastContactMillisAgo() < 2000));
+                        || (r.lastContactMillisAgo() >= 0
+                            && r.lastContactMillisAgo() < IN_TOUCH_MILLIS));
             if (!s.leaderId().isEmpty() && inTouch) {
               return r.leader() ? "leading" : "following " + s.leaderId();
             }

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The servers of a local cluster as its cluster.json records them: which one runs, and starting or
@@ -40,14 +42,14 @@ public final class LocalServers {
     }
   }
 
-  /** Every server, meta replicas first, as cluster.json lists them now. */
-  public List<ClusterFile.Node> all() throws IOException {
-    return ClusterFile.read(file).all();
+  /** The cluster as its cluster.json lists it now. */
+  public ClusterFile cluster() throws IOException {
+    return ClusterFile.read(file);
   }
 
   /** The server called {@code id}; refused naming the ones there are. */
   public ClusterFile.Node node(String id) throws IOException {
-    List<ClusterFile.Node> nodes = all();
+    List<ClusterFile.Node> nodes = cluster().all();
     return nodes.stream()
         .filter(n -> n.id().equals(id))
         .findFirst()
@@ -82,7 +84,7 @@ public final class LocalServers {
     p.get().destroy();
     try {
       p.get().onExit().get(60, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+    } catch (ExecutionException | TimeoutException e) {
       throw new IOException(
           node.id() + " (PID " + node.pid() + ") did not stop within 60 s of SIGTERM");
     }

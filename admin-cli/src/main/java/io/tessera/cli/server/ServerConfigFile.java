@@ -24,6 +24,15 @@ public final class ServerConfigFile implements IDefaultValueProvider {
   private final Map<String, String> flags = new HashMap<>();
   private final Map<String, String> settings = new HashMap<>();
 
+  /**
+   * Reads {@code file}.
+   *
+   * @throws IllegalArgumentException when it cannot be read
+   */
+  static ServerConfigFile read(Path file) {
+    return new ServerConfigFile(file);
+  }
+
   private ServerConfigFile(Path file) {
     this.file = file;
     Config.fileSettings(file)
@@ -39,7 +48,7 @@ public final class ServerConfigFile implements IDefaultValueProvider {
   public static void install(CommandLine cl, String... args) {
     Path file = named(args);
     if (file != null) {
-      cl.setDefaultValueProvider(new ServerConfigFile(file));
+      cl.setDefaultValueProvider(read(file));
     }
   }
 
@@ -58,17 +67,17 @@ public final class ServerConfigFile implements IDefaultValueProvider {
     return null;
   }
 
-  /** The settings ({@code tessera.*} keys) of {@code file}. */
-  static Map<String, String> settings(Path file) {
-    return new ServerConfigFile(file).settings;
+  /** The file's settings ({@code tessera.*} keys). */
+  Map<String, String> settings() {
+    return Map.copyOf(settings);
   }
 
   /**
-   * Refuses a key of {@code file} that is neither a setting nor a flag of {@code command}: a
-   * misspelt key would otherwise be ignored without a word.
+   * Refuses a key of the file that is neither a setting nor a flag of {@code command}: a misspelt
+   * key would otherwise be ignored without a word.
    */
-  static void requireFlagsOf(CommandSpec command, Path file) {
-    for (String key : new ServerConfigFile(file).flags.keySet()) {
+  void requireFlagsOf(CommandSpec command) {
+    for (String key : flags.keySet()) {
       OptionSpec option = command.findOption("--" + key);
       if (option == null || key.equals("config") || key.equals("conf")) {
         throw new IllegalArgumentException(

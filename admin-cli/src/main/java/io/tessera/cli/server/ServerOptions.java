@@ -104,9 +104,10 @@ public final class ServerOptions {
     SettingsCommand.requireServerSettings("-D", given.keySet());
     Map<String, String> fromFile = new HashMap<>();
     if (conf != null) {
-      fromFile = ServerConfigFile.settings(conf);
+      ServerConfigFile file = ServerConfigFile.read(conf);
+      fromFile = file.settings();
       SettingsCommand.requireServerSettings(conf + ": ", fromFile.keySet());
-      ServerConfigFile.requireFlagsOf(command, conf);
+      file.requireFlagsOf(command);
     }
     Config config = Config.load(fromFile, given);
     SettingsCommand.requireValidServerSettings(config);
