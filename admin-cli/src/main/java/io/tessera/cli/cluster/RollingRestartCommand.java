@@ -74,6 +74,7 @@ public final class RollingRestartCommand implements Callable<Integer> {
       requireWhole(before);
       List<Step> order = order(servers.cluster(), before.leaderId());
       long start = System.nanoTime();
+      int restarted = 0;
       for (Step step : order) {
         ClusterFile.Node node = step.node();
         if (LocalServers.running(node).isEmpty()) {
@@ -94,11 +95,12 @@ public final class RollingRestartCommand implements Callable<Integer> {
             back,
             (System.nanoTime() - t0) / 1e9);
         out.flush();
+        restarted++;
       }
       out.printf(
           Locale.ROOT,
           "Restarted %d servers in %.1f s%n",
-          order.size(),
+          restarted,
           (System.nanoTime() - start) / 1e9);
     }
     return 0;
