@@ -10,7 +10,7 @@ uptime
 rm -rf /tmp/overload && mkdir -p /tmp/overload
 CLUSTER_DIR=/tmp/overload-cluster
 rm -rf $CLUSTER_DIR; mkdir -p $CLUSTER_DIR; : > $CLUSTER_DIR.out
-TESSERA_SKIP_BUILD=1 ./tessera local --dir $CLUSTER_DIR --port-base $BASE --data-servers 8 > $CLUSTER_DIR.out 2>&1 &
+TESSERA_SKIP_BUILD=1 ./tessera local --dir $CLUSTER_DIR --port-base $BASE --data-servers 8 "$@" > $CLUSTER_DIR.out 2>&1 &
 LOCAL=$!
 until grep -q "^Ready in" $CLUSTER_DIR.out; do sleep 1; done
 C="--meta $META --credentials $CLUSTER_DIR/admin.credentials"

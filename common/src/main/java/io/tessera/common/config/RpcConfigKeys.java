@@ -26,9 +26,11 @@ public final class RpcConfigKeys {
   public static final ConfigKey<Duration> SILENCE_LIMIT =
       ConfigKey.duration(
           "tessera.rpc.silence-limit",
-          Duration.ofSeconds(5),
-          "how long a peer that owes answers may stay silent (pinged after 1 s) before its calls"
-              + " fail as unreachable; at least 2 s, at most the call timeout");
+          Duration.ofSeconds(10),
+          "how long a peer that owes answers may stay silent (pinged after 1 s; a server that owes"
+              + " answers also says it is alive every second) before its calls fail as unreachable;"
+              + " a peer once heard from after a longer silence gets twice that; at least 2 s, at"
+              + " most the call timeout");
   public static final ConfigKey<Integer> IO_THREADS =
       ConfigKey.integer("tessera.rpc.io-threads", 2, "network event-loop threads per process");
 

@@ -30,6 +30,11 @@ public record Frame(long requestId, byte kind, Service service, byte[] header, B
    */
   public static final byte PING = 2;
 
+  /**
+   * Answer to a {@link #PING}; also sent unasked (request id 0), every second, by a server that
+   * owes the connection an answer, so a client whose ping is queued behind its own requests hears
+   * it.
+   */
   public static final byte PONG = 3;
 
   /**

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
  * Server pipeline: with security, TLS first (a peer without a certificate of the cluster is dropped
  * in the handshake, before any frame is read), the record of who the peer is, and (on data ports
  * that allow it) the switch to clear frames a client may ask for after the handshake; then idle and
- * stall timeouts, frame decoder (within the server's budget of incomplete frames), frame encoder,
- * dispatch to the protocol's service.
+ * stall timeouts, the beat that tells waiting clients the server is alive, frame decoder (within
+ * the server's budget of incomplete frames), frame encoder, dispatch to the protocol's service.
  */
 final class RpcChannelInitializer extends ChannelInitializer<SocketChannel> {
   private final String name;
@@ -58,6 +58,7 @@ final class RpcChannelInitializer extends ChannelInitializer<SocketChannel> {
                 limits.idle().toMillis(),
                 TimeUnit.MILLISECONDS))
         .addLast("guard", new ConnectionGuard())
+        .addLast("busy-beat", new BusyBeat())
         .addLast("frame-decoder", new FrameDecoder(limits.maxFrameBytes(), budget))
         .addLast("frame-encoder", new FrameEncoder(limits.maxFrameBytes()))
         .addLast(

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.tessera.common.cluster.SilenceAllowance;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,24 +18,31 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A peer that stops answering without closing the connection (stopped, partitioned away, its
  * machine gone) is found by silence: while calls wait and nothing arrived for a second, the
- * connection pings (the peer's network thread answers at once, however long its calls take); after
- * {@code silenceMillis} with nothing at all, every waiting call fails with {@link
- * PeerUnreachableException} and the connection closes, long before the call timeout.
+ * connection pings (the peer's network thread answers at once, however long its calls take, and a
+ * server that owes answers says it is alive every second unasked, see {@link BusyBeat}); after the
+ * silence limit with nothing at all, every waiting call fails with {@link PeerUnreachableException}
+ * and the connection closes, long before the call timeout.
+ *
+ * <p>The limit adapts to the peer ({@link SilenceAllowance}): one heard from after a long silence
+ * gets twice that before it is given up.
  */
 public final class RpcConnection {
   /**
-   * Silence after which a peer with calls outstanding is given up (bounded by the call timeout).
+   * Silence after which a peer with calls outstanding is given up (bounded by the call timeout). On
+   * a loaded machine a live server's process can get no CPU for several seconds (see
+   * docs/benchmarks/2026-11-29-overload.md): a shorter limit gives live servers up.
    */
-  public static final long DEFAULT_SILENCE_MILLIS = 5000;
+  public static final long DEFAULT_SILENCE_MILLIS = 10_000;
 
   private static final long PING_AFTER_MILLIS = 1000;
+
   private final String address;
   private final Channel channel;
   private final AtomicLong nextRequestId = new AtomicLong(1);
   private final ConcurrentHashMap<Long, CompletableFuture<Frame>> pending =
       new ConcurrentHashMap<>();
   private final long timeoutMillis;
-  private final long silenceNanos;
+  private final SilenceAllowance silence;
 
   /** Since when the connection waits without hearing anything (reset by every frame received). */
   private volatile long quietSince = System.nanoTime();
@@ -46,7 +54,10 @@ public final class RpcConnection {
     this.address = address;
     this.channel = channel;
     this.timeoutMillis = timeoutMillis;
-    this.silenceNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(timeoutMillis, silenceMillis));
+    this.silence =
+        new SilenceAllowance(
+            TimeUnit.MILLISECONDS.toNanos(Math.min(timeoutMillis, silenceMillis)),
+            TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
     var check =
         channel
             .eventLoop()
@@ -64,7 +75,7 @@ public final class RpcConnection {
       return;
     }
     long quiet = System.nanoTime() - quietSince;
-    if (quiet > silenceNanos) {
+    if (quiet > silenceLimitNanos()) {
       failAll(
           new PeerUnreachableException(
               address,
@@ -171,7 +182,16 @@ public final class RpcConnection {
   }
 
   private void heard() {
-    quietSince = System.nanoTime();
+    long now = System.nanoTime();
+    if (!pending.isEmpty()) {
+      silence.ended(now - quietSince, now);
+    }
+    quietSince = now;
+  }
+
+  /** The silence after which this peer is given up now (within the call timeout). */
+  long silenceLimitNanos() {
+    return silence.nanos();
   }
 
   void failAll(IOException cause) {

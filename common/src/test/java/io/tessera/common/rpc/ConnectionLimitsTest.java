@@ -6,10 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.tessera.common.proto.MetaResponseProto;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,37 +47,6 @@ class ConnectionLimitsTest {
         io.tessera.common.security.TransportSecurity.plaintext());
   }
 
-  /**
-   * Writes a frame header declaring {@code length} bytes, then {@code sent} of them, and keeps the
-   * socket.
-   */
-  private static Socket halfSend(int port, int length, int sent) throws Exception {
-    Socket s = new Socket("127.0.0.1", port);
-    s.setSoTimeout(30_000);
-    CompletableFuture.runAsync(
-        () -> {
-          try {
-            OutputStream out = s.getOutputStream();
-            ByteBuffer head =
-                ByteBuffer.allocate(4 + Frame.FIXED_BYTES)
-                    .putInt(length)
-                    .putLong(1)
-                    .put(Frame.REQUEST)
-                    .put(Service.META.code())
-                    .putInt(0);
-            out.write(head.array());
-            byte[] chunk = new byte[64 << 10];
-            for (int done = Frame.FIXED_BYTES; done + chunk.length <= sent; done += chunk.length) {
-              out.write(chunk); // blocks once the server stops reading this connection
-            }
-            out.flush();
-          } catch (Exception closed) {
-            // the server closed it
-          }
-        });
-    return s;
-  }
-
   @Test
   void halfSentFramesHoldAtMostTheBudgetAndAreClosedWhenTheyStall() throws Exception {
     RpcServer.Limits limits =
@@ -91,7 +58,7 @@ class ConnectionLimitsTest {
       pool.call(address, Service.META, new byte[0], null).get(10, TimeUnit.SECONDS).release();
       long before = PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
       for (int i = 0; i < 6; i++) {
-        bad.add(halfSend(server.port(), 16 * MB - 64, 15 * MB));
+        bad.add(HalfSentFrame.send(server.port(), 16 * MB - 64, 15 * MB));
       }
       // a legitimate client is served meanwhile
       await().atMost(Duration.ofSeconds(20)).until(() -> server.incompleteFrameBytes() > 15 * MB);
@@ -107,6 +74,7 @@ class ConnectionLimitsTest {
       // stalled mid-frame: closed after the stall timeout, and their memory goes back
       for (Socket s : bad) {
         InputStream in = s.getInputStream();
+        in.readAllBytes(); // the server's beats (it owes this connection an answer) until it closes
         assertThat(in.read()).as("the server closed a connection stuck mid-frame").isEqualTo(-1);
       }
       await().atMost(Duration.ofSeconds(10)).until(() -> server.incompleteFrameBytes() == 0);

@@ -1,6 +1,7 @@
 package io.tessera.common.rpc;
 
 import io.tessera.common.proto.MetaResponseProto;
+import io.tessera.common.security.TransportSecurity;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +26,18 @@ final class ScriptedMetaService implements RpcService {
         Map.of(Service.META, new ScriptedMetaService(answers)),
         maxFrameBytes,
         1);
+  }
+
+  /** Like {@link #start(String, int, IntFunction)}, within {@code limits}. */
+  static RpcServer start(
+      String name, RpcServer.Limits limits, IntFunction<CompletableFuture<RpcReply>> answers)
+      throws InterruptedException {
+    return RpcServer.start(
+        name,
+        new InetSocketAddress("127.0.0.1", 0),
+        Map.of(Service.META, new ScriptedMetaService(answers)),
+        limits,
+        TransportSecurity.plaintext());
   }
 
   /** An empty answer, at once. */

@@ -1,5 +1,6 @@
 package io.tessera.meta.registry;
 
+import io.tessera.common.cluster.SilenceAllowance;
 import io.tessera.common.proto.DataServerProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
@@ -24,6 +25,9 @@ public final class DataServerRegistry implements ServerLiveness {
   private final Duration downAfter;
   private final Duration joinWindow;
   private final Map<String, Entry> servers = new ConcurrentHashMap<>();
+
+  /** Per server, how long it may stay silent: longer for one that was late before and came back. */
+  private final Map<String, SilenceAllowance> allowances = new ConcurrentHashMap<>();
 
   /** When another replica became leader as far as this one knows (0: none, or this one leads). */
   private long otherLeaderSinceNanos;
@@ -69,6 +73,12 @@ public final class DataServerRegistry implements ServerLiveness {
     Entry old = servers.put(hb.getServerId(), new Entry(hb, now, now));
     if (old == null) {
       lastJoinNanos = now;
+    } else {
+      SilenceAllowance allowance = allowance(hb.getServerId());
+      long gap = now - old.heardNanos;
+      if (gap < allowance.nanos()) { // late but never found down: a laggy server, not a dead one
+        allowance.ended(gap, now);
+      }
     }
     return old == null
         || !old.last.getAddress().equals(hb.getAddress())
@@ -110,6 +120,7 @@ public final class DataServerRegistry implements ServerLiveness {
   @Override
   public void forget(String id) {
     servers.remove(id);
+    allowances.remove(id);
   }
 
   /** Whether the server's last report says it serves clients (it heard it is UP). */
@@ -143,9 +154,22 @@ public final class DataServerRegistry implements ServerLiveness {
     return reporting() && joined != 0 && System.nanoTime() - joined < joinWindow.toNanos();
   }
 
+  /**
+   * Whether the server was heard from within its allowance: the timeout, or twice the longest
+   * silence it ended by reporting again (a loaded machine starves a live server's heartbeats for
+   * seconds), at most {@link #LAGGY_CEILING} timeouts.
+   */
   public boolean isUp(String id) {
     Entry e = servers.get(id);
-    return e != null && System.nanoTime() - e.seenNanos < downAfter.toNanos();
+    return e != null && System.nanoTime() - e.seenNanos < allowance(id).nanos();
+  }
+
+  /** How many timeouts a server that was late before may stay silent at most. */
+  static final int LAGGY_CEILING = 3;
+
+  private SilenceAllowance allowance(String id) {
+    return allowances.computeIfAbsent(
+        id, k -> new SilenceAllowance(downAfter.toNanos(), LAGGY_CEILING * downAfter.toNanos()));
   }
 
   /** Milliseconds since the server's last applied heartbeat (-1: never heard of). */
