@@ -40,6 +40,14 @@ public final class RpcConfigKeys {
           256L << 20,
           "bytes a server holds for frames that arrive in pieces, over all connections of one port; past it,"
               + " connections wait (their senders are slowed) until frames complete");
+  public static final ConfigKey<Integer> REQUESTS_PER_CONNECTION =
+      ConfigKey.integer(
+          "tessera.rpc.requests-per-connection",
+          RpcServer.Limits.DEFAULT_REQUESTS_PER_CONNECTION,
+          1,
+          "requests one connection may have in progress at a server; past it, or while its replies"
+              + " are not taken, the server stops reading it (its sender waits, the server's queues"
+              + " stay bounded)");
   public static final ConfigKey<Duration> STALLED_FRAME_TIMEOUT =
       ConfigKey.duration(
           "tessera.rpc.stalled-frame-timeout",
@@ -61,6 +69,7 @@ public final class RpcConfigKeys {
           SILENCE_LIMIT,
           IO_THREADS,
           INCOMPLETE_FRAMES,
+          REQUESTS_PER_CONNECTION,
           STALLED_FRAME_TIMEOUT,
           IDLE_TIMEOUT);
 
@@ -89,7 +98,8 @@ public final class RpcConfigKeys {
         c.get(INCOMPLETE_FRAMES),
         c.get(STALLED_FRAME_TIMEOUT),
         c.get(IDLE_TIMEOUT),
-        c.get(IO_THREADS));
+        c.get(IO_THREADS),
+        c.get(REQUESTS_PER_CONNECTION));
   }
 
   public static int maxFrameBytes(Config c) {

@@ -124,13 +124,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       reservation =
           new FrameReservation(
               budget,
-              () -> channel.config().setAutoRead(false),
-              () -> {
-                if (channel.isActive()) {
-                  channel.config().setAutoRead(true);
-                  channel.read();
-                }
-              });
+              () -> ReadGate.of(channel).close(ReadGate.Reason.ROOM),
+              () -> ReadGate.of(channel).open(ReadGate.Reason.ROOM));
     }
     return reservation;
   }

@@ -63,6 +63,9 @@ final class RpcChannelInitializer extends ChannelInitializer<SocketChannel> {
         .addLast("frame-encoder", new FrameEncoder(limits.maxFrameBytes()))
         .addLast(
             "dispatch",
-            new RpcServerHandler(services, security.enabled() ? security.revocations() : null));
+            new RpcServerHandler(
+                services,
+                security.enabled() ? security.revocations() : null,
+                limits.requestsPerConnection()));
   }
 }

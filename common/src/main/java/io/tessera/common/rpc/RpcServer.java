@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.tessera.common.security.TransportSecurity;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
@@ -45,7 +46,34 @@ public final class RpcServer implements Closeable {
       long incompleteFrameBytes,
       Duration stalledFrame,
       Duration idle,
-      int ioThreads) {
+      int ioThreads,
+      int requestsPerConnection) {
+    /** Requests one connection may have in progress before the server stops reading it. */
+    public static final int DEFAULT_REQUESTS_PER_CONNECTION = 64;
+
+    public Limits {
+      if (requestsPerConnection < 1) {
+        throw new IllegalArgumentException(
+            "requests per connection must be at least 1; got " + requestsPerConnection);
+      }
+    }
+
+    /** With the default number of requests per connection. */
+    public Limits(
+        int maxFrameBytes,
+        long incompleteFrameBytes,
+        Duration stalledFrame,
+        Duration idle,
+        int ioThreads) {
+      this(
+          maxFrameBytes,
+          incompleteFrameBytes,
+          stalledFrame,
+          idle,
+          ioThreads,
+          DEFAULT_REQUESTS_PER_CONNECTION);
+    }
+
     /** Defaults around a frame limit (tests). */
     public static Limits of(int maxFrameBytes, int ioThreads) {
       return new Limits(
@@ -90,6 +118,7 @@ public final class RpcServer implements Closeable {
               .channel(NettyTransport.serverChannel())
               .option(ChannelOption.SO_REUSEADDR, true)
               .childOption(ChannelOption.TCP_NODELAY, true)
+              .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, REPLY_WATER_MARK)
               .childOption(ChannelOption.ALLOCATOR, NettyTransport.allocator())
               .childHandler(
                   new RpcChannelInitializer(
@@ -109,6 +138,12 @@ public final class RpcServer implements Closeable {
       throw e;
     }
   }
+
+  /**
+   * Unsent reply bytes past which a connection is not read (its peer is not taking its replies):
+   * room for a few megabyte-sized replies, so a client reading ahead keeps the server busy.
+   */
+  static final WriteBufferWaterMark REPLY_WATER_MARK = new WriteBufferWaterMark(4 << 20, 8 << 20);
 
   /** Bytes reserved now for frames arriving in pieces (see {@link FrameBudget}). */
   public long incompleteFrameBytes() {

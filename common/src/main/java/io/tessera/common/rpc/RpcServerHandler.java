@@ -9,6 +9,7 @@ import io.tessera.common.security.Identity;
 import io.tessera.common.security.Revocations;
 import io.tessera.common.status.TesseraException;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,12 +20,22 @@ import org.slf4j.LoggerFactory;
 /**
  * Hands each request frame to its protocol's service and writes the reply with the same request id.
  * A connection that sends something unframeable is closed; others go on.
+ *
+ * <p>Back-pressure: a connection with {@code requestsPerConnection} requests in progress, or whose
+ * replies pile up unsent (its peer does not take them: Netty's writability), is not read until it
+ * is below both again. Its further requests wait in TCP at the sender, not in the server's queues
+ * (the data server's workers, the meta group's batcher, a proxy's application queues), so what one
+ * connection can make a server hold is bounded.
  */
 final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
   private static final Logger LOG = LoggerFactory.getLogger(RpcServerHandler.class);
   private final Map<Service, RpcService> services;
   private final Revocations revocations;
   private final AtomicInteger answering = new AtomicInteger();
+  private final int requestsPerConnection;
+
+  /** Requests read past the connection's limits, in order (event loop only). */
+  private final ArrayDeque<Frame> parked = new ArrayDeque<>();
 
   /** The revocation list's version this connection's peer was last checked against. */
   private long checkedVersion;
@@ -33,10 +44,12 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
    * @param revocations the port requires an authenticated peer (null: it does not), and serves no
    *     request of a peer this list revokes, even on a connection not yet closed
    */
-  RpcServerHandler(Map<Service, RpcService> services, Revocations revocations) {
+  RpcServerHandler(
+      Map<Service, RpcService> services, Revocations revocations, int requestsPerConnection) {
     super(false);
     this.services = services;
     this.revocations = revocations;
+    this.requestsPerConnection = requestsPerConnection;
   }
 
   /** Why this connection's peer may not be served, or null. */
@@ -61,6 +74,20 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
       ctx.writeAndFlush(Frame.pong(frame.requestId()));
       return;
     }
+    if (!parked.isEmpty() || !belowLimits(ctx)) {
+      // one socket read can hold thousands of small requests: those past the limit wait here
+      parked.add(frame);
+      ReadGate.of(ctx.channel()).close(ReadGate.Reason.REPLIES);
+      return;
+    }
+    serve(ctx, frame);
+  }
+
+  private boolean belowLimits(ChannelHandlerContext ctx) {
+    return ctx.channel().isWritable() && answering.get() < requestsPerConnection;
+  }
+
+  private void serve(ChannelHandlerContext ctx, Frame frame) {
     Identity identity = PeerAuthentication.of(ctx.channel());
     RpcService service = services.get(frame.service());
     String refused = revocations == null ? null : refusal(ctx, identity);
@@ -88,7 +115,9 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
       return;
     }
     CompletableFuture<RpcReply> reply;
-    answering.incrementAndGet();
+    if (answering.incrementAndGet() >= requestsPerConnection) {
+      ReadGate.of(ctx.channel()).close(ReadGate.Reason.REPLIES);
+    }
     try {
       reply =
           service.handle(
@@ -114,12 +143,44 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
           }
           ctx.writeAndFlush(
               Frame.response(frame.requestId(), frame.service(), out.header(), out.payload()));
+          ctx.executor().execute(() -> readOnIfTaken(ctx));
         });
   }
 
-  /** Whether a request of this connection is still being answered. */
+  /**
+   * Serves the requests that waited, then reads the connection again, as far as its limits allow
+   * (see the class comment).
+   */
+  private void readOnIfTaken(ChannelHandlerContext ctx) {
+    while (!parked.isEmpty() && belowLimits(ctx)) {
+      serve(ctx, parked.poll());
+    }
+    if (parked.isEmpty() && belowLimits(ctx)) {
+      ReadGate.of(ctx.channel()).open(ReadGate.Reason.REPLIES);
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    for (Frame f; (f = parked.poll()) != null; ) {
+      f.release();
+    }
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    if (ctx.channel().isWritable()) {
+      readOnIfTaken(ctx);
+    } else {
+      ReadGate.of(ctx.channel()).close(ReadGate.Reason.REPLIES);
+    }
+    super.channelWritabilityChanged(ctx);
+  }
+
+  /** Whether a request of this connection is still being answered, or waits to be. */
   boolean answering() {
-    return answering.get() > 0;
+    return answering.get() > 0 || !parked.isEmpty();
   }
 
   @Override
