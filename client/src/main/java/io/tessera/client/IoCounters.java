@@ -13,6 +13,12 @@ public final class IoCounters {
    */
   public final AtomicLong snapshotRetries = new AtomicLong();
 
+  /**
+   * Groups written again because their phases took longer than their stripe locks' lease (a loaded
+   * cluster) and recovery freed the locks.
+   */
+  public final AtomicLong lockLossRetries = new AtomicLong();
+
   /** Writes that had to skip servers (each newly skipped set counts once per file). */
   public final AtomicLong degradedWrites = new AtomicLong();
 

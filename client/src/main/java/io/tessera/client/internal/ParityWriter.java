@@ -67,6 +67,9 @@ public final class ParityWriter {
    */
   public static final String MID_PHASE2 = "client.parity-write.mid-phase2";
 
+  /** Times one write is written again after running past its locks' lease. */
+  static final int MAX_LOCKS_LOST = 3;
+
   /** Bytes of one unit-column per server per group: bounds each request. */
   private static final int MAX_GROUP_BYTES = 16 << 20;
 
@@ -203,6 +206,12 @@ public final class ParityWriter {
     /** Whether this group re-read the file's stale servers from the meta group already. */
     private boolean refreshedStale;
 
+    /** When the current attempt asked for its locks (attempts run one after another). */
+    private long lockedSince;
+
+    /** Attempts that ran past their lease and lost their locks (each retried, a few at most). */
+    private int locksLost;
+
     Group(
         FileTarget file,
         long from,
@@ -264,6 +273,7 @@ public final class ParityWriter {
       StripeLockProto lock = locks.lock(file.fileId(), from, (int) (to - from));
       List<String> lockedOn = new ArrayList<>(involved);
       long lockedSince = System.nanoTime();
+      this.lockedSince = lockedSince;
       Map<String, CompletableFuture<Object>> phase1 = new LinkedHashMap<>();
       for (String server : lockedOn) {
         phase1.put(
@@ -555,11 +565,12 @@ public final class ParityWriter {
         } else if (t instanceof ServerDownException) {
           failed.add(e.getKey());
         } else if (t instanceof TesseraException te && te.status() == StatusProto.LOCK_LOST) {
-          return lockLost(lock, e.getKey());
+          return lockLost(lock, e.getKey(), updates);
         } else {
           return CompletableFuture.failedFuture(t);
         }
       }
+      locks.held(System.nanoTime() - lockedSince);
       if (failed.isEmpty()) {
         recycle(updates); // every server answered: no request holds the parity any more
         return CompletableFuture.completedFuture(null);
@@ -606,10 +617,14 @@ public final class ParityWriter {
     /**
      * A server refused phase 2: the lock's lease ran out before the write arrived and recovery
      * repaired the stripes. Servers that still held the lock may have stored their units, so the
-     * stripes' parity is recomputed from their data (as recovery does for orphans); the write fails
-     * either way.
+     * stripes' parity is recomputed from their data (as recovery does for orphans). Nothing of the
+     * write is acknowledged, so it is written again whole, with a lease that covers how long this
+     * one took (a loaded cluster's queues, see {@link StripeLocks#lease()}); after {@link
+     * #MAX_LOCKS_LOST} such attempts it fails.
      */
-    private CompletableFuture<Void> lockLost(StripeLockProto lock, String server) {
+    private CompletableFuture<Void> lockLost(
+        StripeLockProto lock, String server, List<StripeUpdate> updates) {
+      locks.held(System.nanoTime() - lockedSince);
       RepairStripesRequestProto.Builder repair =
           io.tessera.common.proto.RepairStripesRequestProto.newBuilder().setFileId(file.fileId());
       for (long s = lock.getFirstStripe(); s < lock.getFirstStripe() + lock.getStripeCount(); s++) {
@@ -627,9 +642,15 @@ public final class ParityWriter {
                   + server
                   + "; nothing of it is acknowledged: write it again");
       return meta.call(MetaRequestProto.newBuilder().setRepairStripes(repair))
-          .handle(
-              (r, e) -> {
-                throw new CompletionException(failure);
+          .handle((r, e) -> e)
+          .thenCompose(
+              e -> {
+                recycle(updates);
+                if (e == null && ++locksLost <= MAX_LOCKS_LOST) {
+                  counters.lockLossRetries.incrementAndGet();
+                  return run(System.nanoTime() + 2 * lease().toNanos(), 0);
+                }
+                return CompletableFuture.<Void>failedFuture(failure);
               });
     }
 

@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.tessera.common.cluster.SilenceAllowance;
+import io.tessera.common.cluster.LearnedLimit;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * silence limit with nothing at all, every waiting call fails with {@link PeerUnreachableException}
  * and the connection closes, long before the call timeout.
  *
- * <p>The limit adapts to the peer ({@link SilenceAllowance}): one heard from after a long silence
- * gets twice that before it is given up.
+ * <p>The limit adapts to the peer ({@link LearnedLimit}): one heard from after a long silence gets
+ * twice that before it is given up.
  */
 public final class RpcConnection {
   /**
@@ -42,7 +42,7 @@ public final class RpcConnection {
   private final ConcurrentHashMap<Long, CompletableFuture<Frame>> pending =
       new ConcurrentHashMap<>();
   private final long timeoutMillis;
-  private final SilenceAllowance silence;
+  private final LearnedLimit silence;
 
   /** Since when the connection waits without hearing anything (reset by every frame received). */
   private volatile long quietSince = System.nanoTime();
@@ -55,7 +55,7 @@ public final class RpcConnection {
     this.channel = channel;
     this.timeoutMillis = timeoutMillis;
     this.silence =
-        new SilenceAllowance(
+        new LearnedLimit(
             TimeUnit.MILLISECONDS.toNanos(Math.min(timeoutMillis, silenceMillis)),
             TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
     var check =

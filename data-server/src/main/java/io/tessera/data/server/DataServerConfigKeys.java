@@ -130,8 +130,9 @@ public final class DataServerConfigKeys {
     public static final ConfigKey<Duration> MAX_LOCK_LEASE =
         ConfigKey.duration(
             "tessera.data.max-lock-lease",
-            Duration.ofSeconds(60),
-            "longest lease a writer's stripe lock gets, whatever the writer asks for");
+            Duration.ofSeconds(120),
+            "longest lease a writer's stripe lock gets, whatever the writer asks for (writers ask"
+                + " for tessera.client.lock-lease, up to four times that on a loaded cluster)");
     public static final ConfigKey<Duration> SNAPSHOT_GATE_TIMEOUT =
         ConfigKey.duration(
             "tessera.data.snapshot-gate-timeout",

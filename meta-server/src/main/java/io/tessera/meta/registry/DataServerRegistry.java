@@ -1,6 +1,6 @@
 package io.tessera.meta.registry;
 
-import io.tessera.common.cluster.SilenceAllowance;
+import io.tessera.common.cluster.LearnedLimit;
 import io.tessera.common.proto.DataServerProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.HeartbeatRequestProto;
@@ -27,7 +27,7 @@ public final class DataServerRegistry implements ServerLiveness {
   private final Map<String, Entry> servers = new ConcurrentHashMap<>();
 
   /** Per server, how long it may stay silent: longer for one that was late before and came back. */
-  private final Map<String, SilenceAllowance> allowances = new ConcurrentHashMap<>();
+  private final Map<String, LearnedLimit> allowances = new ConcurrentHashMap<>();
 
   /** When another replica became leader as far as this one knows (0: none, or this one leads). */
   private long otherLeaderSinceNanos;
@@ -74,7 +74,7 @@ public final class DataServerRegistry implements ServerLiveness {
     if (old == null) {
       lastJoinNanos = now;
     } else {
-      SilenceAllowance allowance = allowance(hb.getServerId());
+      LearnedLimit allowance = allowance(hb.getServerId());
       long gap = now - old.heardNanos;
       if (gap < allowance.nanos()) { // late but never found down: a laggy server, not a dead one
         allowance.ended(gap, now);
@@ -167,9 +167,9 @@ public final class DataServerRegistry implements ServerLiveness {
   /** How many timeouts a server that was late before may stay silent at most. */
   static final int LAGGY_CEILING = 3;
 
-  private SilenceAllowance allowance(String id) {
+  private LearnedLimit allowance(String id) {
     return allowances.computeIfAbsent(
-        id, k -> new SilenceAllowance(downAfter.toNanos(), LAGGY_CEILING * downAfter.toNanos()));
+        id, k -> new LearnedLimit(downAfter.toNanos(), LAGGY_CEILING * downAfter.toNanos()));
   }
 
   /** Milliseconds since the server's last applied heartbeat (-1: never heard of). */

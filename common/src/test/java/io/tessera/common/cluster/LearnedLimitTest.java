@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
  * time before it is given up; the allowance fades when it is quick again, and never passes the
  * ceiling (a call's timeout).
  */
-class SilenceAllowanceTest {
+class LearnedLimitTest {
   private static final long S = TimeUnit.SECONDS.toNanos(1);
 
   @Test
   void aLongSilenceThePeerEndedDoublesIntoTheLimitThenFades() {
-    SilenceAllowance a = new SilenceAllowance(5 * S, 30 * S);
+    LearnedLimit a = new LearnedLimit(5 * S, 30 * S);
     long now = System.nanoTime();
     assertThat(a.nanos()).isEqualTo(5 * S);
     a.ended(2 * S, now);
