@@ -1,6 +1,7 @@
 package io.tessera.data.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.platform.SpaceGuard;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.proto.StatusProto;
@@ -128,7 +129,9 @@ final class DataRequestHandler implements RpcService {
       metrics.refused("stale_layout");
       return refuse(call, StatusProto.STALE_LAYOUT, stale);
     }
-    String full = op.needsSpace(req) ? space.refusal(call.payload().readableBytes()) : null;
+    boolean needsSpace = op.needsSpace(req);
+    long reserved = needsSpace ? call.payload().readableBytes() : 0;
+    String full = needsSpace ? space.reserve(reserved) : null;
     if (full != null) {
       metrics.refused("no_space");
       return refuse(call, StatusProto.NO_SPACE, full);
@@ -159,6 +162,7 @@ final class DataRequestHandler implements RpcService {
                     : execute(op, req, call);
               } finally {
                 call.payload().release();
+                space.release(reserved);
                 if (refused == null && counted) {
                   gate.exit();
                 }

@@ -3,6 +3,7 @@ package io.tessera.data.server;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.metrics.ServerMetrics;
+import io.tessera.common.platform.SpaceGuard;
 import io.tessera.common.rpc.LeaderFollowingCaller;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
@@ -143,7 +144,10 @@ public final class DataServer implements Closeable {
                       gate,
                       corruption,
                       new SpaceGuard(
-                          dir.toFile(), config.get(DataServerConfigKeys.Store.MIN_FREE_SPACE), id),
+                          dir.toFile(),
+                          config.get(DataServerConfigKeys.Store.MIN_FREE_SPACE),
+                          "data server " + id,
+                          DataServerConfigKeys.Store.MIN_FREE_SPACE.key()),
                       workers,
                       load,
                       metrics)),

@@ -2,6 +2,7 @@ package io.tessera.meta.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.cluster.FollowerReads;
+import io.tessera.common.platform.SpaceGuard;
 import io.tessera.common.proto.ActorProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -25,6 +26,8 @@ import io.tessera.meta.state.NamespaceChanges;
 import io.tessera.meta.state.NamespaceException;
 import io.tessera.meta.state.NamespaceStore;
 import io.tessera.meta.state.Replies;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -38,6 +41,22 @@ import org.apache.ratis.protocol.RaftClientReply;
 final class MetaRequestHandler implements RpcService {
   private final RaftSubmitter raft;
   private final TxnBatcher batcher;
+
+  /** Guards the disk of this replica's state: a full Raft log or RocksDB would stop the replica. */
+  private final SpaceGuard space;
+
+  /**
+   * Changes taken even on a full disk: they free space (removes, truncates and other attribute
+   * changes), or keep the cluster safe and accountable (revocations, the audit of either).
+   */
+  private static final Set<MetaRequestProto.OpCase> FREE_WHEN_FULL =
+      EnumSet.of(
+          MetaRequestProto.OpCase.REMOVE,
+          MetaRequestProto.OpCase.SET_ATTR,
+          MetaRequestProto.OpCase.SNAPSHOT_DELETE,
+          MetaRequestProto.OpCase.CREDENTIALS_REVOKE,
+          MetaRequestProto.OpCase.AUDIT_APPEND);
+
   private final NewFilePlacement newFiles;
   private final CoordinatorOps coordinators;
   private final ClusterStatusReport clusterStatus;
@@ -58,7 +77,9 @@ final class MetaRequestHandler implements RpcService {
       MetaMetrics metrics,
       CallerGate gate,
       TokenIssuer tokens,
-      AuditTrail audit) {
+      AuditTrail audit,
+      SpaceGuard space) {
+    this.space = space;
     this.raft = raft;
     this.metrics = metrics;
     this.batcher = batcher;
@@ -165,6 +186,12 @@ final class MetaRequestHandler implements RpcService {
                       ? LeaderStatus.reply(
                           LeaderStatus.of(err != null ? err : reply.getException(), raft))
                       : queryResult(reply));
+    }
+    if (!FREE_WHEN_FULL.contains(req.getOpCase())) {
+      String full = space.reserve(0);
+      if (full != null) {
+        return CompletableFuture.completedFuture(Replies.error(StatusProto.NO_SPACE, full));
+      }
     }
     MetaRequestProto logged =
         req.getOpCase() == MetaRequestProto.OpCase.AUDIT_APPEND ? audit.rewrite(req) : req;

@@ -4,6 +4,7 @@ import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.platform.CommonPool;
+import io.tessera.common.platform.SpaceGuard;
 import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.rpc.FrameBudget;
@@ -261,7 +262,12 @@ public final class MetaServer implements Closeable {
                               batcher::submit,
                               config.get(MetaServerConfigKeys.Security.AUDIT_KEEP),
                               config.get(MetaServerConfigKeys.Security.AUDIT_ENTRIES),
-                              System::currentTimeMillis)),
+                              System::currentTimeMillis),
+                          new SpaceGuard(
+                              dir.toFile(),
+                              config.get(MetaServerConfigKeys.Raft.STATE_MIN_FREE),
+                              "meta replica " + selfId,
+                              MetaServerConfigKeys.Raft.STATE_MIN_FREE.key())),
                   Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())),
               RpcConfigKeys.serverLimits(config),
               security);

@@ -142,10 +142,19 @@ public final class MetaServerConfigKeys {
                 + " leader keeps one log entry in flight and sends all that arrive meanwhile together in"
                 + " the next: fewer, fuller entries cost the replicas less CPU a change");
 
+    public static final ConfigKey<Long> STATE_MIN_FREE =
+        ConfigKey.size(
+            "tessera.meta.min-free-space",
+            64L << 20,
+            "the leader refuses namespace changes that add (creates, mkdirs, renames, settings) NO_SPACE"
+                + " while its state directory's disk has less free space than this; removes and"
+                + " truncates go on, so space can be freed");
+
     public static final ConfigSection SECTION =
         new ConfigSection(
             "Raft log and elections",
             List.of(
+                STATE_MIN_FREE,
                 ELECTION_TIMEOUT_MIN,
                 ELECTION_TIMEOUT_MAX,
                 SNAPSHOT_THRESHOLD,
