@@ -3,6 +3,7 @@ package io.tessera.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
@@ -13,10 +14,12 @@ import io.tessera.localcluster.ClusterPlan;
 import io.tessera.localcluster.ProcessCluster;
 import io.tessera.localcluster.TestPorts;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -34,6 +37,7 @@ class FullDiskProcessTest {
 
   @Test
   void fullDisksRefuseNewDataClearlyServeReadsAndRecoverWhenFreed() throws Exception {
+    assumeTrue(smallDisksAvailable(), "mount namespaces with a tmpfs need root and unshare(1)");
     ClusterPlan plan = new ClusterPlan(TestDirs.fresh("full-disk"), 1, 3, TestPorts.freeBase(20));
     try (ProcessCluster cluster =
             ProcessCluster.start(
@@ -119,6 +123,27 @@ class FullDiskProcessTest {
         "-c",
         "mkdir -p \"$0\" && mount -t tmpfs -o size=" + TMPFS_SIZE + " tmpfs \"$0\" && exec \"$@\"",
         dir.toString());
+  }
+
+  /** Whether this machine lets the test give a process a tmpfs of its own. */
+  private static boolean smallDisksAvailable() {
+    try {
+      Path probe = Files.createTempDirectory("tessera-tmpfs-probe");
+      try {
+        List<String> cmd = new ArrayList<>(onSmallDisk(probe));
+        cmd.add("true");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        p.getInputStream().transferTo(OutputStream.nullOutputStream());
+        return p.waitFor() == 0;
+      } finally {
+        Files.deleteIfExists(probe);
+      }
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /**
