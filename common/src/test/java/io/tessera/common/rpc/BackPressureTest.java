@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,15 +29,8 @@ class BackPressureTest {
   void aClientThatNeverTakesItsRepliesIsNoLongerReadAndOthersAreStillServed() throws Exception {
     AtomicInteger served = new AtomicInteger();
     RpcServer server =
-        ScriptedMetaService.start(
+        server(
             "pressure",
-            new RpcServer.Limits(
-                4 * MB,
-                64 * MB,
-                Duration.ofSeconds(30),
-                Duration.ofMinutes(10),
-                1,
-                REQUESTS_PER_CONNECTION),
             n -> {
               served.incrementAndGet();
               return CompletableFuture.completedFuture(
@@ -82,15 +76,8 @@ class BackPressureTest {
     AtomicInteger served = new AtomicInteger();
     CompletableFuture<RpcReply> never = new CompletableFuture<>();
     RpcServer server =
-        ScriptedMetaService.start(
+        server(
             "slow",
-            new RpcServer.Limits(
-                4 * MB,
-                64 * MB,
-                Duration.ofSeconds(30),
-                Duration.ofMinutes(10),
-                1,
-                REQUESTS_PER_CONNECTION),
             n -> {
               served.incrementAndGet();
               return never;
@@ -105,6 +92,21 @@ class BackPressureTest {
     } finally {
       server.close();
     }
+  }
+
+  /** A server allowing {@link #REQUESTS_PER_CONNECTION} requests in progress per connection. */
+  private static RpcServer server(String name, IntFunction<CompletableFuture<RpcReply>> answers)
+      throws InterruptedException {
+    return ScriptedMetaService.start(
+        name,
+        new RpcServer.Limits(
+            4 * MB,
+            64 * MB,
+            Duration.ofSeconds(30),
+            Duration.ofMinutes(10),
+            1,
+            REQUESTS_PER_CONNECTION),
+        answers);
   }
 
   /** Writes {@link #SENT} requests, in the background: the writes block once they are not read. */

@@ -20,12 +20,7 @@ final class ScriptedMetaService implements RpcService {
   static RpcServer start(
       String name, int maxFrameBytes, IntFunction<CompletableFuture<RpcReply>> answers)
       throws InterruptedException {
-    return RpcServer.start(
-        name,
-        new InetSocketAddress("127.0.0.1", 0),
-        Map.of(Service.META, new ScriptedMetaService(answers)),
-        maxFrameBytes,
-        1);
+    return start(name, RpcServer.Limits.of(maxFrameBytes, 1), answers);
   }
 
   /** Like {@link #start(String, int, IntFunction)}, within {@code limits}. */
