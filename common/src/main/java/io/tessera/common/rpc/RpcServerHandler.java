@@ -141,9 +141,19 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
             out.payload().release();
             return;
           }
-          ctx.writeAndFlush(
-              Frame.response(frame.requestId(), frame.service(), out.header(), out.payload()));
-          ctx.executor().execute(() -> readOnIfTaken(ctx));
+          Frame response =
+              Frame.response(frame.requestId(), frame.service(), out.header(), out.payload());
+          // one event-loop task both writes the reply and lets parked requests in
+          Runnable send =
+              () -> {
+                ctx.writeAndFlush(response);
+                readOnIfTaken(ctx);
+              };
+          if (ctx.executor().inEventLoop()) {
+            send.run();
+          } else {
+            ctx.executor().execute(send);
+          }
         });
   }
 
