@@ -107,15 +107,18 @@ public final class MetaClient {
     }
     MetaRequestProto req = request.setCaller(identity).setCallId(callIds.incrementAndGet()).build();
     Function<String, byte[]> followerRead =
-        !followerReads || !FollowerReads.answerable(req) || seenIndex.get() == NO_ANSWER_YET
-            ? null
-            : unreachable ->
-                req.toBuilder()
-                    .setFollowerReadOk(true)
-                    .setUnreachableLeader(unreachable)
-                    .setSeenIndex(seenIndex.get())
-                    .build()
-                    .toByteArray();
+        req.getOpCase() == MetaRequestProto.OpCase.CLUSTER_STATUS
+            // no leader found: a replica's own view is still worth showing
+            ? unreachable -> req.toBuilder().setFollowerReadOk(true).build().toByteArray()
+            : !followerReads || !FollowerReads.answerable(req) || seenIndex.get() == NO_ANSWER_YET
+                ? null
+                : unreachable ->
+                    req.toBuilder()
+                        .setFollowerReadOk(true)
+                        .setUnreachableLeader(unreachable)
+                        .setSeenIndex(seenIndex.get())
+                        .build()
+                        .toByteArray();
     return caller
         .call(
             req.toByteArray(),

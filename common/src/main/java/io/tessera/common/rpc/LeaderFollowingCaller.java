@@ -218,7 +218,10 @@ public final class LeaderFollowingCaller {
                   return;
                 }
                 if (o.status() == StatusProto.UNAVAILABLE) {
-                  retryLater(target, new TesseraException(StatusProto.UNAVAILABLE, o.message()));
+                  // a replica that knows no leader may be the one cut off from the others: ask the
+                  // next (a leader not ready yet is one hint away from there)
+                  retryLater(
+                      next(target), new TesseraException(StatusProto.UNAVAILABLE, o.message()));
                   return;
                 }
                 leader = target;

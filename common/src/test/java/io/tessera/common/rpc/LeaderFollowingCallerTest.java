@@ -88,12 +88,7 @@ class LeaderFollowingCallerTest {
   void aReplicaThatHoldsCallsUnansweredCostsOneAttemptNotTheWholeDeadline() throws Exception {
     AtomicInteger requests = new AtomicInteger();
     RpcServer stuck = replica(call -> new CompletableFuture<>(), requests);
-    RpcServer leader =
-        replica(
-            call ->
-                CompletableFuture.completedFuture(
-                    RpcReply.of(MetaResponseProto.newBuilder().setStatus(StatusProto.OK).build())),
-            requests);
+    RpcServer leader = replica(answering(StatusProto.OK, ""), requests);
     // as a client's: the connection's own timeout no shorter than the whole retry window
     RpcClientPool pool = new RpcClientPool("test", 1, 1 << 20, 60_000, 2000);
     try {
@@ -114,6 +109,54 @@ class LeaderFollowingCallerTest {
       stuck.close();
       leader.close();
     }
+  }
+
+  /**
+   * The meta leader was cut off from the other replicas but not from the data servers. It stepped
+   * down and, knowing no leader, answered every heartbeat "no leader elected yet"; the data servers
+   * asked it again and again for the whole partition, never the new leader one hop away, and the
+   * new leader found all six down.
+   */
+  @Test
+  void aReplicaThatKnowsNoLeaderSendsTheCallerToTheOthers() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    RpcServer deposed =
+        replica(
+            answering(StatusProto.UNAVAILABLE, "no meta leader is elected yet; retry shortly"),
+            requests);
+    RpcServer leader = replica(answering(StatusProto.OK, ""), requests);
+    RpcClientPool pool = new RpcClientPool("test", 1, 1 << 20, 10_000, 2000);
+    try {
+      // as a data server's heartbeats: the deposed leader first, a window of a few seconds
+      LeaderFollowingCaller caller =
+          new LeaderFollowingCaller(
+              pool,
+              List.of(address(deposed), address(leader)),
+              Service.META,
+              Duration.ofSeconds(3));
+      MetaResponseProto reply =
+          caller
+              .call(
+                  READ.toByteArray(),
+                  MetaResponseProto::parseFrom,
+                  LeaderFollowingCallerTest::outcome)
+              .get(10, TimeUnit.SECONDS);
+      assertThat(reply.getStatus()).isEqualTo(StatusProto.OK);
+      assertThat(caller.currentLeader()).isEqualTo(address(leader));
+    } finally {
+      pool.close();
+      deposed.close();
+      leader.close();
+    }
+  }
+
+  /** Every call answered at once with {@code status} and {@code message}. */
+  private static Function<RpcCall, CompletableFuture<RpcReply>> answering(
+      StatusProto status, String message) {
+    return call ->
+        CompletableFuture.completedFuture(
+            RpcReply.of(
+                MetaResponseProto.newBuilder().setStatus(status).setMessage(message).build()));
   }
 
   /** A replica answering every call as {@code answer} does, counting them. */

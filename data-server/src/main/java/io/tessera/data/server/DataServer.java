@@ -1,5 +1,6 @@
 package io.tessera.data.server;
 
+import io.tessera.common.cluster.Heartbeats;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.metrics.ServerMetrics;
@@ -26,7 +27,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -183,7 +183,7 @@ public final class DataServer implements Closeable {
             metaPool,
             Arrays.asList(config.get(DataServerConfigKeys.Server.META_ADDRESSES).split(",")),
             Service.HEARTBEAT,
-            Duration.ofSeconds(3));
+            Heartbeats.FIND_LEADER_WINDOW);
     HeartbeatSender hb =
         new HeartbeatSender(
             id,

@@ -6,7 +6,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftClientAsynchronousProtocol;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -16,6 +18,7 @@ import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
 
 /**
  * Hands requests to the local Ratis server directly (no client hop): writes become log entries,
@@ -114,6 +117,33 @@ public final class RaftSubmitter {
   public boolean followsAnotherLeader() {
     DivisionInfo i = info();
     return i != null && !i.isLeader() && i.getLeaderId() != null;
+  }
+
+  /**
+   * Whether this replica leads, or heard from a leader within twice the longest election timeout.
+   * Past that it is cut off from the group (or the group lost its majority), and its state may be
+   * older than anything another replica has acknowledged since.
+   */
+  public boolean heardFromLeaderLately() {
+    DivisionInfo i = info();
+    if (i == null) {
+      return false;
+    }
+    if (i.isLeader()) {
+      return true;
+    }
+    RoleInfoProto r = i.getRoleInfoProto();
+    long sinceMs =
+        switch (r.getRole()) {
+          case FOLLOWER -> r.getFollowerInfo().getLeaderInfo().getLastRpcElapsedTimeMs();
+          case CANDIDATE -> r.getCandidateInfo().getLastLeaderElapsedTimeMs();
+          default -> Long.MAX_VALUE;
+        };
+    long windowMs =
+        2
+            * RaftServerConfigKeys.Rpc.timeoutMax(server.getProperties())
+                .toLong(TimeUnit.MILLISECONDS);
+    return sinceMs <= windowMs;
   }
 
   public boolean isLeader() {

@@ -1,5 +1,6 @@
 package io.tessera.meta.registry;
 
+import io.tessera.common.cluster.Heartbeats;
 import io.tessera.common.cluster.LearnedLimit;
 import io.tessera.common.proto.DataServerProto;
 import io.tessera.common.proto.DataServerStateProto;
@@ -96,9 +97,12 @@ public final class DataServerRegistry implements ServerLiveness {
     long now = System.nanoTime();
     if (self) {
       if (otherLeaderSinceNanos != 0 && now - otherLeaderSinceNanos >= downAfter.toNanos()) {
+        // heard now, and given the time a server still asking the deposed leader takes to find
+        // this one
+        long credit = now + Heartbeats.FIND_LEADER_WINDOW.toNanos();
         for (String id : notDown.get()) {
           servers.computeIfPresent(
-              id, (k, e) -> e.seenNanos - now < 0 ? new Entry(e.last, now, e.heardNanos) : e);
+              id, (k, e) -> e.seenNanos - credit < 0 ? new Entry(e.last, credit, e.heardNanos) : e);
         }
       }
       otherLeaderSinceNanos = 0;
@@ -175,7 +179,7 @@ public final class DataServerRegistry implements ServerLiveness {
   /** Milliseconds since the server's last applied heartbeat (-1: never heard of). */
   public long silentMillis(String id) {
     Entry e = servers.get(id);
-    return e == null ? -1 : (System.nanoTime() - e.seenNanos) / 1_000_000;
+    return e == null ? -1 : Math.max(0, System.nanoTime() - e.seenNanos) / 1_000_000;
   }
 
   public String address(String id) {
@@ -250,7 +254,7 @@ public final class DataServerRegistry implements ServerLiveness {
                     .setUsedBytes(e.last.getUsedBytes())
                     .setClientBytesPerS(e.last.getClientBytesPerS())
                     .setClientRequestsPerS(e.last.getClientRequestsPerS())
-                    .setLastHeartbeatMsAgo((now - e.seenNanos) / 1_000_000)
+                    .setLastHeartbeatMsAgo(Math.max(0, now - e.seenNanos) / 1_000_000)
                     .build()));
     out.sort((a, b) -> a.getId().compareTo(b.getId()));
     return out;

@@ -145,8 +145,13 @@ final class MetaRequestHandler implements RpcService {
           refusal != null
               && refusal.status() == StatusProto.NOT_LEADER
               && !refusal.leaderHint().isEmpty();
+      // a replica that knows no leader may be the one cut off: it answers only a caller that
+      // found no leader elsewhere either
+      boolean leaderlessAnswer = refusal != null && !leaderKnown && req.getFollowerReadOk();
       return CompletableFuture.completedFuture(
-          leaderKnown ? LeaderStatus.reply(refusal) : clusterStatus.report(refusal == null));
+          refusal == null || leaderlessAnswer
+              ? clusterStatus.report(refusal == null)
+              : LeaderStatus.reply(refusal));
     }
     if (refusal != null) {
       return followerMayAnswer(req, refusal)
@@ -214,9 +219,15 @@ final class MetaRequestHandler implements RpcService {
    * after failing to reach the leader, and this replica knows no leader or only that one (an
    * election is under way). A replica that knows another leader sends the client there.
    */
-  private static boolean followerMayAnswer(MetaRequestProto req, LeaderStatus refusal) {
+  /**
+   * A read another replica may answer from its own state while the leader cannot: only one that
+   * heard from a leader lately, so a replica cut off from the group never serves what it knew
+   * before for longer than an election takes.
+   */
+  private boolean followerMayAnswer(MetaRequestProto req, LeaderStatus refusal) {
     return FollowerReads.answerable(req)
         && req.getFollowerReadOk()
+        && raft.heardFromLeaderLately()
         && (refusal.leaderHint().isEmpty()
             || refusal.leaderHint().equals(req.getUnreachableLeader()));
   }
