@@ -81,6 +81,7 @@ public final class DataServer implements Closeable {
     ServerIdentity.claim(dir, id);
     TransportSecurity security = TransportSecurity.forServer(config, id, Identity.Role.DATA);
     AccessTokens tokens = new AccessTokens();
+    LeaderClock leaderClock = new LeaderClock();
     ShardStore store =
         new RocksShardStore(
             dir.resolve("shards"),
@@ -138,7 +139,7 @@ public final class DataServer implements Closeable {
               Map.of(
                   Service.DATA,
                   new DataRequestHandler(
-                      new AccessGate(tokens, System::currentTimeMillis),
+                      new AccessGate(tokens, leaderClock::now),
                       DataOps.of(store, locks, gate, snapshots, serving, corruption),
                       store,
                       gate,
@@ -199,7 +200,8 @@ public final class DataServer implements Closeable {
             load,
             config.get(DataServerConfigKeys.Store.MIN_FREE_SPACE),
             config.get(DataServerConfigKeys.Coordination.SNAPSHOT_GATE_TIMEOUT),
-            new SecurityFollower(tokens, security.revocations()));
+            new SecurityFollower(tokens, security.revocations()),
+            leaderClock);
     hb.start(config.get(DataServerConfigKeys.Server.HEARTBEAT_INTERVAL));
     new Scrubber(store, corruption, config.get(DataServerConfigKeys.Scrubbing.SCRUB_RATE))
         .start(timer);

@@ -52,6 +52,7 @@ final class HeartbeatSender implements Closeable {
           });
   private final ClientLoad load;
   private final SecurityFollower security;
+  private final LeaderClock leaderClock;
   private volatile boolean registered;
   private volatile boolean inFlight;
 
@@ -69,8 +70,10 @@ final class HeartbeatSender implements Closeable {
       ClientLoad load,
       long reserveBytes,
       Duration gateBound,
-      SecurityFollower security) {
+      SecurityFollower security,
+      LeaderClock leaderClock) {
     this.security = security;
+    this.leaderClock = leaderClock;
     this.load = load;
     this.reserveBytes = reserveBytes;
     this.corruption = corruption;
@@ -120,6 +123,7 @@ final class HeartbeatSender implements Closeable {
             .setServingState(serving.state());
     security.stamp(hb);
     HeartbeatRequestProto req = hb.build();
+    long sentMs = System.currentTimeMillis();
     meta.call(
             req.toByteArray(),
             HeartbeatResponseProto::parseFrom,
@@ -138,6 +142,7 @@ final class HeartbeatSender implements Closeable {
                 return;
               }
               security.learn(r);
+              leaderClock.learn(r.getLeaderTimeMs(), sentMs, System.currentTimeMillis());
               serving.learn(r.getState());
               try {
                 locks.learnCoordinator(r.getCoordinator());

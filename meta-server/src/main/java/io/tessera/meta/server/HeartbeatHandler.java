@@ -113,7 +113,10 @@ final class HeartbeatHandler implements RpcService {
             (r, err) ->
                 err != null
                     ? refuse(LeaderStatus.of(err, raft))
-                    : r.toBuilder().setCoordinator(coordinator).build())
+                    : r.toBuilder()
+                        .setCoordinator(coordinator)
+                        .setLeaderTimeMs(System.currentTimeMillis())
+                        .build())
         .thenApply(RpcReply::of);
   }
 
