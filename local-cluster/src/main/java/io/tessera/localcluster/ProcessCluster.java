@@ -290,18 +290,20 @@ public final class ProcessCluster implements LocalCluster {
   }
 
   private synchronized void launch(String id) throws IOException {
-    launch(id, List.of());
+    launch(id, List.of(), Map.of());
   }
 
-  private synchronized void launch(String id, List<String> extraArgs) throws IOException {
+  private synchronized void launch(
+      String id, List<String> extraArgs, Map<String, String> environment) throws IOException {
     Path log = plan.logFile(id);
     List<String> cmd = new ArrayList<>(commands.get(id));
     cmd.addAll(extraArgs);
-    Process p =
+    ProcessBuilder pb =
         new ProcessBuilder(cmd)
             .redirectErrorStream(true)
-            .redirectOutput(Redirect.appendTo(log.toFile()))
-            .start();
+            .redirectOutput(Redirect.appendTo(log.toFile()));
+    pb.environment().putAll(environment);
+    Process p = pb.start();
     processes.put(id, p);
     ClusterFile.update(plan.clusterFile(), f -> f.withPid(id, p.pid()));
   }
@@ -425,11 +427,20 @@ public final class ProcessCluster implements LocalCluster {
    * -Dtessera.data.x=y}).
    */
   public void restart(String id, List<String> extraArgs) throws IOException, InterruptedException {
+    restart(id, extraArgs, Map.of());
+  }
+
+  /**
+   * Like {@link #restart(String, List)} with variables added to the server's environment for this
+   * run only (e.g. a preloaded library that moves its clock).
+   */
+  public void restart(String id, List<String> extraArgs, Map<String, String> environment)
+      throws IOException, InterruptedException {
     Process old = process(id);
     if (old != null && old.isAlive()) {
       throw new IllegalStateException(id + " is still running (pid " + old.pid() + ")");
     }
-    launch(id, extraArgs);
+    launch(id, extraArgs, environment);
     int port = plan.clientPort(id);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {

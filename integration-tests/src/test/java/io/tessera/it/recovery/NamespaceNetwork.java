@@ -10,16 +10,24 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A test network of its own: one network namespace per server, all on one bridge (inside a "switch"
- * namespace), addresses 10.231.0.0/24; this process reaches them through one veth at 10.231.0.1. A
- * partition is made of blackhole routes inside the servers' namespaces (nothing outside the
- * namespaces it created changes), and healed by deleting them. Needs root.
+ * A test network of its own: one network namespace per host (a server, or a client program), all on
+ * one bridge (inside a "switch" namespace), addresses 10.231.0.0/24; this process reaches them
+ * through one veth at 10.231.0.1. A partition is made of blackhole routes inside the hosts'
+ * namespaces, a lossy link of nftables rules in a host's namespace (nothing outside the namespaces
+ * it created changes); {@link #heal} removes both. Needs root.
  */
 final class NamespaceNetwork implements AutoCloseable {
   static final String CLIENT_IP = "10.231.0.1";
+
+  /** This process, the client host, as a side of a {@link #cut}. */
+  static final String THIS_HOST = "this-host";
+
   private static final String PREFIX = "tsp";
+  private static final String LOSS_TABLE = "tessera_loss";
   private final Map<String, String> ips = new LinkedHashMap<>();
+
   private final List<String[]> partitionRoutes = new ArrayList<>();
+  private final List<String> lossyHosts = new ArrayList<>();
 
   /** Whether this machine lets the test make namespaces (root, iproute2). */
   static boolean available() {
@@ -106,13 +114,66 @@ final class NamespaceNetwork implements AutoCloseable {
     }
   }
 
+  /**
+   * Cuts every host of {@code a} off from every host of {@code b}, both ways; either may hold
+   * {@link #THIS_HOST} (its routes are set on the other side, so this namespace stays as it was).
+   */
+  void cut(Set<String> a, Set<String> b) throws IOException {
+    for (String x : a) {
+      for (String y : b) {
+        if (!x.equals(THIS_HOST)) {
+          blackhole(x, address(y));
+        }
+        if (!y.equals(THIS_HOST)) {
+          blackhole(y, address(x));
+        }
+      }
+    }
+  }
+
+  private String address(String host) {
+    return host.equals(THIS_HOST) ? CLIENT_IP : ips.get(host);
+  }
+
+  /**
+   * Makes {@code id}'s link to everything else drop {@code percent} % of the packets each way, at
+   * random, as a flapping cable or port does: an nftables table in its namespace, deleted by {@link
+   * #heal}.
+   */
+  void lossy(String id, int percent) throws IOException {
+    nft(true, id, "add table inet " + LOSS_TABLE);
+    for (String[] hook :
+        new String[][] {{"in", "input", "iifname"}, {"out", "output", "oifname"}}) {
+      String chain = "inet " + LOSS_TABLE + " " + hook[0];
+      nft(true, id, "add chain " + chain + " { type filter hook " + hook[1] + " priority 0; }");
+      nft(
+          true,
+          id,
+          "add rule "
+              + chain
+              + " "
+              + hook[2]
+              + " != lo numgen random mod 100 < "
+              + percent
+              + " drop");
+    }
+    lossyHosts.add(id);
+  }
+
+  /** Runs one nft command (its words in one string) in {@code id}'s namespace. */
+  private static void nft(boolean check, String id, String command) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", namespace(id), "nft"));
+    cmd.addAll(List.of(command.split(" ")));
+    run(check, cmd.toArray(String[]::new));
+  }
+
   private void blackhole(String from, String to) throws IOException {
     String[] route = {"ip", "-n", namespace(from), "route", "add", "blackhole", to + "/32"};
     run(true, route);
     partitionRoutes.add(route);
   }
 
-  /** Removes every partition route. */
+  /** Removes every partition route and lossy queue. */
   void heal() throws IOException {
     for (String[] r : partitionRoutes) {
       String[] del = r.clone();
@@ -120,6 +181,10 @@ final class NamespaceNetwork implements AutoCloseable {
       run(false, del);
     }
     partitionRoutes.clear();
+    for (String id : lossyHosts) {
+      nft(false, id, "delete table inet " + LOSS_TABLE);
+    }
+    lossyHosts.clear();
   }
 
   @Override
