@@ -26,7 +26,7 @@ public final class RpcConfigKeys {
   public static final ConfigKey<Duration> SILENCE_LIMIT =
       ConfigKey.duration(
           "tessera.rpc.silence-limit",
-          Duration.ofSeconds(10),
+          Duration.ofSeconds(20),
           "how long a peer that owes answers may stay silent (pinged after 1 s; a server that owes"
               + " answers also says it is alive every second) before its calls fail as unreachable;"
               + " a peer once heard from after a longer silence gets twice that; at least 2 s, at"
