@@ -106,19 +106,7 @@ public final class MetaClient {
       request.setOnBehalfOf(onBehalfOf);
     }
     MetaRequestProto req = request.setCaller(identity).setCallId(callIds.incrementAndGet()).build();
-    Function<String, byte[]> followerRead =
-        req.getOpCase() == MetaRequestProto.OpCase.CLUSTER_STATUS
-            // no leader found: a replica's own view is still worth showing
-            ? unreachable -> req.toBuilder().setFollowerReadOk(true).build().toByteArray()
-            : !followerReads || !FollowerReads.answerable(req) || seenIndex.get() == NO_ANSWER_YET
-                ? null
-                : unreachable ->
-                    req.toBuilder()
-                        .setFollowerReadOk(true)
-                        .setUnreachableLeader(unreachable)
-                        .setSeenIndex(seenIndex.get())
-                        .build()
-                        .toByteArray();
+    Function<String, byte[]> followerRead = retryWithoutLeader(req);
     return caller
         .call(
             req.toByteArray(),
@@ -141,6 +129,27 @@ public final class MetaClient {
               }
               return r;
             });
+  }
+
+  /**
+   * What to send once the leader could not be reached or none was known (null: the request as it
+   * is): a cluster status any replica may answer with its own view; a lookup or listing another
+   * replica may answer from its state once it has what this client has seen.
+   */
+  private Function<String, byte[]> retryWithoutLeader(MetaRequestProto req) {
+    if (req.getOpCase() == MetaRequestProto.OpCase.CLUSTER_STATUS) {
+      return unreachable -> req.toBuilder().setFollowerReadOk(true).build().toByteArray();
+    }
+    if (!followerReads || !FollowerReads.answerable(req) || seenIndex.get() == NO_ANSWER_YET) {
+      return null;
+    }
+    return unreachable ->
+        req.toBuilder()
+            .setFollowerReadOk(true)
+            .setUnreachableLeader(unreachable)
+            .setSeenIndex(seenIndex.get())
+            .build()
+            .toByteArray();
   }
 
   public static CallerProto identity(byte[] clientId, String appId) {
