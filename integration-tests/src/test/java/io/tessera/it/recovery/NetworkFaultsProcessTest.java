@@ -8,7 +8,6 @@ import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.it.ClientProcesses;
-import io.tessera.it.InProcessCli;
 import io.tessera.it.ServerLaunchers;
 import io.tessera.it.TestDirs;
 import io.tessera.localcluster.ClusterPlan;
@@ -22,7 +21,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,18 +49,16 @@ import org.junit.jupiter.api.TestMethodOrder;
  * server in a network namespace, as {@link MultiHostProcessTest}): the meta leader cut off from the
  * other replicas, a data server cut off from the meta group, a client cut off in the middle of a
  * two-phase write, a data server's link dropping 30 % of its packets, two servers' clocks 30 s off,
- * and the meta leader cut off together with a data server from everything else. While each fault
- * holds, writers change files (every acknowledged byte modelled, {@link Workload}) and the
- * namespace (a history of creates, renames and removes, {@link NamespaceHistory}). After each: the
- * network healed, full redundancy back, not one acknowledged byte or operation lost, no rename half
- * done, fsck clean. Each scenario writes its row of the fault table to {@code
- * target/network-faults.md}. Skipped where namespaces cannot be made (not root); CI runs as root.
+ * and the meta leader cut off together with a data server from everything else. Each is one of
+ * {@link FaultRounds}: writers of modelled bytes and of a namespace history run while it holds;
+ * after the heal and full redundancy nothing acknowledged may be lost, no rename half done, fsck
+ * clean; its row of the fault table goes to {@code target/network-faults.md}. Skipped where
+ * namespaces cannot be made (not root); CI runs as root.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NetworkFaultsProcessTest {
   static final Duration LIMIT = Duration.ofSeconds(120);
-  static final Duration HOLD = Duration.ofSeconds(12);
   static final String CLIENT_HOST = "cl-1";
   static final String LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
 
@@ -70,10 +66,7 @@ class NetworkFaultsProcessTest {
   private NamespaceNetwork net;
   private ProcessCluster cluster;
   private TesseraFileSystem fs;
-  private Workload workload;
-  private NamespaceHistory history;
-  private Path table;
-  private int round;
+  private FaultRounds rounds;
 
   @BeforeAll
   void startCluster() throws Exception {
@@ -97,8 +90,7 @@ class NetworkFaultsProcessTest {
                 "-Dtessera.data.heartbeat-interval=500ms",
                 "-Dtessera.meta.heartbeat-interval=500ms",
                 // shorter than the 30 s a skewed clock is off: every token would be refused on
-                // arrival if
-                // data servers judged them by their own clocks
+                // arrival if data servers judged them by their own clocks
                 "-Dtessera.meta.access-token-lifetime=20s"),
             net::wrapper);
     fs =
@@ -107,24 +99,13 @@ class NetworkFaultsProcessTest {
                 .with(ClientConfigKeys.Failures.DOWN_SERVER_RETRY_AFTER, "1s")
                 .with(ClientConfigKeys.Failures.LOCK_LEASE, "5s"));
     cluster.awaitReady(LIMIT);
-    workload =
-        new Workload(
-            fs, "/faults/data", 6, 17, CreateOptions.erasure(4, 2).stripeUnit(Workload.UNIT));
-    history = new NamespaceHistory(fs, "/faults/names", 2);
-    table = Path.of("target", "network-faults.md");
-    Files.writeString(
-        table,
-        "| scenario | acknowledged bytes lost | operations acknowledged / uncertain / lost | fault held (ms) | full redundancy after the heal (ms) | notes |\n"
-            + "|---|---|---|---|---|---|\n");
+    rounds = FaultRounds.start(plan, net, cluster, fs, Path.of("target", "network-faults.md"));
   }
 
   @AfterAll
   void stopCluster() throws Exception {
-    if (workload != null) {
-      workload.close();
-    }
-    if (history != null) {
-      history.close();
+    if (rounds != null) {
+      rounds.close();
     }
     if (fs != null) {
       fs.close();
@@ -149,7 +130,7 @@ class NetworkFaultsProcessTest {
                     .with(ClientConfigKeys.Cluster.META, addresses(Set.of(oldLeader)))
                     .with(ClientConfigKeys.Cluster.META_RETRY_FOR, "5s"));
         TesseraFileSystem majority = connectTo(others)) {
-      scenario(
+      rounds.run(
           "meta leader " + oldLeader + " cut off from the other replicas, clients still reach it",
           () -> net.cut(Set.of(oldLeader), others),
           cut -> {
@@ -160,10 +141,10 @@ class NetworkFaultsProcessTest {
                 () -> !ClusterWatch.leader(pinned).equals(oldLeader));
             long steppedDown = System.nanoTime();
             // a change acknowledged by the new leader, then read through the old one
-            majority.createFile("/faults/after-cut-" + round, CreateOptions.defaults()).close();
+            majority.createFile("/faults/after-cut", CreateOptions.defaults()).close();
             String staleRead = "";
             try {
-              if (!pinned.exists("/faults/after-cut-" + round)) {
+              if (!pinned.exists("/faults/after-cut")) {
                 staleRead =
                     "; STALE: the old leader said a change acknowledged before was not there";
               }
@@ -186,7 +167,7 @@ class NetworkFaultsProcessTest {
   @Order(2)
   void aDataServerCutOffFromTheMetaGroupButNotFromClientsLosesNothing() throws Exception {
     String island = "ds-2";
-    scenario(
+    rounds.run(
         island + " cut off from the meta group, clients still reach it",
         () -> net.cut(Set.of(island), metaIds()),
         cut -> {
@@ -245,7 +226,7 @@ class NetworkFaultsProcessTest {
       reader.start();
       byte[] after = random(length, 3);
       String[] outcome = {""};
-      scenario(
+      rounds.run(
           "a client cut off half-way through phase 2 of a write",
           () -> net.cut(Set.of(CLIENT_HOST), allServers()),
           cut -> {
@@ -295,7 +276,7 @@ class NetworkFaultsProcessTest {
   @Order(4)
   void aDataServerOnALinkThatDropsAThirdOfItsPacketsLosesNothing() throws Exception {
     String flaky = "ds-3";
-    scenario(
+    rounds.run(
         flaky + "'s link drops 30 % of packets each way",
         () -> net.lossy(flaky, 30),
         cut -> "state of " + flaky + " at the end: " + ClusterWatch.state(fs, flaky));
@@ -307,16 +288,18 @@ class NetworkFaultsProcessTest {
     assumeTrue(Files.exists(Path.of(LIBFAKETIME)), "clock skew needs libfaketime (faketime)");
     String behind = "m3";
     String ahead = "ds-6";
-    scenario(
+    rounds.run(
         behind + " restarted with its clock 30 s behind, " + ahead + " 30 s ahead",
         () -> restartAll(Map.of(behind, skewed("-30s"), ahead, skewed("+30s"))),
         cut -> {
           await(ahead + " up again", () -> ClusterWatch.state(fs, ahead).equals("up"));
-          workload.clearErrors();
+          rounds.workload().clearErrors();
           long from = System.nanoTime();
           // longer than a token's whole life (20 s): writers renew tokens meanwhile
           Thread.sleep(25_000);
-          assertThat(workload.errors()).as("writes refused while clocks were off").isEmpty();
+          assertThat(rounds.workload().errors())
+              .as("writes refused while clocks were off")
+              .isEmpty();
           return "writes went on without an error for "
               + (System.nanoTime() - from) / 1_000_000
               + " ms with the clocks off";
@@ -380,7 +363,7 @@ class NetworkFaultsProcessTest {
     String island = "ds-1";
     Set<String> others = metaIds();
     others.remove(oldLeader);
-    scenario(
+    rounds.run(
         "meta leader "
             + oldLeader
             + " and "
@@ -402,101 +385,6 @@ class NetworkFaultsProcessTest {
                 (System.nanoTime() - cut) / 1_000_000);
           }
         });
-  }
-
-  /** What a scenario does while its fault holds; returns its note. */
-  interface During {
-    String run(long cutNanos) throws Exception;
-  }
-
-  interface Step {
-    void run() throws Exception;
-  }
-
-  interface After {
-    String run() throws Exception;
-  }
-
-  private void scenario(String name, Step fault, During during) throws Exception {
-    scenario(name, fault, during, () -> "");
-  }
-
-  /**
-   * Runs the writers, strikes, lets the fault hold {@link #HOLD} (or as long as {@code during}
-   * takes), heals, then checks the history: nothing acknowledged lost, fsck clean.
-   */
-  private void scenario(String name, Step fault, During during, After afterHeal) throws Exception {
-    round++;
-    int acknowledgedBefore = history.acknowledged();
-    int uncertainBefore = history.uncertain();
-    workload.start(round);
-    history.start(round);
-    long cut;
-    long healAt;
-    long healed;
-    String note;
-    try {
-      Thread.sleep(2000);
-      cut = System.nanoTime();
-      fault.run();
-      try {
-        note = during.run(cut);
-        long left = HOLD.toNanos() - (System.nanoTime() - cut);
-        if (left > 0) {
-          Thread.sleep(left / 1_000_000);
-        }
-      } finally {
-        net.heal();
-      }
-      healAt = System.nanoTime();
-      note += afterHeal.run();
-      await("full redundancy after the heal", this::healed);
-      healed = System.nanoTime();
-    } finally {
-      workload.stopWriters();
-      history.stop();
-    }
-    long lostBytes = workload.verify();
-    List<String> violations = history.check(fs);
-    ClusterWatch.awaitHealthy(fs, workload.paths(), LIMIT);
-    InProcessCli.Result fsck =
-        InProcessCli.run(plan.adminCredentials(), "fsck", "/", "--meta", plan.metaAddresses());
-    String row =
-        String.format(
-            Locale.ROOT,
-            "| %s | %d | %d / %d / %d | %d | %d | %s |%n",
-            name,
-            lostBytes,
-            history.acknowledged() - acknowledgedBefore,
-            history.uncertain() - uncertainBefore,
-            violations.size(),
-            (healAt - cut) / 1_000_000,
-            (healed - healAt) / 1_000_000,
-            String.format(
-                Locale.ROOT,
-                "writes %.1f MB/s before, %.1f MB/s while the fault held; %s",
-                workload.rate(cut - 2_000_000_000L, cut) / 1e6,
-                workload.rate(cut, healAt) / 1e6,
-                note));
-    System.out.print(row);
-    Files.writeString(table, row, StandardOpenOption.APPEND);
-    assertThat(lostBytes).as("acknowledged bytes lost: " + name).isZero();
-    assertThat(violations).as("the namespace history: " + name).isEmpty();
-    assertThat(fsck.code()).as("fsck after " + name + ": " + fsck.out() + fsck.err()).isZero();
-  }
-
-  /** Healed, and every replica back in touch with the leader. */
-  private boolean healed() {
-    try {
-      return ClusterWatch.healed(cluster, fs)
-          && fs.admin().status().replicas().stream()
-              .allMatch(
-                  r ->
-                      r.leader()
-                          || (r.lastContactMillisAgo() >= 0 && r.lastContactMillisAgo() < 3000));
-    } catch (Exception e) {
-      return false;
-    }
   }
 
   /** Waits until {@code fs} sees one of {@code candidates} lead. */
