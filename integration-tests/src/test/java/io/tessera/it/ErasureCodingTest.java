@@ -237,6 +237,43 @@ class ErasureCodingTest {
   }
 
   @Test
+  void aWriterHeldUpLongerThanItsLeaseKeepsItsLocksWhileItRenewsThem() throws Exception {
+    fs.mkdirs("/held-up");
+    try (TesseraFile f =
+        fs.createFile("/held-up/f", CreateOptions.erasure(4, 2).stripeUnit(4096))) {
+      f.write(0, new byte[16384], 0, 16384);
+    }
+    byte[] slowBytes = new byte[3000];
+    Arrays.fill(slowBytes, (byte) 9);
+    try (TesseraFileSystem slowClient = TesseraFileSystem.connect(shortLockLease());
+        TesseraFile slow = slowClient.openFile("/held-up/f")) {
+      FaultPoints.arm(
+          ParityWriter.BETWEEN_PHASES,
+          slowClient.async(),
+          () -> {
+            // a loaded cluster holds the write between its phases for three of its 2 s leases;
+            // the process is alive and renews its locks
+            FaultPoints.disarm(ParityWriter.BETWEEN_PHASES, slowClient.async());
+            try {
+              Thread.sleep(6_000);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      slow.write(100, slowBytes, 0, slowBytes.length);
+      assertThat(slowClient.ioCounters().lockLossRetries.get())
+          .as("writes that lost their locks and were made again")
+          .isZero();
+    }
+    byte[] got = new byte[slowBytes.length];
+    try (TesseraFile f = fs.openFile("/held-up/f")) {
+      f.readFully(100, got, 0, got.length);
+    }
+    assertThat(got).isEqualTo(slowBytes);
+    assertThat(fs.admin().check("/held-up/f", true).healthy()).isTrue();
+  }
+
+  @Test
   void aWriterPausedPastItsLeaseIsRefusedThenWritesAgainWithALongerLease() throws Exception {
     fs.mkdirs("/paused");
     try (TesseraFile f = fs.createFile("/paused/f", CreateOptions.erasure(4, 2).stripeUnit(4096))) {
@@ -253,13 +290,22 @@ class ErasureCodingTest {
           ParityWriter.BETWEEN_PHASES,
           paused.async(),
           () -> {
-            // once, a long GC pause between the phases: meanwhile the lease runs out, recovery
-            // repairs the stripe and another writer writes it
+            // once, a long GC pause between the phases, which stops the lock renewals too:
+            // meanwhile the lease runs out, recovery repairs the stripe and another writer writes
+            // it
             FaultPoints.disarm(ParityWriter.BETWEEN_PHASES, paused.async());
+            FaultPoints.arm(
+                ParityWriter.LOCK_RENEWAL,
+                paused.async(),
+                () -> {
+                  throw new IllegalStateException("paused");
+                });
             try (TesseraFile f = fs.openFile("/paused/f")) {
               f.write(100, later, 0, later.length);
             } catch (IOException e) {
               throw new UncheckedIOException(e);
+            } finally {
+              FaultPoints.disarm(ParityWriter.LOCK_RENEWAL, paused.async());
             }
           });
       // the first phase 2 is refused (its lock was repaired away: it must not land over the other

@@ -38,6 +38,9 @@ public final class DataClient {
   private final ServerHealth health;
   private final DataServerCaller caller;
 
+  /** Reaches each data server itself, past its QoS proxy: for requests no proxy should queue. */
+  private final DataServerCaller direct;
+
   /**
    * @param proxyBypassMillis how long a data server is reached directly after its QoS proxy failed
    */
@@ -53,6 +56,14 @@ public final class DataClient {
     this.routes = new ProxyRoutes(proxyBypassMillis);
     this.useProxies = useProxies;
     this.caller = new DataServerCaller(pool, identity, false, this::address, outcomes(health), 1);
+    this.direct =
+        new DataServerCaller(
+            pool,
+            identity,
+            false,
+            (id, refresh) -> address(id, refresh, false),
+            outcomes(health),
+            1);
   }
 
   /** The status vector this client keeps of data servers. */
@@ -73,6 +84,24 @@ public final class DataClient {
   public CompletableFuture<Throwable> callForOutcome(
       String serverId, DataRequestProto.Builder request, ByteBuf payload) {
     return call(serverId, request, payload)
+        .handle(
+            (r, e) -> {
+              if (r != null) {
+                r.payload().release();
+              }
+              return e == null ? null : Failures.cause(e);
+            });
+  }
+
+  /**
+   * Like {@link #callForOutcome}, but straight to the data server, never queued behind other
+   * requests at its QoS proxy: a lock renewal must arrive while the write it keeps alive waits
+   * there.
+   */
+  public CompletableFuture<Throwable> callPastProxy(
+      String serverId, DataRequestProto.Builder request) {
+    return direct
+        .call(serverId, request, null)
         .handle(
             (r, e) -> {
               if (r != null) {
@@ -158,9 +187,14 @@ public final class DataClient {
    * server may have moved).
    */
   private CompletableFuture<String> address(String serverId, boolean refresh) {
+    return address(serverId, refresh, true);
+  }
+
+  private CompletableFuture<String> address(String serverId, boolean refresh, boolean viaProxy) {
     String known = addresses.get(serverId);
     if (known != null) {
-      String route = routes.choose(serverId, known, proxies.getOrDefault(serverId, ""));
+      String route =
+          viaProxy ? routes.choose(serverId, known, proxies.getOrDefault(serverId, "")) : known;
       if (!refresh) {
         return CompletableFuture.completedFuture(route);
       }
@@ -180,7 +214,7 @@ public final class DataClient {
                 health.markDown(serverId, why);
                 throw new CompletionException(new ServerDownException(serverId, why));
               }
-              return routes.choose(serverId, a, proxies.getOrDefault(serverId, ""));
+              return viaProxy ? routes.choose(serverId, a, proxies.getOrDefault(serverId, "")) : a;
             });
   }
 

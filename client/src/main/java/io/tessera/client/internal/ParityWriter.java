@@ -67,6 +67,12 @@ public final class ParityWriter {
    */
   public static final String MID_PHASE2 = "client.parity-write.mid-phase2";
 
+  /**
+   * Fault point before each round of a write's lock renewals: throwing there skips the round, as a
+   * process paused whole (a long GC pause) would.
+   */
+  public static final String LOCK_RENEWAL = LockRenewal.RENEWING;
+
   /** Times one write is written again after running past its locks' lease. */
   static final int MAX_LOCKS_LOST = 3;
 
@@ -182,7 +188,9 @@ public final class ParityWriter {
     for (long s = first; s <= last; s += perGroup) {
       Group g =
           new Group(file, s, Math.min(last + 1, s + perGroup), pos, buf, off, len, sync, extendTo);
-      groups.add(g.run(System.nanoTime() + 2 * lease().toNanos(), 0));
+      groups.add(
+          g.run(System.nanoTime() + 2 * lease().toNanos(), 0)
+              .whenComplete((v, e) -> g.renewal.stop()));
     }
     return CompletableFuture.allOf(groups.toArray(CompletableFuture[]::new));
   }
@@ -211,6 +219,9 @@ public final class ParityWriter {
 
     /** Attempts that ran past their lease and lost their locks (each retried, a few at most). */
     private int locksLost;
+
+    /** Keeps the current attempt's locks while it waits on the cluster. */
+    private volatile LockRenewal renewal = LockRenewal.NONE;
 
     Group(
         FileTarget file,
@@ -274,6 +285,8 @@ public final class ParityWriter {
       List<String> lockedOn = new ArrayList<>(involved);
       long lockedSince = System.nanoTime();
       this.lockedSince = lockedSince;
+      renewal.stop(); // the previous attempt's lock was released
+      renewal = LockRenewal.start(data, file, lock, lockedOn, faultScope);
       Map<String, CompletableFuture<Object>> phase1 = new LinkedHashMap<>();
       for (String server : lockedOn) {
         phase1.put(
@@ -281,10 +294,12 @@ public final class ParityWriter {
       }
       return CompletableFuture.allOf(phase1.values().toArray(CompletableFuture[]::new))
           .handle((v, e) -> null)
-          .thenCompose(
+          // off the event loop: what follows plans and encodes, and a fault point may pause there
+          .thenComposeAsync(
               v ->
                   afterPhase1(
-                      phase1, lock, lockedOn, skipped, updates, deadline, attempt, lockedSince));
+                      phase1, lock, lockedOn, skipped, updates, deadline, attempt, lockedSince),
+              coding);
     }
 
     /**
@@ -556,6 +571,7 @@ public final class ParityWriter {
         StripeLockProto lock,
         Set<String> skipped,
         List<StripeUpdate> updates) {
+      renewal.stop(); // every server answered phase 2: it released the lock, or lost it
       List<String> failed = new ArrayList<>();
       List<String> stored = new ArrayList<>();
       for (Map.Entry<String, CompletableFuture<Throwable>> e : calls.entrySet()) {

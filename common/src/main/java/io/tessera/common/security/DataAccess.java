@@ -32,7 +32,7 @@ public final class DataAccess {
     }
     return switch (req.getOpCase()) {
       case READ -> Need.READ;
-      case WRITE, LOCK_READ, UNLOCK, TRUNCATE -> Need.WRITE;
+      case WRITE, LOCK_READ, UNLOCK, RENEW_LOCK, TRUNCATE -> Need.WRITE;
       case SYNC -> Need.ANYONE;
       case SCAN_VERSIONS -> Need.SERVER_OR_ADMIN;
       default -> Need.SERVER;
@@ -55,6 +55,7 @@ public final class DataAccess {
         addRanges(out, req.getLockRead().getReadsList());
       }
       case UNLOCK -> add(out, req.getUnlock().getLock().getFileId());
+      case RENEW_LOCK -> add(out, req.getRenewLock().getLock().getFileId());
       case TRUNCATE -> add(out, req.getTruncate().getFileId());
       default -> {}
     }

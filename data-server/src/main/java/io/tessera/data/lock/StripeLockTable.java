@@ -73,6 +73,8 @@ public final class StripeLockTable {
       ByteString client,
       long operation,
       long expiresAtNanos,
+      long leaseNanos,
+      long renewableUntilNanos,
       long grantedAtMillis,
       long epoch,
       boolean copyOnly,
@@ -89,6 +91,24 @@ public final class StripeLockTable {
 
     boolean ownedBy(ByteString c, long op) {
       return client.equals(c) && operation == op;
+    }
+
+    Held expiringAt(long nanos) {
+      return new Held(
+          key,
+          fileId,
+          first,
+          end,
+          client,
+          operation,
+          nanos,
+          leaseNanos,
+          renewableUntilNanos,
+          grantedAtMillis,
+          epoch,
+          copyOnly,
+          beforeRestart,
+          writerRefused);
     }
 
     @Override
@@ -108,9 +128,11 @@ public final class StripeLockTable {
 
   private final ShardStore store;
   private final long maxLeaseNanos;
+  private final long maxHoldNanos;
   private final LongSupplier nanoClock;
   private final Map<Long, List<Held>> byFile = new HashMap<>();
   private final RecentWriters recentWriters = new RecentWriters();
+  private final LandedWrites landed = new LandedWrites();
 
   /** Locks whose phase-2 write is being stored: not taken over, even once expired. */
   private final Set<Held> writing = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -122,10 +144,16 @@ public final class StripeLockTable {
   private long grants;
   private long refusals;
 
-  public StripeLockTable(ShardStore store, Duration maxLease, LongSupplier nanoClock)
+  /**
+   * @param maxLease the longest lease a lock is granted, whatever its writer asks for
+   * @param maxHold how long after its grant renewals can keep a lock
+   */
+  public StripeLockTable(
+      ShardStore store, Duration maxLease, Duration maxHold, LongSupplier nanoClock)
       throws IOException {
     this.store = store;
     this.maxLeaseNanos = maxLease.toNanos();
+    this.maxHoldNanos = Math.max(maxHold.toNanos(), maxLeaseNanos);
     this.nanoClock = nanoClock;
     reload();
   }
@@ -212,6 +240,8 @@ public final class StripeLockTable {
             client,
             lock.getOperation(),
             now + lease,
+            lease,
+            now + maxHoldNanos,
             grantedAt,
             epoch,
             recovery && lock.getCopyOnly(),
@@ -223,6 +253,34 @@ public final class StripeLockTable {
     wakeWaiters();
     grants++;
     return new Granted(key, epoch);
+  }
+
+  /**
+   * Extends a lock its writer still waits under by its lease from now (never past {@code maxHold}
+   * after the grant): a writer that renews is alive, however long the cluster's queues keep it.
+   * Also a lock already past its lease, as long as recovery has not taken it over.
+   *
+   * @return whether this server still holds the lock for {@code client}
+   */
+  public synchronized boolean renew(StripeLockProto lock, ByteString client) {
+    validate(lock);
+    List<Held> held = byFile.get(lock.getFileId());
+    if (held == null) {
+      return false;
+    }
+    long now = nanoClock.getAsLong();
+    for (ListIterator<Held> it = held.listIterator(); it.hasNext(); ) {
+      Held h = it.next();
+      if (h.ownedBy(client, lock.getOperation()) && h.first == lock.getFirstStripe()) {
+        long until = now + Math.min(h.leaseNanos, h.renewableUntilNanos - now);
+        // a lock being written is kept anyway, and is known to the write by identity
+        if (!writing.contains(h) && until - h.expiresAtNanos > 0) {
+          it.set(h.expiringAt(until));
+        }
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -276,7 +334,7 @@ public final class StripeLockTable {
   /** Forgets a lock and removes it from the store: the writer released it without writing. */
   public void release(StripeLockProto lock, ByteString client) throws IOException {
     validate(lock);
-    if (forget(lock, client)) {
+    if (drop(lock, client)) {
       store.removeLock(key(lock, client));
     }
   }
@@ -287,6 +345,14 @@ public final class StripeLockTable {
    * @return whether it was still held (false: its lease ran out and another writer took over)
    */
   public synchronized boolean forget(StripeLockProto lock, ByteString client) {
+    boolean removed = drop(lock, client);
+    if (removed) {
+      landed.landed(key(lock, client));
+    }
+    return removed;
+  }
+
+  private synchronized boolean drop(StripeLockProto lock, ByteString client) {
     List<Held> held = byFile.get(lock.getFileId());
     if (held == null) {
       return false;
@@ -308,6 +374,14 @@ public final class StripeLockTable {
       wakeWaiters();
     }
     return removed;
+  }
+
+  /**
+   * Whether a phase-2 write under {@code lock} landed here already (a resend of it finds the lock
+   * gone, and is answered as it was).
+   */
+  public synchronized boolean landedAlready(StripeLockProto lock, ByteString client) {
+    return landed.contains(key(lock, client));
   }
 
   /**
@@ -462,20 +536,7 @@ public final class StripeLockTable {
           it.remove();
         } else if (now - h.expiresAtNanos < 0) {
           LOG.info("{} is an orphan now: its recovery coordinator is gone", h);
-          it.set(
-              new Held(
-                  h.key,
-                  h.fileId,
-                  h.first,
-                  h.end,
-                  h.client,
-                  h.operation,
-                  now,
-                  h.grantedAtMillis,
-                  h.epoch,
-                  false,
-                  h.beforeRestart,
-                  h.writerRefused));
+          it.set(h.expiringAt(now));
         }
       }
     }
@@ -538,6 +599,8 @@ public final class StripeLockTable {
                   ByteString.copyFrom(client),
                   op,
                   now + lease,
+                  lease,
+                  now + maxHoldNanos,
                   grantedAt,
                   epoch,
                   false,

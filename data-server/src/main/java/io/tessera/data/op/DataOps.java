@@ -30,6 +30,7 @@ public final class DataOps {
     ops.put(OpCase.READ, new ReadOp(reads, locks, serving));
     ops.put(OpCase.LOCK_READ, new LockReadOp(store, locks, gate, reads));
     ops.put(OpCase.UNLOCK, new UnlockOp(locks));
+    ops.put(OpCase.RENEW_LOCK, new RenewLockOp(locks));
     ops.put(OpCase.TRUNCATE, new TruncateOp(store, locks));
     ops.put(OpCase.DELETE_FILE, new DeleteFileOp(store));
     ops.put(OpCase.LAYOUT_FENCE, new LayoutFenceOp(store));

@@ -72,6 +72,9 @@ final class WriteOp implements DataOp {
     StripeLockProto lock = lockOf(w);
     boolean guarded = lock != null && !writes.isEmpty();
     OptionalLong granted = guarded ? locks.beginWrite(lock, client) : OptionalLong.empty();
+    if (guarded && granted.isEmpty() && w.hasUnlock() && locks.landedAlready(lock, client)) {
+      return Replies.released(false); // a resend (its reply was lost or late): it landed once
+    }
     if (guarded && granted.isEmpty()) {
       LOG.warn(
           "A write to file {} arrived after its lock on stripes from {} was {}; refused",

@@ -108,7 +108,10 @@ public final class DataServer implements Closeable {
             });
     StripeLockTable locks =
         new StripeLockTable(
-            store, config.get(DataServerConfigKeys.Coordination.MAX_LOCK_LEASE), System::nanoTime);
+            store,
+            config.get(DataServerConfigKeys.Coordination.MAX_LOCK_LEASE),
+            config.get(DataServerConfigKeys.Coordination.MAX_LOCK_HOLD),
+            System::nanoTime);
     ScheduledExecutorService timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {

@@ -133,6 +133,13 @@ public final class DataServerConfigKeys {
             Duration.ofSeconds(120),
             "longest lease a writer's stripe lock gets, whatever the writer asks for (writers ask"
                 + " for tessera.client.lock-lease, up to four times that on a loaded cluster)");
+    public static final ConfigKey<Duration> MAX_LOCK_HOLD =
+        ConfigKey.duration(
+            "tessera.data.max-lock-hold",
+            Duration.ofMinutes(10),
+            "longest a writer's renewals keep its stripe lock after the grant; past it the lock is"
+                + " an orphan even if its writer still renews (a writer renews its locks while it"
+                + " waits on a loaded cluster, and stops when it dies or is cut off)");
     public static final ConfigKey<Duration> SNAPSHOT_GATE_TIMEOUT =
         ConfigKey.duration(
             "tessera.data.snapshot-gate-timeout",
@@ -142,7 +149,8 @@ public final class DataServerConfigKeys {
 
     public static final ConfigSection SECTION =
         new ConfigSection(
-            "Stripe locks and snapshot gate", List.of(MAX_LOCK_LEASE, SNAPSHOT_GATE_TIMEOUT));
+            "Stripe locks and snapshot gate",
+            List.of(MAX_LOCK_LEASE, MAX_LOCK_HOLD, SNAPSHOT_GATE_TIMEOUT));
   }
 
   /** Scrubbing. */

@@ -27,9 +27,9 @@ class StripeLockTableTest {
   @TempDir Path dir;
   final AtomicLong clock = new AtomicLong(1_000_000_000L);
 
-  /** A table with leases of up to a minute, on the test's clock. */
+  /** A table with leases of up to a minute, renewed up to ten, on the test's clock. */
   private StripeLockTable table(RocksShardStore store) throws Exception {
-    return new StripeLockTable(store, Duration.ofSeconds(60), clock::get);
+    return new StripeLockTable(store, Duration.ofSeconds(60), Duration.ofMinutes(10), clock::get);
   }
 
   private static StripeLockProto lock(long first, int count, long op) {
@@ -172,6 +172,74 @@ class StripeLockTableTest {
           .isInstanceOf(StripeLockTable.Granted.class);
       assertThat(table.orphansTakenOver()).isEqualTo(1);
       assertThat(table.orphans(64)).isEmpty();
+    }
+  }
+
+  @Test
+  void aWriterThatKeepsRenewingWhileTheClusterIsSlowKeepsItsLockPastItsLease() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      table.tryLock(lock(0, 4, 1), ALICE, false, 0);
+      for (int i = 0; i < 30; i++) { // 30 s of queues ahead of Alice's phase 2; 1 s lease
+        clock.addAndGet(Duration.ofMillis(400).toNanos());
+        assertThat(table.renew(lock(0, 4, 1), ALICE)).isTrue();
+      }
+      assertThat(table.orphans(64)).as("a writer that renews is no orphan").isEmpty();
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0))
+          .as("recovery finds the lock alive")
+          .isInstanceOf(StripeLockTable.Refused.class);
+      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).isPresent();
+    }
+  }
+
+  @Test
+  void aWriterThatStopsRenewingLosesItsLockOneLeaseAfterTheLastRenewal() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      table.tryLock(lock(0, 4, 1), ALICE, false, 0);
+      clock.addAndGet(Duration.ofMillis(900).toNanos());
+      table.renew(lock(0, 4, 1), ALICE);
+      assertThat(table.renew(lock(0, 4, 1), BOB)).as("only its owner renews a lock").isFalse();
+      clock.addAndGet(Duration.ofMillis(999).toNanos()); // then Alice died
+      assertThat(table.orphans(64)).isEmpty();
+      clock.addAndGet(Duration.ofMillis(2).toNanos());
+      assertThat(table.orphans(64)).hasSize(1);
+      assertThat(table.tryLock(lock(0, 4, 9), BOB, true, 0))
+          .isInstanceOf(StripeLockTable.Granted.class);
+      assertThat(table.renew(lock(0, 4, 1), ALICE))
+          .as("a renewal after recovery took the lock over brings nothing back")
+          .isFalse();
+    }
+  }
+
+  @Test
+  void renewalsKeepALockNoLongerThanTheLongestHoldAfterItsGrant() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      table.tryLock(lock(0, 4, 1), ALICE, false, 0);
+      for (int i = 0; i < 10 * 60 * 2; i++) { // a writer stuck for ten minutes, still renewing
+        clock.addAndGet(Duration.ofMillis(500).toNanos());
+        table.renew(lock(0, 4, 1), ALICE);
+      }
+      clock.addAndGet(Duration.ofMillis(1).toNanos());
+      assertThat(table.orphans(64)).as("past tessera.data.max-lock-hold").hasSize(1);
+    }
+  }
+
+  @Test
+  void aPhaseTwoSentAgainAfterItLandedIsKnownAsLandedButAReleasedLockIsNot() throws Exception {
+    try (RocksShardStore store = new RocksShardStore(dir)) {
+      StripeLockTable table = table(store);
+      table.tryLock(lock(0, 4, 1), ALICE, false, 0);
+      table.beginWrite(lock(0, 4, 1), ALICE);
+      table.forget(lock(0, 4, 1), ALICE); // phase 2 stored, its reply lost on the way
+      assertThat(table.beginWrite(lock(0, 4, 1), ALICE)).as("the lock is gone").isEmpty();
+      assertThat(table.landedAlready(lock(0, 4, 1), ALICE)).isTrue();
+      assertThat(table.landedAlready(lock(0, 4, 1), BOB)).as("another writer's").isFalse();
+
+      table.tryLock(lock(8, 4, 2), ALICE, false, 0);
+      table.release(lock(8, 4, 2), ALICE); // given up without writing
+      assertThat(table.landedAlready(lock(8, 4, 2), ALICE)).isFalse();
     }
   }
 
