@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.tessera.client.CreateOptions;
+import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.common.proto.StatusProto;
@@ -22,6 +23,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,18 +42,7 @@ class FullDiskProcessTest {
   void fullDisksRefuseNewDataClearlyServeReadsAndRecoverWhenFreed() throws Exception {
     assumeTrue(smallDisksAvailable(), "mount namespaces with a tmpfs need root and unshare(1)");
     ClusterPlan plan = new ClusterPlan(TestDirs.fresh("full-disk"), 1, 3, TestPorts.freeBase(20));
-    try (ProcessCluster cluster =
-            ProcessCluster.start(
-                plan,
-                ServerLaunchers.defaults(),
-                // the small disks still take new files (the default floor for placement is 1 GiB)
-                List.of("-Dtessera.meta.placement-min-free=32m"),
-                id ->
-                    switch (id) {
-                      case "m1" -> onSmallDisk(plan.metaDir(id));
-                      case "ds-1" -> onSmallDisk(plan.dataDir(id));
-                      default -> List.of();
-                    });
+    try (ProcessCluster cluster = startWithSmallDisks(plan, Set.of("m1", "ds-1"));
         TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
       cluster.awaitReady(Duration.ofSeconds(120));
       byte[] kept = new byte[3 * (int) MB];
@@ -61,18 +53,7 @@ class FullDiskProcessTest {
 
       // the meta replica's disk: changes that add are refused, removes and reads go on
       Path metaFiller = fill(cluster, "m1", plan.metaDir("m1"));
-      await()
-          .atMost(Duration.ofSeconds(10))
-          .untilAsserted(
-              () ->
-                  assertThatThrownBy(() -> fs.mkdirs("/new-dir"))
-                      .isInstanceOf(TesseraException.class)
-                      .hasMessageContaining("meta replica m1 is out of space")
-                      .hasMessageContaining("tessera.meta.min-free-space")
-                      .satisfies(
-                          e ->
-                              assertThat(((TesseraException) e).status())
-                                  .isEqualTo(StatusProto.NO_SPACE)));
+      awaitRefusedForSpace(() -> fs.mkdirs("/new-dir"), "meta replica m1");
       assertThat(read(fs, "/kept", 0, kept.length))
           .as("reads while the meta disk is full")
           .isEqualTo(kept);
@@ -107,6 +88,72 @@ class FullDiskProcessTest {
           .as("fsck after the full disks")
           .isTrue();
     }
+  }
+
+  @Test
+  void aFollowersFullDiskHoldsChangesBackUntilFreedAndTheFollowerStaysInTheGroup()
+      throws Exception {
+    assumeTrue(smallDisksAvailable(), "mount namespaces with a tmpfs need root and unshare(1)");
+    ClusterPlan plan =
+        new ClusterPlan(TestDirs.fresh("full-follower"), 3, 3, TestPorts.freeBase(20));
+    try (ProcessCluster cluster = startWithSmallDisks(plan, Set.of("m2", "m3"));
+        TesseraFileSystem fs = TesseraFileSystem.connect(plan.clientConfig())) {
+      cluster.awaitReady(Duration.ofSeconds(120));
+      fs.mkdirs("/before");
+      String leader = fs.admin().status().leaderId();
+      // the leader's own disk has room: only a follower's is filled
+      String follower = leader.equals("m2") ? "m3" : "m2";
+      Path filler = fill(cluster, follower, plan.metaDir(follower));
+      awaitRefusedForSpace(() -> fs.mkdirs("/while-full"), "meta replica " + follower);
+      assertThat(fs.list("/"))
+          .as("reads while a follower's disk is full")
+          .extracting(FileStatus::name)
+          .contains("before");
+      Files.delete(filler);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .ignoreExceptions()
+          .untilAsserted(() -> fs.mkdirs("/after"));
+      cluster.checkAlive();
+      await("the follower back in touch with the leader")
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  fs.admin().status().replicas().stream()
+                      .filter(r -> r.id().equals(follower))
+                      .allMatch(
+                          r -> r.lastContactMillisAgo() >= 0 && r.lastContactMillisAgo() < 5000));
+    }
+  }
+
+  /** A cluster whose servers {@code small} keep their state on small disks of their own. */
+  private static ProcessCluster startWithSmallDisks(ClusterPlan plan, Set<String> small)
+      throws Exception {
+    return ProcessCluster.start(
+        plan,
+        ServerLaunchers.defaults(),
+        // the small disks still take new files (the default floor for placement is 1 GiB)
+        List.of("-Dtessera.meta.placement-min-free=32m"),
+        id ->
+            !small.contains(id)
+                ? List.of()
+                : onSmallDisk(id.startsWith("m") ? plan.metaDir(id) : plan.dataDir(id)));
+  }
+
+  /** Waits for a namespace change to be refused NO_SPACE for {@code who}'s full disk. */
+  private static void awaitRefusedForSpace(ThrowingCallable change, String who) {
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThatThrownBy(change)
+                    .isInstanceOf(TesseraException.class)
+                    .hasMessageContaining(who + " is out of space")
+                    .hasMessageContaining("tessera.meta.min-free-space")
+                    .satisfies(
+                        e ->
+                            assertThat(((TesseraException) e).status())
+                                .isEqualTo(StatusProto.NO_SPACE)));
   }
 
   /**

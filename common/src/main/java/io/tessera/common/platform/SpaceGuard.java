@@ -60,6 +60,11 @@ public final class SpaceGuard {
         + "); free space on it or add servers";
   }
 
+  /** Free bytes on the disk now (looked up afresh). */
+  public long freeBytes() {
+    return dir.getUsableSpace();
+  }
+
   /** A write admitted by {@link #reserve} is over. */
   public synchronized void release(long bytes) {
     inFlightBytes = Math.max(0, inFlightBytes - bytes);

@@ -65,6 +65,11 @@ public final class CallerGate {
     if (op == OpCase.CREDENTIALS_LIST && !actor.getAdmin() && !server) {
       throw denied(actor, "may not list credentials: only admins may");
     }
+    if (op == OpCase.REPLICA_SPACE
+        && call.identity() != null
+        && !call.identity().isServer(Identity.Role.META)) {
+      throw denied(actor, "may not ask a replica for its free space: the meta group asks itself");
+    }
     if (op == OpCase.AUDIT_APPEND
         && call.identity() != null
         && !call.identity().isServer(Identity.Role.META)) {

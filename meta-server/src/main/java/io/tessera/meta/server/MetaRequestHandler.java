@@ -2,7 +2,6 @@ package io.tessera.meta.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.cluster.FollowerReads;
-import io.tessera.common.platform.SpaceGuard;
 import io.tessera.common.proto.ActorProto;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -43,7 +42,7 @@ final class MetaRequestHandler implements RpcService {
   private final TxnBatcher batcher;
 
   /** Guards the disk of this replica's state: a full Raft log or RocksDB would stop the replica. */
-  private final SpaceGuard space;
+  private final GroupSpace space;
 
   /**
    * Changes taken even on a full disk: they free space (removes, truncates and other attribute
@@ -78,7 +77,7 @@ final class MetaRequestHandler implements RpcService {
       CallerGate gate,
       TokenIssuer tokens,
       AuditTrail audit,
-      SpaceGuard space) {
+      GroupSpace space) {
     this.space = space;
     this.raft = raft;
     this.metrics = metrics;
@@ -138,6 +137,9 @@ final class MetaRequestHandler implements RpcService {
   }
 
   private CompletableFuture<MetaResponseProto> serve(MetaRequestProto req, long start) {
+    if (req.getOpCase() == MetaRequestProto.OpCase.REPLICA_SPACE) {
+      return CompletableFuture.completedFuture(space.answer()); // each replica for itself
+    }
     LeaderStatus refusal = LeaderStatus.check(raft);
     if (req.getOpCase() == MetaRequestProto.OpCase.CLUSTER_STATUS) {
       // the leader knows liveness first-hand and runs recovery; without one, any replica answers
@@ -193,7 +195,7 @@ final class MetaRequestHandler implements RpcService {
                       : queryResult(reply));
     }
     if (!FREE_WHEN_FULL.contains(req.getOpCase())) {
-      String full = space.reserve(0);
+      String full = space.refusal();
       if (full != null) {
         return CompletableFuture.completedFuture(Replies.error(StatusProto.NO_SPACE, full));
       }

@@ -81,12 +81,13 @@ public final class MetaServer implements Closeable {
   private final MetaStateMachine stateMachine;
   private final RaftSubmitter raft;
   private final RpcServer rpc;
-  private final RpcClientPool dataPool;
+  private final RpcClientPool serverPool;
   private final FileReclaimer reclaimer;
   private final SnapshotCoordinator snapshots;
   private final RecoveryCoordinator recovery;
   private final SecurityUpkeep upkeep;
   private final RegionHome regions;
+  private final GroupSpace groupSpace;
   private final ServerMetrics metrics;
   private volatile boolean closing;
   private final ScheduledExecutorService watchdog =
@@ -103,13 +104,15 @@ public final class MetaServer implements Closeable {
       MetaStateMachine sm,
       RaftSubmitter raft,
       RpcServer rpc,
-      RpcClientPool dataPool,
+      RpcClientPool serverPool,
       FileReclaimer reclaimer,
       SnapshotCoordinator snapshots,
       RecoveryCoordinator recovery,
       SecurityUpkeep upkeep,
       RegionHome regions,
+      GroupSpace groupSpace,
       ServerMetrics metrics) {
+    this.groupSpace = groupSpace;
     this.upkeep = upkeep;
     this.regions = regions;
     this.metrics = metrics;
@@ -120,7 +123,7 @@ public final class MetaServer implements Closeable {
     this.stateMachine = sm;
     this.raft = raft;
     this.rpc = rpc;
-    this.dataPool = dataPool;
+    this.serverPool = serverPool;
     this.reclaimer = reclaimer;
   }
 
@@ -191,9 +194,9 @@ public final class MetaServer implements Closeable {
             config.get(MetaServerConfigKeys.Placement.MIN_FREE_SPACE),
             config.get(MetaServerConfigKeys.Placement.CREATE_LIVE_BEYOND_K));
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
-    RpcClientPool dataPool =
+    RpcClientPool serverPool =
         new RpcClientPool(
-            "meta-" + self.id() + "-data",
+            "meta-" + self.id() + "-calls",
             1,
             maxFrame,
             30_000,
@@ -205,7 +208,7 @@ public final class MetaServer implements Closeable {
             batcher::submitAlone,
             sm::store,
             registry,
-            dataPool,
+            serverPool,
             raft::isLeader,
             new SnapshotCoordinator.Settings(
                 config.get(MetaServerConfigKeys.Snapshots.FS_SNAPSHOT_DRAIN_TIMEOUT),
@@ -217,7 +220,7 @@ public final class MetaServer implements Closeable {
             batcher::submit,
             sm::store,
             registry,
-            dataPool,
+            serverPool,
             raft::isLeader,
             new RecoveryCoordinator.Settings(
                 config.get(MetaServerConfigKeys.DataServers.DATA_SERVER_TIMEOUT),
@@ -227,6 +230,16 @@ public final class MetaServer implements Closeable {
                 config.get(MetaServerConfigKeys.Recovery.REBUILD_LOCK_LEASE),
                 config.get(MetaServerConfigKeys.Recovery.REPLACE_AFTER),
                 config.get(MetaServerConfigKeys.Placement.MIN_FREE_SPACE)));
+    GroupSpace groupSpace =
+        new GroupSpace(
+            self.id(),
+            new SpaceGuard(
+                dir.toFile(),
+                config.get(MetaServerConfigKeys.Raft.STATE_MIN_FREE),
+                "meta replica " + selfId,
+                MetaServerConfigKeys.Raft.STATE_MIN_FREE.key()),
+            raft,
+            serverPool);
     RpcServer rpc;
     try {
       rpc =
@@ -263,17 +276,13 @@ public final class MetaServer implements Closeable {
                               config.get(MetaServerConfigKeys.Security.AUDIT_KEEP),
                               config.get(MetaServerConfigKeys.Security.AUDIT_ENTRIES),
                               System::currentTimeMillis),
-                          new SpaceGuard(
-                              dir.toFile(),
-                              config.get(MetaServerConfigKeys.Raft.STATE_MIN_FREE),
-                              "meta replica " + selfId,
-                              MetaServerConfigKeys.Raft.STATE_MIN_FREE.key())),
+                          groupSpace),
                   Service.HEARTBEAT, new HeartbeatHandler(raft, batcher, recovery.clientId())),
               RpcConfigKeys.serverLimits(config),
               security);
     } catch (RuntimeException e) {
       server.close();
-      dataPool.close();
+      serverPool.close();
       throw new IOException(
           "meta server "
               + self.id()
@@ -290,11 +299,12 @@ public final class MetaServer implements Closeable {
             batcher,
             sm::store,
             registry,
-            dataPool,
+            serverPool,
             config.get(MetaServerConfigKeys.DataServers.RECLAIM_PER_SECOND));
     reclaimer.start();
     recovery.start();
     regions.start();
+    groupSpace.start();
     SecurityUpkeep upkeep =
         new SecurityUpkeep(
             sm::store,
@@ -323,12 +333,13 @@ public final class MetaServer implements Closeable {
         sm,
         raft,
         rpc,
-        dataPool,
+        serverPool,
         reclaimer,
         snapshots,
         recovery,
         upkeep,
         regions,
+        groupSpace,
         metrics.metrics);
   }
 
@@ -484,13 +495,14 @@ public final class MetaServer implements Closeable {
     closing = true;
     watchdog.shutdownNow();
     upkeep.close();
+    groupSpace.close();
     reclaimer.close();
     recovery.close();
     regions.close();
     snapshots.close();
     rpc.close();
     raftServer.close();
-    dataPool.close();
+    serverPool.close();
     LOG.info("Meta server {} stopped", self.id());
   }
 }
