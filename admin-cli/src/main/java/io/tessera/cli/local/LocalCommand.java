@@ -62,8 +62,8 @@ public final class LocalCommand implements Callable<Integer> {
       names = "--meta-replicas",
       paramLabel = "N",
       description =
-          "meta replicas: 1, or 3 or 5 to survive "
-              + "failures (default 3, or as the cluster in --dir has)")
+          "meta replicas: 1, or 3, 5 or 7 to survive 1, 2 or 3 failures (default 3, or as the"
+              + " cluster in --dir has)")
   Integer metaCount;
 
   @Option(
@@ -126,6 +126,15 @@ public final class LocalCommand implements Callable<Integer> {
               + dataNice
               + " is outside 0..19 (a lower priority than the "
               + "meta replicas; 0 for the same)");
+    }
+    if (metaCount != null && (metaCount < 1 || metaCount > 7 || metaCount % 2 == 0)) {
+      throw new IllegalArgumentException(
+          "--meta-replicas "
+              + metaCount
+              + ": use 1, 3, 5 or 7. A group needs a majority to change anything, so an even"
+              + " number survives no more failures than one fewer ("
+              + (metaCount == 2 ? "a group of 2 survives none" : "it only adds work")
+              + ")");
     }
     // checked here, before any server starts (each would refuse it and exit)
     SettingsCommand.requireServerSettings("-D", defines.keySet());

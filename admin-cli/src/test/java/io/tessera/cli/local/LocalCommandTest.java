@@ -1,0 +1,51 @@
+package io.tessera.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tessera.cli.Tessera;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void aMetaGroupThatCouldNotSurviveWhatItsSizePromisesIsRefusedBeforeAnythingStarts() {
+    for (String n : List.of("2", "4", "0", "9")) {
+      StringWriter err = new StringWriter();
+      Path cluster = dir.resolve("cluster-" + n);
+      int code =
+          Tessera.run(
+              new PrintWriter(new StringWriter()),
+              new PrintWriter(err, true),
+              "local",
+              "--dir",
+              cluster.toString(),
+              "--meta-replicas",
+              n);
+
+      assertThat(code).as("exit code of --meta-replicas %s", n).isEqualTo(Tessera.EXIT_USAGE);
+      assertThat(err.toString()).contains("--meta-replicas " + n + ": use 1, 3, 5 or 7");
+      assertThat(cluster).as("nothing made for --meta-replicas %s", n).doesNotExist();
+    }
+  }
+
+  @Test
+  void twoReplicasAreExplainedAsSurvivingNoFailure() {
+    StringWriter err = new StringWriter();
+    Tessera.run(
+        new PrintWriter(new StringWriter()),
+        new PrintWriter(err, true),
+        "local",
+        "--dir",
+        dir.resolve("c").toString(),
+        "--meta-replicas",
+        "2");
+
+    assertThat(err.toString()).contains("a group of 2 survives none");
+  }
+}
