@@ -7,6 +7,7 @@ import io.tessera.client.LayoutPolicy;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.client.admin.ConsoleAdmin;
+import io.tessera.client.admin.QosApp;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.Durations;
@@ -197,7 +198,12 @@ public final class LocalCommand implements Callable<Integer> {
       ensureConsoleToken(cluster);
     }
     printEndpoints(
-        out, plan, status, Duration.ofNanos(System.nanoTime() - start), rootDefault(cluster));
+        out,
+        plan,
+        status,
+        Duration.ofNanos(System.nanoTime() - start),
+        rootDefault(cluster),
+        plan.qos() ? qosSettings(cluster) : List.of());
     if (cluster instanceof ProcessCluster pc) {
       watch(pc, out, stopped);
     }
@@ -221,6 +227,33 @@ public final class LocalCommand implements Callable<Integer> {
       ConsoleTokenCreateCommand.writePrivate(
           file, console.createToken("local-admin", true).bearer());
     }
+  }
+
+  /** The QoS settings the cluster keeps (a restarted cluster keeps what was set before). */
+  private static List<QosApp> qosSettings(LocalCluster cluster) throws IOException {
+    try (TesseraFileSystem fs = cluster.connect()) {
+      return fs.admin().qos().list();
+    }
+  }
+
+  /** The line that tells a user of a cluster with proxies how applications share it now. */
+  static String qosBanner(List<QosApp> apps) {
+    if (apps.isEmpty()) {
+      return "QoS: every application at weight 1 until 'tessera qos set APP --weight W'; see"
+          + " 'tessera qos status'";
+    }
+    List<String> set = new ArrayList<>();
+    for (QosApp a : apps) {
+      double w = a.weight();
+      set.add(
+          a.app()
+              + " weight "
+              + (w == Math.rint(w) ? String.valueOf((long) w) : String.valueOf(w)));
+    }
+    return "QoS: "
+        + String.join(", ", set)
+        + "; every other application at weight 1 ('tessera qos list' shows reservations and"
+        + " limits, 'tessera qos status' what each gets)";
   }
 
   /**
@@ -279,7 +312,12 @@ public final class LocalCommand implements Callable<Integer> {
   }
 
   private static void printEndpoints(
-      PrintWriter out, ClusterPlan plan, ClusterStatus s, Duration took, LayoutPolicy layout) {
+      PrintWriter out,
+      ClusterPlan plan,
+      ClusterStatus s,
+      Duration took,
+      LayoutPolicy layout,
+      List<QosApp> qos) {
     out.printf("Tessera local cluster in %s%n", plan.dir());
     for (var p : plan.metaPeers()) {
       boolean leader = s.replicas().stream().anyMatch(r -> r.id().equals(p.id()) && r.leader());
@@ -296,9 +334,7 @@ public final class LocalCommand implements Callable<Integer> {
           plan.qos() ? "  behind QoS proxy " + plan.proxyAddress(d.id()) : "");
     }
     if (plan.qos()) {
-      out.printf(
-          "QoS: every application at weight 1 until 'tessera qos set APP --weight W'; see 'tessera"
-              + " qos status'%n");
+      out.println(qosBanner(qos));
     }
     if (plan.nfs()) {
       out.printf(

@@ -3,6 +3,7 @@ package io.tessera.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tessera.cli.Tessera;
+import io.tessera.client.admin.QosApp;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -47,5 +48,20 @@ class LocalCommandTest {
         "2");
 
     assertThat(err.toString()).contains("a group of 2 survives none");
+  }
+
+  @Test
+  void theQosBannerOfARestartedClusterShowsTheWeightsItKeeps() {
+    assertThat(LocalCommand.qosBanner(List.of()))
+        .startsWith("QoS: every application at weight 1 until 'tessera qos set");
+    assertThat(
+            LocalCommand.qosBanner(
+                List.of(
+                    new QosApp("checkpoint", 16, 0, 0, true),
+                    new QosApp("analytics", 0.5, 0, 0, true))))
+        .startsWith(
+            "QoS: checkpoint weight 16, analytics weight 0.5; every other application at"
+                + " weight 1")
+        .doesNotContain("every application at weight 1");
   }
 }
