@@ -10,32 +10,17 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Our codec against the upstream Backblaze output in shared/testdata/rs-vectors, byte for byte. */
+/**
+ * Our codec against the Backblaze codec's output in the test resources (rs-vectors), byte for byte.
+ */
 class ReedSolomonVectorsTest {
-  /**
-   * The vectors live in shared/ beside the repository, as in CI, where they must be present. A
-   * clone elsewhere skips these tests and says why.
-   */
-  private static Path vectors() {
-    Path dir =
-        Path.of(System.getProperty("tessera.rs-vectors", "../../shared/testdata/rs-vectors"));
-    if (!"true".equals(System.getenv("CI"))) {
-      Assumptions.assumeTrue(
-          Files.isDirectory(dir),
-          "Reed-Solomon vectors not found at "
-              + dir
-              + " (shared/testdata/rs-vectors beside the repository); skipping the byte-exact checks");
-    }
-    assertThat(dir)
-        .as("Reed-Solomon vectors (shared/testdata/rs-vectors beside the repository)")
-        .isDirectory();
-    return dir;
+  private static Path vectors() throws Exception {
+    return Path.of(ReedSolomonVectorsTest.class.getResource("/rs-vectors").toURI());
   }
 
   static Stream<String> vectorSets() throws Exception {
