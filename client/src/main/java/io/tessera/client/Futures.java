@@ -25,8 +25,18 @@ public final class Futures {
     }
   }
 
+  /**
+   * The failure as the blocking caller should see it: thrown anew on the caller's thread (its stack
+   * shows the caller; the original, from the thread the answer arrived on, is its cause).
+   */
   static IOException asIo(Throwable t) {
     t = Failures.cause(t);
+    if (t instanceof TesseraException te) {
+      return te.atCaller();
+    }
+    if (t.getClass() == IOException.class) {
+      return new IOException(t.getMessage(), t);
+    }
     if (t instanceof IOException io) {
       return io;
     }

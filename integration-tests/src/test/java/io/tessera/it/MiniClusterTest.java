@@ -95,6 +95,26 @@ class MiniClusterTest {
   }
 
   @Test
+  void aFailedCallThrowsFromTheCallersOwnStackWithTheNetworkThreadsFailureAsItsCause() {
+    assertThatThrownBy(() -> fs.createFile("/no-such-dir/f", CreateOptions.defaults()))
+        .isInstanceOf(TesseraException.NotFoundException.class)
+        .satisfies(
+            e -> {
+              assertThat(e.getStackTrace())
+                  .as("the frames of the exception a user catches")
+                  .anyMatch(
+                      f ->
+                          f.getMethodName()
+                              .equals(
+                                  "aFailedCallThrowsFromTheCallersOwnStackWithTheNetworkThreadsFailureAsItsCause"));
+              assertThat(e.getCause())
+                  .as("the failure as the answer brought it")
+                  .isInstanceOf(TesseraException.NotFoundException.class)
+                  .hasMessage(e.getMessage());
+            });
+  }
+
+  @Test
   void randomWritesTruncatesAndReadsMatchAnInMemoryModel() throws Exception {
     Random rnd = new Random(2026);
     CreateOptions[] layouts = {

@@ -41,6 +41,17 @@ public class TesseraException extends IOException {
     return StatusProto.INTERNAL;
   }
 
+  /**
+   * The same failure thrown again from the calling thread: same status, message and most specific
+   * type, with this one (made where the answer arrived, often a network thread) as its cause, so a
+   * blocking caller's stack trace shows where it called from.
+   */
+  public TesseraException atCaller() {
+    TesseraException here = of(status, getMessage());
+    here.initCause(this);
+    return here;
+  }
+
   /** True when trying again later may succeed. */
   public boolean isRetriable() {
     return status == StatusProto.UNAVAILABLE
