@@ -2,6 +2,7 @@ package io.tessera.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tessera.cli.Tessera;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
@@ -99,6 +100,7 @@ class LocalCommandProcessTest {
           .as("server pid %d stopped with tessera local", pid)
           .isFalse();
     }
+    assertCommandsSayTheClusterStopped(dir);
     String token = Files.readString(dir.resolve("console.token")).trim();
     // started again with an NFS gateway: a client nobody here wrote reads the same bytes
     runLocal(
@@ -137,6 +139,42 @@ class LocalCommandProcessTest {
     assertThat(Files.readString(dir.resolve("console.token")).trim())
         .as("a restart keeps the console token the cluster still accepts")
         .isEqualTo(token);
+  }
+
+  /**
+   * A command run where a stopped cluster's files are (./tessera-data) waited 10 s for its meta
+   * replicas before it said it could not reach them; cluster.json now says the cluster stopped.
+   */
+  private static void assertCommandsSayTheClusterStopped(Path dir) throws Exception {
+    assertThat(ClusterFile.read(dir.resolve(ClusterFile.NAME)).stoppedAtMs())
+        .as("cluster.json after tessera local stopped")
+        .isNotNull();
+    Path cwd = Files.createDirectories(dir.resolveSibling(dir.getFileName() + "-cwd"));
+    Files.deleteIfExists(cwd.resolve("tessera-data"));
+    Files.createSymbolicLink(cwd.resolve("tessera-data"), dir);
+    long start = System.nanoTime();
+    Process ls = script("fs", "ls", "/").directory(cwd.toFile()).start();
+    String out = new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(ls.waitFor()).as(out).isEqualTo(Tessera.EXIT_UNREACHABLE);
+    assertThat(out).contains("tessera-data was stopped at", "start it again with 'tessera local'");
+    assertThat((System.nanoTime() - start) / 1_000_000)
+        .as("ms until the command said so, its JVM's start included")
+        .isLessThan(8000);
+  }
+
+  /** Every command against addresses where nothing listened took its whole 10 s timeout. */
+  @Test
+  void aClusterThatIsNotRunningIsReportedWithinASecondOfTheCommandsStart() throws Exception {
+    int base = TestPorts.freeBase(30);
+    String nowhere = "127.0.0.1:" + base + ",127.0.0.1:" + (base + 2);
+    long start = System.nanoTime();
+    Process ls = script("fs", "ls", "/", "--meta", nowhere, "-Dtessera.security=off").start();
+    String out = new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(ls.waitFor()).as(out).isEqualTo(Tessera.EXIT_UNREACHABLE);
+    assertThat(out).contains("no meta replica is running", "127.0.0.1:" + base);
+    assertThat((System.nanoTime() - start) / 1_000_000)
+        .as("ms until the command said so, its JVM's start included")
+        .isLessThan(8000);
   }
 
   /**

@@ -179,6 +179,8 @@ public final class LocalCommand implements Callable<Integer> {
                   try {
                     System.err.println("Stopping every server...");
                     cluster.close();
+                    ClusterFile.update(
+                        cluster.plan().clusterFile(), f -> f.stopped(System.currentTimeMillis()));
                     System.err.println("Stopped.");
                   } catch (Exception e) {
                     System.err.println(

@@ -14,6 +14,7 @@ import io.tessera.common.status.TesseraException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -92,7 +93,19 @@ public final class ClusterOptions {
     }
     Path local = localCluster.resolve(ClusterFile.NAME);
     if (Files.exists(local)) {
-      return ClusterFile.read(local).metaAddresses();
+      ClusterFile cluster = ClusterFile.read(local);
+      if (cluster.stoppedAtMs() != null) {
+        throw new TesseraException(
+            StatusProto.UNAVAILABLE,
+            "the cluster in "
+                + localCluster
+                + " was stopped at "
+                + Instant.ofEpochMilli(cluster.stoppedAtMs())
+                + ": start it again with 'tessera local"
+                + (localCluster.equals(Path.of("tessera-data")) ? "" : " --dir " + localCluster)
+                + "'");
+      }
+      return cluster.metaAddresses();
     }
     throw new IllegalArgumentException(
         "no cluster given: pass --meta host:port,..., set TESSERA_META, "

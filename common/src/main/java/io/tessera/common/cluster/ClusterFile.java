@@ -30,7 +30,8 @@ public record ClusterFile(
     List<Node> proxies,
     List<Node> nfs,
     Console console,
-    String credentials) {
+    String credentials,
+    Long stoppedAtMs) {
   public static final String NAME = "cluster.json";
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -83,14 +84,33 @@ public record ClusterFile(
     nfs = nfs == null ? List.of() : List.copyOf(nfs);
   }
 
-  /** A cluster without QoS proxies or NFS gateways. */
+  /** A running cluster. */
+  public ClusterFile(
+      List<Node> meta,
+      List<Node> data,
+      List<Node> proxies,
+      List<Node> nfs,
+      Console console,
+      String credentials) {
+    this(meta, data, proxies, nfs, console, credentials, null);
+  }
+
+  /** A running cluster without QoS proxies or NFS gateways. */
   public ClusterFile(List<Node> meta, List<Node> data, String credentials) {
     this(meta, data, List.of(), List.of(), null, credentials);
   }
 
   /** The same cluster with its console described. */
   public ClusterFile withConsole(Console c) {
-    return new ClusterFile(meta, data, proxies, nfs, c, credentials);
+    return new ClusterFile(meta, data, proxies, nfs, c, credentials, stoppedAtMs);
+  }
+
+  /**
+   * The same cluster, stopped at {@code atMs} by its launcher: commands that find it here say so at
+   * once rather than wait for replicas that are not there. Starting it again writes a new file.
+   */
+  public ClusterFile stopped(long atMs) {
+    return new ClusterFile(meta, data, proxies, nfs, console, credentials, atMs);
   }
 
   public static ClusterFile read(Path file) throws IOException {
@@ -147,7 +167,8 @@ public record ClusterFile(
         withPid(proxies, id, pid),
         withPid(nfs, id, pid),
         console,
-        credentials);
+        credentials,
+        stoppedAtMs);
   }
 
   private static List<Node> withPid(List<Node> nodes, String id, long pid) {

@@ -34,6 +34,12 @@ public final class LeaderFollowingCaller {
   private volatile String leader;
 
   /**
+   * Whether any replica ever answered this caller. Until one has, a group that refuses every
+   * connection is not running; once one has, refusals are a restart, waited out to the deadline.
+   */
+  private volatile boolean answeredOnce;
+
+  /**
    * The replica a call last could not reach, and when: later calls skip it as a leader hint for a
    * while.
    */
@@ -49,6 +55,9 @@ public final class LeaderFollowingCaller {
    * giving up on it sooner only moves the call to a replica that sends it back.
    */
   static final long MIN_ATTEMPT_MILLIS = 5000;
+
+  /** Rounds of every replica refusing the connection after which a call gives up at once. */
+  static final int REFUSED_ROUNDS = 2;
 
   /** How long a replica found unreachable is presumed still down by later calls. */
   static final long UNREACHABLE_MEMORY_MILLIS = 2000;
@@ -120,6 +129,9 @@ public final class LeaderFollowingCaller {
      */
     private int hops;
 
+    /** Connections refused in a row (nothing listening at the address). */
+    private int refusedInARow;
+
     Attempts(
         byte[] header,
         Function<String, byte[]> retryHeader,
@@ -173,6 +185,14 @@ public final class LeaderFollowingCaller {
                     pool.disconnect(target);
                   }
                   sent.thenAccept(Frame::release); // an answer after the attempt gave up
+                  refusedInARow =
+                      cause instanceof PeerUnreachableException p && p.refused()
+                          ? refusedInARow + 1
+                          : 0;
+                  if (!answeredOnce && refusedInARow >= REFUSED_ROUNDS * replicas.size()) {
+                    result.completeExceptionally(nothingRunning());
+                    return;
+                  }
                   unreachable = target;
                   lastUnreachable = target;
                   lastUnreachableAtMillis = System.currentTimeMillis();
@@ -189,6 +209,8 @@ public final class LeaderFollowingCaller {
                   }
                   return;
                 }
+                refusedInARow = 0; // a replica answered: something runs here
+                answeredOnce = true;
                 R reply;
                 try {
                   reply = decoder.decode(frame.header());
@@ -227,6 +249,21 @@ public final class LeaderFollowingCaller {
                 leader = target;
                 result.complete(reply);
               });
+    }
+
+    /**
+     * Every replica refused the connection, twice round, and none ever answered this caller:
+     * nothing is running there (a command started against a stopped cluster), and waiting out the
+     * deadline would only delay the answer.
+     */
+    private TesseraException nothingRunning() {
+      return new TesseraException(
+          StatusProto.UNAVAILABLE,
+          "no meta replica is running: "
+              + String.join(", ", replicas)
+              + (replicas.size() == 1 ? " refuses" : " all refuse")
+              + " connections. Is the cluster started (tessera local), and are these its"
+              + " addresses (--meta)?");
     }
 
     /**

@@ -7,6 +7,7 @@ public final class PeerUnreachableException extends IOException {
   private final String address;
   private final boolean silent;
   private final boolean unread;
+  private final boolean refused;
 
   public PeerUnreachableException(String address, String why) {
     this(address, why, false, false);
@@ -22,10 +23,35 @@ public final class PeerUnreachableException extends IOException {
    *     call could not be written (worth one retry on a new connection)
    */
   private PeerUnreachableException(String address, String why, boolean silent, boolean unread) {
+    this(address, why, silent, unread, false);
+  }
+
+  private PeerUnreachableException(
+      String address, String why, boolean silent, boolean unread, boolean refused) {
     super("cannot reach " + address + ": " + why);
     this.address = address;
     this.silent = silent;
     this.unread = unread;
+    this.refused = refused;
+  }
+
+  /**
+   * The connection could not be made: {@code cause} says why; a refused one (nothing listens there)
+   * is told apart.
+   */
+  static PeerUnreachableException notConnected(String address, Throwable cause) {
+    return new PeerUnreachableException(
+        address,
+        cause == null ? "connect failed" : String.valueOf(cause.getMessage()),
+        false,
+        false,
+        cause instanceof java.net.ConnectException
+            && String.valueOf(cause.getMessage()).contains("refused"));
+  }
+
+  /** Whether nothing listened at the address: the connection was refused. */
+  public boolean refused() {
+    return refused;
   }
 
   /**

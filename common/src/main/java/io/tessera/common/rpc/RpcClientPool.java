@@ -199,10 +199,7 @@ public final class RpcClientPool implements Closeable {
         done -> {
           if (!done.isSuccess()) {
             result.completeExceptionally(
-                new PeerUnreachableException(
-                    address,
-                    String.valueOf(
-                        done.cause() == null ? "connect failed" : done.cause().getMessage())));
+                PeerUnreachableException.notConnected(address, done.cause()));
             return;
           }
           SslHandler tls = cf.channel().pipeline().get(SslHandler.class);

@@ -80,6 +80,37 @@ class LeaderFollowingCallerTest {
   }
 
   /**
+   * Every command against a cluster that was not running took the whole retry window (10 s) to say
+   * so, though each replica's address refused the connection at once. (A caller that was answered
+   * before waits out a restart of the whole group, as it did.)
+   */
+  @Test
+  void aGroupThatIsNotRunningAnywhereIsReportedAtOnceNotAfterTheDeadline() throws Exception {
+    List<String> nobody = List.of(closedPort(), closedPort(), closedPort());
+    try (RpcClientPool pool = new RpcClientPool("test", 1, 1 << 20, 10_000, 2000)) {
+      LeaderFollowingCaller caller =
+          new LeaderFollowingCaller(pool, nobody, Service.META, Duration.ofSeconds(10));
+      long start = System.nanoTime();
+      CompletableFuture<MetaResponseProto> call =
+          caller.call(
+              READ.toByteArray(), MetaResponseProto::parseFrom, LeaderFollowingCallerTest::outcome);
+
+      assertThatThrownBy(() -> call.get(20, TimeUnit.SECONDS))
+          .isInstanceOf(ExecutionException.class)
+          .hasMessageContaining("no meta replica is running")
+          .hasMessageContaining(nobody.get(2));
+      assertThat((System.nanoTime() - start) / 1_000_000).as("ms to the answer").isLessThan(1000);
+    }
+  }
+
+  /** An address on this machine where nothing listens. */
+  private static String closedPort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return "127.0.0.1:" + s.getLocalPort();
+    }
+  }
+
+  /**
    * A replica that takes calls and answers none (its state machine stuck; its connection alive and
    * answering pings) held a client's call for the whole retry window, and the client failed with
    * "no meta replica answered as leader" though another replica led all along.
