@@ -7,6 +7,8 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
 import io.tessera.common.config.DataSize;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -50,8 +52,11 @@ public final class RecoverStatusCommand extends ConnectedCommand {
    */
   public static String redundancy(ClusterStatus s) {
     long left = s.recovery().rebuilds().stream().mapToLong(ClusterStatus.Rebuild::filesLeft).sum();
-    long notUp =
-        s.dataServers().stream().filter(d -> !d.up() && !d.state().equals("retired")).count();
+    List<String> notUp =
+        s.dataServers().stream()
+            .filter(d -> !d.up() && !d.state().equals("retired"))
+            .map(ClusterStatus.DataServer::id)
+            .toList();
     long bare = s.recovery().filesWithoutParity();
     String withoutParity =
         bare == 0
@@ -59,9 +64,14 @@ public final class RecoverStatusCommand extends ConnectedCommand {
             : bare
                 + " file(s) have no parity (layout K+0): not redundant by layout, "
                 + "one lost server loses their bytes.";
-    if (left > 0 || notUp > 0) {
+    if (left > 0 || !notUp.isEmpty()) {
       return (left > 0 ? left + " file(s) left to rebuild. " : "")
-          + (notUp > 0 ? notUp + " data server(s) not up; " + "see `tessera cluster status`. " : "")
+          + (notUp.isEmpty()
+              ? ""
+              : notUp.size()
+                  + " data server(s) not up ("
+                  + String.join(", ", notUp)
+                  + "): their files are read around them until they are back or replaced. ")
           + withoutParity;
     }
     return bare == 0
@@ -76,8 +86,20 @@ public final class RecoverStatusCommand extends ConnectedCommand {
 
   /** The rebuild table shared with {@code cluster status}. */
   public static void printRebuilds(PrintWriter out, ClusterStatus.Recovery recovery) {
-    if (recovery.rebuilds().isEmpty()) {
-      out.println("Rebuilds: none");
+    List<ClusterStatus.Rebuild> running = new ArrayList<>();
+    List<String> finished = new ArrayList<>();
+    for (ClusterStatus.Rebuild r : recovery.rebuilds()) {
+      if (r.filesLeft() > 0 || r.bytesLeft() > 0) {
+        running.add(r);
+      } else {
+        finished.add(
+            r.server() + " (" + r.filesDone() + " files, " + DataSize.format(r.bytesDone()) + ")");
+      }
+    }
+    // the leader keeps a finished rebuild's row for a while, for its counts
+    String lately = finished.isEmpty() ? "" : "; finished lately: " + String.join(", ", finished);
+    if (running.isEmpty()) {
+      out.println("Rebuilds: none" + lately);
       return;
     }
     out.printf(
@@ -96,7 +118,7 @@ public final class RecoverStatusCommand extends ConnectedCommand {
         "RATE",
         "ETA",
         "FAILURES");
-    for (ClusterStatus.Rebuild r : recovery.rebuilds()) {
+    for (ClusterStatus.Rebuild r : running) {
       long eta = r.etaSeconds();
       out.printf(
           "  %-8s %-8s %10d %12s %10d %12s %12s %8s %d%s%n",
@@ -110,6 +132,9 @@ public final class RecoverStatusCommand extends ConnectedCommand {
           eta < 0 ? "?" : eta + "s",
           r.failures(),
           r.lastError().isEmpty() ? "" : " (last: " + r.lastError() + ")");
+    }
+    if (!finished.isEmpty()) {
+      out.println("  finished lately: " + String.join(", ", finished));
     }
   }
 }

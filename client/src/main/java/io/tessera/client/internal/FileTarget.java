@@ -38,6 +38,9 @@ public final class FileTarget {
   private volatile Renewer renewer = Renewer.NONE;
 
   /** How the meta group is asked for this file again: by id, under its snapshot if it has one. */
+  /** The path the file was opened by; null for a target made from an inode alone. */
+  private String path;
+
   private GetAttrRequestProto lookup;
 
   /** Replaced when recovery moved the file's units to another server (a newer generation). */
@@ -82,6 +85,7 @@ public final class FileTarget {
       lookup.setPath(snapshotRoot(path));
     }
     f.lookup = lookup.build();
+    f.path = path;
     f.renewer = renewer;
     f.adoptToken(opened);
     return f;
@@ -91,6 +95,14 @@ public final class FileTarget {
   private static String snapshotRoot(String path) {
     String[] parts = path.split("/", 4);
     return parts.length >= 3 ? "/" + parts[1] + "/" + parts[2] : path;
+  }
+
+  /**
+   * The file as its user knows it, for messages: the path it was opened by (it may have been
+   * renamed since), else "file ID".
+   */
+  public String describe() {
+    return path != null ? path : "file " + fileId;
   }
 
   /** How to ask the meta group for this file again. */

@@ -274,8 +274,8 @@ public final class StripedIo {
             StatusProto.UNREADABLE,
             "stripe "
                 + d.stripe
-                + " of file "
-                + file.fileId()
+                + " of "
+                + file.describe()
                 + " has only "
                 + taken
                 + " of its "
@@ -392,8 +392,7 @@ public final class StripedIo {
     if (cause instanceof ServerDownException down && !file.hasParity()) {
       return new TesseraException(
           StatusProto.UNREADABLE,
-          "file "
-              + file.fileId()
+          file.describe()
               + " has no parity (layout "
               + file.layout()
               + ") and part of it is on data server "

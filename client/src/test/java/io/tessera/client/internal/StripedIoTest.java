@@ -7,6 +7,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.tessera.common.layout.StripeLayout;
 import io.tessera.common.proto.DataRequestProto.OpCase;
+import io.tessera.common.proto.InodeProto;
+import io.tessera.common.proto.LayoutProto;
+import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.ShardRangeProto;
 import io.tessera.common.status.TesseraException;
 import java.util.Arrays;
@@ -158,6 +161,38 @@ class StripedIoTest {
     cluster.server(1).stop();
     assertThat(readKept(file, 0, data.length)).as("decoded around ds-1").isEqualTo(data);
     assertThat(cluster.data.health().isDown("ds-1")).isTrue();
+  }
+
+  /** A 6+0 file with a server down said "file 212 has no parity": a user knows it by its path. */
+  @Test
+  void aFileWithoutParityThatLostAServerIsUnreadableByItsPath() throws Exception {
+    cluster = new FakeCluster(3);
+    StripeLayout layout = cluster.layout(3, 0, UNIT);
+    MetaResponseProto opened =
+        MetaResponseProto.newBuilder()
+            .setInode(
+                InodeProto.newBuilder()
+                    .setId(212)
+                    .setLayout(
+                        LayoutProto.newBuilder()
+                            .setStripeUnit(UNIT)
+                            .setDataUnits(3)
+                            .addAllServers(layout.servers())))
+            .build();
+    FileTarget file = FileTarget.of(opened, "/results/plain.dat", FileTarget.Renewer.NONE);
+    byte[] data = new byte[STRIPES * 3 * UNIT];
+    new Random(7).nextBytes(data);
+    cluster
+        .io
+        .write(file, 0, data, 0, data.length, false, SizeExtension.NONE)
+        .get(30, TimeUnit.SECONDS);
+    cluster.server(1).stop();
+
+    assertThatThrownBy(() -> read(file, data.length))
+        .hasRootCauseInstanceOf(TesseraException.class)
+        .rootCause()
+        .hasMessageStartingWith("/results/plain.dat has no parity (layout striped 3+0")
+        .hasMessageNotContaining("file 212");
   }
 
   /** A unit of the first or last stripe of the read: a decode may need more of it than asked. */
