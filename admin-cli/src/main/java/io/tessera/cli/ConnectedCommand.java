@@ -17,10 +17,17 @@ public abstract class ConnectedCommand implements Callable<Integer> {
 
   @Override
   public final Integer call() throws Exception {
+    checkArguments();
     try (TesseraFileSystem fs = cluster.connect(settings())) {
       return run(fs);
     }
   }
+
+  /**
+   * Refuses malformed arguments (IllegalArgumentException: a usage error, exit 2) before the
+   * cluster is asked anything; nothing to check by default.
+   */
+  protected void checkArguments() {}
 
   /** Client settings this command needs beyond the user's (none by default). */
   protected Map<String, String> settings() {

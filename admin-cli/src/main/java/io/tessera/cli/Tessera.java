@@ -120,7 +120,20 @@ public final class Tessera {
   private static CommandLine withCommands(List<Class<?>> commands) {
     CommandLine cl = new CommandLine(new Tessera());
     commands.forEach(cl::addSubcommand);
+    takeDashedValues(cl);
     return cl;
+  }
+
+  /**
+   * A value that starts with a dash ("fs chown -5:-5 /f") is read as the value it is by the
+   * commands that take such values, not as an unknown option (picocli then reported a missing
+   * parameter instead of the bad value).
+   */
+  private static void takeDashedValues(CommandLine cl) {
+    if (cl.getCommand() instanceof TakesDashedValues) {
+      cl.setUnmatchedOptionsArePositionalParams(true);
+    }
+    cl.getSubcommands().values().forEach(Tessera::takeDashedValues);
   }
 
   /**

@@ -19,9 +19,15 @@ abstract class AttributeCommand extends ConnectedCommand {
   /** The change, parsed from the first argument; a usage error names what was expected. */
   abstract AttributeChange change();
 
+  private AttributeChange change;
+
+  @Override
+  protected void checkArguments() {
+    change = change();
+  }
+
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    AttributeChange change = change();
     for (String p : paths) {
       fs.setAttributes(ClusterPaths.absolute(p), change);
     }

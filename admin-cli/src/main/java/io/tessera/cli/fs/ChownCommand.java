@@ -1,5 +1,6 @@
 package io.tessera.cli.fs;
 
+import io.tessera.cli.TakesDashedValues;
 import io.tessera.client.AttributeChange;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -9,7 +10,7 @@ import picocli.CommandLine.Parameters;
     name = "chown",
     mixinStandardHelpOptions = true,
     description = "Change the owner (UID) or the owner and group (UID:GID), as numbers.")
-public final class ChownCommand extends AttributeCommand {
+public final class ChownCommand extends AttributeCommand implements TakesDashedValues {
   @Parameters(index = "0", paramLabel = "UID[:GID]", description = "numeric owner, optional group")
   String owner;
 
