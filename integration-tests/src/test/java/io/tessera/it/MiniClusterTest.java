@@ -617,6 +617,21 @@ class MiniClusterTest {
     assertThat(fs.exists("/cli")).isFalse();
   }
 
+  /** fs put printed a name's newline raw, where ls escapes it: one report became two lines. */
+  @Test
+  void putAndGetReportANameWithANewlineAsLsShowsIt(@TempDir Path local) throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    Path small = Files.write(local.resolve("small.bin"), new byte[] {1, 2, 3});
+    Cli put = Cli.run("fs", "put", small.toString(), "/odd/two\nlines", "--meta", meta);
+    assertThat(put.code).as(put.err).isZero();
+    assertThat(put.err).contains("put /odd/two\\nlines ").doesNotContain("two\nlines");
+    Cli get =
+        Cli.run(
+            "fs", "get", "/odd/two\nlines", local.resolve("back.bin").toString(), "--meta", meta);
+    assertThat(get.code).as(get.err).isZero();
+    assertThat(get.err).contains("get /odd/two\\nlines ").doesNotContain("two\nlines");
+  }
+
   @Test
   void putReadsAPipeWhoseLengthIsNotKnownInAdvanceAndRefusesADirectoryWithWhatToDo(
       @TempDir Path local) throws Exception {

@@ -59,7 +59,7 @@ public final class GetCommand extends ConnectedCommand {
         // a device or pipe (/dev/null, a FIFO): write into it, never replace it
         try (InputStream in = f.newInputStream(0);
             OutputStream out = Files.newOutputStream(target)) {
-          Transfer.copy("get " + f.path(), in, out, f.size(), quiet, err());
+          Transfer.copy("get " + Names.escaped(f.path()), in, out, f.size(), quiet, err());
         }
         return 0;
       }
@@ -79,7 +79,7 @@ public final class GetCommand extends ConnectedCommand {
       try {
         try (InputStream in = f.newInputStream(0);
             OutputStream out = Files.newOutputStream(tmp)) {
-          Transfer.copy("get " + f.path(), in, out, f.size(), quiet, err());
+          Transfer.copy("get " + Names.escaped(f.path()), in, out, f.size(), quiet, err());
         }
         Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
         moved = true;

@@ -107,7 +107,8 @@ public final class PutCommand extends ConnectedCommand {
     String parent = target.substring(0, Math.max(1, target.lastIndexOf('/')));
     fs.mkdirs(parent);
     if (!overwrite && fs.exists(target)) {
-      throw new AlreadyExistsException(target + " already exists (--overwrite replaces it)");
+      throw new AlreadyExistsException(
+          Names.escaped(target) + " already exists (--overwrite replaces it)");
     }
     // written under a hidden name and renamed when complete: an interrupted put leaves no
     // half-written file behind, and the file it would replace stays whole until then
@@ -144,7 +145,7 @@ public final class PutCommand extends ConnectedCommand {
         renewer.scheduleWithFixedDelay(
             () -> renewQuietly(fs, f, lease), every, every, TimeUnit.MILLISECONDS);
         OutputStream out = f.newOutputStream(0);
-        Transfer.copy("put " + target, in, out, size, quiet, err());
+        Transfer.copy("put " + Names.escaped(target), in, out, size, quiet, err());
         if (!noSync) {
           f.sync(); // before the rename publishes the name
         }
