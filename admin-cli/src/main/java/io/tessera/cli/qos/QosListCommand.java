@@ -1,6 +1,7 @@
 package io.tessera.cli.qos;
 
 import io.tessera.cli.ConnectedCommand;
+import io.tessera.cli.recover.RecoverStatusCommand;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.QosApp;
 import io.tessera.common.config.DataSize;
@@ -29,16 +30,24 @@ public final class QosListCommand extends ConnectedCommand {
         new StringBuilder(String.format(Locale.ROOT, "%s: weight %s", a.app(), weight(a.weight())));
     b.append(
         a.reservationBytesPerSec() > 0
-            ? ", reservation " + DataSize.format(a.reservationBytesPerSec()) + "/s"
+            ? ", reservation " + rate(a.reservationBytesPerSec())
             : ", no reservation");
-    b.append(
-        a.limitBytesPerSec() > 0
-            ? ", limit " + DataSize.format(a.limitBytesPerSec()) + "/s"
-            : ", no limit");
+    b.append(a.limitBytesPerSec() > 0 ? ", limit " + rate(a.limitBytesPerSec()) : ", no limit");
     if (!a.workConserving()) {
       b.append(", not work conserving");
     }
     return b.toString();
+  }
+
+  /**
+   * A reservation or limit in MB/s, as every rate Tessera prints, with the size it was set as; it
+   * counts every byte through the proxies, parity included.
+   */
+  static String rate(long bytesPerSecond) {
+    return RecoverStatusCommand.mbPerS(bytesPerSecond)
+        + " ("
+        + DataSize.format(bytesPerSecond)
+        + "/s as set, parity included)";
   }
 
   static String weight(double w) {

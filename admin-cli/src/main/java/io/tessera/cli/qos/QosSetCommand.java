@@ -31,14 +31,17 @@ public final class QosSetCommand extends ConnectedCommand {
   @Option(
       names = "--reservation",
       paramLabel = "SIZE",
-      description = "bytes per second it gets first, e.g. 10M (0: none)")
+      description =
+          "bytes per second it gets first, e.g. 10M (0: none); counted through the proxies,"
+              + " parity included (an RS 4+2 writer moves 1.5 bytes per byte written)")
   String reservation;
 
   @Option(
       names = "--limit",
       paramLabel = "SIZE",
       description =
-          "bytes per second it never exceeds, even on an idle cluster, e.g. 50M (0: none)")
+          "bytes per second it never exceeds, even on an idle cluster, e.g. 50M (0: none);"
+              + " counted as --reservation is")
   String limit;
 
   @Option(
