@@ -45,7 +45,9 @@ public final class Snapshots {
         meta.call(
                 MetaRequestProto.newBuilder()
                     .setSnapshotCreate(SnapshotCreateRequestProto.newBuilder().setName(name)))
-            .thenApply(r -> info(r.getSnapshot(), -1)));
+            // a snapshot just taken shares every version with the live files: deleting it frees
+            // nothing yet
+            .thenApply(r -> info(r.getSnapshot(), 0)));
   }
 
   /** Every snapshot, oldest first, without the bytes each holds (cheap). */

@@ -190,6 +190,9 @@ class ConsoleApiProcessTest {
     ConsoleHttp.Reply created =
         f.send("POST", "/api/v1/snapshots", admin, "{\"name\":\"via-follower\"}");
     assertThat(created.status()).isEqualTo(201);
+    assertThat(JSON.readTree(created.body()).get("exclusiveBytes").asLong())
+        .as("a snapshot just taken holds nothing of its own (it answered -1)")
+        .isZero();
     actions.add("snapshot.create via-follower ok");
     ConsoleHttp.Reply restored =
         f.send(
