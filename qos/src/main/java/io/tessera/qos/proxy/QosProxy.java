@@ -22,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -104,6 +105,8 @@ public final class QosProxy implements Closeable {
             System::nanoTime,
             (nanos, pump) -> timer.schedule(pump, nanos, TimeUnit.NANOSECONDS),
             elsewhere);
+    // /metrics shows the per-application series from the start, at zero
+    scheduler.expect(List.of(RequestApps.DEFAULT));
     MetaClient metaClient =
         new MetaClient(
             pool,

@@ -81,21 +81,22 @@ final class QosService implements RpcService {
             .addAllSettings(settings.current())
             .setExchangesSent(exchange.rounds())
             .setExchangeBytesSent(exchange.bytesSent());
-    scheduler
-        .counters()
+    scheduler.counters().entrySet().stream()
+        // an application only expected (counted at zero for /metrics) has nothing to show yet
+        .filter(e -> e.getValue().requests() > 0)
         .forEach(
-            (app, c) ->
+            e ->
                 s.addApps(
                     QosAppCountersProto.newBuilder()
-                        .setApp(app)
-                        .setBytes(c.bytes())
-                        .setService(c.service())
-                        .setRequests(c.requests())
-                        .setQueueDelayNs(c.queueDelayNanos())
-                        .setQueued(c.queued())
-                        .setOutstanding(c.outstanding())
-                        .setBytesElsewhere(elsewhere.served(app).bytes())
-                        .setServiceElsewhere(elsewhere.served(app).service())));
+                        .setApp(e.getKey())
+                        .setBytes(e.getValue().bytes())
+                        .setService(e.getValue().service())
+                        .setRequests(e.getValue().requests())
+                        .setQueueDelayNs(e.getValue().queueDelayNanos())
+                        .setQueued(e.getValue().queued())
+                        .setOutstanding(e.getValue().outstanding())
+                        .setBytesElsewhere(elsewhere.served(e.getKey()).bytes())
+                        .setServiceElsewhere(elsewhere.served(e.getKey()).service())));
     return QosResponseProto.newBuilder().setStatus(StatusProto.OK).setProxy(s).build();
   }
 

@@ -91,6 +91,7 @@ final class SettingsFollower {
                   byApp.put(a.getApp(), settingsOf(a));
                 }
                 scheduler.configure(app -> byApp.getOrDefault(app, AppSettings.DEFAULT));
+                scheduler.expect(byApp.keySet());
                 LOG.info("QoS settings now: {}", describe(apps));
               }
             });

@@ -2,6 +2,7 @@ package io.tessera.qos.sched;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -215,6 +216,14 @@ public final class FairScheduler {
       }
     }
     go.forEach(Runnable::run);
+  }
+
+  /**
+   * Applications to count from now on, at zero until their first request (those with settings of
+   * their own): what a proxy shows of them is there before their traffic is.
+   */
+  public synchronized void expect(Collection<String> names) {
+    names.forEach(n -> apps.computeIfAbsent(n, this::newApp));
   }
 
   /** Per application, what this proxy served and what waits. */

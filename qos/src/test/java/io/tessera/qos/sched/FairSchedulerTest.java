@@ -287,4 +287,16 @@ class FairSchedulerTest {
     assertThatThrownBy(() -> new AppSettings(1, 20 * MB, 10 * MB, true))
         .hasMessageContaining("exceeds the limit");
   }
+
+  /** A proxy's /metrics showed no per-application series until traffic passed. */
+  @Test
+  void applicationsExpectedAreCountedAtZeroBeforeTheirFirstRequest() {
+    Sim sim = new Sim(4, 0, 1_000_000);
+    sim.scheduler.expect(List.of("checkpoint", "default"));
+
+    assertThat(sim.scheduler.counters())
+        .containsOnlyKeys("checkpoint", "default")
+        .allSatisfy(
+            (app, c) -> assertThat(c).isEqualTo(new FairScheduler.AppCounters(0, 0, 0, 0, 0, 0)));
+  }
 }
