@@ -159,12 +159,12 @@ class LocalCommandProcessTest {
     assertThat(out).contains("tessera-data was stopped at", "start it again with 'tessera local'");
     assertThat((System.nanoTime() - start) / 1_000_000)
         .as("ms until the command said so, its JVM's start included")
-        .isLessThan(8000);
+        .isLessThan(9000);
   }
 
   /** Every command against addresses where nothing listened took its whole 10 s timeout. */
   @Test
-  void aClusterThatIsNotRunningIsReportedWithinASecondOfTheCommandsStart() throws Exception {
+  void aClusterThatIsNotRunningIsReportedAtOnceNotAfterTheRetryWindow() throws Exception {
     int base = TestPorts.freeBase(30);
     String nowhere = "127.0.0.1:" + base + ",127.0.0.1:" + (base + 2);
     long start = System.nanoTime();
@@ -172,9 +172,14 @@ class LocalCommandProcessTest {
     String out = new String(ls.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(ls.waitFor()).as(out).isEqualTo(Tessera.EXIT_UNREACHABLE);
     assertThat(out).contains("no meta replica is running", "127.0.0.1:" + base);
+    // a benchmark's JVM runs with the Vector API module, and said so on every start
+    Process bench = script("bench", "meta", "--meta", nowhere, "-Dtessera.security=off").start();
+    String benchOut = new String(bench.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(bench.waitFor()).as(benchOut).isEqualTo(Tessera.EXIT_UNREACHABLE);
+    assertThat(benchOut).contains("no meta replica is running").doesNotContain("WARNING");
     assertThat((System.nanoTime() - start) / 1_000_000)
         .as("ms until the command said so, its JVM's start included")
-        .isLessThan(8000);
+        .isLessThan(9000);
   }
 
   /**
