@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class RecoverStatusCommandTest {
   private static ClusterStatus.DataServer server(String id, String state) {
     return new ClusterStatus.DataServer(
-        id, "127.0.0.1:1", state, 0, 0, 0, 0, 0, 0, 0, false, 0, "", 0, 0);
+        id, "127.0.0.1:1", state, 0, 0, 0, 0, 0, 0, 0, false, 0, "", 0, 0, "");
   }
 
   private static ClusterStatus status(

@@ -131,7 +131,8 @@ public final class ClusterAdmin {
                         x.getLeftoverFiles(),
                         x.getProxyAddress(),
                         x.getClientBytesPerS(),
-                        x.getClientRequestsPerS()))
+                        x.getClientRequestsPerS(),
+                        x.getFilesystem()))
             .toList();
     List<ClusterStatus.Rebuild> rebuilds =
         c.getRecovery().getRebuildsList().stream()

@@ -19,6 +19,29 @@ public record ClusterStatus(
     Recovery recovery,
     long filesToReclaim) {
 
+  /**
+   * Disk space of the data servers that are not retired, each filesystem counted once (the data
+   * servers of a local cluster share one disk; a server whose filesystem is unknown counts alone).
+   */
+  public Space space() {
+    long capacity = 0;
+    long free = 0;
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    int filesystems = 0;
+    for (DataServer d : dataServers) {
+      if (d.state().equals("retired") || (!d.filesystem().isEmpty() && !seen.add(d.filesystem()))) {
+        continue;
+      }
+      filesystems++;
+      capacity += d.capacityBytes();
+      free += d.freeBytes();
+    }
+    return new Space(capacity, free, filesystems);
+  }
+
+  /** Disk space: what the filesystems hold in all, what is free on them, and how many there are. */
+  public record Space(long capacityBytes, long freeBytes, int filesystems) {}
+
   /** The id of the replica that leads, or "" while none does. */
   public String leaderId() {
     return replicas.stream().filter(Replica::leader).map(Replica::id).findFirst().orElse("");
@@ -58,6 +81,8 @@ public record ClusterStatus(
    * @param proxyAddress the QoS proxy clients send to for it (empty: none)
    * @param clientBytesPerSecond what clients read and wrote there, per its last heartbeat
    * @param clientRequestsPerSecond requests clients sent there, per its last heartbeat
+   * @param filesystem the filesystem its data directory is on ("" unknown): servers sharing one
+   *     share its capacity
    */
   public record DataServer(
       String id,
@@ -74,7 +99,8 @@ public record ClusterStatus(
       long leftoverFiles,
       String proxyAddress,
       long clientBytesPerSecond,
-      long clientRequestsPerSecond) {
+      long clientRequestsPerSecond,
+      String filesystem) {
     /** Whether clients use it. */
     public boolean up() {
       return "up".equals(state);

@@ -33,6 +33,7 @@ public final class ClusterRoutes {
       long capacityBytes,
       long usedBytes,
       long freeBytes,
+      int filesystems,
       long bytesPerSecond,
       long requestsPerSecond,
       long filesToReclaim) {}
@@ -69,9 +70,8 @@ public final class ClusterRoutes {
     if (leader.isEmpty()) {
       problems.add("the meta group has no leader: changes wait until it elects one");
     }
-    long capacity = 0;
     long used = 0;
-    long free = 0;
+    ClusterStatus.Space space = s.space(); // each filesystem once
     long bytes = 0;
     long requests = 0;
     int up = 0;
@@ -82,9 +82,7 @@ public final class ClusterRoutes {
         continue;
       }
       counted++;
-      capacity += d.capacityBytes();
       used += d.usedBytes();
-      free += d.freeBytes();
       bytes += d.clientBytesPerSecond();
       requests += d.clientRequestsPerSecond();
       stale += d.filesToRebuild();
@@ -109,9 +107,10 @@ public final class ClusterRoutes {
         s.replicas().size(),
         counted,
         up,
-        capacity,
+        space.capacityBytes(),
         used,
-        free,
+        space.freeBytes(),
+        space.filesystems(),
         bytes,
         requests,
         s.filesToReclaim());

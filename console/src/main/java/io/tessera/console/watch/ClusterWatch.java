@@ -91,8 +91,7 @@ public final class ClusterWatch implements Closeable {
     long bytes = 0;
     long requests = 0;
     long used = 0;
-    long free = 0;
-    long capacity = 0;
+    ClusterStatus.Space space = s.space(); // each filesystem once
     int up = 0;
     Map<String, String> byServer = new TreeMap<>(); // events in server order
     for (ClusterStatus.DataServer d : s.dataServers()) {
@@ -103,12 +102,18 @@ public final class ClusterWatch implements Closeable {
       bytes += d.clientBytesPerSecond();
       requests += d.clientRequestsPerSecond();
       used += d.usedBytes();
-      free += d.freeBytes();
-      capacity += d.capacityBytes();
       up += d.up() ? 1 : 0;
     }
     samples.addLast(
-        new Sample(now, bytes, requests, used, free, capacity, up, s.dataServers().size()));
+        new Sample(
+            now,
+            bytes,
+            requests,
+            used,
+            space.freeBytes(),
+            space.capacityBytes(),
+            up,
+            s.dataServers().size()));
     while (samples.size() > KEPT_SAMPLES) {
       samples.removeFirst();
     }

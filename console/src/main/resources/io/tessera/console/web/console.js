@@ -129,8 +129,11 @@ async function loadOverview() {
   h.className = 'health ' + c.health;
   $('problems').replaceChildren(...c.problems.map(p => el('li', {}, p)));
   const full = c.capacityBytes ? Math.min(100, 100 * (c.capacityBytes - c.freeBytes) / c.capacityBytes) : 0;
+  // servers that share a filesystem (a local cluster's share one disk) count it once
+  const disks = c.filesystems === 1 ? 'one filesystem' : c.filesystems + ' filesystems';
+  const shared = c.filesystems < c.dataServers ? ', shared by ' + c.dataServers + ' data servers' : '';
   $('capacity').textContent = bytes(c.usedBytes) + ' in shards; ' + bytes(c.freeBytes) + ' free of '
-    + bytes(c.capacityBytes) + ' (disks ' + full.toFixed(0) + '% full)';
+    + bytes(c.capacityBytes) + ' on ' + disks + shared + ' (' + full.toFixed(0) + '% full)';
   $('capacity-used').style.width = full + '%';
   $('meta-summary').textContent = c.metaReplicas + (c.metaReplicas === 1 ? ' replica' : ' replicas')
     + ', leader ' + (c.leader || 'none') + '; epoch ' + c.epoch;

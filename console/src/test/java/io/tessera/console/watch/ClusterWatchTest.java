@@ -27,7 +27,8 @@ class ClusterWatchTest {
         0,
         "",
         bytesPerS,
-        bytesPerS / 1000);
+        bytesPerS / 1000,
+        "");
   }
 
   private static ClusterStatus status(String leader, ClusterStatus.DataServer... servers) {

@@ -1,5 +1,6 @@
 package io.tessera.data.server;
 
+import io.tessera.common.platform.FilesystemId;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.HeartbeatResponseProto;
 import io.tessera.common.proto.StatusProto;
@@ -32,6 +33,7 @@ final class HeartbeatSender implements Closeable {
   private final String address;
   private final String proxyAddress;
   private final File dataDir;
+  private final String filesystem;
   private final ShardStore store;
   private final LeaderFollowingCaller meta;
   private final WriteGate gate;
@@ -83,6 +85,7 @@ final class HeartbeatSender implements Closeable {
     this.address = address;
     this.proxyAddress = proxyAddress;
     this.dataDir = dataDir;
+    this.filesystem = FilesystemId.of(dataDir.toPath());
     this.store = store;
     this.meta = meta;
     this.gate = gate;
@@ -112,6 +115,7 @@ final class HeartbeatSender implements Closeable {
             .setAddress(address)
             .setProxyAddress(proxyAddress)
             .setCapacityBytes(dataDir.getTotalSpace())
+            .setFilesystem(filesystem)
             .setFreeBytes(Math.max(0, dataDir.getUsableSpace() - reserveBytes))
             .setUsedBytes(store.usedBytes())
             .setEpoch(store.epoch())

@@ -181,6 +181,11 @@ class ConsoleApiProcessTest {
   void aFollowerServesReadsAndActionsAndEveryActionIsAudited() throws Exception {
     ConsoleHttp f = console(follower());
     JsonNode health = JSON.readTree(f.get("/api/v1/cluster", admin).body());
+    assertThat(health.get("filesystems").asInt())
+        .as("the data servers of this one machine share one filesystem, counted once")
+        .isEqualTo(1);
+    assertThat(health.get("capacityBytes").asLong())
+        .isEqualTo(java.nio.file.Files.getFileStore(plan.dir()).getTotalSpace());
     assertThat(health.get("leader").asText()).isEqualTo(leader());
     assertThat(health.get("dataServersUp").asInt()).isEqualTo(3);
 

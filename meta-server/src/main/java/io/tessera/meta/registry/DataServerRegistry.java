@@ -250,6 +250,7 @@ public final class DataServerRegistry implements ServerLiveness {
                                 ? DataServerStateProto.RECOVERING
                                 : DataServerStateProto.UP)
                     .setCapacityBytes(e.last.getCapacityBytes())
+                    .setFilesystem(e.last.getFilesystem())
                     .setFreeBytes(e.last.getFreeBytes())
                     .setUsedBytes(e.last.getUsedBytes())
                     .setClientBytesPerS(e.last.getClientBytesPerS())
