@@ -121,7 +121,9 @@ class ConsolePageProcessTest {
       assertThat(stateOf(id)).isEqualTo("UP");
     }
     waitFor(ExpectedConditions.textToBe(By.id("health"), "OK"));
-    assertThat(browser.findElement(By.id("capacity")).getText()).contains("free of");
+    assertThat(browser.findElement(By.id("capacity")).getText())
+        .contains("free of")
+        .contains("on one filesystem, shared by");
     // writes until the throughput chart shows them (heartbeats carry the rates), then the
     // screenshot users see in the README
     fs.mkdirs("/warm");
