@@ -262,7 +262,7 @@ public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeabl
             .setPartialLeaseMs((int) Math.min(Integer.MAX_VALUE, options.partialLeaseMillis()));
     LayoutPolicyProto policy;
     try {
-      policy = options.hasCodingPolicy() ? options.policy(1 << 20) : null;
+      policy = options.asksLayout() ? options.policy(1 << 20) : null;
     } catch (IllegalArgumentException e) {
       return CompletableFuture.failedFuture(
           new TesseraException(StatusProto.INVALID_ARGUMENT, e.getMessage()));

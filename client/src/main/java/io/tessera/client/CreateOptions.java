@@ -149,7 +149,15 @@ public final class CreateOptions {
       // a kind alone: the meta group fills in the k+m and unit the directory would give
       return log ? LayoutPolicyProto.newBuilder().setKind(LayoutKindProto.LOG).build() : null;
     }
-    int k = dataUnits == null ? 1 : dataUnits;
+    if (dataUnits == null) {
+      // a stripe unit alone: the meta group takes k+m from the directory, as it would
+      StripeLayout.validate(stripeUnit, 1, 0);
+      return LayoutPolicyProto.newBuilder()
+          .setStripeUnit(stripeUnit)
+          .setKind(log ? LayoutKindProto.LOG : LayoutKindProto.STRIPED)
+          .build();
+    }
+    int k = dataUnits;
     int m = parityUnits == null ? 0 : parityUnits;
     int u = stripeUnit == null ? defaultUnit : stripeUnit;
     StripeLayout.validate(u, k, m);
@@ -161,8 +169,8 @@ public final class CreateOptions {
         .build();
   }
 
-  /** Whether the caller chose k and m (and not only a stripe unit). */
-  boolean hasCodingPolicy() {
-    return dataUnits != null;
+  /** Whether the caller chose any of the layout (k and m, or a stripe unit, or both). */
+  boolean asksLayout() {
+    return dataUnits != null || stripeUnit != null;
   }
 }

@@ -617,6 +617,46 @@ class MiniClusterTest {
     assertThat(fs.exists("/cli")).isFalse();
   }
 
+  /**
+   * "fs put --stripe-unit 64K" without --ec gave the directory's layout with a 1 MiB unit, invalid
+   * units (0, 3, 1000) were accepted, and a directory made with a stripe unit alone defaulted to
+   * 1+0.
+   */
+  @Test
+  void aStripeUnitAloneKeepsTheDirectorysKPlusMAndIsCheckedEverywhere(@TempDir Path local)
+      throws Exception {
+    fs.mkdirs("/unit", CreateOptions.erasure(2, 1));
+    try (TesseraFile f = fs.createFile("/unit/f", CreateOptions.defaults().stripeUnit(65536))) {
+      assertThat(f.layout().toString()).isEqualTo("RS 2+1, unit 64 KiB");
+    }
+    assertThat(fs.mkdirs("/unit/sub", CreateOptions.defaults().stripeUnit(8192)).defaultLayout())
+        .hasToString("RS 2+1, unit 8 KiB");
+    assertThatThrownBy(() -> fs.createFile("/unit/g", CreateOptions.defaults().stripeUnit(3)))
+        .hasMessageContaining("stripe unit 3 must be a power of two");
+
+    String meta = cluster.plan().metaAddresses();
+    Path small = Files.write(local.resolve("small.bin"), new byte[] {1, 2, 3});
+    Cli put =
+        Cli.run(
+            "fs", "put", "--stripe-unit", "64K", small.toString(), "/unit/cli.bin", "--meta", meta);
+    assertThat(put.code).as(put.err).isZero();
+    assertThat(fs.stat("/unit/cli.bin").layout().toString()).isEqualTo("RS 2+1, unit 64 KiB");
+    for (String bad : List.of("0", "3", "1000", "128M")) {
+      for (String command : List.of("put", "mkdir")) {
+        Cli refused =
+            command.equals("put")
+                ? Cli.run(
+                    "fs", "put", "--stripe-unit", bad, small.toString(), "/unit/x", "--meta", meta)
+                : Cli.run("fs", "mkdir", "--stripe-unit", bad, "/unit/x", "--meta", meta);
+        assertThat(refused.code)
+            .as("fs %s --stripe-unit %s: %s", command, bad, refused.err)
+            .isEqualTo(2);
+        assertThat(refused.err).contains("--stripe-unit " + bad + ": stripe unit");
+      }
+    }
+    assertThat(fs.exists("/unit/x")).isFalse();
+  }
+
   /** fs put printed a name's newline raw, where ls escapes it: one report became two lines. */
   @Test
   void putAndGetReportANameWithANewlineAsLsShowsIt(@TempDir Path local) throws Exception {

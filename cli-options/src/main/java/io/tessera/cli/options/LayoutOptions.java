@@ -2,6 +2,7 @@ package io.tessera.cli.options;
 
 import io.tessera.client.CreateOptions;
 import io.tessera.common.config.DataSize;
+import io.tessera.common.layout.StripeLayout;
 import picocli.CommandLine.Option;
 
 /** {@code --ec K+M} and {@code --stripe-unit SIZE}, shared by the commands that create files. */
@@ -43,9 +44,12 @@ public final class LayoutOptions {
       o = CreateOptions.defaults();
     }
     if (stripeUnit != null) {
-      long u = DataSize.parse(stripeUnit);
-      if (u > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("--stripe-unit " + stripeUnit + " is too large");
+      long u;
+      try {
+        u = DataSize.parse(stripeUnit);
+        StripeLayout.validate((int) Math.min(u, Integer.MAX_VALUE), 1, 0);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--stripe-unit " + stripeUnit + ": " + e.getMessage());
       }
       o.stripeUnit((int) u);
     }

@@ -12,6 +12,7 @@ import io.tessera.meta.proto.ServerStateRecordProto;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.registry.DefaultLayout;
 import io.tessera.meta.registry.PlacementPolicy;
+import io.tessera.meta.state.AskedLayout;
 import io.tessera.meta.state.NamespaceException;
 import io.tessera.meta.state.NamespaceOp;
 import io.tessera.meta.state.NamespaceStore;
@@ -54,7 +55,8 @@ final class NewFilePlacement implements NamespaceOp.Leader {
   public CreateRequestProto placed(CreateRequestProto c) {
     ServerChoice choice = serverChoice();
     LayoutPolicyProto inherited = c.getPath().isEmpty() ? null : inheritedPolicy(c.getPath());
-    LayoutPolicyProto policy = c.getHasLayout() ? c.getLayout() : inherited;
+    LayoutPolicyProto asked = c.getHasLayout() ? c.getLayout() : null;
+    LayoutPolicyProto policy = asked != null && !AskedLayout.partial(asked) ? asked : inherited;
     if (policy == null) {
       if (registry.joining()) {
         throw new NamespaceException(
@@ -64,6 +66,9 @@ final class NewFilePlacement implements NamespaceOp.Leader {
       }
       policy =
           defaultLayout.policyFor(choice.live().size() + choice.down().size(), defaultStripeUnit);
+    }
+    if (asked != null && AskedLayout.partial(asked)) {
+      policy = AskedLayout.completed(asked, policy); // a stripe unit alone: the k+m inherited
     }
     try {
       StripeLayout.validate(policy.getStripeUnit(), policy.getDataUnits(), policy.getParityUnits());

@@ -21,13 +21,16 @@ final class MkdirOp implements NamespaceOp {
   @Override
   public MetaRequestProto prepare(MetaRequestProto req, Leader leader) {
     MkdirRequestProto m = req.getMkdir();
-    if (m.getHasDefaultLayout() && m.getDefaultLayout().getDataUnits() == 0) {
-      // a kind alone (fs mkdir --log): the k+m and unit it would inherit
+    if (m.getHasDefaultLayout() && AskedLayout.partial(m.getDefaultLayout())) {
+      // a kind or a stripe unit alone (fs mkdir --log, --stripe-unit): the k+m it would inherit
+      LayoutPolicyProto asked = m.getDefaultLayout();
       LayoutPolicyProto inherited = leader.inheritedAt(m.getPath());
       m =
           m.toBuilder()
               .setDefaultLayout(
-                  inherited.toBuilder().setKind(m.getDefaultLayout().getKind()).build())
+                  AskedLayout.completed(asked, inherited).toBuilder()
+                      .setKind(asked.getKind())
+                      .build())
               .build();
       req = req.toBuilder().setMkdir(m).build();
     }
