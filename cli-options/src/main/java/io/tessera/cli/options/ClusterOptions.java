@@ -56,8 +56,11 @@ public final class ClusterOptions {
   @Option(
       names = "--timeout",
       paramLabel = "DURATION",
-      defaultValue = "10s",
-      description = "how long to retry while no meta leader answers (default: ${DEFAULT-VALUE})")
+      defaultValue = "30s",
+      description =
+          "how long to retry while no meta leader answers, as through an election or a loaded"
+              + " leader (default: ${DEFAULT-VALUE}); a cluster that is not running is reported at"
+              + " once")
   String timeout;
 
   @Option(

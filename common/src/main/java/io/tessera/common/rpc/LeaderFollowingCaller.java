@@ -262,7 +262,7 @@ public final class LeaderFollowingCaller {
           "no meta replica is running: "
               + String.join(", ", replicas)
               + (replicas.size() == 1 ? " refuses" : " all refuse")
-              + " connections. Is the cluster started (tessera local), and are these its"
+              + " connections; is the cluster running (tessera local starts one), and are these its"
               + " addresses (--meta)?");
     }
 
