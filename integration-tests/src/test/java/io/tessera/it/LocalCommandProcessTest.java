@@ -325,6 +325,9 @@ class LocalCommandProcessTest {
           .as("the default layout, after %s", line)
           .startsWith("Default layout: RS 1+1, unit 1 MiB (the root directory's");
       ClusterFile file = ClusterFile.read(dir.resolve(ClusterFile.NAME));
+      assertThat(Files.size(dir.resolve(ClusterFile.NAME)))
+          .as("cluster.json's bytes (every command held the whole class path: 72 KB)")
+          .isLessThan(16 * 1024);
       file.meta().forEach(n -> pids.add(n.pid()));
       file.data().forEach(n -> pids.add(n.pid()));
       file.nfs().forEach(n -> pids.add(n.pid()));

@@ -36,9 +36,10 @@ public final class ProcessCluster implements LocalCluster {
   /** Settings given to every server ({@code -Dkey=value}), which its clients must match. */
   private final Map<String, String> serverSettings;
 
-  private ProcessCluster(ClusterPlan plan, List<String> launcher, List<String> extraArgs) {
+  private ProcessCluster(ClusterPlan plan, List<String> launcher, List<String> extraArgs)
+      throws IOException {
     this.plan = plan;
-    this.launcher = launcher;
+    this.launcher = ClassPathFile.inLauncher(launcher, plan.dir());
     this.serverSettings = new LinkedHashMap<>();
     for (String a : extraArgs) {
       int eq = a.indexOf('=');
@@ -46,6 +47,7 @@ public final class ProcessCluster implements LocalCluster {
         serverSettings.put(a.substring(2, eq), a.substring(eq + 1));
       }
     }
+    // the class path as given: the archives and native libraries are found from its jars
     this.archives = ClassArchives.forLauncher(launcher);
     this.nativeOptions = NativeLibraries.options(StartupCaches.classPath(launcher));
   }
