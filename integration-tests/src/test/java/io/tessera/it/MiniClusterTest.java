@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.tessera.cli.Tessera;
+import io.tessera.client.AttributeChange;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.FileStatus;
 import io.tessera.client.Owner;
@@ -655,6 +656,28 @@ class MiniClusterTest {
       }
     }
     assertThat(fs.exists("/unit/x")).isFalse();
+  }
+
+  /** ls -l showed no owner or group, -R was an unknown option, and -a / hid .snapshots. */
+  @Test
+  void lsShowsOwnersListsTreesAndShowsTheSnapshotsDirectoryWithAll() throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    fs.mkdirs("/lsr/a/b");
+    fs.createFile("/lsr/a/b/f", CreateOptions.defaults()).close();
+    fs.setAttributes("/lsr/a/b/f", AttributeChange.owner(1000, 100));
+    Cli longLs = Cli.run("fs", "ls", "-l", "/lsr/a/b", "--meta", meta);
+    assertThat(longLs.out.strip()).startsWith("-rw-r--r--  1000   100 ").endsWith(" f");
+
+    Cli tree = Cli.run("fs", "ls", "-R", "/lsr", "--meta", meta);
+    assertThat(tree.code).as(tree.err).isZero();
+    assertThat(tree.out).isEqualTo("/lsr:\na/\n\n/lsr/a:\nb/\n\n/lsr/a/b:\nf\n");
+
+    fs.admin().snapshots().create("ls-a");
+    assertThat(Cli.run("fs", "ls", "-a", "/", "--meta", meta).out.lines())
+        .contains(".snapshots/", "lsr/");
+    assertThat(Cli.run("fs", "ls", "/", "--meta", meta).out.lines())
+        .contains("lsr/")
+        .doesNotContain(".snapshots/");
   }
 
   /** fs put printed a name's newline raw, where ls escapes it: one report became two lines. */

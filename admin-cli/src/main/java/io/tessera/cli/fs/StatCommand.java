@@ -191,8 +191,10 @@ public final class StatCommand extends ConnectedCommand {
     String name = Names.escaped(asEntry ? s.name() : s.path());
     return String.format(
         Locale.ROOT,
-        "%s %14d %s %-12s %s",
+        "%s %5s %5s %14d %s %-12s %s",
         Permissions.symbolic(s.directory(), s.mode()),
+        Integer.toUnsignedString(s.owner().uid()),
+        Integer.toUnsignedString(s.owner().gid()),
         s.size(),
         s.modified().toString().substring(0, 19).replace('T', ' '),
         layout,
