@@ -128,7 +128,6 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
     }
     reply.whenComplete(
         (r, err) -> {
-          answering.decrementAndGet();
           RpcReply out = err == null ? r : service.errorReply(err);
           if (err != null) {
             LOG.warn(
@@ -138,15 +137,19 @@ final class RpcServerHandler extends SimpleChannelInboundHandler<Frame> {
                 err.toString());
           }
           if (!ctx.channel().isActive()) {
+            answering.decrementAndGet();
             out.payload().release();
             return;
           }
           Frame response =
               Frame.response(frame.requestId(), frame.service(), out.header(), out.payload());
-          // one event-loop task both writes the reply and lets parked requests in
+          // one event-loop task writes the reply and lets parked requests in; the request counts
+          // as in progress until its reply is in the connection's outbound buffer, where
+          // writability sees it (a reply waiting for the event loop is memory too)
           Runnable send =
               () -> {
                 ctx.writeAndFlush(response);
+                answering.decrementAndGet();
                 readOnIfTaken(ctx);
               };
           if (ctx.executor().inEventLoop()) {
