@@ -83,14 +83,7 @@ public final class DataClient {
    */
   public CompletableFuture<Throwable> callForOutcome(
       String serverId, DataRequestProto.Builder request, ByteBuf payload) {
-    return call(serverId, request, payload)
-        .handle(
-            (r, e) -> {
-              if (r != null) {
-                r.payload().release();
-              }
-              return e == null ? null : Failures.cause(e);
-            });
+    return outcome(call(serverId, request, payload));
   }
 
   /**
@@ -100,15 +93,18 @@ public final class DataClient {
    */
   public CompletableFuture<Throwable> callPastProxy(
       String serverId, DataRequestProto.Builder request) {
-    return direct
-        .call(serverId, request, null)
-        .handle(
-            (r, e) -> {
-              if (r != null) {
-                r.payload().release();
-              }
-              return e == null ? null : Failures.cause(e);
-            });
+    return outcome(direct.call(serverId, request, null));
+  }
+
+  /** Null when the server did it, else why not (never exceptional); the reply is released. */
+  private static CompletableFuture<Throwable> outcome(CompletableFuture<DataServerReply> call) {
+    return call.handle(
+        (r, e) -> {
+          if (r != null) {
+            r.payload().release();
+          }
+          return e == null ? null : Failures.cause(e);
+        });
   }
 
   /**
