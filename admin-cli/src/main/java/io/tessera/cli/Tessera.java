@@ -36,7 +36,7 @@ import picocli.CommandLine.Command;
     exitCodeList = {
       "0:done",
       "1:refused or failed (the message says why)",
-      "2:bad usage",
+      "2:bad usage: an unknown option, or a malformed value (refused before any cluster is asked)",
       "3:cluster unreachable (no meta replica answered)",
       "4:data unreadable now (its servers are down beyond what its parity rebuilds)",
       "5:not authenticated, or not permitted (credentials, permissions, admin-only requests)"

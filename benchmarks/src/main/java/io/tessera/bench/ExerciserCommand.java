@@ -121,6 +121,7 @@ public final class ExerciserCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--size must give every process at least one --record: " + processes + " x " + record);
     }
+    CreateOptions o = layout.toOptions();
     List<ExerciserKind> kinds = all ? List.of(ExerciserKind.values()) : List.of(kind);
     List<TesseraFileSystem> fss = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(processes);
@@ -131,7 +132,6 @@ public final class ExerciserCommand implements Callable<Integer> {
       TesseraFileSystem fs = fss.get(0);
       fs.mkdirs(dir);
       String path = dir + "/exerciser-" + ProcessHandle.current().pid();
-      CreateOptions o = layout.toOptions();
       try (TesseraFile f =
           fs.createFile(path, (o == null ? CreateOptions.defaults() : o).overwrite(true))) {
         // sized first, as a checkpoint file is: no write is timed with a size update in it

@@ -205,15 +205,21 @@ public final class IorCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     blockBytes = DataSize.parse(block);
-    transferBytes = (int) DataSize.parse(transfer);
+    long transferAsked = DataSize.parse(transfer);
+    if (clients < 1
+        || runs < 1
+        || transferAsked < 1
+        || transferAsked > (1 << 30)
+        || blockBytes < transferAsked) {
+      throw new IllegalArgumentException(
+          "--clients and --runs must be >= 1, --transfer from 1 byte to 1 GiB and --block at"
+              + " least one --transfer");
+    }
+    transferBytes = (int) transferAsked;
     long warmBytes =
         (warmup.equals("block") ? blockBytes : DataSize.parse(warmup))
             / transferBytes
             * transferBytes;
-    if (clients < 1 || runs < 1 || transferBytes < 1 || blockBytes < transferBytes) {
-      throw new IllegalArgumentException(
-          "--clients and --runs must be >= 1 and --block at least one --transfer");
-    }
     if (blockBytes % transferBytes != 0) {
       // checkpoint records (47,001 bytes in LANL's MPI-IO Test) rarely divide a round block
       long whole = blockBytes / transferBytes * transferBytes;
@@ -236,10 +242,13 @@ public final class IorCommand implements Callable<Integer> {
     }
     int readerCount = restart && readers != null ? readers : clients;
     long readTransferBytes = readTransfer == null ? transferBytes : DataSize.parse(readTransfer);
-    if (readerCount < 1 || readTransferBytes < 1 || readTransferBytes > (1 << 30)) {
+    if ((readers != null && readers < 1)
+        || readTransferBytes < 1
+        || readTransferBytes > (1 << 30)) {
       throw new IllegalArgumentException(
           "--readers must be >= 1 and --read-transfer from 1 byte to 1 GiB");
     }
+    CreateOptions o = layout.toOptions();
     pattern = new IorPattern(clients, transferBytes, strided, filePerClient, unbuffered);
     SteadyState steady = SteadyState.of(warmupPasses);
     List<TesseraFileSystem> fss = new ArrayList<>();
@@ -250,7 +259,6 @@ public final class IorCommand implements Callable<Integer> {
       }
       TesseraFileSystem fs = fss.get(0);
       fs.mkdirs(dir);
-      CreateOptions o = layout.toOptions();
       CreateOptions opts = (o == null ? CreateOptions.defaults() : o).overwrite(true);
       String prefix =
           dir + (keep || readOnly ? "/ior-kept" : "/ior-" + ProcessHandle.current().pid());

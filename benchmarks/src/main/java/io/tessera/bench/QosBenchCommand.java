@@ -85,6 +85,10 @@ public final class QosBenchCommand implements Callable<Integer> {
     if (seconds < 3 || runs < 1 || threads < 1) {
       throw new IllegalArgumentException("--seconds at least 3, --runs and --threads at least 1");
     }
+    if (!List.of("ratios", "bursty", "limits", "overhead", "all").contains(experiment)) {
+      throw new IllegalArgumentException(
+          "--experiment " + experiment + ": ratios, bursty, limits, overhead or all");
+    }
     try (TesseraFileSystem admin = cluster.connect()) {
       if (admin.admin().status().dataServers().stream().allMatch(d -> d.proxyAddress().isEmpty())) {
         throw new IllegalArgumentException(
@@ -102,9 +106,7 @@ public final class QosBenchCommand implements Callable<Integer> {
           limits(admin);
           overhead();
         }
-        default ->
-            throw new IllegalArgumentException(
-                "--experiment " + experiment + ": ratios, bursty, limits, overhead or all");
+        default -> throw new IllegalStateException("checked above: " + experiment);
       }
       admin.admin().qos().reset(A);
       admin.admin().qos().reset(B);

@@ -110,6 +110,24 @@ public final class RebuildCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    CreateOptions layout;
+    try {
+      layout = CreateOptions.erasure(ec).stripeUnit(1 << 20);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--ec " + e.getMessage());
+    }
+    if (warmupSeconds < 0 || baselineSeconds < 1 || fgClients < 1) {
+      throw new IllegalArgumentException(
+          "--warmup must be >= 0, --baseline and --fg-clients >= 1; got "
+              + warmupSeconds
+              + ", "
+              + baselineSeconds
+              + " and "
+              + fgClients);
+    }
+    String[] km = ec.split("\\+");
+    int k = Integer.parseInt(km[0].trim());
+    int m = Integer.parseInt(km[1].trim());
     ClusterFile file = ClusterFile.read(clusterFile);
     ClusterFile.Node node =
         file.data().stream()
@@ -119,23 +137,6 @@ public final class RebuildCommand implements Callable<Integer> {
                 () ->
                     new IllegalArgumentException(
                         "no data server " + victim + " in " + clusterFile));
-    if (!ec.matches("\\d{1,3}\\+\\d{1,3}")) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "--ec must be K+M, e.g. 6+3; got " + ec);
-    }
-    if (warmupSeconds < 0 || baselineSeconds < 1) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(),
-          "--warmup must be >= 0 and --baseline "
-              + ">= 1 seconds; got "
-              + warmupSeconds
-              + " and "
-              + baselineSeconds);
-    }
-    String[] km = ec.split("\\+");
-    int k = Integer.parseInt(km[0]);
-    int m = Integer.parseInt(km[1]);
-    CreateOptions layout = CreateOptions.erasure(k, m).stripeUnit(1 << 20);
     long missBytes = DataSize.parse(shardBytes);
     try (TesseraFileSystem fs = cluster.connect()) {
       fs.mkdirs("/bench/rebuild", layout);

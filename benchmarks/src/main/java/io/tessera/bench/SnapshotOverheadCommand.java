@@ -2,12 +2,12 @@ package io.tessera.bench;
 
 import io.tessera.cli.options.ClusterOptions;
 import io.tessera.cli.options.LayoutOptions;
+import io.tessera.cli.options.PositiveDuration;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.common.config.DataSize;
-import io.tessera.common.config.Durations;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -73,10 +73,11 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
   String fileSize;
 
   @Option(
+      converter = PositiveDuration.class,
       names = "--duration",
       defaultValue = "30s",
       description = "length of each phase (default ${DEFAULT-VALUE})")
-  String duration;
+  Duration duration;
 
   @Option(
       names = "--keep",
@@ -128,13 +129,19 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    int transferBytes = (int) DataSize.parse(transfer);
-    long fileBytes = DataSize.parse(fileSize) / transferBytes * transferBytes;
-    Duration phaseLength = Durations.parse(duration);
-    if (rounds < 1) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "--rounds must be at least 1");
+    long transferAsked = DataSize.parse(transfer);
+    if (clients < 1 || rounds < 1 || keep < 0 || transferAsked < 1 || transferAsked > (1 << 30)) {
+      throw new IllegalArgumentException(
+          "--clients and --rounds must be at least 1, --keep at least 0, --transfer from 1 byte to"
+              + " 1 GiB");
     }
+    int transferBytes = (int) transferAsked;
+    long fileBytes = DataSize.parse(fileSize) / transferBytes * transferBytes;
+    if (fileBytes < 1) {
+      throw new IllegalArgumentException("--file-size must hold at least one --transfer");
+    }
+    CreateOptions o = layout.toOptions();
+    Duration phaseLength = duration;
     List<TesseraFileSystem> fss = new ArrayList<>();
     ExecutorService pool = Executors.newFixedThreadPool(clients + 1);
     try {
@@ -142,7 +149,6 @@ public final class SnapshotOverheadCommand implements Callable<Integer> {
         fss.add(cluster.connect());
       }
       TesseraFileSystem fs = fss.get(0);
-      CreateOptions o = layout.toOptions();
       fs.mkdirs(dir);
       List<String> files = new ArrayList<>();
       for (int i = 0; i < clients; i++) {

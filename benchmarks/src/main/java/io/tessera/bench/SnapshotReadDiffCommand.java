@@ -71,9 +71,12 @@ public final class SnapshotReadDiffCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     long bytes = DataSize.parse(size);
+    if (bytes < 1 || files < 1 || rounds < 1) {
+      throw new IllegalArgumentException("--size, --files and --rounds must be at least 1");
+    }
+    CreateOptions o = layout.toOptions();
     String tag = "bench-" + ProcessHandle.current().pid();
     try (TesseraFileSystem fs = cluster.connect()) {
-      CreateOptions o = layout.toOptions();
       fs.mkdirs(dir);
       String big = dir + "/big";
       fill(fs, big, bytes, (o == null ? CreateOptions.defaults() : o).overwrite(true), 1);

@@ -37,8 +37,13 @@ public final class CreateOptions {
     return erasure(k, 0);
   }
 
-  /** Reed-Solomon {@code k + m}: survives the loss of any {@code m} of the file's servers. */
+  /**
+   * Reed-Solomon {@code k + m}: survives the loss of any {@code m} of the file's servers.
+   *
+   * @throws IllegalArgumentException when k is below 1, m below 0 or k + m above 255
+   */
   public static CreateOptions erasure(int k, int m) {
+    StripeLayout.validateUnits(k, m);
     CreateOptions o = new CreateOptions();
     o.dataUnits = k;
     o.parityUnits = m;
@@ -49,7 +54,8 @@ public final class CreateOptions {
    * Reed-Solomon from its written form {@code "K+M"} (e.g. {@code "6+3"}), as the CLI's {@code
    * --ec} and the Hadoop and java.nio options {@code tessera.ec} take it.
    *
-   * @throws IllegalArgumentException when it is not two numbers joined by {@code +}
+   * @throws IllegalArgumentException when it is not two numbers joined by {@code +}, or they could
+   *     be no layout
    */
   public static CreateOptions erasure(String kPlusM) {
     String[] km = kPlusM.split("\\+");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.Tessera;
 import io.tessera.cli.options.ClusterOptions;
 import io.tessera.cli.options.ClusterPaths;
+import io.tessera.cli.options.PositiveDuration;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.FileCheck;
@@ -47,6 +48,7 @@ public final class FsckCommand implements Callable<Integer> {
   @Mixin ClusterOptions cluster;
 
   @Parameters(
+      converter = ClusterPaths.class,
       paramLabel = "PATH",
       defaultValue = "/",
       description = "file or directory to check (default: /)")
@@ -66,26 +68,20 @@ public final class FsckCommand implements Callable<Integer> {
   boolean repair;
 
   @Option(
+      converter = PositiveDuration.class,
       names = "--repair-timeout",
       defaultValue = "10m",
       paramLabel = "DURATION",
       description =
           "how long --repair waits for recovery to rewrite shards, e.g. 90s, 10m (default: ${DEFAULT-VALUE})")
-  String repairTimeoutText;
+  Duration repairTimeout;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    Duration repairTimeout;
-    try {
-      repairTimeout = Durations.parse(repairTimeoutText);
-    } catch (IllegalArgumentException e) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "--repair-timeout: " + e.getMessage());
-    }
     List<FileCheck> checks = new ArrayList<>();
     try (TesseraFileSystem fs = cluster.connect()) {
-      String root = ClusterPaths.absolute(path);
+      String root = path;
       FileStatus s = fs.stat(root);
       walk(fs, s, checks, out);
       if (repair && checks.stream().anyMatch(FileCheck::repairable)) {

@@ -1,6 +1,7 @@
 package io.tessera.cli.cluster;
 
 import io.tessera.cli.options.ClusterOptions;
+import io.tessera.cli.options.PositiveDuration;
 import io.tessera.cli.server.LocalServers;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
@@ -55,18 +56,19 @@ public final class RollingRestartCommand implements Callable<Integer> {
   Path dir;
 
   @Option(
+      converter = PositiveDuration.class,
       names = "--wait-timeout",
       paramLabel = "DURATION",
       defaultValue = "10m",
       description =
           "how long to wait for each server to be back (and its rebuild done) before giving up"
               + " (default: ${DEFAULT-VALUE})")
-  String waitTimeout;
+  Duration waitTimeout;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    Duration limit = Durations.parse(waitTimeout);
+    Duration limit = waitTimeout;
     LocalServers servers = new LocalServers(dir);
     cluster.useLocalCluster(dir);
     try (TesseraFileSystem fs = cluster.connect()) {

@@ -25,9 +25,15 @@ public final class ConsoleAuditCommand extends ConnectedCommand {
   boolean json;
 
   @Override
+  protected void checkArguments() {
+    if (limit < 1 || limit > 1000) {
+      throw new IllegalArgumentException("--limit " + limit + ": from 1 to 1000 entries");
+    }
+  }
+
+  @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    List<ConsoleAdmin.AuditEntry> entries =
-        fs.admin().console().audit(0, Math.max(1, Math.min(1000, limit)));
+    List<ConsoleAdmin.AuditEntry> entries = fs.admin().console().audit(0, limit);
     if (json) {
       CliJson.print(out(), entries);
       return 0;

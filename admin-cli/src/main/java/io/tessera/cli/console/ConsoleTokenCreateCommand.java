@@ -3,6 +3,7 @@ package io.tessera.cli.console;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ConsoleAdmin;
+import io.tessera.common.cluster.ConsoleTokenNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +35,13 @@ public final class ConsoleTokenCreateCommand extends ConnectedCommand {
       paramLabel = "FILE",
       description = "write the token to FILE (mode 0600) instead of printing it")
   Path output;
+
+  @Override
+  protected void checkArguments() {
+    if (!ConsoleTokenNames.valid(name)) {
+      throw new IllegalArgumentException("--name: " + ConsoleTokenNames.whyInvalid(name));
+    }
+  }
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {

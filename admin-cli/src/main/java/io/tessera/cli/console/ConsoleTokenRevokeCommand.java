@@ -2,6 +2,7 @@ package io.tessera.cli.console;
 
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.client.admin.ConsoleAdmin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -15,6 +16,11 @@ import picocli.CommandLine.Parameters;
 public final class ConsoleTokenRevokeCommand extends ConnectedCommand {
   @Parameters(paramLabel = "ID", description = "the token's id, or the token itself")
   String id;
+
+  @Override
+  protected void checkArguments() {
+    ConsoleAdmin.tokenId(id);
+  }
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {

@@ -1,6 +1,7 @@
 package io.tessera.cli.credentials;
 
 import io.tessera.ca.CertificateAuthority;
+import io.tessera.common.security.Identity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -36,6 +37,7 @@ public final class CaInitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    Identity.requireValidName(name);
     Path caDir = dir.resolve("ca");
     Files.createDirectories(caDir);
     CertificateAuthority ca = CertificateAuthority.create(caDir, name);

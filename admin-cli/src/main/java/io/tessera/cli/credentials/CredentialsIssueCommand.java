@@ -156,6 +156,10 @@ public final class CredentialsIssueCommand implements Callable<Integer> {
       if (uid < 0 || gid < 0 || groups.stream().anyMatch(g -> g < 0)) {
         throw new IllegalArgumentException("--uid, --gid and --groups are numbers from 0");
       }
+      if (role != null || !hosts.isEmpty()) {
+        throw new IllegalArgumentException(
+            "--role and --host are a server's (--server ID): a user's credentials carry neither");
+      }
       return Identity.user(who.user, uid, gid, groups, admin);
     }
     Identity.requireValidName(who.server);

@@ -2,6 +2,8 @@ package io.tessera.cli.credentials;
 
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.security.Identity;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -28,12 +30,25 @@ public final class CredentialsRevokeCommand extends ConnectedCommand {
   String serial;
 
   @Override
-  protected int run(TesseraFileSystem fs) throws Exception {
+  protected void checkArguments() {
     if ((name == null) == (serial == null)) {
       throw new IllegalArgumentException("give a NAME, or --serial HEX");
     }
+    if (serial != null && !serial.matches("[0-9a-fA-F]{1,40}")) {
+      throw new IllegalArgumentException(
+          "--serial "
+              + serial
+              + ": a serial is hexadecimal, as tessera credentials list shows it (e.g. 3f9a01)");
+    }
+    if (name != null) {
+      Identity.requireValidName(name);
+    }
+  }
+
+  @Override
+  protected int run(TesseraFileSystem fs) throws Exception {
     if (serial != null) {
-      fs.admin().credentials().revokeSerial(serial);
+      fs.admin().credentials().revokeSerial(serial.toLowerCase(Locale.ROOT));
       out().printf("Revoked the certificate with serial %s.%n", serial);
     } else {
       fs.admin().credentials().revoke(name, server);

@@ -10,6 +10,7 @@ import picocli.CommandLine.Parameters;
 /** chmod, chown and chgrp: one attribute change applied to each path named. */
 abstract class AttributeCommand extends ConnectedCommand {
   @Parameters(
+      converter = ClusterPaths.class,
       index = "1..*",
       arity = "1..*",
       paramLabel = "PATH",
@@ -29,7 +30,7 @@ abstract class AttributeCommand extends ConnectedCommand {
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     for (String p : paths) {
-      fs.setAttributes(ClusterPaths.absolute(p), change);
+      fs.setAttributes(p, change);
     }
     return 0;
   }

@@ -15,13 +15,17 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = "Write files to standard output.")
 public final class CatCommand extends ConnectedCommand {
-  @Parameters(paramLabel = "PATH", arity = "1..*", description = "files in the cluster")
+  @Parameters(
+      converter = ClusterPaths.class,
+      paramLabel = "PATH",
+      arity = "1..*",
+      description = "files in the cluster")
   List<String> paths;
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     for (String p : paths) {
-      try (TesseraFile f = fs.openFile(ClusterPaths.absolute(p));
+      try (TesseraFile f = fs.openFile(p);
           InputStream in = f.newInputStream(0)) {
         in.transferTo(System.out);
       }

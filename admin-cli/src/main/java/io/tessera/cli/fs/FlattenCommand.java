@@ -18,13 +18,17 @@ import picocli.CommandLine.Parameters;
           + " synced and kept open. Striped files are left as they are."
     })
 public final class FlattenCommand extends ConnectedCommand {
-  @Parameters(paramLabel = "PATH", arity = "1..*", description = "log files in the cluster")
+  @Parameters(
+      converter = ClusterPaths.class,
+      paramLabel = "PATH",
+      arity = "1..*",
+      description = "log files in the cluster")
   List<String> paths;
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     for (String p : paths) {
-      FileStatus s = fs.flatten(ClusterPaths.absolute(p));
+      FileStatus s = fs.flatten(p);
       if (s.log() == null) {
         out().printf("%s: striped, nothing to flatten%n", Names.escaped(s.path()));
       } else {

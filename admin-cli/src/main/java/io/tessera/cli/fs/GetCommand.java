@@ -37,7 +37,11 @@ public final class GetCommand extends ConnectedCommand {
       description = "replace an existing local file")
   boolean overwrite;
 
-  @Parameters(index = "0", paramLabel = "PATH", description = "file in the cluster")
+  @Parameters(
+      converter = ClusterPaths.class,
+      index = "0",
+      paramLabel = "PATH",
+      description = "file in the cluster")
   String remote;
 
   @Parameters(
@@ -50,7 +54,7 @@ public final class GetCommand extends ConnectedCommand {
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    try (TesseraFile f = fs.openFile(ClusterPaths.absolute(remote))) {
+    try (TesseraFile f = fs.openFile(remote)) {
       Path target =
           Files.isDirectory(local)
               ? local.resolve(Path.of(f.path()).getFileName().toString())

@@ -21,12 +21,15 @@ import picocli.CommandLine.Parameters;
           + " holding locks keeps them until its lease runs out (tessera.meta.region-lease)."
     })
 public final class LocksCommand extends ConnectedCommand {
-  @Parameters(paramLabel = "PATH", description = "a file in the cluster")
+  @Parameters(
+      converter = ClusterPaths.class,
+      paramLabel = "PATH",
+      description = "a file in the cluster")
   String path;
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    String p = ClusterPaths.absolute(path);
+    String p = path;
     List<RegionHolder> holders = fs.regionHolders(p);
     if (holders.isEmpty()) {
       out().printf("%s: no region locks or sharing intents%n", Names.escaped(p));

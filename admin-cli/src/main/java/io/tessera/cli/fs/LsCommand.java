@@ -49,7 +49,11 @@ public final class LsCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
 
-  @Parameters(paramLabel = "PATH", defaultValue = "/", description = "paths to list (default /)")
+  @Parameters(
+      converter = ClusterPaths.class,
+      paramLabel = "PATH",
+      defaultValue = "/",
+      description = "paths to list (default /)")
   List<String> paths;
 
   private boolean first = true;
@@ -59,7 +63,7 @@ public final class LsCommand extends ConnectedCommand {
     List<Map<String, Object>> rows = new ArrayList<>();
     boolean headers = !json && (paths.size() > 1 || recursive);
     for (String p : paths) {
-      FileStatus s = fs.stat(ClusterPaths.absolute(p));
+      FileStatus s = fs.stat(p);
       list(fs, s, headers, rows);
     }
     if (json) {

@@ -34,8 +34,17 @@ public final class MkdirCommand extends ConnectedCommand {
 
   @Mixin LayoutOptions layout;
 
-  @Parameters(paramLabel = "PATH", arity = "1..*", description = "directories to create")
+  @Parameters(
+      converter = ClusterPaths.class,
+      paramLabel = "PATH",
+      arity = "1..*",
+      description = "directories to create")
   List<String> paths;
+
+  @Override
+  protected void checkArguments() {
+    layout.toOptions(); // --ec and --stripe-unit, before anything is created
+  }
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
@@ -44,7 +53,7 @@ public final class MkdirCommand extends ConnectedCommand {
       o.widerThanCluster(force);
     }
     for (String p : paths) {
-      fs.mkdir(ClusterPaths.absolute(p), parents, o);
+      fs.mkdir(p, parents, o);
     }
     return 0;
   }

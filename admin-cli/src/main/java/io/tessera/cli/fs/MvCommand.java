@@ -19,21 +19,20 @@ public final class MvCommand extends ConnectedCommand {
       description = "refuse (exit 1) instead of replacing an existing target")
   boolean noClobber;
 
-  @Parameters(index = "0", paramLabel = "SOURCE")
+  @Parameters(converter = ClusterPaths.class, index = "0", paramLabel = "SOURCE")
   String source;
 
-  @Parameters(index = "1", paramLabel = "TARGET")
+  @Parameters(converter = ClusterPaths.class, index = "1", paramLabel = "TARGET")
   String target;
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    String src = ClusterPaths.absolute(source);
-    String dst = ClusterPaths.absolute(target);
+    String dst = target;
     // like mv(1): into an existing directory, keeping the name
-    if (fs.exists(dst) && fs.stat(dst).directory() && !fs.stat(src).directory()) {
-      dst = (dst.endsWith("/") ? dst : dst + "/") + fs.stat(src).name();
+    if (fs.exists(dst) && fs.stat(dst).directory() && !fs.stat(source).directory()) {
+      dst = (dst.endsWith("/") ? dst : dst + "/") + fs.stat(source).name();
     }
-    fs.rename(src, dst, !noClobber);
+    fs.rename(source, dst, !noClobber);
     return 0;
   }
 }

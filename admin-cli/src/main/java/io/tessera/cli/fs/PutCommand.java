@@ -75,6 +75,7 @@ public final class PutCommand extends ConnectedCommand {
   String local;
 
   @Parameters(
+      converter = ClusterPaths.class,
       index = "1",
       paramLabel = "PATH",
       description =
@@ -85,6 +86,11 @@ public final class PutCommand extends ConnectedCommand {
   @Override
   protected Map<String, String> settings() {
     return Map.of(ClientConfigKeys.Streams.SYNC_ON_CLOSE.key(), "false");
+  }
+
+  @Override
+  protected void checkArguments() {
+    layout.toOptions(); // --ec and --stripe-unit, before anything is created
   }
 
   @Override
@@ -168,7 +174,7 @@ public final class PutCommand extends ConnectedCommand {
 
   /** PATH, or for an existing directory the local file's name inside it (as cp does). */
   private String targetPath(TesseraFileSystem fs, Path source) throws IOException {
-    String target = ClusterPaths.absolute(remote);
+    String target = remote;
     if (target.length() > 1 && target.endsWith("/")) {
       target = target.substring(0, target.length() - 1);
     }

@@ -20,13 +20,17 @@ public final class RmCommand extends ConnectedCommand {
       description = "remove directories and everything in them")
   boolean recursive;
 
-  @Parameters(paramLabel = "PATH", arity = "1..*", description = "what to remove")
+  @Parameters(
+      converter = ClusterPaths.class,
+      paramLabel = "PATH",
+      arity = "1..*",
+      description = "what to remove")
   List<String> paths;
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     for (String p : paths) {
-      fs.delete(ClusterPaths.absolute(p), recursive);
+      fs.delete(p, recursive);
     }
     return 0;
   }

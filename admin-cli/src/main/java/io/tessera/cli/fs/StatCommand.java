@@ -26,12 +26,15 @@ public final class StatCommand extends ConnectedCommand {
   @Option(names = "--json", description = "print JSON for scripts")
   boolean json;
 
-  @Parameters(paramLabel = "PATH", description = "the file or directory")
+  @Parameters(
+      converter = ClusterPaths.class,
+      paramLabel = "PATH",
+      description = "the file or directory")
   String path;
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    FileStatus s = fs.stat(ClusterPaths.absolute(path));
+    FileStatus s = fs.stat(path);
     if (json) {
       out()
           .println(

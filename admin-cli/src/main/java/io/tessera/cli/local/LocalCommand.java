@@ -2,6 +2,7 @@ package io.tessera.cli.local;
 
 import io.tessera.cli.SettingsCommand;
 import io.tessera.cli.console.ConsoleTokenCreateCommand;
+import io.tessera.cli.options.PositiveDuration;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.LayoutPolicy;
 import io.tessera.client.TesseraFileSystem;
@@ -10,7 +11,6 @@ import io.tessera.client.admin.ConsoleAdmin;
 import io.tessera.client.admin.QosApp;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
-import io.tessera.common.config.Durations;
 import io.tessera.common.proto.LayoutPolicyProto;
 import io.tessera.common.rpc.HostPort;
 import io.tessera.localcluster.ClusterPlan;
@@ -113,10 +113,11 @@ public final class LocalCommand implements Callable<Integer> {
   Map<String, String> defines = new HashMap<>();
 
   @Option(
+      converter = PositiveDuration.class,
       names = "--ready-timeout",
       defaultValue = "120s",
       description = "how long to wait for the cluster to " + "come up (default: ${DEFAULT-VALUE})")
-  String readyTimeout;
+  Duration readyTimeout;
 
   @Override
   public Integer call() throws Exception {
@@ -195,7 +196,7 @@ public final class LocalCommand implements Callable<Integer> {
                   }
                 },
                 "local-shutdown"));
-    ClusterStatus status = cluster.awaitReady(Durations.parse(readyTimeout));
+    ClusterStatus status = cluster.awaitReady(readyTimeout);
     if (plan.http()) {
       ensureConsoleToken(cluster);
     }

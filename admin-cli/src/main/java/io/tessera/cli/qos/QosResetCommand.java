@@ -15,6 +15,11 @@ public final class QosResetCommand extends ConnectedCommand {
   String app;
 
   @Override
+  protected void checkArguments() {
+    QosArguments.checkApp(app);
+  }
+
+  @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     fs.admin().qos().reset(app);
     out().println(app + ": weight 1, no reservation, no limit");

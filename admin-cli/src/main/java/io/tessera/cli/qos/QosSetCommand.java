@@ -3,7 +3,6 @@ package io.tessera.cli.qos;
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.QosApp;
-import io.tessera.common.config.DataSize;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -54,6 +53,18 @@ public final class QosSetCommand extends ConnectedCommand {
   Boolean workConserving;
 
   @Override
+  protected void checkArguments() {
+    QosArguments.checkApp(app);
+    QosArguments.checkWeight(weight);
+    if (reservation != null) {
+      QosArguments.rate("--reservation", reservation);
+    }
+    if (limit != null) {
+      QosArguments.rate("--limit", limit);
+    }
+  }
+
+  @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     QosApp current =
         fs.admin().qos().list().stream()
@@ -65,21 +76,12 @@ public final class QosSetCommand extends ConnectedCommand {
             app,
             weight != null ? weight : current.weight(),
             reservation != null
-                ? rate("--reservation", reservation)
+                ? QosArguments.rate("--reservation", reservation)
                 : current.reservationBytesPerSec(),
-            limit != null ? rate("--limit", limit) : current.limitBytesPerSec(),
+            limit != null ? QosArguments.rate("--limit", limit) : current.limitBytesPerSec(),
             workConserving != null ? workConserving : current.workConserving());
     fs.admin().qos().set(next);
     out().println(QosListCommand.describe(next));
     return 0;
-  }
-
-  private static long rate(String option, String value) {
-    try {
-      return DataSize.parse(value);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          option + " " + value + ": not a size in bytes per second (write it like 10M or 1G)");
-    }
   }
 }

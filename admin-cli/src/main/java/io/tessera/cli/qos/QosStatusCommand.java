@@ -3,10 +3,11 @@ package io.tessera.cli.qos;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.tessera.cli.ConnectedCommand;
+import io.tessera.cli.options.PositiveDuration;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.QosStatus;
-import io.tessera.common.config.Durations;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,15 +26,16 @@ public final class QosStatusCommand extends ConnectedCommand {
   boolean json;
 
   @Option(
+      converter = PositiveDuration.class,
       names = "--window",
       paramLabel = "DURATION",
       defaultValue = "2s",
       description = "how long to watch (default: ${DEFAULT-VALUE})")
-  String window;
+  Duration window;
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    QosStatus s = fs.admin().qos().status(Durations.parse(window));
+    QosStatus s = fs.admin().qos().status(window);
     PrintWriter out = out();
     if (json) {
       out.println(

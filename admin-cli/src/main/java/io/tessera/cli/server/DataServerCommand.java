@@ -1,5 +1,6 @@
 package io.tessera.cli.server;
 
+import io.tessera.common.cluster.ServerIds;
 import io.tessera.common.config.Config;
 import io.tessera.data.server.DataServer;
 import io.tessera.data.server.DataServerConfigKeys;
@@ -52,6 +53,11 @@ public final class DataServerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    ServerIds.requireValid(id);
+    if (port != null && (port < 0 || port > 65535)) {
+      throw new IllegalArgumentException(
+          "--port " + port + ": a port is 1 to 65535 (0: any free one)");
+    }
     server.redirectOutput();
     Config c = server.config().with(DataServerConfigKeys.Server.META_ADDRESSES, meta);
     if (port != null) {

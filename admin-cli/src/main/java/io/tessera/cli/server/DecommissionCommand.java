@@ -2,9 +2,11 @@ package io.tessera.cli.server;
 
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.cli.Tessera;
+import io.tessera.cli.options.PositiveDuration;
 import io.tessera.cli.recover.RecoverStatusCommand;
 import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.ClusterStatus;
+import io.tessera.common.cluster.ServerIds;
 import io.tessera.common.config.DataSize;
 import io.tessera.common.config.Durations;
 import java.time.Duration;
@@ -38,22 +40,21 @@ public final class DecommissionCommand extends ConnectedCommand {
   boolean waitUntilRetired;
 
   @Option(
+      converter = PositiveDuration.class,
       names = "--wait-timeout",
       defaultValue = "1h",
       paramLabel = "DURATION",
       description =
           "with --wait: give up waiting after this long (the drain goes on); default ${DEFAULT-VALUE}")
-  String timeout;
+  Duration waitTimeout;
+
+  @Override
+  protected void checkArguments() {
+    ServerIds.requireValid(server);
+  }
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    Duration limit;
-    try {
-      limit = Durations.parse(timeout);
-    } catch (IllegalArgumentException e) {
-      throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "--wait-timeout: " + e.getMessage());
-    }
     out().println(fs.admin().decommission(server));
     if (!waitUntilRetired) {
       out()
@@ -63,7 +64,7 @@ public final class DecommissionCommand extends ConnectedCommand {
                   + " retired.");
       return 0;
     }
-    long deadline = System.nanoTime() + limit.toNanos();
+    long deadline = System.nanoTime() + waitTimeout.toNanos();
     String last = "";
     while (System.nanoTime() - deadline < 0) {
       ClusterStatus s = fs.admin().status();
@@ -99,7 +100,11 @@ public final class DecommissionCommand extends ConnectedCommand {
       }
       Thread.sleep(1000);
     }
-    err().println("Still draining after " + timeout + "; it goes on (see tessera recover status).");
+    err()
+        .println(
+            "Still draining after "
+                + Durations.format(waitTimeout)
+                + "; it goes on (see tessera recover status).");
     return Tessera.EXIT_FAILED;
   }
 }

@@ -2,6 +2,7 @@ package io.tessera.cli.server;
 
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.cluster.ServerIds;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -18,6 +19,11 @@ public final class RecommissionCommand extends ConnectedCommand {
       paramLabel = "ID",
       description = "the data server's id, as tessera cluster status lists it")
   String server;
+
+  @Override
+  protected void checkArguments() {
+    ServerIds.requireValid(server);
+  }
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {

@@ -2,6 +2,7 @@ package io.tessera.cli.server;
 
 import io.tessera.cli.ConnectedCommand;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.cluster.ServerIds;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -29,6 +30,11 @@ public final class RemoveCommand extends ConnectedCommand {
               + "live versions only, so their reads then decode around it (and fail where a file lost more units than it has "
               + "parity)")
   boolean force;
+
+  @Override
+  protected void checkArguments() {
+    ServerIds.requireValid(server);
+  }
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {

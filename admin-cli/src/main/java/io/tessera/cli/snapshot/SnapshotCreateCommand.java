@@ -23,6 +23,11 @@ public final class SnapshotCreateCommand extends ConnectedCommand {
   String name;
 
   @Override
+  protected void checkArguments() {
+    SnapshotArguments.checkNames(name);
+  }
+
+  @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     SnapshotInfo s = fs.admin().snapshots().create(name);
     out()

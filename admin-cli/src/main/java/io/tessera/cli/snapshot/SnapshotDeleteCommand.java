@@ -16,6 +16,11 @@ public final class SnapshotDeleteCommand extends ConnectedCommand {
   String name;
 
   @Override
+  protected void checkArguments() {
+    SnapshotArguments.checkNames(name);
+  }
+
+  @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     fs.admin().snapshots().delete(name);
     out().printf("Snapshot %s deleted; its space is freed in the background%n", name);

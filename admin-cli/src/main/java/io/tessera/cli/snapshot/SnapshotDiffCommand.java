@@ -30,6 +30,11 @@ public final class SnapshotDiffCommand extends ConnectedCommand {
   boolean json;
 
   @Override
+  protected void checkArguments() {
+    SnapshotArguments.checkNames(from, to);
+  }
+
+  @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     long start = System.nanoTime();
     List<SnapshotChange> changes = fs.admin().snapshots().diff(from, to);

@@ -40,6 +40,11 @@ public final class SnapshotRestoreCommand extends ConnectedCommand {
   boolean yes;
 
   @Override
+  protected void checkArguments() {
+    SnapshotArguments.checkNames(name);
+  }
+
+  @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     if (all == (path != null)) {
       err().println("Give either a PATH or --all (tessera snapshot restore --help)");

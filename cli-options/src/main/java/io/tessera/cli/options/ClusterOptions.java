@@ -2,6 +2,7 @@ package io.tessera.cli.options;
 
 import io.tessera.client.ClientConfigKeys;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.cluster.AppIds;
 import io.tessera.common.cluster.ClusterFile;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.Durations;
@@ -14,6 +15,7 @@ import io.tessera.common.status.TesseraException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -152,6 +154,29 @@ public final class ClusterOptions {
     return out;
   }
 
+  /**
+   * Refuses a malformed --app-id or --timeout as bad usage before the cluster is asked anything: a
+   * cluster would refuse the first, and the second could never be met.
+   */
+  private void checkAppIdAndTimeout() {
+    if (!AppIds.valid(appId)) {
+      throw new IllegalArgumentException("--app-id: " + AppIds.whyInvalid(appId));
+    }
+    Duration t;
+    try {
+      t = Durations.parse(timeout);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--timeout " + e.getMessage());
+    }
+    if (t.isZero() || t.isNegative()) {
+      throw new IllegalArgumentException(
+          "--timeout "
+              + timeout
+              + ": must be more than 0, the time a command gives the meta leader to answer (e.g."
+              + " 5s)");
+    }
+  }
+
   /** A connected client; close it when done. */
   public TesseraFileSystem connect() throws IOException {
     return connect(Map.of());
@@ -174,11 +199,7 @@ public final class ClusterOptions {
     }
     conf.put(ClientConfigKeys.Cluster.META.key(), metaAddresses());
     conf.put(ClientConfigKeys.Cluster.APP_ID.key(), appId);
-    try {
-      Durations.parse(timeout);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--timeout " + e.getMessage());
-    }
+    checkAppIdAndTimeout();
     conf.put(ClientConfigKeys.Cluster.META_RETRY_FOR.key(), timeout);
     conf.putAll(overrides);
     Config config = Config.of(conf);

@@ -147,7 +147,7 @@ public final class ConsoleAdmin {
 
   /** Revokes a token by id (or by its whole bearer string); NOT_FOUND when there is none. */
   public void revoke(String idOrBearer) throws IOException {
-    String id = parse(idOrBearer).map(p -> p[0]).orElse(idOrBearer);
+    String id = tokenId(idOrBearer);
     Futures.get(
         meta.call(
             MetaRequestProto.newBuilder()
@@ -155,6 +155,23 @@ public final class ConsoleAdmin {
                     ConsoleTokenSetRequestProto.newBuilder()
                         .setToken(ConsoleTokenProto.newBuilder().setId(id))
                         .setRevoke(true))));
+  }
+
+  /**
+   * The id a token is revoked by: {@code idOrBearer} itself, or the id inside a whole token.
+   *
+   * @throws IllegalArgumentException when it is neither
+   */
+  public static String tokenId(String idOrBearer) {
+    String id = parse(idOrBearer).map(p -> p[0]).orElse(idOrBearer);
+    if (!id.matches("[a-z0-9]{4,32}")) {
+      throw new IllegalArgumentException(
+          "'"
+              + idOrBearer
+              + "' is neither a console token's id (4 to 32 lowercase letters or digits, as"
+              + " tessera console token list shows) nor a whole token");
+    }
+    return id;
   }
 
   /** Appends an action to the audit log; returns it numbered. */

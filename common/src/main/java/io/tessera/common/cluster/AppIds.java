@@ -14,4 +14,13 @@ public final class AppIds {
   public static boolean valid(String id) {
     return !id.isEmpty() && id.length() <= MAX_LENGTH && id.matches("[A-Za-z0-9._-]+");
   }
+
+  /** Why {@code id} is refused, for the error a user sees. */
+  public static String whyInvalid(String id) {
+    return "application name '"
+        + id
+        + "': 1 to "
+        + MAX_LENGTH
+        + " letters, digits, '.', '_' or '-'";
+  }
 }

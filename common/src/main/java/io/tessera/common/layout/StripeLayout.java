@@ -86,6 +86,11 @@ public final class StripeLayout {
       throw new IllegalArgumentException(
           "stripe unit " + stripeUnit + " must be a power of two from 4 KiB to 64 MiB");
     }
+    validateUnits(dataUnits, parityUnits);
+  }
+
+  /** Throws with a message a user can act on when k+m could be no file's layout. */
+  public static void validateUnits(int dataUnits, int parityUnits) {
     if (dataUnits < 1) {
       throw new IllegalArgumentException(
           "a layout needs at least one data unit (k >= 1), got " + dataUnits);

@@ -1,5 +1,6 @@
 package io.tessera.data.server;
 
+import io.tessera.common.cluster.ServerIds;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,10 +13,7 @@ final class ServerIdentity {
   private ServerIdentity() {}
 
   static void claim(Path dir, String id) throws IOException {
-    if (id == null || !id.matches("[A-Za-z0-9._-]{1,64}")) {
-      throw new IllegalArgumentException(
-          "server id '" + id + "' must be 1-64 letters, digits, '.', '_' or '-'");
-    }
+    ServerIds.requireValid(id);
     Files.createDirectories(dir);
     Path f = dir.resolve(FILE);
     if (Files.exists(f)) {

@@ -2,6 +2,7 @@ package io.tessera.meta.server;
 
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.cluster.ServerIds;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.HeartbeatResponseProto;
 import io.tessera.common.proto.StatusProto;
@@ -49,7 +50,7 @@ final class HeartbeatHandler implements RpcService {
     HeartbeatRequestProto hb;
     try {
       hb = HeartbeatRequestProto.parseFrom(call.header());
-      if (!hb.getServerId().matches("[A-Za-z0-9._-]{1,64}")) {
+      if (!ServerIds.valid(hb.getServerId())) {
         return done(
             error(
                 StatusProto.INVALID_ARGUMENT, "server id '" + hb.getServerId() + "' is not valid"));

@@ -1,5 +1,6 @@
 package io.tessera.meta.state;
 
+import io.tessera.common.cluster.ConsoleTokenNames;
 import io.tessera.common.proto.ConsoleTokenProto;
 import io.tessera.common.proto.ConsoleTokensProto;
 import io.tessera.common.proto.MetaRequestProto;
@@ -12,9 +13,6 @@ import java.util.List;
  * tokens, across restarts and leader changes.
  */
 final class ConsoleTokenOp implements NamespaceOp {
-  /** Longest token name. */
-  static final int MAX_NAME = 64;
-
   @Override
   public List<String> paths(MetaRequestProto req) {
     return List.of();
@@ -52,15 +50,9 @@ final class ConsoleTokenOp implements NamespaceOp {
     if (revoke) {
       return;
     }
-    String name = token.getName();
-    if (name.isEmpty() || name.length() > MAX_NAME || !name.matches("[A-Za-z0-9._@-]+")) {
+    if (!ConsoleTokenNames.valid(token.getName())) {
       throw new NamespaceException(
-          StatusProto.INVALID_ARGUMENT,
-          "console token name '"
-              + name
-              + "': 1 to "
-              + MAX_NAME
-              + " letters, digits, '.', '_', '@' or '-'");
+          StatusProto.INVALID_ARGUMENT, ConsoleTokenNames.whyInvalid(token.getName()));
     }
     if (token.getSecretSha256().size() != 32) {
       throw new NamespaceException(

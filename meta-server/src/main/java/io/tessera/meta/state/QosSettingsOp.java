@@ -39,13 +39,7 @@ final class QosSettingsOp implements NamespaceOp {
   private static void check(QosAppProto app, boolean reset) {
     String name = app.getApp();
     if (!AppIds.valid(name)) {
-      throw new NamespaceException(
-          StatusProto.INVALID_ARGUMENT,
-          "application name '"
-              + name
-              + "': 1 to "
-              + AppIds.MAX_LENGTH
-              + " letters, digits, '.', '_' or '-'");
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, AppIds.whyInvalid(name));
     }
     if (reset) {
       return;

@@ -1,5 +1,6 @@
 package io.tessera.meta.state;
 
+import io.tessera.common.cluster.SnapshotNames;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.proto.SnapshotProto;
 import io.tessera.common.proto.StatusProto;
@@ -9,26 +10,18 @@ import io.tessera.meta.proto.SnapshotCommitProto;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * The replicated side of snapshots: how each logged snapshot step changes the catalog, the pending
  * attempt and the global epoch. Every replica applies them identically.
  */
 public final class SnapshotCatalog {
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
-
   private SnapshotCatalog() {}
 
   /** Refuses names that could not be a directory under /.snapshots. */
   public static void checkName(String name) {
-    if (name == null || !NAME.matcher(name).matches()) {
-      throw new NamespaceException(
-          StatusProto.INVALID_ARGUMENT,
-          "snapshot name '"
-              + name
-              + "' is not valid: use 1 to"
-              + " 128 letters, digits, '.', '_' or '-', starting with a letter or digit");
+    if (!SnapshotNames.valid(name)) {
+      throw new NamespaceException(StatusProto.INVALID_ARGUMENT, SnapshotNames.whyInvalid(name));
     }
   }
 
