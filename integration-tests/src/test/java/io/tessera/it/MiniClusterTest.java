@@ -727,8 +727,65 @@ class MiniClusterTest {
     assertThat(dir.err.strip().lines())
         .singleElement()
         .asString()
-        .contains("is a directory", "tar c");
+        .contains("is a directory", "-r copies it");
     assertThat(fs.exists("/piped/dir")).isFalse();
+  }
+
+  /**
+   * 200 small files took 200 puts, each a JVM start of its own (1.56 s apiece). A tree is one put
+   * and one get: the same files, bytes and directories come back, links are skipped and said so, a
+   * put's copy in flight is not fetched, and a second put without -f stops at the first file that
+   * exists.
+   */
+  @Test
+  void aTreeOfSmallFilesIsOnePutAndOneGet(@TempDir Path local) throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    Path tree = Files.createDirectories(local.resolve("results"));
+    Files.createDirectories(tree.resolve("run-1/logs"));
+    Files.createDirectories(tree.resolve("empty"));
+    Random random = new Random(5);
+    Map<String, byte[]> written = new java.util.TreeMap<>();
+    for (int i = 0; i < 60; i++) {
+      String name = (i % 3 == 0 ? "run-1/" : i % 5 == 0 ? "run-1/logs/" : "") + "part-" + i;
+      byte[] data = new byte[i == 7 ? 300_000 : i == 8 ? 0 : random.nextInt(5000)];
+      random.nextBytes(data);
+      Files.write(tree.resolve(name), data);
+      written.put(name, data);
+    }
+    Files.createSymbolicLink(tree.resolve("latest"), tree.resolve("run-1"));
+
+    Cli put = Cli.run("fs", "put", "-r", tree.toString(), "/trees", "--meta", meta);
+
+    assertThat(put.code).as(put.err).isZero();
+    assertThat(put.err)
+        .contains("put /trees ", "60 files, 3 directories below it")
+        .contains("skipped 1 that are neither files nor directories");
+    assertThat(fs.exists("/trees/latest")).as("a link is not followed").isFalse();
+    assertThat(fs.stat("/trees/empty").directory()).isTrue();
+    try (OutputStream inFlight =
+        fs.create("/trees/.part-9.tessera-part-4242", CreateOptions.defaults())) {
+      inFlight.write(1);
+    }
+
+    Path back = Files.createDirectories(local.resolve("back"));
+    Cli get = Cli.run("fs", "get", "-r", "/trees", back.toString(), "--meta", meta);
+
+    assertThat(get.code).as(get.err).isZero();
+    assertThat(get.err).contains("get /trees ", "60 files, 3 directories below it");
+    for (Map.Entry<String, byte[]> e : written.entrySet()) {
+      assertThat(back.resolve("trees").resolve(e.getKey())).hasBinaryContent(e.getValue());
+    }
+    assertThat(back.resolve("trees/empty")).isEmptyDirectory();
+    assertThat(back.resolve("trees/.part-9.tessera-part-4242")).doesNotExist();
+
+    // into an existing directory, as cp -r: /trees/run-1, which the first put made
+    Cli again =
+        Cli.run("fs", "put", "-r", tree.resolve("run-1").toString(), "/trees", "--meta", meta);
+    assertThat(again.code).as(again.err).isEqualTo(1);
+    assertThat(again.err).contains("already exists (--overwrite replaces it)", "put -r stopped");
+    Cli notRecursive = Cli.run("fs", "get", "/trees", back.toString(), "--meta", meta);
+    assertThat(notRecursive.code).isEqualTo(2);
+    assertThat(notRecursive.err).contains("/trees is a directory: -r copies it");
   }
 
   @Test

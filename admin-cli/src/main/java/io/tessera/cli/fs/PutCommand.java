@@ -4,23 +4,18 @@ import io.tessera.cli.ConnectedCommand;
 import io.tessera.cli.options.ClusterPaths;
 import io.tessera.cli.options.LayoutOptions;
 import io.tessera.client.ClientConfigKeys;
-import io.tessera.client.CreateOptions;
-import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
-import io.tessera.common.status.TesseraException.AlreadyExistsException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,9 +26,13 @@ import picocli.CommandLine.Parameters;
     name = "put",
     mixinStandardHelpOptions = true,
     description = {
-      "Copy a local file into the cluster, with a progress bar, then the rate.",
+      "Copy a local file (or with -r a directory tree) into the cluster, with a progress bar, then"
+          + " the rate.",
       "Missing parent directories are created. The layout comes from --ec/--stripe-unit, else from the target directory, else the cluster default.",
       "LOCAL - reads standard input (tar c dir | tessera fs put - /backups/dir.tar); a pipe works too.",
+      "With -r, LOCAL's files and directories are copied below PATH (below PATH/LOCAL's name when PATH"
+          + " is an existing directory, as cp -r does), several files at once; symbolic links and"
+          + " special files are skipped and counted.",
       "The file is written under a hidden name (.NAME.tessera-part-PID) and renamed into place when complete: "
           + "an interrupted put leaves nothing behind, and a file it replaces (--overwrite) stays whole until then. "
           + "A put killed outright leaves its copy, which the cluster removes once tessera.client.partial-lease "
@@ -42,15 +41,14 @@ import picocli.CommandLine.Parameters;
           + " power loss, a name a put gave points at the whole file. --no-sync skips that wait."
     })
 public final class PutCommand extends ConnectedCommand {
-  /** The longest name the namespace takes, in UTF-8 bytes. */
-  static final int MAX_NAME_BYTES = 255;
-
   @Mixin LayoutOptions layout;
 
   @Option(
       names = {"-f", "--overwrite"},
       description = "replace an existing file")
   boolean overwrite;
+
+  @Mixin TreeOptions treeOptions;
 
   @Option(
       names = "--no-sync",
@@ -71,7 +69,7 @@ public final class PutCommand extends ConnectedCommand {
   @Parameters(
       index = "0",
       paramLabel = "LOCAL",
-      description = "local file to copy, or - for standard input")
+      description = "local file to copy, or - for standard input, or with -r a directory")
   String local;
 
   @Parameters(
@@ -91,88 +89,82 @@ public final class PutCommand extends ConnectedCommand {
   @Override
   protected void checkArguments() {
     layout.toOptions(); // --ec and --stripe-unit, before anything is created
+    treeOptions.check();
   }
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     Path source = local.equals("-") ? null : Path.of(local);
-    if (source != null && Files.isDirectory(source)) {
-      throw new IllegalArgumentException(
-          local
-              + " is a directory; put copies one file (tar c "
-              + local
-              + " | tessera fs put - PATH, or put its files one by one)");
-    }
-    if (source != null && !Files.exists(source)) {
+    if (source != null && !Files.exists(source, LinkOption.NOFOLLOW_LINKS)) {
       throw new NoSuchFileException(local, null, "no such local file");
+    }
+    if (source != null && Files.isDirectory(source)) {
+      if (!treeOptions.recursive) {
+        throw new IllegalArgumentException(
+            local + " is a directory: -r copies it and everything below it");
+      }
+      return putTree(fs, source);
     }
     // standard input and pipes have no size known in advance: the progress bar counts up
     long size =
         source != null && Files.isRegularFile(source) ? Files.size(source) : Transfer.UNKNOWN_SIZE;
     String target = targetPath(fs, source);
     String parent = target.substring(0, Math.max(1, target.lastIndexOf('/')));
-    fs.mkdirs(parent);
-    if (!overwrite && fs.exists(target)) {
-      throw new AlreadyExistsException(
-          Names.escaped(target) + " already exists (--overwrite replaces it)");
-    }
-    // written under a hidden name and renamed when complete: an interrupted put leaves no
-    // half-written file behind, and the file it would replace stays whole until then
-    String partial =
-        parent.replaceAll("/$", "")
-            + "/"
-            + partialName(
-                target.substring(target.lastIndexOf('/') + 1), ProcessHandle.current().pid());
-    Duration lease = fs.async().partialLease();
-    CreateOptions o = layout.toOptions();
-    o = (o == null ? CreateOptions.defaults() : o).overwrite(true).partial(lease);
-    Thread onInterrupt = new Thread(() -> removeQuietly(fs, partial), "put-interrupted");
-    Runtime.getRuntime().addShutdownHook(onInterrupt);
-    boolean renamed = false;
-    ScheduledExecutorService renewer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "put-lease");
-              t.setDaemon(true);
-              return t;
-            });
-    try {
-      try (TesseraFile f = fs.createFile(partial, o);
-          InputStream in =
+    try (Upload upload = new Upload(fs, layout.toOptions(), overwrite, !noSync)) {
+      fs.mkdirs(parent);
+      try (InputStream in =
               source == null
                   ? new FilterInputStream(System.in) {
                     @Override
                     public void close() {} // standard input stays open
                   }
-                  : Files.newInputStream(source)) {
-        // a put killed outright stops renewing: the cluster removes its copy once the lease runs
-        // out
-        long every = Math.max(1, lease.toMillis() / 3);
-        renewer.scheduleWithFixedDelay(
-            () -> renewQuietly(fs, f, lease), every, every, TimeUnit.MILLISECONDS);
-        OutputStream out = f.newOutputStream(0);
-        Transfer.copy("put " + Names.escaped(target), in, out, size, quiet, err());
-        if (!noSync) {
-          f.sync(); // before the rename publishes the name
-        }
-      }
-      fs.rename(partial, target, overwrite);
-      renamed = true;
-    } finally {
-      renewer.shutdownNow();
-      if (!renamed) {
-        removeQuietly(fs, partial);
-      }
-      try {
-        Runtime.getRuntime().removeShutdownHook(onInterrupt);
-      } catch (IllegalStateException shuttingDown) {
-        // the hook is running or has run
+                  : Files.newInputStream(source);
+          Transfer t = Transfer.start("put " + Names.escaped(target), size, quiet, err())) {
+        upload.put(in, target, t);
+        t.finish("");
       }
     }
     return 0;
   }
 
-  /** PATH, or for an existing directory the local file's name inside it (as cp does). */
+  /** {@code put -r}: the directories first, in walk order, then the files, several at once. */
+  private int putTree(TesseraFileSystem fs, Path source) throws IOException, InterruptedException {
+    String root = targetPath(fs, source);
+    LocalTree tree = LocalTree.walk(source);
+    fs.mkdirs(root);
+    for (Path dir : tree.directories()) {
+      fs.mkdirs(root + "/" + LocalTree.relative(source, dir));
+    }
+    AtomicInteger copied = new AtomicInteger();
+    try (Upload upload = new Upload(fs, layout.toOptions(), overwrite, !noSync);
+        Transfer t = Transfer.start("put " + Names.escaped(root), tree.bytes(), quiet, err())) {
+      List<ParallelCopies.Copy> copies = new ArrayList<>();
+      for (Path file : tree.files()) {
+        String target = root + "/" + LocalTree.relative(source, file);
+        copies.add(
+            () -> {
+              try (InputStream in = Files.newInputStream(file)) {
+                upload.put(in, target, t);
+              }
+              copied.incrementAndGet();
+            });
+      }
+      try {
+        ParallelCopies.runAll(copies, treeOptions.parallel);
+      } catch (IOException | RuntimeException e) {
+        t.close();
+        err().printf("put -r stopped: %d of %d files copied%n", copied.get(), copies.size());
+        throw e;
+      }
+      t.finish(tree.describe());
+    }
+    if (tree.skippedNote() != null) {
+      err().println(tree.skippedNote());
+    }
+    return 0;
+  }
+
+  /** PATH, or for an existing directory LOCAL's name inside it (as cp does). */
   private String targetPath(TesseraFileSystem fs, Path source) throws IOException {
     String target = remote;
     if (target.length() > 1 && target.endsWith("/")) {
@@ -188,49 +180,8 @@ public final class PutCommand extends ConnectedCommand {
               + (target.equals("/") ? "" : target)
               + "/NAME)");
     }
-    return (target.equals("/") ? "" : target) + "/" + source.getFileName();
-  }
-
-  /**
-   * The hidden name a put writes under: {@code .NAME.tessera-part-PID}, NAME cut short (whole
-   * characters) where the whole would pass the 255-byte limit on names, so any name that fits can
-   * be put.
-   */
-  static String partialName(String name, long pid) {
-    String suffix = ".tessera-part-" + pid;
-    int room = MAX_NAME_BYTES - 1 - suffix.length();
-    byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-    if (utf8.length <= room) {
-      return "." + name + suffix;
-    }
-    StringBuilder cut = new StringBuilder();
-    int used = 0;
-    for (int i = 0; i < name.length(); ) {
-      int cp = name.codePointAt(i);
-      int bytes = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
-      if (used + bytes > room) {
-        break;
-      }
-      cut.appendCodePoint(cp);
-      used += bytes;
-      i += Character.charCount(cp);
-    }
-    return "." + cut + suffix;
-  }
-
-  private static void renewQuietly(TesseraFileSystem fs, TesseraFile f, Duration lease) {
-    try {
-      fs.renewPartial(f, lease);
-    } catch (IOException | RuntimeException e) {
-      // the next renewal tries again; the copy stays while the lease lasts
-    }
-  }
-
-  private static void removeQuietly(TesseraFileSystem fs, String path) {
-    try {
-      fs.delete(path, false);
-    } catch (IOException | RuntimeException e) {
-      // already gone (renamed, or removed by the other path), or the cluster is unreachable
-    }
+    return (target.equals("/") ? "" : target)
+        + "/"
+        + source.toAbsolutePath().normalize().getFileName();
   }
 }

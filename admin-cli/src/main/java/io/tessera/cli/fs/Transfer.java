@@ -9,30 +9,36 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * Copies a stream with a progress bar while standard error is a terminal (nothing is redrawn into a
- * log or a pipe), then reports the size and the rate. Rates are in MB/s (10^6 bytes a second)
- * wherever Tessera prints one; sizes in binary units (MiB).
+ * The bytes of one put or get, of one file or of a whole tree: a progress bar while standard error
+ * is a terminal (nothing is redrawn into a log or a pipe), then the size and the rate. Rates are in
+ * MB/s (10^6 bytes a second) wherever Tessera prints one; sizes in binary units (MiB). Copies may
+ * run on several threads at once.
  */
-final class Transfer {
+final class Transfer implements AutoCloseable {
   private static final int CHUNK = 4 << 20;
 
-  /** {@link #copy}'s total for a stream whose length is not known (standard input, a pipe). */
+  /** A total for a stream whose length is not known (standard input, a pipe). */
   static final long UNKNOWN_SIZE = -1;
 
-  private Transfer() {}
+  private final String task;
+  private final boolean quiet;
+  private final PrintWriter report;
+  private final ProgressBar bar;
+  private final long start = System.nanoTime();
+  private final AtomicLong copied = new AtomicLong();
+  private boolean closed;
 
-  static long copy(
-      String task, InputStream in, OutputStream out, long total, boolean quiet, PrintWriter report)
-      throws IOException {
-    long start = System.nanoTime();
-    long copied = 0;
-    byte[] buf = new byte[CHUNK];
-    ProgressBar bar =
+  private Transfer(String task, long total, boolean quiet, PrintWriter report) {
+    this.task = task;
+    this.quiet = quiet;
+    this.report = report;
+    this.bar =
         quiet || !stderrIsTerminal()
             ? null
             : new ProgressBarBuilder()
@@ -45,33 +51,70 @@ final class Transfer {
                 .setUpdateIntervalMillis(250)
                 .continuousUpdate()
                 .build();
-    try {
-      int n;
-      while ((n = in.readNBytes(buf, 0, buf.length)) > 0) {
-        out.write(buf, 0, n);
-        copied += n;
-        if (bar != null) {
-          bar.stepTo(copied);
-        }
-      }
-      out.close();
-    } finally {
+  }
+
+  /** Starts counting {@code total} bytes (or {@link #UNKNOWN_SIZE}) under the name {@code task}. */
+  static Transfer start(String task, long total, boolean quiet, PrintWriter report) {
+    return new Transfer(task, total, quiet, report);
+  }
+
+  /** One stream, whole: copies it, closes {@code out}, then reports the size and the rate. */
+  static long copy(
+      String task, InputStream in, OutputStream out, long total, boolean quiet, PrintWriter report)
+      throws IOException {
+    try (Transfer t = start(task, total, quiet, report)) {
+      long n = t.copy(in, out);
+      t.finish("");
+      return n;
+    }
+  }
+
+  /** Copies {@code in} to its end into {@code out} and closes {@code out}; returns the bytes. */
+  long copy(InputStream in, OutputStream out) throws IOException {
+    long n = 0;
+    byte[] buf = new byte[CHUNK];
+    int read;
+    while ((read = in.readNBytes(buf, 0, buf.length)) > 0) {
+      out.write(buf, 0, read);
+      n += read;
+      long all = copied.addAndGet(read);
       if (bar != null) {
-        bar.close();
+        bar.stepTo(all);
       }
+    }
+    out.close();
+    return n;
+  }
+
+  /** Prints "TASK SIZE in T s (R MB/s)", then {@code what} (": N files, ..." of a tree). */
+  void finish(String what) {
+    close();
+    if (quiet) {
+      return;
     }
     double secs = (System.nanoTime() - start) / 1e9;
-    if (!quiet) {
-      double mbPerS = copied / Math.max(secs, 1e-9) / 1e6;
-      // a small file's rate keeps its first figures
-      String rate =
-          String.format(
-              Locale.ROOT, mbPerS >= 10 ? "%.1f" : mbPerS >= 0.1 ? "%.2f" : "%.4f", mbPerS);
-      report.printf(
-          Locale.ROOT, "%s %s in %.2f s (%s MB/s)%n", task, DataSize.format(copied), secs, rate);
-      report.flush();
+    long bytes = copied.get();
+    double mbPerS = bytes / Math.max(secs, 1e-9) / 1e6;
+    // a small file's rate keeps its first figures
+    String rate =
+        String.format(Locale.ROOT, mbPerS >= 10 ? "%.1f" : mbPerS >= 0.1 ? "%.2f" : "%.4f", mbPerS);
+    report.printf(
+        Locale.ROOT,
+        "%s %s%s in %.2f s (%s MB/s)%n",
+        task,
+        DataSize.format(bytes),
+        what,
+        secs,
+        rate);
+    report.flush();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (bar != null && !closed) {
+      bar.close();
     }
-    return copied;
+    closed = true;
   }
 
   /** Whether standard error is a terminal (Linux: what /proc says file descriptor 2 is). */

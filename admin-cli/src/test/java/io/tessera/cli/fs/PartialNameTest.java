@@ -17,7 +17,7 @@ class PartialNameTest {
         if (name.getBytes(StandardCharsets.UTF_8).length > 255) {
           break;
         }
-        String partial = PutCommand.partialName(name, 4_194_304);
+        String partial = Upload.partialName(name, 4_194_304);
         assertThat(partial.getBytes(StandardCharsets.UTF_8).length)
             .as("hidden name of %d x '%s'", n, unit)
             .isLessThanOrEqualTo(255);
@@ -27,6 +27,6 @@ class PartialNameTest {
             .startsWith(partial.substring(1, partial.length() - ".tessera-part-4194304".length()));
       }
     }
-    assertThat(PutCommand.partialName("report.txt", 42)).isEqualTo(".report.txt.tessera-part-42");
+    assertThat(Upload.partialName("report.txt", 42)).isEqualTo(".report.txt.tessera-part-42");
   }
 }
