@@ -680,6 +680,46 @@ class MiniClusterTest {
         .doesNotContain(".snapshots/");
   }
 
+  /**
+   * A tree restore deleted a file created after the snapshot and said only "1 entry removed". It
+   * now names what it would remove and, from a script, changes nothing without --yes.
+   */
+  @Test
+  void aTreeRestoreNamesWhatItWouldRemoveAndWaitsForYes() throws Exception {
+    String meta = cluster.plan().metaAddresses();
+    fs.mkdirs("/restore-cli");
+    try (OutputStream out = fs.create("/restore-cli/kept", CreateOptions.defaults())) {
+      out.write(1);
+    }
+    fs.admin().snapshots().create("restore-cli");
+    try (OutputStream out = fs.create("/restore-cli/written-since", CreateOptions.defaults())) {
+      out.write(2);
+    }
+
+    Cli dry =
+        Cli.run("snapshot", "restore", "--dry-run", "restore-cli", "/restore-cli", "--meta", meta);
+    assertThat(dry.code).as(dry.err).isZero();
+    assertThat(dry.out)
+        .contains("would copy 0 file(s)", "leave 1 unchanged", "remove 1 entry")
+        .contains("- /restore-cli/written-since");
+
+    Cli unconfirmed = Cli.run("snapshot", "restore", "restore-cli", "/restore-cli", "--meta", meta);
+    assertThat(unconfirmed.code).isEqualTo(2);
+    assertThat(unconfirmed.err)
+        .contains("removes 1 entry created since the snapshot", "/restore-cli/written-since")
+        .contains("add --yes");
+    assertThat(fs.exists("/restore-cli/written-since")).as("nothing changed").isTrue();
+
+    Cli confirmed =
+        Cli.run("snapshot", "restore", "--yes", "restore-cli", "/restore-cli", "--meta", meta);
+    assertThat(confirmed.code).as(confirmed.err).isZero();
+    assertThat(confirmed.out).contains("1 entry removed", "removed /restore-cli/written-since");
+    assertThat(fs.exists("/restore-cli/written-since")).isFalse();
+    Cli diff = Cli.run("snapshot", "diff", "restore-cli", "--meta", meta);
+    assertThat(diff.out).contains("0 change(s) from restore-cli to the live file system");
+    fs.admin().snapshots().delete("restore-cli");
+  }
+
   /** fs put printed a name's newline raw, where ls escapes it: one report became two lines. */
   @Test
   void putAndGetReportANameWithANewlineAsLsShowsIt(@TempDir Path local) throws Exception {

@@ -10,6 +10,7 @@ import io.tessera.client.TesseraFileSystem;
 import io.tessera.client.admin.FileCheck;
 import io.tessera.client.admin.SnapshotChange;
 import io.tessera.client.admin.SnapshotInfo;
+import io.tessera.client.admin.SnapshotRestorer;
 import io.tessera.client.internal.ParityWriter;
 import io.tessera.common.config.Config;
 import io.tessera.common.fault.FaultPoints;
@@ -265,7 +266,8 @@ class SnapshotTest {
 
   /**
    * A snapshot shows its files read-only (write bits dropped); a restore brought a 0644 file back
-   * as 0444, and left a file whose mode alone changed since as it was.
+   * as 0444, left a file whose mode alone changed since as it was, and gave restored directories
+   * the time of the restore as their mtime.
    */
   @Test
   void aRestoredFileOrTreeHasTheModeAndMtimeItHadInTheSnapshot() throws Exception {
@@ -319,12 +321,42 @@ class SnapshotTest {
       assertThat(Integer.toOctalString(now.mode()))
           .as("mode of %s", e.getKey())
           .isEqualTo(Integer.toOctalString(e.getValue().mode()));
-      if (!now.directory()) {
-        assertThat(now.modified()).as("mtime of %s", e.getKey()).isEqualTo(e.getValue().modified());
-      }
+      // a directory's too: restoring its entries had stamped it with the time of the restore
+      assertThat(now.modified()).as("mtime of %s", e.getKey()).isEqualTo(e.getValue().modified());
     }
     assertThat(readAll("/modes/rw")).isEqualTo(bytes(1000, 1));
     fs.admin().snapshots().delete("modes");
+  }
+
+  /**
+   * A diff left out a directory whose mode changed, and could only compare two snapshots; a tree
+   * restore removed a file created since without saying so first.
+   */
+  @Test
+  void aDiffAgainstTheLiveTreeShowsDirectoryModesAndARestorePlanNamesWhatItWouldRemove()
+      throws Exception {
+    fs.mkdirs("/plan/keep");
+    write("/plan/keep/a", bytes(1000, 5));
+    fs.admin().snapshots().create("plan");
+    fs.setMode("/plan/keep", 0700);
+    write("/plan/keep/created-since", bytes(10, 6));
+    fs.mkdirs("/plan/new-dir/deeper");
+
+    assertThat(fs.admin().snapshots().diffToLive("plan").stream().map(SnapshotChange::toString))
+        .contains("M /plan/keep", "+ /plan/keep/created-since", "+ /plan/new-dir")
+        .doesNotContain("M /plan/keep/a");
+
+    SnapshotRestorer.Result plan = fs.admin().snapshots().planRestore("plan", "/plan");
+    assertThat(plan.dryRun()).isTrue();
+    assertThat(plan.removed()).containsExactly("/plan/keep/created-since", "/plan/new-dir");
+    assertThat(plan.filesUnchanged()).isEqualTo(1);
+    assertThat(fs.exists("/plan/keep/created-since")).as("a plan changes nothing").isTrue();
+    assertThat(fs.stat("/plan/keep").mode()).isEqualTo(0700);
+
+    SnapshotRestorer.Result done = fs.admin().snapshots().restore("plan", "/plan", null);
+    assertThat(done.removed()).isEqualTo(plan.removed());
+    assertThat(fs.admin().snapshots().diffToLive("plan")).isEmpty();
+    fs.admin().snapshots().delete("plan");
   }
 
   @Test

@@ -15,7 +15,8 @@ import picocli.CommandLine.Parameters;
     name = "diff",
     mixinStandardHelpOptions = true,
     description = {
-      "Show what changed from snapshot FROM to snapshot TO.",
+      "Show what changed from snapshot FROM to snapshot TO, or without TO to the live file system"
+          + " now.",
       "  + created   - deleted   M modified (a file replaced at its path too)   R renamed (old -> new)",
       "Both trees are walked a directory page at a time; only the differences are held in memory."
     })
@@ -23,7 +24,11 @@ public final class SnapshotDiffCommand extends ConnectedCommand {
   @Parameters(index = "0", paramLabel = "FROM")
   String from;
 
-  @Parameters(index = "1", paramLabel = "TO")
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "TO",
+      description = "a later (or earlier) snapshot; default: the live file system")
   String to;
 
   @Option(names = "--json", description = "print JSON for scripts")
@@ -37,7 +42,10 @@ public final class SnapshotDiffCommand extends ConnectedCommand {
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
     long start = System.nanoTime();
-    List<SnapshotChange> changes = fs.admin().snapshots().diff(from, to);
+    List<SnapshotChange> changes =
+        to == null
+            ? fs.admin().snapshots().diffToLive(from)
+            : fs.admin().snapshots().diff(from, to);
     if (json) {
       out()
           .println(
@@ -50,7 +58,10 @@ public final class SnapshotDiffCommand extends ConnectedCommand {
     out()
         .printf(
             "%d change(s) from %s to %s (%.1f s)%n",
-            changes.size(), from, to, (System.nanoTime() - start) / 1e9);
+            changes.size(),
+            from,
+            to == null ? "the live file system" : to,
+            (System.nanoTime() - start) / 1e9);
     return 0;
   }
 }

@@ -18,11 +18,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Compares two snapshots by walking both trees side by side, one directory page at a time, so
- * neither namespace is ever held in memory: only the differences are. Entries are matched by name,
- * then by inode id (an id that left one place and appeared in another was renamed). A file with the
- * same id is modified when its size or mtime differ, or when a data server holds a version of it
- * stamped between the two snapshots' epochs.
+ * Compares two snapshots (or a snapshot and the live file system) by walking both trees side by
+ * side, one directory page at a time, so neither namespace is ever held in memory: only the
+ * differences are. Entries are matched by name, then by inode id (an id that left one place and
+ * appeared in another was renamed). A file with the same id is modified when its size or mtime
+ * differ, or when a data server holds a version of it stamped between the two snapshots' epochs; a
+ * directory is modified when its mode or owner differs (its mtime follows its entries, whose
+ * changes are listed themselves).
  */
 public final class SnapshotDiffer {
   private final Snapshots snapshots;
@@ -37,13 +39,14 @@ public final class SnapshotDiffer {
 
   private record Pair(String from, String to) {}
 
+  /** From snapshot {@code fromName} to snapshot {@code toName}, or to the live tree when null. */
   public List<SnapshotChange> diff(String fromName, String toName) throws IOException {
     SnapshotInfo from = find(fromName);
-    SnapshotInfo to = find(toName);
-    Set<Long> written =
-        Futures.get(
-            snapshots.filesWritten(
-                Math.min(from.epoch(), to.epoch()), Math.max(from.epoch(), to.epoch())));
+    SnapshotInfo to = toName == null ? null : find(toName);
+    long low = to == null ? from.epoch() : Math.min(from.epoch(), to.epoch());
+    long high = to == null ? Long.MAX_VALUE : Math.max(from.epoch(), to.epoch());
+    String toRoot = to == null ? "" : to.path();
+    Set<Long> written = Futures.get(snapshots.filesWritten(low, high));
     if (written == null) {
       throw new TesseraException(
           StatusProto.UNAVAILABLE,
@@ -58,8 +61,7 @@ public final class SnapshotDiffer {
     dirs.add(new Pair("", ""));
     while (!dirs.isEmpty()) {
       while (!dirs.isEmpty()) {
-        compare(
-            from.path(), to.path(), dirs.poll(), written, changes, gone, appeared, replaced, dirs);
+        compare(from.path(), toRoot, dirs.poll(), written, changes, gone, appeared, replaced, dirs);
       }
       // an id that left one place and appeared in another was renamed; a renamed directory's
       // contents are compared in turn
@@ -117,8 +119,8 @@ public final class SnapshotDiffer {
       List<long[]> replaced,
       Deque<Pair> dirs)
       throws IOException {
-    DirectoryCursor a = new DirectoryCursor(fs, rootA + (dir.from().isEmpty() ? "" : dir.from()));
-    DirectoryCursor b = new DirectoryCursor(fs, rootB + (dir.to().isEmpty() ? "" : dir.to()));
+    DirectoryCursor a = new DirectoryCursor(fs, under(rootA, dir.from()));
+    DirectoryCursor b = new DirectoryCursor(fs, under(rootB, dir.to()));
     while (a.head() != null || b.head() != null) {
       int c =
           a.head() == null ? 1 : b.head() == null ? -1 : a.head().name().compareTo(b.head().name());
@@ -138,6 +140,9 @@ public final class SnapshotDiffer {
           appeared.put(y.fileId(), new Entry(pathB, y));
           replaced.add(new long[] {x.fileId(), y.fileId()});
         } else if (x.directory()) {
+          if (x.recordedMode() != y.recordedMode() || !x.owner().equals(y.owner())) {
+            changes.add(new SnapshotChange(Type.MODIFIED, pathB, null, true));
+          }
           dirs.add(new Pair(pathA, pathB));
         } else if (modified(x, y, written)) {
           changes.add(new SnapshotChange(Type.MODIFIED, pathB, null, false));
@@ -152,7 +157,14 @@ public final class SnapshotDiffer {
     return x.size() != y.size()
         || !x.modified().equals(y.modified())
         || x.recordedMode() != y.recordedMode()
+        || !x.owner().equals(y.owner())
         || written.contains(y.fileId());
+  }
+
+  /** {@code dir} (a path from the root, "" for the root) below {@code root} ("" for the live). */
+  private static String under(String root, String dir) {
+    String p = root + dir;
+    return p.isEmpty() ? "/" : p;
   }
 
   private SnapshotInfo find(String name) throws IOException {

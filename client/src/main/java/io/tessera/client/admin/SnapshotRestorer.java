@@ -21,21 +21,34 @@ import java.util.function.LongConsumer;
  * copied from {@code /.snapshots/<name>/...} into a new file at its path (same layout, mode and
  * mtime); entries the snapshot did not have are removed, and every entry gets back the mode it had.
  * A file whose inode, size and mtime match and that no data server holds a newer version of is
- * unchanged, and left alone, so restoring a mostly unchanged tree costs little.
+ * unchanged, and left alone, so restoring a mostly unchanged tree costs little. Directories get
+ * back their mode and mtime once their entries are restored. A dry run walks the same way and
+ * changes nothing: it tells what a restore would copy and remove.
  */
 public final class SnapshotRestorer {
   private static final int COPY_BUFFER = 8 << 20;
 
+  /** The most removed paths a result names; the count goes on past them. */
+  static final int REMOVED_NAMED = 1000;
+
   /**
-   * What a restore did.
+   * What a restore did, or for a dry run would do.
    *
    * @param filesCopied files copied back from the snapshot
    * @param bytesCopied their bytes
    * @param filesUnchanged files left alone because they had not changed since the snapshot
-   * @param entriesRemoved files and directories removed because the snapshot did not have them
+   * @param entriesRemoved files and directories removed because the snapshot did not have them (a
+   *     directory counts once, with everything below it)
+   * @param removed their paths, the first {@value #REMOVED_NAMED}
+   * @param dryRun whether nothing was changed
    */
   public record Result(
-      long filesCopied, long bytesCopied, long filesUnchanged, long entriesRemoved) {}
+      long filesCopied,
+      long bytesCopied,
+      long filesUnchanged,
+      long entriesRemoved,
+      List<String> removed,
+      boolean dryRun) {}
 
   private final VirtualFileSystem fs;
   private final Snapshots snapshots;
@@ -43,15 +56,19 @@ public final class SnapshotRestorer {
   private long bytes;
   private long unchanged;
   private long removed;
+  private final List<String> removedPaths = new ArrayList<>();
   private LongConsumer progress = b -> {};
   private Set<Long> writtenSince;
+  private boolean dryRun;
 
   SnapshotRestorer(VirtualFileSystem fs, Snapshots snapshots) {
     this.fs = fs;
     this.snapshots = snapshots;
   }
 
-  Result restore(String name, String path, LongConsumer onProgress) throws IOException {
+  Result restore(String name, String path, LongConsumer onProgress, boolean dryRun)
+      throws IOException {
+    this.dryRun = dryRun;
     String target = VirtualFileSystem.normalize(path);
     if (target.equals("/.snapshots") || target.startsWith("/.snapshots/")) {
       throw new TesseraException(
@@ -82,62 +99,82 @@ public final class SnapshotRestorer {
     FileStatus to = statOrNull(target);
     if (from.directory()) {
       if (to != null && !to.directory()) {
-        Futures.get(fs.delete(target, false));
-        removed++;
+        remove(target);
+        to = null;
       }
-      if (!target.equals("/")) {
-        Futures.get(fs.mkdir(target, true, null));
+      if (to == null && !dryRun) {
+        to = Futures.get(fs.mkdir(target, true, null));
       }
-      restoreTree(source, target);
-      keepMode(target, from, statOrNull(target));
+      restoreTree(source, target, from, to);
     } else {
       restoreFile(source, target, from, to);
     }
-    return new Result(copied, bytes, unchanged, removed);
+    return new Result(copied, bytes, unchanged, removed, List.copyOf(removedPaths), dryRun);
   }
 
-  private void restoreTree(String source, String target) throws IOException {
+  /**
+   * Restores directory {@code target} (null {@code to}: not there live) from {@code source}: its
+   * entries first, then its own mode and mtime, which restoring them changed.
+   */
+  private void restoreTree(String source, String target, FileStatus from, FileStatus to)
+      throws IOException {
+    long changesBefore = copied + removed;
     List<FileStatus[]> work = new ArrayList<>();
     DirectoryCursor a = new DirectoryCursor(fs, source);
-    DirectoryCursor b = new DirectoryCursor(fs, target);
+    DirectoryCursor b = to == null ? null : new DirectoryCursor(fs, target);
     // decide first, change afterwards: the live directory is listed while it would change
-    while (a.head() != null || b.head() != null) {
-      int c =
-          a.head() == null ? 1 : b.head() == null ? -1 : a.head().name().compareTo(b.head().name());
+    while (a.head() != null || (b != null && b.head() != null)) {
+      FileStatus live = b == null ? null : b.head();
+      int c = a.head() == null ? 1 : live == null ? -1 : a.head().name().compareTo(live.name());
       if (c <= 0) {
-        work.add(new FileStatus[] {a.head(), c == 0 ? b.head() : null});
+        work.add(new FileStatus[] {a.head(), c == 0 ? live : null});
         a.advance();
       } else {
-        work.add(new FileStatus[] {null, b.head()});
+        work.add(new FileStatus[] {null, live});
       }
       if (c >= 0) {
         b.advance();
       }
     }
     for (FileStatus[] w : work) {
-      FileStatus from = w[0];
-      FileStatus to = w[1];
-      String name = from != null ? from.name() : to.name();
+      FileStatus entryFrom = w[0];
+      FileStatus entryTo = w[1];
+      String name = entryFrom != null ? entryFrom.name() : entryTo.name();
       String dst = (target.equals("/") ? "" : target) + "/" + name;
-      if (from == null) {
-        Futures.get(fs.delete(dst, true));
-        removed++;
+      if (entryFrom == null) {
+        remove(dst);
         continue;
       }
-      if (to != null && to.directory() != from.directory()) {
-        Futures.get(fs.delete(dst, true));
-        removed++;
-        to = null;
+      if (entryTo != null && entryTo.directory() != entryFrom.directory()) {
+        remove(dst);
+        entryTo = null;
       }
-      if (from.directory()) {
-        if (to == null) {
-          to = Futures.get(fs.mkdir(dst, false, null));
+      if (entryFrom.directory()) {
+        if (entryTo == null && !dryRun) {
+          entryTo = Futures.get(fs.mkdir(dst, false, null));
         }
-        restoreTree(source + "/" + name, dst);
-        keepMode(dst, from, to);
+        restoreTree(source + "/" + name, dst, entryFrom, entryTo);
       } else {
-        restoreFile(source + "/" + name, dst, from, to);
+        restoreFile(source + "/" + name, dst, entryFrom, entryTo);
       }
+    }
+    boolean entriesChanged = copied + removed != changesBefore;
+    if (!dryRun
+        && (entriesChanged
+            || to.mode() != from.recordedMode()
+            || !to.modified().equals(from.modified()))) {
+      change(target, new AttributeChange(from.recordedMode(), null, null, from.modified()));
+    }
+  }
+
+  /** Removes {@code path} (with everything below it) and names it in the result. */
+  private void remove(String path) throws IOException {
+    if (!dryRun) {
+      Futures.get(fs.delete(path, true));
+    }
+    removed++;
+    if (removedPaths.size() < REMOVED_NAMED) {
+      removedPaths.add(path);
     }
   }
 
@@ -149,8 +186,15 @@ public final class SnapshotRestorer {
         && to.modified().equals(from.modified())
         && writtenSince != null
         && !writtenSince.contains(to.fileId())) {
-      keepMode(target, from, to);
+      if (!dryRun) {
+        keepMode(target, from, to);
+      }
       unchanged++;
+      return;
+    }
+    if (dryRun) {
+      copied++;
+      bytes += from.size();
       return;
     }
     LayoutPolicy layout =

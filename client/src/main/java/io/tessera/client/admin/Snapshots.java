@@ -113,6 +113,11 @@ public final class Snapshots {
     return new SnapshotDiffer(this, fs).diff(from, to);
   }
 
+  /** What changed from snapshot {@code from} to the live file system now. */
+  public List<SnapshotChange> diffToLive(String from) throws IOException {
+    return new SnapshotDiffer(this, fs).diff(from, null);
+  }
+
   /**
    * Makes {@code path} (a file or a whole tree) what it was in the snapshot, as a new version:
    * files that differ are copied back, entries the snapshot did not have are removed. Files
@@ -122,7 +127,15 @@ public final class Snapshots {
    */
   public SnapshotRestorer.Result restore(String name, String path, LongConsumer progress)
       throws IOException {
-    return new SnapshotRestorer(fs, this).restore(name, path, progress);
+    return new SnapshotRestorer(fs, this).restore(name, path, progress, false);
+  }
+
+  /**
+   * What {@link #restore} would do, changing nothing: the files it would copy back and the entries
+   * it would remove (those created since the snapshot).
+   */
+  public SnapshotRestorer.Result planRestore(String name, String path) throws IOException {
+    return new SnapshotRestorer(fs, this).restore(name, path, null, true);
   }
 
   /** Rolls the whole file system back to the snapshot (every path but /.snapshots). */
