@@ -5,6 +5,7 @@ import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.platform.SpaceGuard;
+import io.tessera.common.platform.StartupTimer;
 import io.tessera.common.rpc.LeaderFollowingCaller;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.common.rpc.RpcServer;
@@ -77,9 +78,11 @@ public final class DataServer implements Closeable {
   /** Opens the store in {@code dir}, binds the port and starts reporting to the meta group. */
   public static DataServer start(String id, Path dir, Config config)
       throws IOException, InterruptedException {
+    StartupTimer startup = StartupTimer.sinceJvmStart();
     AdvertisedAddress advertised = AdvertisedAddress.of(config);
     ServerIdentity.claim(dir, id);
     TransportSecurity security = TransportSecurity.forServer(config, id, Identity.Role.DATA);
+    startup.mark("TLS");
     AccessTokens tokens = new AccessTokens();
     LeaderClock leaderClock = new LeaderClock();
     ShardStore store =
@@ -92,6 +95,7 @@ public final class DataServer implements Closeable {
                 config.get(DataServerConfigKeys.Store.DIRECT_WRITES),
                 config.get(DataServerConfigKeys.Store.DIRECT_READS),
                 config.get(DataServerConfigKeys.Store.SPARE_VALUE_FILES)));
+    startup.mark("shard store");
     int threads = config.get(DataServerConfigKeys.Server.WORKER_THREADS);
     AtomicInteger n = new AtomicInteger();
     ExecutorService workers =
@@ -208,7 +212,8 @@ public final class DataServer implements Closeable {
     hb.start(config.get(DataServerConfigKeys.Server.HEARTBEAT_INTERVAL));
     new Scrubber(store, corruption, config.get(DataServerConfigKeys.Scrubbing.SCRUB_RATE))
         .start(timer);
-    LOG.info("Data server {} serving {} from {}", id, address, dir);
+    startup.mark("port and services");
+    LOG.info("Data server {} serving {} from {}; ready {}", id, address, dir, startup.account());
     return new DataServer(id, store, workers, timer, rpc, metaPool, hb, address, metrics.metrics);
   }
 

@@ -1,6 +1,7 @@
 package io.tessera.data.server;
 
 import io.tessera.common.platform.FilesystemId;
+import io.tessera.common.platform.StartupTimer;
 import io.tessera.common.proto.HeartbeatRequestProto;
 import io.tessera.common.proto.HeartbeatResponseProto;
 import io.tessera.common.proto.StatusProto;
@@ -162,10 +163,12 @@ final class HeartbeatSender implements Closeable {
               if (!registered) {
                 registered = true;
                 LOG.info(
-                    "Data server {} registered with meta leader {} (epoch {})",
+                    "Data server {} registered with meta leader {} (epoch {}), {} after its JVM"
+                        + " started",
                     serverId,
                     meta.currentLeader(),
-                    r.getEpoch());
+                    r.getEpoch(),
+                    StartupTimer.sinceJvmStarted());
               }
             });
   }

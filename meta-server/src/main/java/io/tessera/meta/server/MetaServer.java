@@ -5,6 +5,7 @@ import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.platform.CommonPool;
 import io.tessera.common.platform.SpaceGuard;
+import io.tessera.common.platform.StartupTimer;
 import io.tessera.common.proto.GetAttrRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
 import io.tessera.common.rpc.FrameBudget;
@@ -130,6 +131,7 @@ public final class MetaServer implements Closeable {
   /** Starts replica {@code selfId} of the group {@code peers}, keeping its state in {@code dir}. */
   public static MetaServer start(String selfId, List<MetaPeer> peers, Path dir, Config config)
       throws IOException, InterruptedException {
+    StartupTimer startup = StartupTimer.sinceJvmStart();
     MetaPeer self =
         peers.stream()
             .filter(p -> p.id().equals(selfId))
@@ -140,6 +142,7 @@ public final class MetaServer implements Closeable {
                         "--id " + selfId + " is not one of the peers " + peers));
     Files.createDirectories(dir);
     TransportSecurity security = TransportSecurity.forServer(config, selfId, Identity.Role.META);
+    startup.mark("TLS");
     Duration hbInterval = config.get(MetaServerConfigKeys.DataServers.HEARTBEAT_INTERVAL);
     DataServerRegistry registry =
         new DataServerRegistry(
@@ -173,6 +176,7 @@ public final class MetaServer implements Closeable {
                     : RaftStorage.StartupOption.FORMAT)
             .build();
     server.start();
+    startup.mark("Raft log and namespace store");
     if (config.get(MetaServerConfigKeys.Raft.RAFT_TRANSPORT).equals("netty")) {
       RaftPortGuard.install(
           server,
@@ -314,12 +318,14 @@ public final class MetaServer implements Closeable {
             config.get(MetaServerConfigKeys.Security.ACCESS_KEY_ROLL));
     upkeep.start();
     metrics.watch(sm, raft, recovery);
+    startup.mark("client port and services");
     LOG.info(
-        "Meta server {} serving clients on {} (raft {}), state in {}",
+        "Meta server {} serving clients on {} (raft {}), state in {}; ready {}",
         self.id(),
         self.clientAddress(),
         self.raftAddress(),
-        dir);
+        dir,
+        startup.account());
     if (!CommonPool.pooled()) {
       LOG.warn(
           "Meta server {}: this JVM's common thread pool has fewer than two threads, so Ratis starts a thread"
