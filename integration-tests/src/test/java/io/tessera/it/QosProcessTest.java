@@ -72,8 +72,13 @@ class QosProcessTest {
 
   /** Threads writing 1 MiB at a time to files over all four servers until stopped. */
   private static List<Thread> busy(String app, TesseraFileSystem fs, AtomicBoolean stop) {
+    return busy(app, fs, stop, 4);
+  }
+
+  private static List<Thread> busy(
+      String app, TesseraFileSystem fs, AtomicBoolean stop, int writers) {
     List<Thread> threads = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < writers; i++) {
       String path = "/qos/" + app + "-" + i;
       Thread t =
           new Thread(
@@ -127,6 +132,10 @@ class QosProcessTest {
         QosStatus oneToThree = admin.admin().qos().status(Duration.ofSeconds(5));
         double ratio = share(oneToThree, "checkpoint") / share(oneToThree, "analytics");
         assertThat(ratio).as("checkpoint over analytics at weights 1:3").isBetween(2.0, 4.5);
+        assertThat(oneToThree.apps())
+            .filteredOn(a -> a.requests() > 0)
+            .as("shares follow weights only while requests wait: both waited")
+            .allSatisfy(a -> assertThat(a.contended()).as(a.toString()).isTrue());
 
         setWeights(admin, 3, 1);
         QosStatus threeToOne = admin.admin().qos().status(Duration.ofSeconds(5));
@@ -137,6 +146,21 @@ class QosProcessTest {
       } finally {
         stop.set(true);
         for (Thread t : threads) {
+          t.join();
+        }
+      }
+      // one writer alone, one request at a time: nothing ever waits, whatever its weight
+      AtomicBoolean stopLone = new AtomicBoolean();
+      List<Thread> lone = busy("checkpoint", checkpoint, stopLone, 1);
+      try {
+        QosStatus alone = admin.admin().qos().status(Duration.ofSeconds(2));
+        assertThat(alone.apps())
+            .filteredOn(a -> a.settings().app().equals("checkpoint"))
+            .singleElement()
+            .satisfies(a -> assertThat(a.contended()).as(a.toString()).isFalse());
+      } finally {
+        stopLone.set(true);
+        for (Thread t : lone) {
           t.join();
         }
       }

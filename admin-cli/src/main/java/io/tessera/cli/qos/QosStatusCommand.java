@@ -67,27 +67,67 @@ public final class QosStatusCommand extends ConnectedCommand {
     }
     out.printf(
         Locale.ROOT,
-        "%-20s %7s %7s %9s %9s %11s  %s%n",
+        "%-20s %7s %7s %9s %7s %9s %8s %9s  %s%n",
         "APP",
         "WEIGHT",
         "TARGET",
         "ACHIEVED",
+        "ASKED",
         "MB/S",
+        "WAITING",
         "QUEUE MS",
         "SETTINGS");
     for (QosStatus.App a : s.apps()) {
       String settings = QosListCommand.describe(a.settings());
       out.printf(
           Locale.ROOT,
-          "%-20s %7s %6.1f%% %8.1f%% %9.1f %11.2f  %s%n",
+          "%-20s %7s %6.1f%% %8.1f%% %6.1f%% %9.1f %7.0f%% %9.2f  %s%n",
           a.settings().app(),
           QosListCommand.weight(a.settings().weight()),
           a.targetShare() * 100,
           a.achievedShare() * 100,
+          a.askedShare() * 100,
           a.bytesPerSecond() / 1e6,
+          a.waitingFraction() * 100,
           a.queueDelayMillis(),
           settings.substring(settings.indexOf(':') + 2));
     }
+    for (QosStatus.App a : s.apps()) {
+      if (a.requests() > 0) {
+        out.println(verdict(a));
+      }
+    }
     return 0;
+  }
+
+  /**
+   * Why an application's achieved share is what it is: weights divide the proxies' service only
+   * among requests that wait for it, so an application that never waited got what it asked for,
+   * whatever its target.
+   */
+  static String verdict(QosStatus.App a) {
+    String shares =
+        String.format(
+            Locale.ROOT,
+            "%s: achieved %.0f%% of target %.0f%%",
+            a.settings().app(),
+            a.achievedShare() * 100,
+            a.targetShare() * 100);
+    if (!a.contended()) {
+      return String.format(
+          Locale.ROOT,
+          "%s: not contended, every request served at once (it waited %.0f%% of the window; it"
+              + " asked for %.0f%% of the service and got it)",
+          shares,
+          a.waitingFraction() * 100,
+          a.askedShare() * 100);
+    }
+    return String.format(
+        Locale.ROOT,
+        "%s: contended, its requests waited at the proxies %.0f%% of the window (asked for %.0f%%"
+            + " of the service)",
+        shares,
+        a.waitingFraction() * 100,
+        a.askedShare() * 100);
   }
 }

@@ -65,6 +65,9 @@ public final class QosAdmin {
                         .setReset(true))));
   }
 
+  /** The figures {@link #status} sums per application over the proxies. */
+  private static final int FIGURES = 7;
+
   /** Every application with settings of its own. */
   public List<QosApp> list() throws IOException {
     return Futures.get(
@@ -101,18 +104,22 @@ public final class QosAdmin {
     }
     Map<String, QosProxyStatusProto> after = sample(proxies);
     long elapsedNanos = System.nanoTime() - started;
-    Map<String, long[]> delta = new LinkedHashMap<>(); // bytes, requests, queue delay ns, service
+    // bytes, requests, queue delay ns, service, service asked, backlogged ns, proxies serving it
+    Map<String, long[]> delta = new LinkedHashMap<>();
     Map<String, Map<String, Double>> byProxy = new HashMap<>();
     after.forEach(
         (proxy, now) -> {
           QosProxyStatusProto then = before.get(proxy);
           for (QosAppCountersProto c : now.getAppsList()) {
             QosAppCountersProto old = counters(then, c.getApp());
-            long[] d = delta.computeIfAbsent(c.getApp(), k -> new long[4]);
+            long[] d = delta.computeIfAbsent(c.getApp(), k -> new long[FIGURES]);
             d[0] += c.getBytes() - old.getBytes();
             d[1] += c.getRequests() - old.getRequests();
             d[2] += c.getQueueDelayNs() - old.getQueueDelayNs();
             d[3] += c.getService() - old.getService();
+            d[4] += c.getServiceAsked() - old.getServiceAsked();
+            d[5] += c.getBackloggedNs() - old.getBackloggedNs();
+            d[6] += c.getServiceAsked() > old.getServiceAsked() ? 1 : 0;
             byProxy
                 .computeIfAbsent(c.getApp(), k -> new TreeMap<>())
                 .put(proxy, (c.getBytes() - old.getBytes()) * 1e9 / elapsedNanos);
@@ -121,17 +128,19 @@ public final class QosAdmin {
     TreeSet<String> apps = new TreeSet<>(settings.keySet());
     delta.forEach((app, d) -> apps.add(app));
     long totalService = 0;
+    long totalAsked = 0;
     double activeWeight = 0;
     for (String app : apps) {
-      long[] d = delta.getOrDefault(app, new long[4]);
+      long[] d = delta.getOrDefault(app, new long[FIGURES]);
       totalService += d[3];
+      totalAsked += d[4];
       if (d[0] > 0) {
         activeWeight += settings.getOrDefault(app, QosApp.defaults(app)).weight();
       }
     }
     List<QosStatus.App> rows = new ArrayList<>();
     for (String app : apps) {
-      long[] d = delta.getOrDefault(app, new long[4]);
+      long[] d = delta.getOrDefault(app, new long[FIGURES]);
       QosApp s = settings.getOrDefault(app, QosApp.defaults(app));
       rows.add(
           new QosStatus.App(
@@ -141,7 +150,9 @@ public final class QosAdmin {
               d[0] * 1e9 / elapsedNanos,
               d[1],
               d[1] > 0 ? d[2] / 1e6 / d[1] : 0,
-              byProxy.getOrDefault(app, Map.of())));
+              byProxy.getOrDefault(app, Map.of()),
+              totalAsked > 0 ? (double) d[4] / totalAsked : 0,
+              d[6] > 0 ? Math.min(1, (double) d[5] / d[6] / elapsedNanos) : 0));
     }
     List<String> missing = new ArrayList<>(proxies);
     missing.removeAll(after.keySet());

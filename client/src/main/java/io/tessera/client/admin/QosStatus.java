@@ -28,6 +28,10 @@ public record QosStatus(
    *     over all service in the window
    * @param queueDelayMillis mean time its requests waited in the proxies
    * @param bytesPerSecondByProxy what each proxy served it
+   * @param askedShare the service its arriving requests asked for over all asked in the window
+   * @param waitingFraction how much of the window it had requests waiting at the proxies that
+   *     served it (averaged over them): near 0, it was never contended and every request went on at
+   *     once, so the scheduler had nothing to share out and its target could not show
    */
   public record App(
       QosApp settings,
@@ -36,5 +40,15 @@ public record QosStatus(
       double bytesPerSecond,
       long requests,
       double queueDelayMillis,
-      Map<String, Double> bytesPerSecondByProxy) {}
+      Map<String, Double> bytesPerSecondByProxy,
+      double askedShare,
+      double waitingFraction) {
+    /** Below this much of the window spent waiting, an application was not contended. */
+    public static final double CONTENDED = 0.05;
+
+    /** Whether its requests waited at the proxies long enough for its weight to matter. */
+    public boolean contended() {
+      return waitingFraction >= CONTENDED;
+    }
+  }
 }

@@ -297,7 +297,11 @@ async function loadQos() {
       el('td', { class: 'num' }, a ? (100 * a.targetShare).toFixed(1) + '%' : ''),
       el('td', { class: 'num' }, a ? (100 * a.achievedShare).toFixed(1) + '%' : ''),
       el('td', { class: 'num' }, a ? bytes(a.bytesPerSecond) + '/s' : ''),
-      el('td', { class: 'num' }, a ? a.queueDelayMillis.toFixed(1) + ' ms' : ''));
+      el('td', { class: 'num' }, a ? a.queueDelayMillis.toFixed(1) + ' ms' : ''),
+      // weights share out only what waits: an application that never waited got what it asked for
+      el('td', {}, !a || !a.requests ? '' : a.waitingFraction < 0.05
+        ? 'not contended: served at once (asked ' + (100 * a.askedShare).toFixed(0) + '%)'
+        : 'contended: waited ' + (100 * a.waitingFraction).toFixed(0) + '% of the time'));
   }));
   $('qos-note').textContent = q.achieved ? 'Shares over the last ' + q.achieved.windowMillis + ' ms from '
     + q.achieved.proxies.length + ' proxies.' : 'No QoS proxies run in this cluster (tessera local --qos starts them).';

@@ -95,6 +95,8 @@ final class QosService implements RpcService {
                         .setQueueDelayNs(e.getValue().queueDelayNanos())
                         .setQueued(e.getValue().queued())
                         .setOutstanding(e.getValue().outstanding())
+                        .setServiceAsked(e.getValue().serviceAsked())
+                        .setBackloggedNs(e.getValue().backloggedNanos())
                         .setBytesElsewhere(elsewhere.served(e.getKey()).bytes())
                         .setServiceElsewhere(elsewhere.served(e.getKey()).service())));
     return QosResponseProto.newBuilder().setStatus(StatusProto.OK).setProxy(s).build();

@@ -76,9 +76,20 @@ public final class FairScheduler {
    * What the scheduler counted for one application on this proxy.
    *
    * @param service what the scheduler shares out: bytes plus the per-request cost of each request
+   * @param serviceAsked the same for every request that arrived, served yet or not: what the
+   *     application asked for
+   * @param backloggedNanos how long it had requests waiting here (a work-conserving scheduler
+   *     shares only while applications wait; an application never backlogged was served at once)
    */
   public record AppCounters(
-      long bytes, long service, long requests, long queueDelayNanos, int queued, int outstanding) {}
+      long bytes,
+      long service,
+      long requests,
+      long queueDelayNanos,
+      int queued,
+      int outstanding,
+      long serviceAsked,
+      long backloggedNanos) {}
 
   private static final class Request {
     final long cost;
@@ -112,6 +123,11 @@ public final class FairScheduler {
     long service;
     long requests;
     long queueDelayNanos;
+    long serviceAsked;
+    long backloggedNanos;
+
+    /** When its queue last became non-empty. */
+    long backloggedSince;
 
     App(String name) {
       this.name = name;
@@ -189,7 +205,12 @@ public final class FairScheduler {
   public void submit(String app, long bytes, Runnable run) {
     synchronized (this) {
       App a = apps.computeIfAbsent(app, this::newApp);
-      a.queue.add(new Request(bytes + perRequestCost, bytes, run, clock.nanos()));
+      long now = clock.nanos();
+      if (a.queue.isEmpty()) {
+        a.backloggedSince = now;
+      }
+      a.queue.add(new Request(bytes + perRequestCost, bytes, run, now));
+      a.serviceAsked += bytes + perRequestCost;
     }
     pump();
   }
@@ -229,6 +250,7 @@ public final class FairScheduler {
   /** Per application, what this proxy served and what waits. */
   public synchronized Map<String, AppCounters> counters() {
     Map<String, AppCounters> out = new LinkedHashMap<>();
+    long now = clock.nanos();
     apps.forEach(
         (name, a) ->
             out.put(
@@ -239,7 +261,9 @@ public final class FairScheduler {
                     a.requests,
                     a.queueDelayNanos,
                     a.queue.size(),
-                    a.outstanding)));
+                    a.outstanding,
+                    a.serviceAsked,
+                    a.backloggedNanos + (a.queue.isEmpty() ? 0 : now - a.backloggedSince))));
     return out;
   }
 
@@ -322,6 +346,9 @@ public final class FairScheduler {
     pick.service += r.cost;
     pick.requests++;
     pick.queueDelayNanos += now - r.arrival;
+    if (pick.queue.isEmpty()) {
+      pick.backloggedNanos += now - pick.backloggedSince;
+    }
     return r.run;
   }
 

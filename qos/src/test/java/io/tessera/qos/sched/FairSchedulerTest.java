@@ -297,6 +297,39 @@ class FairSchedulerTest {
     assertThat(sim.scheduler.counters())
         .containsOnlyKeys("checkpoint", "default")
         .allSatisfy(
-            (app, c) -> assertThat(c).isEqualTo(new FairScheduler.AppCounters(0, 0, 0, 0, 0, 0)));
+            (app, c) ->
+                assertThat(c).isEqualTo(new FairScheduler.AppCounters(0, 0, 0, 0, 0, 0, 0, 0)));
+  }
+
+  /**
+   * "qos status" showed weights 4:1 and shares of 50/50 with nothing to say why: a scheduler only
+   * shares out what waits. It counts how long each application had requests waiting and what it
+   * asked for, so an application never kept waiting reads as not contended.
+   */
+  @Test
+  void itCountsHowLongEachApplicationWaitedAndWhatItAskedFor() {
+    Sim sim = new Sim(2, 0, 10 * MB);
+    // the one slot it ever uses is always free: never waits
+    sim.backlogged("light", MB, 1);
+    sim.runFor(10);
+    FairScheduler.AppCounters alone = sim.scheduler.counters().get("light");
+    assertThat(alone.backloggedNanos()).isZero();
+    assertThat(alone.serviceAsked()).isGreaterThanOrEqualTo(alone.service());
+
+    // 8 requests for 2 slots: some of them always wait, for the whole time
+    sim.backlogged("heavy", MB, 8);
+    long from = sim.now;
+    sim.runFor(10);
+    FairScheduler.AppCounters heavy = sim.scheduler.counters().get("heavy");
+    FairScheduler.AppCounters light = sim.scheduler.counters().get("light");
+
+    assertThat((double) heavy.backloggedNanos()).isCloseTo(sim.now - from, within(1e8));
+    assertThat(heavy.serviceAsked() - heavy.service())
+        .as("what waits was asked for and not served yet")
+        .isEqualTo(heavy.queued() * MB);
+    assertThat((double) light.backloggedNanos())
+        .as("beside a heavy one, the light one waits part of the time")
+        .isGreaterThan(0)
+        .isLessThan(sim.now - from);
   }
 }
