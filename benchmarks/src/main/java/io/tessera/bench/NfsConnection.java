@@ -44,7 +44,17 @@ final class NfsConnection implements Closeable {
 
   /** MKDIR, or the directory's handle when it exists. */
   byte[] mkdir(byte[] dir, String name) throws IOException {
-    XdrReader r = call(NFS, 9, w -> noAttributes(w.writeOpaque(dir).writeString(name)));
+    // an existing directory is looked up first: a MKDIR in a directory the caller may not write
+    // (root squashed to nobody, in /) is refused even where the name exists
+    XdrReader found = call(NFS, 3, w -> w.writeOpaque(dir).writeString(name));
+    try {
+      if (found.readInt() == 0) {
+        return found.readOpaque(64, "handle");
+      }
+    } catch (XdrException e) {
+      throw new IOException("a malformed LOOKUP reply: " + e.getMessage());
+    }
+    XdrReader r = call(NFS, 9, w -> withMode(w.writeOpaque(dir).writeString(name), 0755));
     try {
       int status = r.readInt();
       if (status == 17) { // NFS3ERR_EXIST
@@ -91,8 +101,13 @@ final class NfsConnection implements Closeable {
 
   /** sattr3 that sets the mode to 0644 and nothing else. */
   private static XdrWriter noAttributes(XdrWriter w) {
+    return withMode(w, 0644);
+  }
+
+  /** sattr3 with {@code mode} and nothing else set. */
+  private static XdrWriter withMode(XdrWriter w, int mode) {
     return w.writeBool(true)
-        .writeInt(0644)
+        .writeInt(mode)
         .writeBool(false)
         .writeBool(false)
         .writeBool(false)
@@ -101,6 +116,13 @@ final class NfsConnection implements Closeable {
   }
 
   private static byte[] createdHandle(XdrReader r, int status, String what) throws IOException {
+    if (status == 13) { // NFS3ERR_ACCES
+      throw new IOException(
+          what
+              + ": permission denied (NFS3ERR_ACCES). The benchmark calls as root, which the"
+              + " exports squash to nobody by default: let it write --dir's parent (tessera fs"
+              + " mkdir -p /bench; tessera fs chmod 1777 /bench)");
+    }
     if (status != 0) {
       throw new IOException(what + ": nfsstat3 " + status);
     }

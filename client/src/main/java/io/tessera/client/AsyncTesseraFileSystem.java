@@ -251,6 +251,17 @@ public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeabl
   @Override
   public CompletableFuture<TesseraFile> create(String path, CreateOptions options) {
     String p = normalize(path);
+    return createCall(p, options).thenApply(r -> handle(p, r, true));
+  }
+
+  @Override
+  public CompletableFuture<FileStatus> createEntry(String path, CreateOptions options) {
+    String p = normalize(path);
+    return createCall(p, options).thenApply(r -> FileStatus.of(p, r.getInode()));
+  }
+
+  /** The meta group's CREATE of {@code p} (normalized). */
+  private CompletableFuture<MetaResponseProto> createCall(String p, CreateOptions options) {
     CreateRequestProto.Builder c =
         CreateRequestProto.newBuilder()
             .setPath(p)
@@ -270,7 +281,7 @@ public final class AsyncTesseraFileSystem implements VirtualFileSystem, Closeabl
     if (policy != null) {
       c.setLayout(policy).setHasLayout(true);
     }
-    return meta.call(MetaRequestProto.newBuilder().setCreate(c)).thenApply(r -> handle(p, r, true));
+    return meta.call(MetaRequestProto.newBuilder().setCreate(c));
   }
 
   /** How long a partial copy outlives its writer (tessera.client.partial-lease). */

@@ -47,6 +47,13 @@ public interface VirtualFileSystem extends Closeable {
   /** Creates a regular file and opens it; EXISTS unless {@link CreateOptions#overwrite}. */
   CompletableFuture<TesseraFile> create(String path, CreateOptions options);
 
+  /**
+   * Creates a regular file without opening it and answers its attributes as created: one meta call
+   * for a front end that hands out a handle (an NFS CREATE), where a create and then a stat were
+   * two. EXISTS unless {@link CreateOptions#overwrite}.
+   */
+  CompletableFuture<FileStatus> createEntry(String path, CreateOptions options);
+
   /** Opens an existing regular file (IS_DIRECTORY for a directory). */
   CompletableFuture<TesseraFile> open(String path);
 

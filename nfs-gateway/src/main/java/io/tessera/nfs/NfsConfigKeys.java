@@ -43,10 +43,25 @@ public final class NfsConfigKeys {
           Duration.ofSeconds(30),
           "a file no NFS call used for this long is closed by the gateway");
 
+  public static final ConfigKey<Duration> ATTRIBUTE_CACHE =
+      ConfigKey.duration(
+          "tessera.nfs.attribute-cache",
+          Duration.ofSeconds(1),
+          "how long attributes the gateway fetched serve further calls before it asks the meta"
+              + " group again, as an NFS client's actimeo: others' changes show within it, the"
+              + " gateway's own at once (0: ask every call)");
+
   public static final ConfigSection SECTION =
       new ConfigSection(
           "NFS gateway",
-          List.of(WORKERS, CALLS_PER_CONNECTION, CALL_BUFFER, GATHER, BUFFER, OPEN_IDLE));
+          List.of(
+              WORKERS,
+              CALLS_PER_CONNECTION,
+              CALL_BUFFER,
+              GATHER,
+              BUFFER,
+              OPEN_IDLE,
+              ATTRIBUTE_CACHE));
 
   public static final List<ConfigSection> SECTIONS = List.of(SECTION);
 

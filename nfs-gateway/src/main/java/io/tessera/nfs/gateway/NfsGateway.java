@@ -89,7 +89,7 @@ public final class NfsGateway implements Closeable {
             (int) Math.min(Integer.MAX_VALUE, config.get(NfsConfigKeys.GATHER)),
             config.get(NfsConfigKeys.BUFFER),
             config.get(NfsConfigKeys.OPEN_IDLE).toMillis());
-    Resolver resolver = new Resolver(fs);
+    Resolver resolver = new Resolver(fs, config.get(NfsConfigKeys.ATTRIBUTE_CACHE));
     Services services = new Services(fs, resolver, new Gate(exports), files, verifier);
     RpcServer server =
         new RpcServer(

@@ -65,15 +65,20 @@ final class DirectoryProcedures {
       int mode = attrs != null && attrs.mode() != null ? attrs.mode() : 0644;
       Node made;
       try {
-        // the create itself tells whether the name is taken: no lookup before it
+        // the create itself tells whether the name is taken (no lookup before it), and its reply
+        // carries what the handle needs (no stat after it): one meta call
         VirtualFileSystem fs = s.fs(t.caller());
-        Services.await(fs.create(path, CreateOptions.defaults().mode(mode)));
-        giveAway(fs, path, t.caller().who(), attrs);
+        FileStatus status =
+            Services.await(fs.createEntry(path, CreateOptions.defaults().mode(mode)));
+        FileStatus given = giveAway(fs, path, t.caller().who(), attrs);
+        status = given != null ? given : status;
         if (verifier != null) {
-          Services.await(
-              fs.changeAttributes(path, 0, AttributeChange.modified(exclusiveTime(verifier))));
+          status =
+              Services.await(
+                  fs.changeAttributes(path, 0, AttributeChange.modified(exclusiveTime(verifier))));
         }
-        made = s.resolver().byPath(t.caller().export(), path);
+        s.changes().changed(t.node().handle().fileId());
+        made = s.resolver().node(t.caller().export(), status);
       } catch (NfsError e) {
         FileStatus existing = e.status() == Nfs3.ERR_EXIST ? existing(path) : null;
         if (existing == null) {
@@ -106,6 +111,7 @@ final class DirectoryProcedures {
     if (attrs != null && attrs.size() != null) {
       Access.require(t.caller().who(), node, Nfs3.ACCESS_MODIFY);
       s.files().truncate(node, attrs.size());
+      s.changes().forget(existing.fileId());
       return s.resolver().byPath(t.caller().export(), existing.path());
     }
     return node;
@@ -132,9 +138,9 @@ final class DirectoryProcedures {
       int mode = attrs.mode() != null ? attrs.mode() : 0755;
       VirtualFileSystem fs = s.fs(t.caller());
       FileStatus made = Services.await(fs.mkdir(path, false, CreateOptions.defaults().mode(mode)));
-      if (giveAway(fs, path, t.caller().who(), attrs)) {
-        made = Services.await(fs.stat(path));
-      }
+      FileStatus given = giveAway(fs, path, t.caller().who(), attrs);
+      made = given != null ? given : made;
+      s.changes().changed(t.node().handle().fileId());
       created(out, s.resolver().node(t.caller().export(), made));
     } catch (NfsError e) {
       out.writeInt(e.status());
@@ -200,6 +206,7 @@ final class DirectoryProcedures {
         throw new NfsError(Nfs3.ERR_ISDIR, path + " is a directory");
       }
       Services.await(s.fs(t.caller()).delete(path, false));
+      s.changes().forget(victim.fileId());
       out.writeInt(Nfs3.OK);
       Node after = s.refreshed(t);
       Attributes.wcc(out, after, 0);
@@ -227,6 +234,7 @@ final class DirectoryProcedures {
                   Resolver.child(src.node(), from.name()),
                   Resolver.child(dst.node(), to.name()),
                   true));
+      s.changes().clear(); // a directory moved takes every path below it along
       out.writeInt(Nfs3.OK);
       Attributes.wcc(out, s.refreshed(src), 0);
       Attributes.wcc(out, s.refreshed(dst), 0);
@@ -262,16 +270,16 @@ final class DirectoryProcedures {
 
   /**
    * Gives a new object to whom root names in the create's attributes (the caller owns it
-   * otherwise); returns whether it did.
+   * otherwise); returns its attributes after, or null when nothing was given.
    */
-  private static boolean giveAway(
+  private static FileStatus giveAway(
       VirtualFileSystem fs, String path, UnixCredential who, Attributes.Change attrs)
       throws NfsError {
     if (who.uid() != 0 || attrs == null || (attrs.uid() == null && attrs.gid() == null)) {
-      return false;
+      return null;
     }
-    Services.await(fs.changeAttributes(path, 0, AttributeChange.owner(attrs.uid(), attrs.gid())));
-    return true;
+    return Services.await(
+        fs.changeAttributes(path, 0, AttributeChange.owner(attrs.uid(), attrs.gid())));
   }
 
   /**

@@ -21,7 +21,7 @@ final class FileProcedures {
   void getattr(RpcCall call, XdrWriter out) throws XdrException {
     byte[] h = Services.readHandle(call.args());
     try {
-      Services.Target t = s.target(call, h);
+      Services.Target t = s.unchangedTarget(call, h);
       out.writeInt(Nfs3.OK);
       Attributes.fattr(out, t.node(), s.files().size(t.node()));
     } catch (NfsError e) {
@@ -172,6 +172,7 @@ final class FileProcedures {
       }
       byte[] bytes = data.length == count ? data : java.util.Arrays.copyOf(data, count);
       s.files().write(n, offset, bytes, stable == Nfs3.UNSTABLE);
+      s.changes().changed(n.handle().fileId());
       out.writeInt(Nfs3.OK);
       Attributes.wcc(out, n, Math.max(s.files().size(n), offset + count));
       out.writeInt(count).writeInt(stable == Nfs3.UNSTABLE ? Nfs3.UNSTABLE : Nfs3.FILE_SYNC);

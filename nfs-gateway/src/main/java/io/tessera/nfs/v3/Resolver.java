@@ -6,6 +6,7 @@ import io.tessera.client.admin.SnapshotInfo;
 import io.tessera.common.proto.StatusProto;
 import io.tessera.common.status.TesseraException;
 import io.tessera.nfs.export.Export;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,30 +18,46 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class Resolver {
   private static final String SNAPSHOTS = VirtualFileSystem.SNAPSHOTS;
 
+  /** Inodes an attribute cache holds at most. */
+  private static final int CACHED = 65_536;
+
   private final VirtualFileSystem fs;
+  private final AttributeCache cache;
   private final Map<Long, String> snapshotNames = new ConcurrentHashMap<>();
   private final Map<String, Long> snapshotEpochs = new ConcurrentHashMap<>();
 
-  public Resolver(VirtualFileSystem fs) {
+  /**
+   * @param attributeAge how long resolved attributes serve further calls (0: every call asks the
+   *     meta group)
+   */
+  public Resolver(VirtualFileSystem fs, Duration attributeAge) {
     this.fs = fs;
+    this.cache = new AttributeCache(attributeAge, CACHED, System::nanoTime);
   }
 
-  /** The node a handle names now; STALE once its file is gone or left the export. */
+  /** The gateway's own changes, told to its attribute cache. */
+  AttributeCache cache() {
+    return cache;
+  }
+
+  /**
+   * The node a handle names, for a call's checks and paths: from the attribute cache when it holds
+   * it; STALE once its file is gone or left the export.
+   */
   public Node resolve(FileHandle h, Export export) throws NfsError {
-    FileStatus s;
-    try {
-      s =
-          Services.await(
-              switch (h.kind()) {
-                case FileHandle.SNAPSHOTS -> fs.stat(SNAPSHOTS);
-                case FileHandle.SNAPSHOT -> fs.statById(h.fileId(), snapshotName(h.epoch()));
-                default -> fs.statById(h.fileId(), null);
-              });
-    } catch (NfsError e) {
-      if (e.status() == Nfs3.ERR_NOENT) {
-        throw new NfsError(Nfs3.ERR_STALE, "file " + h.fileId() + " was removed");
-      }
-      throw e;
+    return resolve(h, export, false);
+  }
+
+  /** The node with attributes no own change has made old since: what GETATTR answers. */
+  public Node resolveUnchanged(FileHandle h, Export export) throws NfsError {
+    return resolve(h, export, true);
+  }
+
+  private Node resolve(FileHandle h, Export export, boolean unchangedOnly) throws NfsError {
+    FileStatus s = cache.get(h, unchangedOnly);
+    if (s == null) {
+      s = fetch(h);
+      cache.put(h, s);
     }
     if (h.kind() != FileHandle.SNAPSHOTS && s.created().toEpochMilli() != h.born()) {
       throw new NfsError(
@@ -51,6 +68,22 @@ public final class Resolver {
           Nfs3.ERR_STALE, "file " + h.fileId() + " is no longer under export " + export.path());
     }
     return new Node(h, s);
+  }
+
+  private FileStatus fetch(FileHandle h) throws NfsError {
+    try {
+      return Services.await(
+          switch (h.kind()) {
+            case FileHandle.SNAPSHOTS -> fs.stat(SNAPSHOTS);
+            case FileHandle.SNAPSHOT -> fs.statById(h.fileId(), snapshotName(h.epoch()));
+            default -> fs.statById(h.fileId(), null);
+          });
+    } catch (NfsError e) {
+      if (e.status() == Nfs3.ERR_NOENT) {
+        throw new NfsError(Nfs3.ERR_STALE, "file " + h.fileId() + " was removed");
+      }
+      throw e;
+    }
   }
 
   /** The root of an export, as MOUNT hands it out (or a directory below it). */

@@ -41,6 +41,18 @@ public record Services(
     return new Target(caller, resolver.resolve(h, caller.export()));
   }
 
+  /** The same, with attributes none of the gateway's own calls changed since: for GETATTR. */
+  public Target unchangedTarget(RpcCall call, byte[] handle) throws NfsError {
+    FileHandle h = FileHandle.of(handle);
+    Gate.Caller caller = gate.admit(call, h);
+    return new Target(caller, resolver.resolveUnchanged(h, caller.export()));
+  }
+
+  /** What the gateway's own calls changed, for the attributes it keeps. */
+  public AttributeCache changes() {
+    return resolver.cache();
+  }
+
   /** A node and who reaches it through which export. */
   public record Target(Gate.Caller caller, Node node) {
     /** Refuses a change: in a snapshot, or through an export read-only for the caller (ROFS). */
@@ -54,6 +66,7 @@ public record Services(
 
   /** The node's attributes again, after a change (null when it is gone). */
   public Node refreshed(Target t) {
+    resolver.cache().forget(t.node().handle().fileId());
     try {
       return resolver.resolve(t.node().handle(), t.caller().export());
     } catch (NfsError e) {
