@@ -25,9 +25,16 @@ public interface LocalCluster extends Closeable {
     return TesseraFileSystem.connect(clientConfig());
   }
 
-  /** Whether every QoS proxy and NFS gateway of the plan accepts connections (true if none). */
-  default boolean proxiesListen() {
+  /**
+   * Whether every data server, QoS proxy and NFS gateway of the plan accepts connections. A meta
+   * leader just elected counts every data server it knows as up for a heartbeat timeout, so after a
+   * restart of the whole cluster "up" alone does not mean a data server runs yet.
+   */
+  default boolean serversListen() {
     List<InetSocketAddress> listeners = new ArrayList<>();
+    for (String id : plan().dataIds()) {
+      listeners.add(new InetSocketAddress(plan().host(id), plan().dataPort(id)));
+    }
     if (plan().qos()) {
       for (String id : plan().dataIds()) {
         listeners.add(new InetSocketAddress(plan().host(id), plan().proxyPort(id)));
@@ -47,7 +54,7 @@ public interface LocalCluster extends Closeable {
     return true;
   }
 
-  /** Waits until a meta leader is elected and every data server is up. */
+  /** Waits until a meta leader is elected and every data server is up and listening. */
   default ClusterStatus awaitReady(Duration timeout) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     String lastProblem = "no answer yet";
@@ -58,7 +65,7 @@ public interface LocalCluster extends Closeable {
           ClusterStatus s = fs.admin().status();
           long up = s.dataServers().stream().filter(ClusterStatus.DataServer::up).count();
           boolean leader = s.replicas().stream().anyMatch(ClusterStatus.Replica::leader);
-          if (leader && up == plan().dataCount() && proxiesListen()) {
+          if (leader && up == plan().dataCount() && serversListen()) {
             checkAlive(); // the answer must have come from this cluster's own servers
             return s;
           }
@@ -68,7 +75,8 @@ public interface LocalCluster extends Closeable {
                   + up
                   + " of "
                   + plan().dataCount()
-                  + " data servers up";
+                  + " data servers up"
+                  + (up == plan().dataCount() ? ", not every server listening yet" : "");
         } catch (IOException e) {
           lastProblem = e.getMessage();
         }
