@@ -5,6 +5,8 @@ import io.tessera.cli.options.ClusterPaths;
 import io.tessera.client.FileStatus;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.proto.StatusProto;
+import io.tessera.common.status.TesseraException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -69,15 +71,20 @@ public final class GetCommand extends ConnectedCommand {
 
   @Override
   protected int run(TesseraFileSystem fs) throws Exception {
-    FileStatus s = fs.stat(remote);
-    if (s.directory()) {
+    TesseraFile opened;
+    try {
+      opened = fs.openFile(remote); // a file's get asks the meta group once
+    } catch (TesseraException e) {
+      if (e.status() != StatusProto.IS_DIRECTORY) {
+        throw e;
+      }
       if (!treeOptions.recursive) {
         throw new IllegalArgumentException(
             remote + " is a directory: -r copies it and everything below it");
       }
-      return getTree(fs, s);
+      return getTree(fs, fs.stat(remote));
     }
-    try (TesseraFile f = fs.openFile(remote)) {
+    try (TesseraFile f = opened) {
       Path target =
           Files.isDirectory(local)
               ? local.resolve(Path.of(f.path()).getFileName().toString())

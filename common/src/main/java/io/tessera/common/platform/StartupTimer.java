@@ -23,8 +23,13 @@ public final class StartupTimer {
   /** A timer whose first phase ran from this JVM's start until now (the server's start call). */
   public static StartupTimer sinceJvmStart() {
     long now = System.currentTimeMillis();
-    long jvm = ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(now);
-    return new StartupTimer(Math.min(jvm, now), now);
+    return new StartupTimer(jvmStart(now), now);
+  }
+
+  /** When the OS started this JVM, in ms (now, when it does not say). */
+  private static long jvmStart(long now) {
+    return Math.min(
+        now, ProcessHandle.current().info().startInstant().map(Instant::toEpochMilli).orElse(now));
   }
 
   /** Ends the phase called {@code name}, which ran since the last mark. */
@@ -44,7 +49,8 @@ public final class StartupTimer {
    * came.
    */
   public static String sinceJvmStarted() {
-    return sinceJvmStart().sinceStart();
+    long now = System.currentTimeMillis();
+    return seconds(now - jvmStart(now));
   }
 
   /** "7.1 s after its JVM started: JVM and classes 3.0 s, ..." */
