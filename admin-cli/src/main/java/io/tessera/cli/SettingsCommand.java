@@ -61,6 +61,9 @@ public final class SettingsCommand implements Callable<Integer> {
         return ClientConfigKeys.READ_BY_CLIENTS;
       }
       List<ConfigKey<?>> keys = new ArrayList<>(ConfigSection.keysOf(sections()));
+      if (this == data) {
+        keys.addAll(QosConfigKeys.ALL); // tessera.qos.placement=embedded schedules in the server
+      }
       keys.addAll(RpcConfigKeys.ALL);
       keys.addAll(SecurityConfigKeys.ALL);
       keys.addAll(MetricsConfigKeys.SECTION.keys());

@@ -5,7 +5,10 @@ import io.tessera.common.config.ConfigSection;
 import java.time.Duration;
 import java.util.List;
 
-/** Settings of a QoS proxy. The defaults suit a local cluster. */
+/**
+ * Settings of a QoS scheduling point: a proxy, or a data server with the scheduler embedded. The
+ * defaults suit a local cluster.
+ */
 public final class QosConfigKeys {
   private QosConfigKeys() {}
 
@@ -32,6 +35,26 @@ public final class QosConfigKeys {
 
     public static final ConfigSection SECTION =
         new ConfigSection("Scheduling", List.of(DEPTH, REQUEST_COST, SETTINGS_REFRESH));
+  }
+
+  /** Where the scheduler runs. */
+  public static final class Placement {
+    private Placement() {}
+
+    public static final String PROXY = "proxy";
+    public static final String EMBEDDED = "embedded";
+    public static final ConfigKey<String> PLACEMENT =
+        ConfigKey.choice(
+            "tessera.qos.placement",
+            PROXY,
+            "where requests are scheduled: proxy (a process in front of each data server, as"
+                + " tessera local --qos starts; clients' data takes one more socket hop) or embedded"
+                + " (in each data server's own request pipeline, with the same shares, reservations"
+                + " and limits and no extra hop; set on the data servers, which then also serve"
+                + " qos.proto and read the settings below)",
+            List.of(PROXY, EMBEDDED));
+
+    public static final ConfigSection SECTION = new ConfigSection("Placement", List.of(PLACEMENT));
   }
 
   /** How a proxy learns each application's service at the other servers. */
@@ -70,7 +93,8 @@ public final class QosConfigKeys {
             List.of(SOURCE, INTERVAL, BYTES));
   }
 
-  public static final List<ConfigSection> SECTIONS = List.of(Scheduling.SECTION, Totals.SECTION);
+  public static final List<ConfigSection> SECTIONS =
+      List.of(Placement.SECTION, Scheduling.SECTION, Totals.SECTION);
 
   public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
 }

@@ -3,6 +3,7 @@ package io.tessera.cli.fs;
 import io.tessera.client.CreateOptions;
 import io.tessera.client.TesseraFile;
 import io.tessera.client.TesseraFileSystem;
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.status.TesseraException.AlreadyExistsException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -38,13 +38,7 @@ final class Upload implements AutoCloseable {
   private final boolean sync;
   private final Duration lease;
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
-  private final ScheduledExecutorService renewer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "put-lease");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService renewer = DaemonTimer.named("put-lease");
   private final Thread onInterrupt = new Thread(this::removeInFlight, "put-interrupted");
 
   /**

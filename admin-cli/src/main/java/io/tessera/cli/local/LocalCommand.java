@@ -19,6 +19,7 @@ import io.tessera.localcluster.LauncherLock;
 import io.tessera.localcluster.LocalCluster;
 import io.tessera.localcluster.ProcessCluster;
 import io.tessera.meta.registry.DefaultLayout;
+import io.tessera.qos.QosConfigKeys;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -94,7 +95,9 @@ public final class LocalCommand implements Callable<Integer> {
       names = "--qos",
       description =
           "start a QoS proxy in front of each data server: applications then share the servers by"
-              + " the weights set with tessera qos (a cluster started with proxies keeps them)")
+              + " the weights set with tessera qos (a cluster started with proxies keeps them). With"
+              + " -Dtessera.qos.placement=embedded the data servers schedule their own requests"
+              + " instead: the same shares without the proxies' extra hop (give it at every start)")
   boolean qos;
 
   @Option(
@@ -206,7 +209,8 @@ public final class LocalCommand implements Callable<Integer> {
         status,
         Duration.ofNanos(System.nanoTime() - start),
         rootDefault(cluster),
-        plan.qos() ? qosSettings(cluster) : List.of());
+        embeddedQos(),
+        plan.qos() || embeddedQos() ? qosSettings(cluster) : List.of());
     if (cluster instanceof ProcessCluster pc) {
       watch(pc, out, stopped);
     }
@@ -301,7 +305,7 @@ public final class LocalCommand implements Callable<Integer> {
                 + "; start it as it is, or use another --dir");
       }
       ClusterPlan again = new ClusterPlan(dir, m, d, base);
-      again = qos || !existing.proxies().isEmpty() ? again.withQos() : again;
+      again = !embeddedQos() && (qos || !existing.proxies().isEmpty()) ? again.withQos() : again;
       return nfs || !existing.nfs().isEmpty() ? again.withNfs() : again;
     }
     ClusterPlan fresh =
@@ -310,8 +314,14 @@ public final class LocalCommand implements Callable<Integer> {
             metaCount == null ? 3 : metaCount,
             dataCount == null ? 6 : dataCount,
             portBase == null ? ClusterPlan.DEFAULT_PORT_BASE : portBase);
-    fresh = qos ? fresh.withQos() : fresh;
+    fresh = qos && !embeddedQos() ? fresh.withQos() : fresh;
     return nfs ? fresh.withNfs() : fresh;
+  }
+
+  /** Whether the data servers schedule themselves: no proxies then, whatever --qos says. */
+  private boolean embeddedQos() {
+    return QosConfigKeys.Placement.EMBEDDED.equals(
+        defines.get(QosConfigKeys.Placement.PLACEMENT.key()));
   }
 
   private static void printEndpoints(
@@ -320,6 +330,7 @@ public final class LocalCommand implements Callable<Integer> {
       ClusterStatus s,
       Duration took,
       LayoutPolicy layout,
+      boolean embeddedQos,
       List<QosApp> qos) {
     out.printf("Tessera local cluster in %s%n", plan.dir());
     for (var p : plan.metaPeers()) {
@@ -334,9 +345,11 @@ public final class LocalCommand implements Callable<Integer> {
           d.id(),
           d.address(),
           d.up() ? "up" : "down",
-          plan.qos() ? "  behind QoS proxy " + plan.proxyAddress(d.id()) : "");
+          plan.qos()
+              ? "  behind QoS proxy " + plan.proxyAddress(d.id())
+              : embeddedQos ? "  scheduling its own requests (QoS embedded)" : "");
     }
-    if (plan.qos()) {
+    if (plan.qos() || embeddedQos) {
       out.println(qosBanner(qos));
     }
     if (plan.nfs()) {

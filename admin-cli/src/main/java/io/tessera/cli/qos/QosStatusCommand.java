@@ -43,12 +43,14 @@ public final class QosStatusCommand extends ConnectedCommand {
       return 0;
     }
     if (s.proxies().isEmpty() && s.unreachable().isEmpty()) {
-      out.println("No QoS proxies: start the cluster with tessera local --qos.");
+      out.println(
+          "No QoS scheduling: start the cluster with tessera local --qos (proxies), or with"
+              + " -Dtessera.qos.placement=embedded (in the data servers).");
       return 0;
     }
     out.printf(
         Locale.ROOT,
-        "%d proxies over %.1f s%s%s%n",
+        "%d QoS schedulers over %.1f s%s%s%n",
         s.proxies().size(),
         s.windowMillis() / 1000.0,
         // only with tessera.qos.totals=exchange do the proxies send each other anything

@@ -26,7 +26,7 @@ public final class ServerMetrics {
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
   };
 
-  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final PrometheusRegistry registry;
   private final String prefix;
   private final boolean counting;
 
@@ -35,9 +35,22 @@ public final class ServerMetrics {
    * {@code config}: with {@link MetricsConfigKeys#ENABLED} false, requests are not counted.
    */
   public ServerMetrics(String component, Config config) {
-    this.prefix = "tessera_" + component + "_";
-    this.counting = config.get(MetricsConfigKeys.ENABLED);
+    this(new PrometheusRegistry(), component, config.get(MetricsConfigKeys.ENABLED));
     JvmMetrics.builder().register(registry);
+  }
+
+  private ServerMetrics(PrometheusRegistry registry, String component, boolean counting) {
+    this.registry = registry;
+    this.prefix = "tessera_" + component + "_";
+    this.counting = counting;
+  }
+
+  /**
+   * Metrics of another component running in this server, shown at the same /metrics under {@code
+   * tessera_<component>_} (a data server with the QoS scheduler embedded shows tessera_qos_).
+   */
+  public ServerMetrics alongside(String component) {
+    return new ServerMetrics(registry, component, counting);
   }
 
   /** Whether requests are counted and timed (tessera.metrics.enabled). */

@@ -2,12 +2,12 @@ package io.tessera.console.watch;
 
 import io.tessera.client.admin.ClusterAdmin;
 import io.tessera.client.admin.ClusterStatus;
+import io.tessera.common.platform.DaemonTimer;
 import java.io.Closeable;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -36,13 +36,7 @@ public final class ClusterWatch implements Closeable {
   public record Event(long timeMs, String kind, String subject, String message) {}
 
   private final ClusterAdmin admin;
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "console-watch");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService timer = DaemonTimer.named("console-watch");
   private final ArrayDeque<Sample> samples = new ArrayDeque<>();
   private final ArrayDeque<Event> events = new ArrayDeque<>();
   private Map<String, String> states;

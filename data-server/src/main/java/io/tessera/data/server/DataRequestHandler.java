@@ -44,6 +44,7 @@ final class DataRequestHandler implements RpcService {
   private final ClientLoad load;
   private final DataMetrics metrics;
   private final AccessGate access;
+  private final DeviceCap device;
 
   DataRequestHandler(
       AccessGate access,
@@ -54,7 +55,9 @@ final class DataRequestHandler implements RpcService {
       SpaceGuard space,
       ExecutorService workers,
       ClientLoad load,
-      DataMetrics metrics) {
+      DataMetrics metrics,
+      DeviceCap device) {
+    this.device = device;
     this.access = access;
     this.ops = ops;
     this.store = store;
@@ -178,6 +181,7 @@ final class DataRequestHandler implements RpcService {
   }
 
   private RpcReply execute(DataOp op, DataRequestProto req, RpcCall call) {
+    device.occupy(call.payload().readableBytes() + op.readBytes(req));
     try {
       return op.execute(req, call.payload());
     } catch (IllegalArgumentException e) {

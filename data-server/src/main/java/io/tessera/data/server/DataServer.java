@@ -4,6 +4,7 @@ import io.tessera.common.cluster.Heartbeats;
 import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.metrics.ServerMetrics;
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.platform.SpaceGuard;
 import io.tessera.common.platform.StartupTimer;
 import io.tessera.common.rpc.LeaderFollowingCaller;
@@ -31,7 +32,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -53,6 +53,7 @@ public final class DataServer implements Closeable {
   private final HeartbeatSender heartbeats;
   private final String address;
   private final ServerMetrics metrics;
+  private final EmbeddedQos qos;
 
   private DataServer(
       String id,
@@ -63,7 +64,9 @@ public final class DataServer implements Closeable {
       RpcClientPool metaPool,
       HeartbeatSender heartbeats,
       String address,
-      ServerMetrics metrics) {
+      ServerMetrics metrics,
+      EmbeddedQos qos) {
+    this.qos = qos;
     this.id = id;
     this.store = store;
     this.workers = workers;
@@ -80,6 +83,12 @@ public final class DataServer implements Closeable {
       throws IOException, InterruptedException {
     StartupTimer startup = StartupTimer.sinceJvmStart();
     AdvertisedAddress advertised = AdvertisedAddress.of(config);
+    if (EmbeddedQos.configured(config)
+        && !config.get(DataServerConfigKeys.Server.PROXY).isEmpty()) {
+      throw new IllegalArgumentException(
+          "tessera.qos.placement=embedded schedules in this server, and tessera.data.proxy names a"
+              + " proxy in front of it: set one of the two");
+    }
     ServerIdentity.claim(dir, id);
     TransportSecurity security = TransportSecurity.forServer(config, id, Identity.Role.DATA);
     startup.mark("TLS");
@@ -116,13 +125,7 @@ public final class DataServer implements Closeable {
             config.get(DataServerConfigKeys.Coordination.MAX_LOCK_LEASE),
             config.get(DataServerConfigKeys.Coordination.MAX_LOCK_HOLD),
             System::nanoTime);
-    ScheduledExecutorService timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "data-timer");
-              t.setDaemon(true);
-              return t;
-            });
+    ScheduledExecutorService timer = DaemonTimer.named("data-timer");
     GarbageCollector gc = new GarbageCollector(store, timer);
     WriteGate gate =
         new WriteGate(
@@ -137,34 +140,54 @@ public final class DataServer implements Closeable {
     CorruptionReport corruption = new CorruptionReport();
     int maxFrame = RpcConfigKeys.maxFrameBytes(config);
     String host = config.get(DataServerConfigKeys.Server.BIND_HOST);
+    RpcClientPool metaPool =
+        new RpcClientPool(
+            "data-" + id + "-meta",
+            1,
+            maxFrame,
+            5000,
+            2000,
+            RpcConfigKeys.silenceLimitMillis(config),
+            security);
+    DataRequestHandler handler =
+        new DataRequestHandler(
+            new AccessGate(tokens, leaderClock::now),
+            DataOps.of(store, locks, gate, snapshots, serving, corruption),
+            store,
+            gate,
+            corruption,
+            new SpaceGuard(
+                dir.toFile(),
+                config.get(DataServerConfigKeys.Store.MIN_FREE_SPACE),
+                "data server " + id,
+                DataServerConfigKeys.Store.MIN_FREE_SPACE.key()),
+            workers,
+            load,
+            metrics,
+            deviceCap(config));
+    // the server's own address is known once it listens; an embedded scheduler needs it first
+    String[] self = {""};
+    EmbeddedQos qos =
+        EmbeddedQos.configured(config)
+            ? EmbeddedQos.create(id, metaPool, () -> self[0], security.revocations(), config)
+            : null;
     RpcServer rpc;
     try {
       rpc =
           RpcServer.start(
               "data-" + id,
               new InetSocketAddress(host, config.get(DataServerConfigKeys.Server.PORT)),
-              Map.of(
-                  Service.DATA,
-                  new DataRequestHandler(
-                      new AccessGate(tokens, leaderClock::now),
-                      DataOps.of(store, locks, gate, snapshots, serving, corruption),
-                      store,
-                      gate,
-                      corruption,
-                      new SpaceGuard(
-                          dir.toFile(),
-                          config.get(DataServerConfigKeys.Store.MIN_FREE_SPACE),
-                          "data server " + id,
-                          DataServerConfigKeys.Store.MIN_FREE_SPACE.key()),
-                      workers,
-                      load,
-                      metrics)),
+              qos == null ? Map.of(Service.DATA, handler) : qos.services(handler),
               RpcConfigKeys.serverLimits(config),
               security);
     } catch (RuntimeException e) {
       store.close();
       workers.shutdownNow();
       timer.shutdownNow();
+      metaPool.close();
+      if (qos != null) {
+        qos.close();
+      }
       throw new IOException(
           "data server "
               + id
@@ -177,15 +200,10 @@ public final class DataServer implements Closeable {
           e);
     }
     String address = advertised.address(rpc.port());
-    RpcClientPool metaPool =
-        new RpcClientPool(
-            "data-" + id + "-meta",
-            1,
-            maxFrame,
-            5000,
-            2000,
-            RpcConfigKeys.silenceLimitMillis(config),
-            security);
+    self[0] = address;
+    if (qos != null) {
+      qos.start(metrics.metrics);
+    }
     LeaderFollowingCaller meta =
         new LeaderFollowingCaller(
             metaPool,
@@ -196,7 +214,7 @@ public final class DataServer implements Closeable {
         new HeartbeatSender(
             id,
             address,
-            config.get(DataServerConfigKeys.Server.PROXY),
+            qos != null ? address : config.get(DataServerConfigKeys.Server.PROXY),
             dir.toFile(),
             store,
             meta,
@@ -214,7 +232,20 @@ public final class DataServer implements Closeable {
         .start(timer);
     startup.mark("port and services");
     LOG.info("Data server {} serving {} from {}; ready {}", id, address, dir, startup.account());
-    return new DataServer(id, store, workers, timer, rpc, metaPool, hb, address, metrics.metrics);
+    return new DataServer(
+        id, store, workers, timer, rpc, metaPool, hb, address, metrics.metrics, qos);
+  }
+
+  private static DeviceCap deviceCap(Config config) {
+    long cap = config.get(DataServerConfigKeys.Testing.DEVICE_CAP);
+    if (cap <= 0) {
+      return DeviceCap.NONE;
+    }
+    LOG.warn(
+        "{} caps this server at {} bytes/s: for measuring only",
+        DataServerConfigKeys.Testing.DEVICE_CAP.key(),
+        cap);
+    return new DeviceCap(cap, System::nanoTime);
   }
 
   public String id() {
@@ -247,6 +278,9 @@ public final class DataServer implements Closeable {
     heartbeats.close();
     rpc.close();
     timer.shutdownNow();
+    if (qos != null) {
+      qos.close();
+    }
     workers.shutdown();
     try {
       workers.awaitTermination(10, TimeUnit.SECONDS);

@@ -166,8 +166,29 @@ public final class DataServerConfigKeys {
     public static final ConfigSection SECTION = new ConfigSection("Scrubbing", List.of(SCRUB_RATE));
   }
 
+  /** For measuring only. */
+  public static final class Testing {
+    private Testing() {}
+
+    /**
+     * cgroup v1's blkio throttle, all this machine offers, does not count buffered writes, so the
+     * QoS measurements with storage as the bottleneck cap the server instead (docs/benchmarks,
+     * 2026-11-30).
+     */
+    public static final ConfigKey<Long> DEVICE_CAP =
+        ConfigKey.size(
+            "tessera.data.test-device-cap",
+            0L,
+            "FOR MEASURING ONLY: serve clients' bytes (written and read) no faster than this many a"
+                + " second, one request after another, as a slower device would (0: off). Makes"
+                + " storage, not CPU, what applications wait for on a small test machine");
+
+    public static final ConfigSection SECTION = new ConfigSection("Testing", List.of(DEVICE_CAP));
+  }
+
   public static final List<ConfigSection> SECTIONS =
-      List.of(Server.SECTION, Store.SECTION, Coordination.SECTION, Scrubbing.SECTION);
+      List.of(
+          Server.SECTION, Store.SECTION, Coordination.SECTION, Scrubbing.SECTION, Testing.SECTION);
 
   public static final List<ConfigKey<?>> ALL = ConfigSection.keysOf(SECTIONS);
 }

@@ -1,5 +1,6 @@
 package io.tessera.data.server;
 
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.platform.FilesystemId;
 import io.tessera.common.platform.StartupTimer;
 import io.tessera.common.proto.HeartbeatRequestProto;
@@ -16,7 +17,6 @@ import java.io.Closeable;
 import java.io.File;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -46,13 +46,7 @@ final class HeartbeatSender implements Closeable {
   private final long reserveBytes;
 
   private final long gateBoundNanos;
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "heartbeat");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService timer = DaemonTimer.named("heartbeat");
   private final ClientLoad load;
   private final SecurityFollower security;
   private final LeaderClock leaderClock;

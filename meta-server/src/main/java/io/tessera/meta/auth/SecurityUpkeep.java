@@ -1,6 +1,7 @@
 package io.tessera.meta.auth;
 
 import com.google.protobuf.ByteString;
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.proto.AccessKeyProto;
 import io.tessera.common.security.Revocations;
 import io.tessera.meta.proto.AccessKeysProto;
@@ -11,7 +12,6 @@ import java.io.Closeable;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -37,13 +37,7 @@ public final class SecurityUpkeep implements Closeable {
   private final Function<MetaTxnProto, CompletableFuture<?>> submit;
   private final Duration roll;
   private final AtomicBoolean rolling = new AtomicBoolean();
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "security-upkeep");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService timer = DaemonTimer.named("security-upkeep");
 
   public SecurityUpkeep(
       Supplier<NamespaceStore> store,

@@ -1,6 +1,7 @@
 package io.tessera.meta.recovery;
 
 import com.google.protobuf.ByteString;
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataServerStateProto;
 import io.tessera.common.proto.DirtyClearRequestProto;
@@ -36,7 +37,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -730,12 +730,7 @@ public final class RecoveryCoordinator implements Closeable {
   }
 
   private static ScheduledExecutorService daemon(String name) {
-    return Executors.newSingleThreadScheduledExecutor(
-        r -> {
-          Thread t = new Thread(r, name);
-          t.setDaemon(true);
-          return t;
-        });
+    return DaemonTimer.named(name);
   }
 
   /** Rebuild counters of one server, with the rate over the last seconds. */

@@ -1,6 +1,7 @@
 package io.tessera.meta.regions;
 
 import com.google.protobuf.ByteString;
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.proto.FileTypeProto;
 import io.tessera.common.proto.InodeProto;
 import io.tessera.common.proto.MetaRequestProto;
@@ -20,7 +21,6 @@ import io.tessera.meta.state.Permissions;
 import io.tessera.meta.state.Replies;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -59,13 +59,7 @@ public final class RegionHome implements AutoCloseable {
     this.raft = raft;
     this.store = store;
     this.leaseNanos = lease.toNanos();
-    this.ticker =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "region-home");
-              t.setDaemon(true);
-              return t;
-            });
+    this.ticker = DaemonTimer.named("region-home");
   }
 
   public void start() {

@@ -1,5 +1,6 @@
 package io.tessera.meta.server;
 
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
 import io.tessera.common.proto.DeleteFileRequestProto;
@@ -22,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -62,13 +62,7 @@ final class FileReclaimer implements Closeable {
   /** When the next round may start (System.nanoTime), by the pace. */
   private volatile long nextRoundNanos;
 
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "reclaimer");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService timer = DaemonTimer.named("reclaimer");
 
   FileReclaimer(
       RaftSubmitter raft,

@@ -1,6 +1,7 @@
 package io.tessera.meta.server;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.platform.SpaceGuard;
 import io.tessera.common.proto.MetaRequestProto;
 import io.tessera.common.proto.MetaResponseProto;
@@ -12,7 +13,6 @@ import io.tessera.common.rpc.Service;
 import io.tessera.meta.ratis.RaftSubmitter;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.protocol.RaftPeer;
@@ -38,13 +38,7 @@ final class GroupSpace implements AutoCloseable {
   private final RaftSubmitter raft;
   private final RpcClientPool peers;
   private final Map<String, Heard> heard = new ConcurrentHashMap<>();
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "group-space");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService timer = DaemonTimer.named("group-space");
 
   GroupSpace(String selfId, SpaceGuard own, RaftSubmitter raft, RpcClientPool peers) {
     this.selfId = selfId;

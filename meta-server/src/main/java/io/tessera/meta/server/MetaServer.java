@@ -4,6 +4,7 @@ import io.tessera.common.config.Config;
 import io.tessera.common.config.RpcConfigKeys;
 import io.tessera.common.metrics.ServerMetrics;
 import io.tessera.common.platform.CommonPool;
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.platform.SpaceGuard;
 import io.tessera.common.platform.StartupTimer;
 import io.tessera.common.proto.GetAttrRequestProto;
@@ -43,7 +44,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.RaftConfigKeys;
@@ -91,13 +91,7 @@ public final class MetaServer implements Closeable {
   private final GroupSpace groupSpace;
   private final ServerMetrics metrics;
   private volatile boolean closing;
-  private final ScheduledExecutorService watchdog =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "raft-watchdog");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService watchdog = DaemonTimer.named("raft-watchdog");
 
   private MetaServer(
       MetaPeer self,

@@ -1,6 +1,7 @@
 package io.tessera.meta.snapshot;
 
 import io.tessera.common.fault.FaultPoints;
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.proto.CallerProto;
 import io.tessera.common.proto.DataRequestProto;
 import io.tessera.common.proto.DataResponseProto;
@@ -30,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -81,13 +81,7 @@ public final class SnapshotCoordinator implements Closeable {
   private final RpcClientPool dataServers;
   private final BooleanSupplier isLeader;
   private final Settings settings;
-  private final ScheduledExecutorService timer =
-      Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "snapshot-coordinator");
-            t.setDaemon(true);
-            return t;
-          });
+  private final ScheduledExecutorService timer = DaemonTimer.named("snapshot-coordinator");
 
   /** Snapshots run one after another: the tail of the queue. */
   private CompletableFuture<?> tail = CompletableFuture.completedFuture(null);

@@ -5,6 +5,7 @@ import io.tessera.client.ClientConfigKeys;
 import io.tessera.client.VirtualFileSystem;
 import io.tessera.common.config.Config;
 import io.tessera.common.metrics.ServerMetrics;
+import io.tessera.common.platform.DaemonTimer;
 import io.tessera.common.security.Identity;
 import io.tessera.common.security.TransportSecurity;
 import io.tessera.nfs.NfsConfigKeys;
@@ -22,7 +23,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.security.SecureRandom;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -101,13 +101,7 @@ public final class NfsGateway implements Closeable {
                 config.get(NfsConfigKeys.CALLS_PER_CONNECTION),
                 config.get(NfsConfigKeys.WORKERS),
                 config.get(NfsConfigKeys.CALL_BUFFER)));
-    ScheduledExecutorService sweeper =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "nfs-open-files");
-              t.setDaemon(true);
-              return t;
-            });
+    ScheduledExecutorService sweeper = DaemonTimer.named("nfs-open-files");
     try {
       InetSocketAddress nfsAt = server.listen(nfs);
       InetSocketAddress mountAt = mount == null ? nfsAt : server.listen(mount);

@@ -1,5 +1,5 @@
 /**
- * The proxy process: data.proto forwarded through the scheduler without copying payloads, qos.proto
- * for totals and status, and the settings followed from the meta group.
+ * The proxy process ({@code tessera.qos.placement=proxy}): a scheduling point of its own in front
+ * of one data server, forwarding data.proto to it without copying payloads.
  */
 package io.tessera.qos.proxy;

@@ -1,4 +1,4 @@
-package io.tessera.qos.proxy;
+package io.tessera.qos.node;
 
 import io.tessera.client.internal.MetaClient;
 import io.tessera.common.proto.ClusterStatusRequestProto;

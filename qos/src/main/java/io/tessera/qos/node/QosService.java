@@ -1,4 +1,4 @@
-package io.tessera.qos.proxy;
+package io.tessera.qos.node;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.tessera.common.proto.QosAppCountersProto;
@@ -16,7 +16,10 @@ import io.tessera.qos.exchange.TotalsExchange;
 import io.tessera.qos.sched.FairScheduler;
 import java.util.concurrent.CompletableFuture;
 
-/** qos.proto on a proxy: totals from the other proxies, and what this proxy served. */
+/**
+ * qos.proto at a scheduling point: totals from the other points, and what this one served. Only
+ * servers that schedule (proxies, data servers with the scheduler embedded) may send totals.
+ */
 final class QosService implements RpcService {
   private final String proxyId;
   private final String dataServer;
@@ -54,8 +57,10 @@ final class QosService implements RpcService {
       return reply(error(StatusProto.INVALID_ARGUMENT, "request is not a qos.proto QosRequest"));
     }
     Identity caller = call.identity();
-    if (request.hasTotals() && caller != null && !caller.isServer(Identity.Role.PROXY)) {
-      // another proxy's totals shift every application's share: proxies alone send them
+    if (request.hasTotals()
+        && caller != null
+        && !caller.isServer(Identity.Role.PROXY, Identity.Role.DATA)) {
+      // another point's totals shift every application's share: scheduling servers alone send them
       return reply(
           error(
               StatusProto.PERMISSION_DENIED,

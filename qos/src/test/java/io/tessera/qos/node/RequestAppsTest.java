@@ -1,4 +1,4 @@
-package io.tessera.qos.proxy;
+package io.tessera.qos.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
