@@ -1,5 +1,5 @@
 # Sourced by the benchmark scripts (run from the repository root, Tessera built):
-# start_cluster DIR [tessera local options...] starts `tessera local --data-servers 9` on port base
+# start_cluster DIR [tessera local options...] starts `tessera local --data-servers ${DATA_SERVERS:-9}` on port base
 # 28000 in DIR (emptied first; its output in DIR.out) and waits until it is ready; stop_cluster
 # stops it; META names its meta replicas.
 BASE=28000
@@ -10,7 +10,7 @@ start_cluster() {
   CLUSTER_DIR=$dir
   rm -rf "$dir" && mkdir -p "$dir"
   : > "$dir.out" # a previous round's output in the same place would read as ready
-  TESSERA_SKIP_BUILD=1 ./tessera local --dir "$dir" --port-base $BASE --data-servers 9 "$@" > "$dir.out" 2>&1 &
+  TESSERA_SKIP_BUILD=1 ./tessera local --dir "$dir" --port-base $BASE --data-servers "${DATA_SERVERS:-9}" "$@" > "$dir.out" 2>&1 &
   LOCAL=$!
   until grep -q "^Ready in" "$dir.out"; do
     if ! kill -0 "$LOCAL" 2>/dev/null; then

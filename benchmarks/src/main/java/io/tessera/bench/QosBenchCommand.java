@@ -36,6 +36,9 @@ import picocli.CommandLine.Spec;
       "ratios: app A (random 4-64 KiB reads and writes, files over 4 servers) next to app B"
           + " (sequential 1 MiB writes, files over 8 servers) at weights 1:1, 1:2, 1:4, 3:1; reports"
           + " achieved total-service ratio over target.",
+      "writers: two apps of --threads sequential 1 MiB writers each, files over 8 servers, at"
+          + " weights 1:3 and 3:1; reports each app's share against its target (run it with storage"
+          + " the bottleneck: tessera.data.test-device-cap).",
       "bursty: an app alternating compute pauses and bursts of large writes next to an aggressive"
           + " writer; its burst throughput alone, with plain SFQ, and not work conserving.",
       "limits: an app limited to 50 MB/s alone, and one reserved 30 MB/s next to an aggressive one.",
@@ -56,7 +59,7 @@ public final class QosBenchCommand implements Callable<Integer> {
   @Option(
       names = "--experiment",
       defaultValue = "all",
-      description = "ratios, bursty, limits, overhead or all (default ${DEFAULT-VALUE})")
+      description = "ratios, writers, bursty, limits, overhead or all (default ${DEFAULT-VALUE})")
   String experiment;
 
   @Option(
@@ -85,23 +88,26 @@ public final class QosBenchCommand implements Callable<Integer> {
     if (seconds < 3 || runs < 1 || threads < 1) {
       throw new IllegalArgumentException("--seconds at least 3, --runs and --threads at least 1");
     }
-    if (!List.of("ratios", "bursty", "limits", "overhead", "all").contains(experiment)) {
+    if (!List.of("ratios", "writers", "bursty", "limits", "overhead", "all").contains(experiment)) {
       throw new IllegalArgumentException(
-          "--experiment " + experiment + ": ratios, bursty, limits, overhead or all");
+          "--experiment " + experiment + ": ratios, writers, bursty, limits, overhead or all");
     }
     try (TesseraFileSystem admin = cluster.connect()) {
       if (admin.admin().status().dataServers().stream().allMatch(d -> d.proxyAddress().isEmpty())) {
         throw new IllegalArgumentException(
-            "this cluster has no QoS proxies: start it with tessera local --qos");
+            "this cluster schedules nothing: start it with tessera local --qos, or with"
+                + " -Dtessera.qos.placement=embedded");
       }
       admin.mkdirs("/bench-qos");
       switch (experiment) {
         case "ratios" -> ratios(admin);
+        case "writers" -> writers(admin);
         case "bursty" -> bursty(admin);
         case "limits" -> limits(admin);
         case "overhead" -> overhead();
         case "all" -> {
           ratios(admin);
+          writers(admin);
           bursty(admin);
           limits(admin);
           overhead();
@@ -154,6 +160,48 @@ public final class QosBenchCommand implements Callable<Integer> {
           fmt(w[1]),
           spread(achieved));
       out.flush();
+    }
+  }
+
+  /**
+   * Two alike applications of sequential writers: each one's share against its weight's, with both
+   * work conserving (weights divide only what waits) and with both keeping their share of the
+   * request slots (a writer's gap between two writes then leaves its slots idle, not to the other).
+   */
+  private void writers(TesseraFileSystem admin) throws Exception {
+    out.printf(
+        Locale.ROOT, "writers: A and B, %d sequential 1 MiB writers each, on 8 servers%n", threads);
+    // a cluster just started writes its first gigabytes slower: one untimed run at 1:1 first
+    admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
+    admin.admin().qos().set(new QosApp(B, 1, 0, 0, true));
+    settled(admin);
+    runTogether(new Workload(A, WIDE, false), new Workload(B, WIDE, false));
+    double[][] weights = {{1, 3}, {3, 1}};
+    for (boolean workConserving : new boolean[] {true, false}) {
+      for (double[] w : weights) {
+        admin.admin().qos().set(new QosApp(A, w[0], 0, 0, workConserving));
+        admin.admin().qos().set(new QosApp(B, w[1], 0, 0, workConserving));
+        settled(admin);
+        double target = w[0] / (w[0] + w[1]);
+        List<Double> shareA = new ArrayList<>();
+        List<Double> mbs = new ArrayList<>();
+        for (int run = 0; run < runs; run++) {
+          QosStatus s = runTogether(new Workload(A, WIDE, false), new Workload(B, WIDE, false));
+          double ratio = ratio(s, A, B);
+          shareA.add(ratio / (1 + ratio));
+          mbs.add((rate(s, A) + rate(s, B)) / 1e6);
+        }
+        out.printf(
+            Locale.ROOT,
+            "  %s, weights A:B = %s:%s  A's share %s (target %.3f), both MB/s %s%n",
+            workConserving ? "work conserving" : "not work conserving",
+            fmt(w[0]),
+            fmt(w[1]),
+            spread(shareA),
+            target,
+            spread(mbs));
+        out.flush();
+      }
     }
   }
 
