@@ -418,6 +418,10 @@ public final class MetaServer implements Closeable {
     RaftServerConfigKeys.Log.setPurgeGap(p, config.get(MetaServerConfigKeys.Raft.LOG_PURGE_GAP));
     RaftServerConfigKeys.Log.setSegmentSizeMax(
         p, SizeInBytes.valueOf(config.get(MetaServerConfigKeys.Raft.LOG_SEGMENT_SIZE)));
+    RaftServerConfigKeys.Log.Appender.setWaitTimeMin(
+        p,
+        TimeDuration.valueOf(
+            config.get(MetaServerConfigKeys.Raft.APPEND_WAIT).toMillis(), TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Log.setUnsafeFlushEnabled(
         p, !config.get(MetaServerConfigKeys.Raft.LOG_SYNC));
     // Ratis keeps each write's reply to answer a client that resends the same call; ours never

@@ -111,6 +111,19 @@ public final class MetaServerConfigKeys {
             "tessera.meta.log-sync",
             true,
             "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
+
+    /**
+     * Ratis's own default (10 ms) made every replicated change wait for it: creates from 4 threads
+     * ran at 368-526/s with three replicas against 2,345/s with one (docs/benchmarks, 2026-11-30).
+     */
+    public static final ConfigKey<Duration> APPEND_WAIT =
+        ConfigKey.duration(
+            "tessera.meta.append-wait",
+            Duration.ZERO,
+            "how long the leader waits between two sends of log entries to a follower, to gather"
+                + " more in one (0: send each entry as it comes; the meta group's own batching of"
+                + " changes gathers them)");
+
     public static final ConfigKey<String> BIND_HOST =
         ConfigKey.string(
             "tessera.meta.bind-host",
@@ -161,6 +174,7 @@ public final class MetaServerConfigKeys {
                 LOG_PURGE_GAP,
                 LOG_SEGMENT_SIZE,
                 LOG_SYNC,
+                APPEND_WAIT,
                 BIND_HOST,
                 RAFT_TRANSPORT,
                 MAX_BATCH,
