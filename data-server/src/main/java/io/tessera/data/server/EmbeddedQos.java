@@ -65,15 +65,16 @@ final class EmbeddedQos implements Closeable {
   }
 
   /**
-   * The requests that never wait their turn: the meta group's and other data servers' (snapshot
-   * gates, recovery: the cluster's own work), and lock renewals, which keep alive a write that may
-   * itself be waiting here.
+   * Only what moves data waits its turn: reads, writes and locked reads, whoever sends them (a
+   * rebuild's reads and writes from the meta group are scheduled as {@code tessera-recovery}, as
+   * through a proxy). Everything else passes at once: unlocks and lock renewals, which free what a
+   * waiting write may need, snapshot gates, fences, syncs and scans, which are the cluster's own.
    */
-  private static String admission(Identity caller, DataRequestProto request) {
-    boolean cluster = caller != null && caller.isServer(Identity.Role.META, Identity.Role.DATA);
-    return cluster || request.getOpCase() == DataRequestProto.OpCase.RENEW_LOCK
-        ? ScheduledDataService.Admission.BYPASS
-        : null;
+  static String admission(Identity caller, DataRequestProto request) {
+    return switch (request.getOpCase()) {
+      case READ, WRITE, LOCK_READ -> null;
+      default -> ScheduledDataService.Admission.BYPASS;
+    };
   }
 
   void start(ServerMetrics metrics) {

@@ -23,7 +23,11 @@ import java.util.concurrent.CompletableFuture;
  * the application and the bytes.
  */
 public final class ScheduledDataService implements RpcService {
-  /** Where a request goes once its turn comes. Its future never completes exceptionally. */
+  /**
+   * Where a request goes once its turn comes. A future that fails means the request was not served
+   * (a proxy's data server did not answer): it is answered UNAVAILABLE with the failure's message,
+   * and not counted as service.
+   */
   public interface Downstream {
     CompletableFuture<RpcReply> serve(RpcCall call);
   }
@@ -92,7 +96,7 @@ public final class ScheduledDataService implements RpcService {
                       scheduler.done(app);
                       if (err != null) {
                         answer.complete(
-                            error(StatusProto.INTERNAL, Failures.cause(err).getMessage()));
+                            error(StatusProto.UNAVAILABLE, Failures.cause(err).getMessage()));
                         return;
                       }
                       exchange.served(bytes);

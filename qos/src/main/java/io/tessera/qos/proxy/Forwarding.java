@@ -1,8 +1,6 @@
 package io.tessera.qos.proxy;
 
 import io.tessera.common.proto.DataRequestProto;
-import io.tessera.common.proto.DataResponseProto;
-import io.tessera.common.proto.StatusProto;
 import io.tessera.common.rpc.Failures;
 import io.tessera.common.rpc.RpcCall;
 import io.tessera.common.rpc.RpcClientPool;
@@ -11,7 +9,9 @@ import io.tessera.common.rpc.Service;
 import io.tessera.common.security.DataAccess;
 import io.tessera.common.security.Identity;
 import io.tessera.qos.node.ScheduledDataService;
+import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A scheduled request's way on from the proxy: to the data server unchanged, header and payload as
@@ -50,17 +50,16 @@ final class Forwarding implements ScheduledDataService.Downstream {
   public CompletableFuture<RpcReply> serve(RpcCall call) {
     return pool.call(dataServer, Service.DATA, call.header(), call.payload())
         .handle(
-            (frame, err) ->
-                err == null
-                    ? new RpcReply(frame.header(), frame.payload())
-                    : RpcReply.of(
-                        DataResponseProto.newBuilder()
-                            .setStatus(StatusProto.UNAVAILABLE)
-                            .setMessage(
-                                "data server "
-                                    + dataServer
-                                    + " behind this proxy did not answer: "
-                                    + Failures.cause(err).getMessage())
-                            .build()));
+            (frame, err) -> {
+              if (err != null) {
+                throw new CompletionException(
+                    new IOException(
+                        "data server "
+                            + dataServer
+                            + " behind this proxy did not answer: "
+                            + Failures.cause(err).getMessage()));
+              }
+              return new RpcReply(frame.header(), frame.payload());
+            });
   }
 }
