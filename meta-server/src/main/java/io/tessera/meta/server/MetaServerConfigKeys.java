@@ -113,16 +113,15 @@ public final class MetaServerConfigKeys {
             "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
 
     /**
-     * Ratis's own default (10 ms) made every replicated change wait for it: creates from 4 threads
-     * ran at 368-526/s with three replicas against 2,345/s with one (docs/benchmarks, 2026-11-30).
+     * Ratis's own default, 1 ms. 10 ms halved creates from 4 threads with three replicas, and 0 did
+     * not beat 1 ms (docs/benchmarks/2026-11-30-same-policy.md).
      */
     public static final ConfigKey<Duration> APPEND_WAIT =
         ConfigKey.duration(
             "tessera.meta.append-wait",
-            Duration.ZERO,
-            "how long the leader waits between two sends of log entries to a follower, to gather"
-                + " more in one (0: send each entry as it comes; the meta group's own batching of"
-                + " changes gathers them)");
+            Duration.ofMillis(1),
+            "least time the leader waits between two sends of log entries to a follower, to gather"
+                + " more in one (0: send each entry as it comes)");
 
     public static final ConfigKey<String> BIND_HOST =
         ConfigKey.string(
