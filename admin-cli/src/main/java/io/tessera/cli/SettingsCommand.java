@@ -15,8 +15,10 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -122,7 +124,8 @@ public final class SettingsCommand implements Callable<Integer> {
 
   /** Refuses a server setting whose value does not parse, before any server starts. */
   public static void requireValidServerSettings(Config config) {
-    List<ConfigKey<?>> keys = new ArrayList<>(Group.meta.keys());
+    // a key several processes read (the RPC layer's, the QoS keys a data server also reads) once
+    Set<ConfigKey<?>> keys = new LinkedHashSet<>(Group.meta.keys());
     keys.addAll(Group.data.keys());
     keys.addAll(Group.qos.keys());
     keys.addAll(Group.nfs.keys());
