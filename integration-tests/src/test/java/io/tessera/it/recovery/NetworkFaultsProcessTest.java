@@ -387,15 +387,22 @@ class NetworkFaultsProcessTest {
         });
   }
 
-  /** Waits until {@code fs} sees one of {@code candidates} lead. */
-  private static void awaitNewLeader(TesseraFileSystem fs, Set<String> candidates)
-      throws Exception {
+  /**
+   * Waits until {@code fs} sees one of {@code candidates} lead. On failure the message carries the
+   * candidates' threads: a replica others name as leader that answers nobody is stuck somewhere.
+   */
+  private void awaitNewLeader(TesseraFileSystem fs, Set<String> candidates) throws Exception {
     String[] seen = {""};
     try {
       await(
           "a new leader among " + candidates, () -> candidates.contains(seen[0] = leaderOrWhy(fs)));
     } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + "; last seen: " + seen[0]);
+      StringBuilder dumps = new StringBuilder();
+      for (String id : candidates) {
+        dumps.append("\n--- threads of ").append(id).append(" ---\n");
+        dumps.append(threads(cluster.process(id)));
+      }
+      throw new AssertionError(e.getMessage() + "; last seen: " + seen[0] + dumps);
     }
   }
 
