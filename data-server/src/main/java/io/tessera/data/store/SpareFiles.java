@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
  * create costs with nothing freed, and its blocks are written over instead of allocated again.
  *
  * <p>Spares live in one directory, named {@code spare-<counter>}; at most {@code maxBytes} of them
- * are kept (the rest are unlinked), and those a previous run left are removed at start.
+ * are kept (the rest are unlinked), those a previous run left included.
  */
 final class SpareFiles {
   private final Path dir;
@@ -27,15 +27,46 @@ final class SpareFiles {
   private final AtomicLong keptBytes = new AtomicLong();
   private final AtomicLong nextName = new AtomicLong();
 
+  private static final String PREFIX = "spare-";
+
   private record Spare(Path path, long size) {}
 
   SpareFiles(Path dir, long maxBytes) throws IOException {
     this.dir = Files.createDirectories(dir);
     this.maxBytes = maxBytes;
+    adoptLeftovers();
+  }
+
+  /**
+   * Keeps the spares a previous run left, up to the bound (a restarted server rewrites at once at
+   * the speed it had before it stopped); unlinks the rest and anything not named as a spare. No
+   * reader can hold one across a restart, so each may be written over.
+   */
+  private void adoptLeftovers() throws IOException {
     try (DirectoryStream<Path> left = Files.newDirectoryStream(dir)) {
       for (Path f : left) {
-        Files.deleteIfExists(f);
+        long counter = counterOf(f.getFileName().toString());
+        long size = counter < 0 || !Files.isRegularFile(f) ? -1 : Files.size(f);
+        if (size < 0 || keptBytes.get() + size > maxBytes) {
+          Files.deleteIfExists(f);
+          continue;
+        }
+        keptBytes.addAndGet(size);
+        spares.addLast(new Spare(f, size));
+        nextName.accumulateAndGet(counter, Math::max);
       }
+    }
+  }
+
+  /** The counter in a spare's name, or -1 for a name no spare has. */
+  private static long counterOf(String name) {
+    if (!name.startsWith(PREFIX)) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(name.substring(PREFIX.length()));
+    } catch (NumberFormatException e) {
+      return -1;
     }
   }
 
@@ -50,7 +81,7 @@ final class SpareFiles {
       Files.delete(file);
       return;
     }
-    Path spare = dir.resolve("spare-" + nextName.incrementAndGet()); // no value file's name
+    Path spare = dir.resolve(PREFIX + nextName.incrementAndGet()); // no value file's name
     try {
       Files.move(file, spare, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {

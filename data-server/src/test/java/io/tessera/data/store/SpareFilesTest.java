@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/**
- * Removed value files kept for reuse must never hold more disk than allowed, nor outlive a restart.
- */
+/** Removed value files kept for reuse must never hold more disk than allowed, restarts included. */
 class SpareFilesTest {
   @TempDir Path dir;
 
@@ -54,13 +53,34 @@ class SpareFilesTest {
   }
 
   @Test
-  void sparesAPreviousRunLeftAreRemovedAtStart() throws Exception {
+  void sparesAPreviousRunLeftServeTheNextRunUpToItsBound() throws Exception {
+    SpareFiles first = new SpareFiles(dir.resolve("spare"), 1 << 20);
+    for (String name : List.of("a", "b", "c")) {
+      first.retire(file(name, 1024), 1024, () -> true);
+    }
+    Files.write(dir.resolve("spare").resolve("not-a-spare"), new byte[10]);
+
+    SpareFiles next = new SpareFiles(dir.resolve("spare"), 2 * 1024);
+    assertThat(next.keptBytes()).as("two kept: the bound was lowered to two").isEqualTo(2 * 1024);
+    assertThat(filesIn(dir.resolve("spare")))
+        .as("the third and the stranger unlinked")
+        .isEqualTo(2);
+    next.retire(file("d", 1024), 1024, () -> true);
+    assertThat(filesIn(dir.resolve("spare"))).as("still within the bound").isEqualTo(2);
+    assertThat(next.reuseAs(dir.resolve("new1"))).isTrue();
+    assertThat(next.reuseAs(dir.resolve("new2"))).isTrue();
+    assertThat(next.reuseAs(dir.resolve("new3"))).isFalse();
+  }
+
+  @Test
+  void aRestartedRunNamesNewSparesAfterTheOnesItKept() throws Exception {
     SpareFiles first = new SpareFiles(dir.resolve("spare"), 1 << 20);
     first.retire(file("a", 1024), 1024, () -> true);
     first.retire(file("b", 1024), 1024, () -> true);
     SpareFiles next = new SpareFiles(dir.resolve("spare"), 1 << 20);
-    assertThat(filesIn(dir.resolve("spare"))).isZero();
-    assertThat(next.reuseAs(dir.resolve("new"))).isFalse();
+    next.retire(file("c", 1024), 1024, () -> true);
+    assertThat(filesIn(dir.resolve("spare"))).as("none written over by name").isEqualTo(3);
+    assertThat(next.keptBytes()).isEqualTo(3 * 1024);
   }
 
   @Test
