@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
@@ -81,10 +80,12 @@ public final class QosBenchCommand implements Callable<Integer> {
   int threads;
 
   private PrintWriter out;
+  private QosRun measure;
 
   @Override
   public Integer call() throws Exception {
     out = spec.commandLine().getOut();
+    measure = new QosRun(cluster, seconds, out);
     if (seconds < 3 || runs < 1 || threads < 1) {
       throw new IllegalArgumentException("--seconds at least 3, --runs and --threads at least 1");
     }
@@ -148,10 +149,10 @@ public final class QosBenchCommand implements Callable<Integer> {
         // threads, A keeps as many requests waiting at each server it uses as B does, so the
         // shares measure the scheduler and not how many requests A has in the air
         QosStatus s =
-            runTogether(
-                new Workload(A, CreateOptions.striped(4), true, 4 * threads),
-                new Workload(B, WIDE, false));
-        achieved.add(ratio(s, A, B) / (w[0] / w[1]));
+            measure.together(
+                new QosWorkload(A, CreateOptions.striped(4), true, 4 * threads),
+                new QosWorkload(B, WIDE, false, threads));
+        achieved.add(QosRun.ratio(s, A, B) / (w[0] / w[1]));
       }
       out.printf(
           Locale.ROOT,
@@ -175,7 +176,8 @@ public final class QosBenchCommand implements Callable<Integer> {
     admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
     admin.admin().qos().set(new QosApp(B, 1, 0, 0, true));
     settled(admin);
-    runTogether(new Workload(A, WIDE, false), new Workload(B, WIDE, false));
+    measure.together(
+        new QosWorkload(A, WIDE, false, threads), new QosWorkload(B, WIDE, false, threads));
     double[][] weights = {{1, 3}, {3, 1}};
     for (boolean workConserving : new boolean[] {true, false}) {
       for (double[] w : weights) {
@@ -186,10 +188,13 @@ public final class QosBenchCommand implements Callable<Integer> {
         List<Double> shareA = new ArrayList<>();
         List<Double> mbs = new ArrayList<>();
         for (int run = 0; run < runs; run++) {
-          QosStatus s = runTogether(new Workload(A, WIDE, false), new Workload(B, WIDE, false));
-          double ratio = ratio(s, A, B);
+          QosStatus s =
+              measure.together(
+                  new QosWorkload(A, WIDE, false, threads),
+                  new QosWorkload(B, WIDE, false, threads));
+          double ratio = QosRun.ratio(s, A, B);
           shareA.add(ratio / (1 + ratio));
-          mbs.add((rate(s, A) + rate(s, B)) / 1e6);
+          mbs.add((QosRun.rate(s, A) + QosRun.rate(s, B)) / 1e6);
         }
         out.printf(
             Locale.ROOT,
@@ -243,12 +248,12 @@ public final class QosBenchCommand implements Callable<Integer> {
     if (withAggressive) {
       TesseraFileSystem b = cluster.connect(Map.of(ClientConfigKeys.Cluster.APP_ID.key(), B));
       bfs = b;
-      Workload w = new Workload(B, WIDE, false);
+      QosWorkload w = new QosWorkload(B, WIDE, false, threads);
       aggressive =
           new Thread(
               () -> {
                 try {
-                  w.run(b, new AtomicLong(), deadline(seconds + 5), 2 * threads, stop);
+                  w.run(b, new AtomicLong(), QosRun.deadline(seconds + 5), 2 * threads, stop);
                 } catch (Exception e) {
                   out.println("  " + B + " failed: " + e.getMessage());
                 }
@@ -259,7 +264,7 @@ public final class QosBenchCommand implements Callable<Integer> {
     try (TesseraFileSystem a = cluster.connect(Map.of(ClientConfigKeys.Cluster.APP_ID.key(), A))) {
       long burstNanos = 0;
       long bytes = 0;
-      long end = deadline(seconds);
+      long end = QosRun.deadline(seconds);
       byte[] buf = new byte[1 << 20];
       while (System.nanoTime() < end) {
         Thread.sleep(500); // compute phase
@@ -305,8 +310,8 @@ public final class QosBenchCommand implements Callable<Integer> {
     settled(admin);
     List<Double> limited = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
-      QosStatus s = runTogether(new Workload(A, WIDE, false));
-      limited.add(rate(s, A) / 50e6);
+      QosStatus s = measure.together(new QosWorkload(A, WIDE, false, threads));
+      limited.add(QosRun.rate(s, A) / 50e6);
     }
     out.printf(Locale.ROOT, "limits: A limited to 50 MB/s alone: rate/limit %s%n", spread(limited));
     admin.admin().qos().set(new QosApp(A, 1, 30_000_000, 0, true));
@@ -314,8 +319,10 @@ public final class QosBenchCommand implements Callable<Integer> {
     settled(admin);
     List<Double> reserved = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
-      QosStatus s = runTogether(new Workload(A, WIDE, false), new Workload(B, WIDE, false));
-      reserved.add(rate(s, A) / 30e6);
+      QosStatus s =
+          measure.together(
+              new QosWorkload(A, WIDE, false, threads), new QosWorkload(B, WIDE, false, threads));
+      reserved.add(QosRun.rate(s, A) / 30e6);
     }
     out.printf(
         Locale.ROOT,
@@ -350,175 +357,17 @@ public final class QosBenchCommand implements Callable<Integer> {
             String.valueOf(useProxies));
     try (TesseraFileSystem fs = cluster.connect(conf)) {
       int servers = fs.admin().status().dataServers().size();
-      Workload w =
-          new Workload(
-              A, servers >= 9 ? CreateOptions.erasure(6, 3) : CreateOptions.erasure(6, 2), false);
+      QosWorkload w =
+          new QosWorkload(
+              A,
+              servers >= 9 ? CreateOptions.erasure(6, 3) : CreateOptions.erasure(6, 2),
+              false,
+              threads);
       AtomicLong bytes = new AtomicLong();
       long started = System.nanoTime();
-      w.run(fs, bytes, deadline(seconds));
+      w.run(fs, bytes, QosRun.deadline(seconds));
       return bytes.get() * 1e3 / ((System.nanoTime() - started) / 1e6) / 1e6;
     }
-  }
-
-  /** Runs the workloads at once; the proxies' counters over the middle of the run. */
-  private QosStatus runTogether(Workload... workloads) throws Exception {
-    List<Thread> running = new ArrayList<>();
-    List<TesseraFileSystem> clients = new ArrayList<>();
-    AtomicBoolean failed = new AtomicBoolean();
-    long deadline = deadline(seconds);
-    try {
-      for (Workload w : workloads) {
-        TesseraFileSystem fs =
-            cluster.connect(Map.of(ClientConfigKeys.Cluster.APP_ID.key(), w.app));
-        clients.add(fs);
-        Thread t =
-            new Thread(
-                () -> {
-                  try {
-                    w.run(fs, new AtomicLong(), deadline);
-                  } catch (Exception e) {
-                    failed.set(true);
-                    out.println("  " + w.app + " failed: " + e.getMessage());
-                  }
-                },
-                "bench-" + w.app);
-        t.start();
-        running.add(t);
-      }
-      Thread.sleep(1000); // warm-up: queues fill
-      QosStatus s;
-      try (TesseraFileSystem admin = cluster.connect()) {
-        s = admin.admin().qos().status(Duration.ofSeconds(seconds - 2));
-      }
-      for (Thread t : running) {
-        t.join();
-      }
-      if (failed.get()) {
-        throw new IOException("a workload failed (see above)");
-      }
-      return s;
-    } finally {
-      for (TesseraFileSystem fs : clients) {
-        fs.close();
-      }
-    }
-  }
-
-  /**
-   * One application's load: {@code threads} threads, each on a file of its own; random 4-64 KiB
-   * reads and writes, or sequential 1 MiB writes.
-   */
-  private final class Workload {
-    final String app;
-    final CreateOptions layout;
-    final boolean random;
-    final int threadCount;
-
-    Workload(String app, CreateOptions layout, boolean random) {
-      this(app, layout, random, threads);
-    }
-
-    Workload(String app, CreateOptions layout, boolean random, int threadCount) {
-      this.app = app;
-      this.layout = layout;
-      this.random = random;
-      this.threadCount = threadCount;
-    }
-
-    void run(TesseraFileSystem fs, AtomicLong bytes, long deadline) throws Exception {
-      run(fs, bytes, deadline, threadCount, new AtomicBoolean());
-    }
-
-    void run(TesseraFileSystem fs, AtomicLong bytes, long deadline, int count, AtomicBoolean stop)
-        throws Exception {
-      List<Thread> ts = new ArrayList<>();
-      List<Exception> errors = new ArrayList<>();
-      if (random) {
-        // one file for every thread: the application stays on that file's servers
-        try (TesseraFile f =
-            fs.createFile("/bench-qos/" + app + "-shared", layout.overwrite(true))) {
-          f.write(0, new byte[16 << 20], 0, 16 << 20);
-        }
-      }
-      for (int i = 0; i < count; i++) {
-        String path = "/bench-qos/" + app + (random ? "-shared" : "-" + i);
-        Thread t =
-            new Thread(
-                () -> {
-                  try {
-                    try (TesseraFile f =
-                        random ? fs.openFile(path) : fs.createFile(path, layout.overwrite(true))) {
-                      loop(f, bytes, deadline, stop);
-                    }
-                  } catch (Exception e) {
-                    synchronized (errors) {
-                      errors.add(e);
-                    }
-                  }
-                });
-        t.start();
-        ts.add(t);
-      }
-      for (Thread t : ts) {
-        t.join();
-      }
-      if (!errors.isEmpty()) {
-        throw errors.get(0);
-      }
-    }
-
-    private void loop(TesseraFile f, AtomicLong bytes, long deadline, AtomicBoolean stop)
-        throws IOException {
-      ThreadLocalRandom rnd = ThreadLocalRandom.current();
-      long span = 64L << 20;
-      byte[] buf = new byte[1 << 20];
-      rnd.nextBytes(buf);
-      if (random) {
-        span = 16 << 20;
-      }
-      long pos = 0;
-      while (System.nanoTime() < deadline && !stop.get()) {
-        if (random) {
-          int len = (4 + rnd.nextInt(61)) << 10;
-          long at = rnd.nextLong(span - len);
-          if (rnd.nextBoolean()) {
-            f.write(at, buf, 0, len);
-          } else {
-            f.read(at, buf, 0, len);
-          }
-          bytes.addAndGet(len);
-        } else {
-          f.write(pos, buf, 0, buf.length);
-          bytes.addAndGet(buf.length);
-          pos = (pos + buf.length) % span;
-        }
-      }
-    }
-  }
-
-  private static long deadline(int seconds) {
-    return System.nanoTime() + seconds * 1_000_000_000L;
-  }
-
-  /** The ratio of two applications' service (what the proxies share out, not bytes alone). */
-  private static double ratio(QosStatus s, String a, String b) {
-    return share(s, a) / Math.max(1e-9, share(s, b));
-  }
-
-  private static double share(QosStatus s, String app) {
-    return s.apps().stream()
-        .filter(x -> x.settings().app().equals(app))
-        .mapToDouble(QosStatus.App::achievedShare)
-        .findFirst()
-        .orElse(0);
-  }
-
-  private static double rate(QosStatus s, String app) {
-    return s.apps().stream()
-        .filter(x -> x.settings().app().equals(app))
-        .mapToDouble(QosStatus.App::bytesPerSecond)
-        .findFirst()
-        .orElse(0);
   }
 
   private static String fmt(double w) {
