@@ -318,6 +318,16 @@ class NetworkFaultsProcessTest {
     return Map.of("LD_PRELOAD", LIBFAKETIME, "FAKETIME", offset);
   }
 
+  /** The last {@code lines} lines of a server's log, for a failure's message. */
+  private static String logTail(Path log, int lines) {
+    try {
+      List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
   /** A process's threads (jstack), for a failure's message. */
   private static String threads(Process p) {
     try {
@@ -389,7 +399,7 @@ class NetworkFaultsProcessTest {
 
   /**
    * Waits until {@code fs} sees one of {@code candidates} lead. On failure the message carries the
-   * candidates' threads: a replica others name as leader that answers nobody is stuck somewhere.
+   * candidates' last log lines and threads: a replica elected but never ready waits somewhere.
    */
   private void awaitNewLeader(TesseraFileSystem fs, Set<String> candidates) throws Exception {
     String[] seen = {""};
@@ -399,6 +409,8 @@ class NetworkFaultsProcessTest {
     } catch (AssertionError e) {
       StringBuilder dumps = new StringBuilder();
       for (String id : candidates) {
+        dumps.append("\n--- last log lines of ").append(id).append(" ---\n");
+        dumps.append(logTail(plan.logFile(id), 40));
         dumps.append("\n--- threads of ").append(id).append(" ---\n");
         dumps.append(threads(cluster.process(id)));
       }

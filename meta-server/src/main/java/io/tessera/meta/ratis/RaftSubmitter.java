@@ -151,6 +151,15 @@ public final class RaftSubmitter {
     return i != null && i.isLeader() && i.isLeaderReady();
   }
 
+  /**
+   * Whether this replica won an election but has not yet applied the entries before its term, so it
+   * may not answer as leader yet.
+   */
+  public boolean isElectedNotReady() {
+    DivisionInfo i = info();
+    return i != null && i.isLeader() && !i.isLeaderReady();
+  }
+
   /** The client address of the current leader as this replica knows it, or null. */
   public String leaderClientAddress() {
     DivisionInfo i = info();

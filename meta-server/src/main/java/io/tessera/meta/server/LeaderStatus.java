@@ -14,6 +14,13 @@ record LeaderStatus(StatusProto status, String message, String leaderHint) {
     if (raft.isLeader()) {
       return null;
     }
+    if (raft.isElectedNotReady()) {
+      // pointing callers at this replica would send them straight back here
+      return new LeaderStatus(
+          StatusProto.UNAVAILABLE,
+          "this replica was just elected meta leader and is still applying its log; retry shortly",
+          "");
+    }
     String hint = raft.leaderClientAddress();
     if (hint == null) {
       return new LeaderStatus(
