@@ -424,6 +424,8 @@ public final class MetaServer implements Closeable {
             config.get(MetaServerConfigKeys.Raft.APPEND_WAIT).toMillis(), TimeUnit.MILLISECONDS));
     RaftServerConfigKeys.Log.setUnsafeFlushEnabled(
         p, !config.get(MetaServerConfigKeys.Raft.LOG_SYNC));
+    RaftServerConfigKeys.Log.setAsyncFlushEnabled(
+        p, config.get(MetaServerConfigKeys.Raft.LOG_ASYNC_FLUSH));
     // Ratis keeps each write's reply to answer a client that resends the same call; ours never
     // does (RaftSubmitter numbers every write anew, and MetaStateMachine's own reply cache answers
     // clients' retries), so a minute of them (Ratis's default) would only fill the heap

@@ -113,6 +113,17 @@ public final class MetaServerConfigKeys {
             "fsync the Raft log before acknowledging (false: survive process crashes, not power loss)");
 
     /**
+     * Ratis flushes on its own thread while the log worker goes on writing the next entries; an
+     * entry still counts as written only once its fsync returned, so durability is the same.
+     */
+    public static final ConfigKey<Boolean> LOG_ASYNC_FLUSH =
+        ConfigKey.bool(
+            "tessera.meta.log-async-flush",
+            false,
+            "fsync the Raft log on a thread of its own, so the next entries are written meanwhile"
+                + " (entries still count as logged only once their fsync returned)");
+
+    /**
      * Ratis's own default, 1 ms. 10 ms halved creates from 4 threads with three replicas, and 0 did
      * not beat 1 ms (docs/benchmarks/2026-11-30-same-policy.md).
      */
@@ -145,14 +156,22 @@ public final class MetaServerConfigKeys {
             1,
             "log entries the leader pipelines while few changes are outstanding (clients waiting each for"
                 + " its own)");
+
+    /**
+     * 0: every change waits for the entry in flight and goes in the next one with the others that
+     * arrived meanwhile. From 4 threads with three replicas on one machine, pipelining them one an
+     * entry (8 here) cost the replicas a quarter more CPU and a third fewer creates; one replica
+     * saw no difference (docs/benchmarks/2026-11-30-same-policy.md).
+     */
     public static final ConfigKey<Integer> GROUP_COMMIT_ABOVE =
         ConfigKey.integer(
             "tessera.meta.group-commit-above",
-            8,
+            0,
             0,
             "changes outstanding (waiting or in flight as entries commit, on average) above which the"
                 + " leader keeps one log entry in flight and sends all that arrive meanwhile together in"
-                + " the next: fewer, fuller entries cost the replicas less CPU a change");
+                + " the next: fewer, fuller entries cost the replicas less CPU a change (0: always; at"
+                + " or below it, changes are pipelined, an entry each)");
 
     public static final ConfigKey<Long> STATE_MIN_FREE =
         ConfigKey.size(
@@ -173,6 +192,7 @@ public final class MetaServerConfigKeys {
                 LOG_PURGE_GAP,
                 LOG_SEGMENT_SIZE,
                 LOG_SYNC,
+                LOG_ASYNC_FLUSH,
                 APPEND_WAIT,
                 BIND_HOST,
                 RAFT_TRANSPORT,

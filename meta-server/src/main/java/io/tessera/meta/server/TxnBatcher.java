@@ -18,13 +18,14 @@ import org.apache.ratis.protocol.RaftClientReply;
  * per change would cap the namespace at a few hundred changes/s on a small machine.
  *
  * <p>How many entries may be in flight depends on the backlog: how many changes were outstanding
- * (waiting, or in flight) when entries committed, averaged over the last few. A small backlog (a
- * few clients that each wait for their change) is pipelined, up to {@code maxInFlight} entries, so
- * no change waits for another's round. Above {@code groupCommitAbove} the leader keeps one entry in
- * flight and sends everything that arrived meanwhile in the next: each entry costs every replica
- * CPU (log, append, fsync, apply) whatever it carries, and when changes queue the CPU is what
- * limits, so fewer, fuller entries commit more changes per second. The average is taken at commits,
- * not arrivals, because right after a full entry commits hardly anything waits yet.
+ * (waiting, or in flight) when entries committed, averaged over the last few. Above {@code
+ * groupCommitAbove} (by default 0: always) the leader keeps one entry in flight and sends
+ * everything that arrived meanwhile in the next: each entry costs every replica CPU (log, append,
+ * fsync, apply) whatever it carries, so fewer, fuller entries commit more changes for the same CPU.
+ * A backlog at or below it (a few clients that each wait for their change, on replicas with CPU to
+ * spare) is pipelined, up to {@code maxInFlight} entries, so no change waits for another's round.
+ * The average is taken at commits, not arrivals, because right after a full entry commits hardly
+ * anything waits yet.
  */
 final class TxnBatcher {
   /** Where entries go: the Raft log (a test's fake). */

@@ -78,12 +78,14 @@ class TxnBatcherTest {
       new TxnBatcher(log, 512, MAX_IN_FLIGHT, GROUP_COMMIT_ABOVE, seconds -> {});
 
   private CompletableFuture<MetaTxnReplyProto> mkdir(String path) {
-    return batcher.submit(
-        MetaTxnProto.newBuilder()
-            .setClient(
-                MetaRequestProto.newBuilder()
-                    .setMkdir(MkdirRequestProto.newBuilder().setPath(path)))
-            .build());
+    return batcher.submit(mkdirTxn(path));
+  }
+
+  private static MetaTxnProto mkdirTxn(String path) {
+    return MetaTxnProto.newBuilder()
+        .setClient(
+            MetaRequestProto.newBuilder().setMkdir(MkdirRequestProto.newBuilder().setPath(path)))
+        .build();
   }
 
   @Test
@@ -105,6 +107,36 @@ class TxnBatcherTest {
     for (int e = 0; e < log.written(); e++) {
       assertEquals(1, log.changesIn(e), "a client that waits alone is never held to fill an entry");
     }
+  }
+
+  @Test
+  void byDefaultFourClientsWaitingEachForItsChangeShareEntries() {
+    int alwaysGroup = MetaServerConfigKeys.Raft.GROUP_COMMIT_ABOVE.defaultValue();
+    TxnBatcher grouped = new TxnBatcher(log, 512, MAX_IN_FLIGHT, alwaysGroup, seconds -> {});
+    int clients = 4;
+    int rounds = 20;
+    int[] sent = new int[clients];
+    List<CompletableFuture<MetaTxnReplyProto>> waiting = new ArrayList<>();
+    for (int c = 0; c < clients; c++) {
+      waiting.add(grouped.submit(mkdirTxn("/c" + c + "-" + sent[c]++)));
+    }
+    for (int committed = 0; committed < log.written(); committed++) {
+      log.commit(committed);
+      for (int c = 0; c < clients; c++) {
+        if (waiting.get(c).isDone() && sent[c] < rounds) {
+          waiting.set(c, grouped.submit(mkdirTxn("/c" + c + "-" + sent[c]++)));
+        }
+      }
+    }
+    assertTrue(waiting.stream().allMatch(CompletableFuture::isDone));
+    int changes = 0;
+    for (int e = 0; e < log.written(); e++) {
+      changes += log.changesIn(e);
+    }
+    assertEquals(clients * rounds, changes);
+    assertTrue(
+        log.written() <= clients * rounds / 2 + clients,
+        log.written() + " entries for " + changes + " changes: each went alone");
   }
 
   @Test

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Creates from 4 threads with three meta replicas, each change its own log entry while at most 8
+# are outstanding (tessera.meta.group-commit-above=8, the default) against always one entry in
+# flight and the rest gathered into the next (=0), alternating, ROUNDS rounds (default 2), each on
+# a fresh tessera local --data-servers 9. Usage: group-commit.sh [ROUNDS]
+# Run from the repository root, Tessera built; results in docs/benchmarks/2026-11-30-same-policy.md.
+set -euo pipefail
+source docs/benchmarks/local-cluster.sh
+export TESSERA_SKIP_BUILD=1
+D=/tmp/group-commit
+trap 'stop_cluster 2>/dev/null || true' EXIT
+for round in $(seq "${1:-2}"); do
+  for above in 8 0; do
+    start_cluster $D -Dtessera.meta.group-commit-above=$above
+    echo "== group-commit-above $above, round $round ($(uptime))"
+    ./tessera bench meta --meta "$META" --credentials $D/admin.credentials --threads 4 \
+      --files 5000 --warmup 5000 --warmup-passes 2 2>/dev/null | grep -E "^(warm|creates|stats|removes)"
+    stop_cluster
+  done
+done
+rm -rf $D $D.out
