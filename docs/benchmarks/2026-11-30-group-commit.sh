@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# Creates from 4 threads with three meta replicas, each change its own log entry while at most 8
-# are outstanding (tessera.meta.group-commit-above=8, the default) against always one entry in
+# Creates from 4 threads (three meta replicas unless told), each change its own log entry while at most 8
+# are outstanding (tessera.meta.group-commit-above=8, the default before b1d3d64) against always one entry in
 # flight and the rest gathered into the next (=0), alternating, ROUNDS rounds (default 2), each on
-# a fresh tessera local --data-servers 9. Usage: group-commit.sh [ROUNDS]
+# a fresh tessera local --data-servers 9; further arguments go to tessera local (e.g.
+# --meta-replicas 1). Usage: group-commit.sh [ROUNDS] [tessera local options]
 # Run from the repository root, Tessera built; results in docs/benchmarks/2026-11-30-same-policy.md.
 set -euo pipefail
 source docs/benchmarks/local-cluster.sh
 export TESSERA_SKIP_BUILD=1
 D=/tmp/group-commit
 trap 'stop_cluster 2>/dev/null || true' EXIT
-for round in $(seq "${1:-2}"); do
+ROUNDS=${1:-2}
+shift || true
+for round in $(seq "$ROUNDS"); do
   for above in 8 0; do
-    start_cluster $D -Dtessera.meta.group-commit-above=$above
+    start_cluster $D "$@" -Dtessera.meta.group-commit-above=$above
     echo "== group-commit-above $above, round $round ($(uptime))"
     ./tessera bench meta --meta "$META" --credentials $D/admin.credentials --threads 4 \
       --files 5000 --warmup 5000 --warmup-passes 2 2>/dev/null | grep -E "^(warm|creates|stats|removes)"
