@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates from 4 threads against the HDFS peer, one sitting (run after 307aef0, and again after
-# b1d3d64 made group commit the default): the peer's metadata phases (its data phases cut to
+# bdc570b made group commit the default): the peer's metadata phases (its data phases cut to
 # 16 MiB), then Tessera with three meta replicas and with one, each on a fresh tessera local
 # --data-servers 9, bench meta --threads 4 with its defaults.
 # Usage: docs/benchmarks/2026-11-30-creates-after.sh [PEER_DIR] (default /tmp/hdfs-ec, built).

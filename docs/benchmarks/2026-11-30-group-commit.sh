@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates from 4 threads (three meta replicas unless told), each change its own log entry while at most 8
-# are outstanding (tessera.meta.group-commit-above=8, the default before b1d3d64) against always one entry in
+# are outstanding (tessera.meta.group-commit-above=8, the default before bdc570b) against always one entry in
 # flight and the rest gathered into the next (=0), alternating, ROUNDS rounds (default 2), each on
 # a fresh tessera local --data-servers 9; further arguments go to tessera local (e.g.
 # --meta-replicas 1). Usage: group-commit.sh [ROUNDS] [tessera local options]
