@@ -42,27 +42,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.ratis.RaftConfigKeys;
-import org.apache.ratis.conf.Parameters;
-import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.grpc.GrpcConfigKeys;
-import org.apache.ratis.grpc.GrpcTlsConfig;
-import org.apache.ratis.netty.NettyConfigKeys;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.rpc.SupportedRpcType;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.util.LifeCycle;
-import org.apache.ratis.util.SizeInBytes;
-import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -161,8 +150,8 @@ public final class MetaServer implements Closeable {
         RaftServer.newBuilder()
             .setServerId(RaftPeerId.valueOf(self.id()))
             .setGroup(RaftGroup.valueOf(GROUP_ID, raftPeers))
-            .setProperties(raftProperties(self, dir, config, security))
-            .setParameters(raftParameters(security))
+            .setProperties(RaftSettings.properties(self, dir, config, security))
+            .setParameters(RaftSettings.parameters(security))
             .setStateMachine(sm)
             .setOption(
                 Files.isDirectory(dir.resolve("raft").resolve(GROUP_ID.getUuid().toString()))
@@ -243,7 +232,7 @@ public final class MetaServer implements Closeable {
       rpc =
           RpcServer.start(
               "meta-" + self.id(),
-              new InetSocketAddress(bindHost(self, config), self.clientPort()),
+              new InetSocketAddress(RaftSettings.bindHost(self, config), self.clientPort()),
               Map.of(
                   Service.META,
                       new MetaRequestHandler(
@@ -341,96 +330,6 @@ public final class MetaServer implements Closeable {
         regions,
         groupSpace,
         metrics.metrics);
-  }
-
-  /**
-   * With security, mutual TLS on the Raft port (Ratis serves it over gRPC): only the cluster's meta
-   * replicas get past the handshake, so nobody else can append entries, vote or change the group.
-   */
-  private static Parameters raftParameters(TransportSecurity security) {
-    Parameters params = new Parameters();
-    if (security.enabled()) {
-      GrpcTlsConfig tls =
-          new GrpcTlsConfig(
-              security.keyManager(), security.trust(Set.of(Identity.Role.META)), true);
-      GrpcConfigKeys.TLS.setConf(params, tls);
-      GrpcConfigKeys.Server.setTlsConf(params, tls);
-      GrpcConfigKeys.Client.setTlsConf(params, tls);
-      GrpcConfigKeys.Admin.setTlsConf(params, tls);
-    }
-    return params;
-  }
-
-  /** Where this replica listens: {@code tessera.meta.bind-host}, else its peer entry's host. */
-  private static String bindHost(MetaPeer self, Config config) {
-    String bind = config.get(MetaServerConfigKeys.Raft.BIND_HOST).trim();
-    return bind.isEmpty() ? self.host() : bind;
-  }
-
-  private static RaftProperties raftProperties(
-      MetaPeer self, Path dir, Config config, TransportSecurity security) {
-    RaftProperties p = new RaftProperties();
-    RaftServerConfigKeys.setStorageDir(p, List.of(dir.resolve("raft").toFile()));
-    String transport = config.get(MetaServerConfigKeys.Raft.RAFT_TRANSPORT);
-    if (security.enabled() && !transport.equals("grpc")) {
-      throw new IllegalArgumentException(
-          MetaServerConfigKeys.Raft.RAFT_TRANSPORT.key()
-              + "="
-              + transport
-              + ": with security on, replicas talk over grpc, the transport Ratis secures with"
-              + " TLS (netty only with tessera.security=off)");
-    }
-    switch (transport) {
-      case "netty" -> {
-        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.NETTY);
-        NettyConfigKeys.Server.setPort(p, self.raftPort());
-        NettyConfigKeys.Server.setHost(p, bindHost(self, config));
-      }
-      case "grpc" -> {
-        RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
-        GrpcConfigKeys.Server.setPort(p, self.raftPort());
-        GrpcConfigKeys.Server.setHost(p, bindHost(self, config));
-      }
-      default ->
-          throw new IllegalArgumentException(
-              MetaServerConfigKeys.Raft.RAFT_TRANSPORT.key()
-                  + "="
-                  + transport
-                  + ": expected netty or grpc");
-    }
-    RaftServerConfigKeys.Rpc.setTimeoutMin(
-        p,
-        TimeDuration.valueOf(
-            config.get(MetaServerConfigKeys.Raft.ELECTION_TIMEOUT_MIN).toMillis(),
-            TimeUnit.MILLISECONDS));
-    RaftServerConfigKeys.Rpc.setTimeoutMax(
-        p,
-        TimeDuration.valueOf(
-            config.get(MetaServerConfigKeys.Raft.ELECTION_TIMEOUT_MAX).toMillis(),
-            TimeUnit.MILLISECONDS));
-    RaftServerConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(5, TimeUnit.SECONDS));
-    RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
-    RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, true);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(
-        p, config.get(MetaServerConfigKeys.Raft.SNAPSHOT_THRESHOLD));
-    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-    RaftServerConfigKeys.Log.setPurgeGap(p, config.get(MetaServerConfigKeys.Raft.LOG_PURGE_GAP));
-    RaftServerConfigKeys.Log.setSegmentSizeMax(
-        p, SizeInBytes.valueOf(config.get(MetaServerConfigKeys.Raft.LOG_SEGMENT_SIZE)));
-    RaftServerConfigKeys.Log.Appender.setWaitTimeMin(
-        p,
-        TimeDuration.valueOf(
-            config.get(MetaServerConfigKeys.Raft.APPEND_WAIT).toMillis(), TimeUnit.MILLISECONDS));
-    RaftServerConfigKeys.Log.setUnsafeFlushEnabled(
-        p, !config.get(MetaServerConfigKeys.Raft.LOG_SYNC));
-    RaftServerConfigKeys.Log.setAsyncFlushEnabled(
-        p, config.get(MetaServerConfigKeys.Raft.LOG_ASYNC_FLUSH));
-    // Ratis keeps each write's reply to answer a client that resends the same call; ours never
-    // does (RaftSubmitter numbers every write anew, and MetaStateMachine's own reply cache answers
-    // clients' retries), so a minute of them (Ratis's default) would only fill the heap
-    RaftServerConfigKeys.RetryCache.setExpiryTime(p, TimeDuration.valueOf(5, TimeUnit.SECONDS));
-    return p;
   }
 
   /**
