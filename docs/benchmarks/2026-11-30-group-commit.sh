@@ -7,18 +7,6 @@
 # Run from the repository root, Tessera built; results in docs/benchmarks/2026-11-30-same-policy.md.
 set -euo pipefail
 source docs/benchmarks/local-cluster.sh
-export TESSERA_SKIP_BUILD=1
-D=/tmp/group-commit
-trap 'stop_cluster 2>/dev/null || true' EXIT
 ROUNDS=${1:-2}
 shift || true
-for round in $(seq "$ROUNDS"); do
-  for above in 8 0; do
-    start_cluster $D "$@" -Dtessera.meta.group-commit-above=$above
-    echo "== group-commit-above $above, round $round ($(uptime))"
-    ./tessera bench meta --meta "$META" --credentials $D/admin.credentials --threads 4 \
-      --files 5000 --warmup 5000 --warmup-passes 2 2>/dev/null | grep -E "^(warm|creates|stats|removes)"
-    stop_cluster
-  done
-done
-rm -rf $D $D.out
+creates_ab "$ROUNDS" tessera.meta.group-commit-above "8 0" "$@"

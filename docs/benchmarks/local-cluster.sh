@@ -32,3 +32,22 @@ kill_server_of() {
   kill -KILL "$VICTIM_PID"
   sleep 12
 }
+# creates_ab ROUNDS KEY "VALUES" [tessera local options...]: creates from 4 threads (bench meta
+# --threads 4 --files 5000 --warmup 5000 --warmup-passes 2) with each value of setting KEY in turn,
+# ROUNDS rounds, each run on a fresh cluster in /tmp/creates-ab.
+creates_ab() {
+  local rounds=$1 key=$2 values=$3 dir=/tmp/creates-ab
+  shift 3
+  trap 'stop_cluster 2>/dev/null || true' EXIT
+  for round in $(seq "$rounds"); do
+    for value in $values; do
+      start_cluster $dir "$@" "-D$key=$value"
+      echo "== ${key#tessera.meta.} $value, round $round ($(uptime))"
+      TESSERA_SKIP_BUILD=1 ./tessera bench meta --meta "$META" --credentials $dir/admin.credentials \
+        --threads 4 --files 5000 --warmup 5000 --warmup-passes 2 2>/dev/null \
+        | grep -E "^(warm|creates|stats|removes)"
+      stop_cluster
+    done
+  done
+  rm -rf $dir $dir.out
+}
