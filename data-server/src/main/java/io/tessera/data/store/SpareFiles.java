@@ -3,12 +3,15 @@ package io.tessera.data.store;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Files of removed values, kept to hold the next values instead of being unlinked. On ext4 without
@@ -21,6 +24,8 @@ import java.util.function.BooleanSupplier;
  * are kept (the rest are unlinked), those a previous run left included.
  */
 final class SpareFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(SpareFiles.class);
+
   private final Path dir;
   private final long maxBytes;
   private final ConcurrentLinkedDeque<Spare> spares = new ConcurrentLinkedDeque<>();
@@ -39,21 +44,30 @@ final class SpareFiles {
 
   /**
    * Keeps the spares a previous run left, up to the bound (a restarted server rewrites at once at
-   * the speed it had before it stopped); unlinks the rest and anything not named as a spare. No
-   * reader can hold one across a restart, so each may be written over.
+   * the speed it had before it stopped); unlinks the rest and any other file. No reader can hold
+   * one across a restart, so each may be written over. What is not a regular file (a directory
+   * someone made here) is left alone, its name never given to a spare.
    */
   private void adoptLeftovers() throws IOException {
     try (DirectoryStream<Path> left = Files.newDirectoryStream(dir)) {
       for (Path f : left) {
         long counter = counterOf(f.getFileName().toString());
-        long size = counter < 0 || !Files.isRegularFile(f) ? -1 : Files.size(f);
+        nextName.accumulateAndGet(counter, Math::max);
+        if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+          LOG.warn(
+              "{} is not a spare value file: left alone, though only the data server's spares"
+                  + " belong in {} (move it elsewhere)",
+              f,
+              dir);
+          continue;
+        }
+        long size = counter < 0 ? -1 : Files.size(f);
         if (size < 0 || keptBytes.get() + size > maxBytes) {
           Files.deleteIfExists(f);
           continue;
         }
         keptBytes.addAndGet(size);
         spares.addLast(new Spare(f, size));
-        nextName.accumulateAndGet(counter, Math::max);
       }
     }
   }

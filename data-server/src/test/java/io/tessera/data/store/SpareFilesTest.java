@@ -84,6 +84,22 @@ class SpareFilesTest {
   }
 
   @Test
+  void aDirectorySomeoneLeftAmongTheSparesNeitherStopsTheServerNorTakesASparesName()
+      throws Exception {
+    Path stray = Files.createDirectories(dir.resolve("spare").resolve("spare-1"));
+    Files.write(stray.resolve("notes.txt"), new byte[10]);
+    Files.createDirectories(dir.resolve("spare").resolve("backup"));
+
+    SpareFiles spares = new SpareFiles(dir.resolve("spare"), 1 << 20);
+    spares.retire(file("a", 1024), 1024, () -> true);
+
+    assertThat(stray.resolve("notes.txt")).as("someone else's files are left alone").exists();
+    assertThat(spares.keptBytes()).isEqualTo(1024);
+    assertThat(spares.reuseAs(dir.resolve("new"))).isTrue();
+    assertThat(Files.size(dir.resolve("new"))).isEqualTo(1024);
+  }
+
+  @Test
   void aZeroBoundKeepsNothing() throws Exception {
     SpareFiles spares = new SpareFiles(dir.resolve("spare"), 0);
     Path f = file("v", 10);
