@@ -15,18 +15,14 @@ import io.tessera.common.proto.StatusProto;
 import io.tessera.common.proto.StripeLockProto;
 import io.tessera.common.rpc.RpcClientPool;
 import io.tessera.meta.proto.LayoutMoveProto;
-import io.tessera.meta.proto.LeftoverDroppedProto;
 import io.tessera.meta.proto.MetaTxnProto;
 import io.tessera.meta.proto.MetaTxnReplyProto;
 import io.tessera.meta.proto.RebuildDoneProto;
-import io.tessera.meta.proto.ServerStateChangeProto;
 import io.tessera.meta.proto.ServerStateRecordProto;
 import io.tessera.meta.registry.DataServerRegistry;
 import io.tessera.meta.state.NamespaceStore;
 import java.io.Closeable;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,12 +56,13 @@ import org.slf4j.LoggerFactory;
  *       stale on at once (the survivors are read once); a RECOVERING server first has its own
  *       dirty-file log reconciled, and is logged UP once nothing is stale on it;
  *   <li>orphan locks: stripes whose writer died between or during its phases (data servers report
- *       expired locks in heartbeats) get their parity recomputed from the data units.
+ *       expired locks in heartbeats) get their parity recomputed from the data units;
+ *   <li>drain: a DRAINING server's files move elsewhere ({@link ServerDrain}).
  * </ul>
  *
- * <p>Over 500 lines because detection, rebuild, drain, reconciliation and orphan-lock repair share
- * one loop, one leadership check and one set of paces (rate, lock share), and each round must see
- * them in order; the work itself (copies, locks, reads, parity) lives in the classes it calls.
+ * <p>Detection, rebuild, reconciliation and orphan-lock repair share one loop, one leadership check
+ * and one set of paces (rate, lock share), and each round must see them in order; the work itself
+ * (copies, locks, reads, parity, moves) lives in the classes it calls.
  */
 public final class RecoveryCoordinator implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RecoveryCoordinator.class);
@@ -87,7 +84,7 @@ public final class RecoveryCoordinator implements Closeable {
    */
   static final long BUSY_CLIENT_BYTES_PER_S = 1L << 20;
 
-  private final Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log;
+  private final RecoveryLog log;
   private final Supplier<NamespaceStore> store;
   private final DataServerRegistry registry;
   private final BooleanSupplier isLeader;
@@ -96,8 +93,8 @@ public final class RecoveryCoordinator implements Closeable {
   private final DataServerCalls calls;
   private final RedundancyCheck redundancy;
   private final RateLimiter limiter;
-  private final Map<String, Progress> progress = new ConcurrentHashMap<>();
-  private final Map<String, Progress> drains = new ConcurrentHashMap<>();
+  private final ServerDrain drain;
+  private final Map<String, RebuildProgress> progress = new ConcurrentHashMap<>();
   private final AtomicLong rebuiltBytes = new AtomicLong();
   private final Set<String> reconciled = ConcurrentHashMap.newKeySet();
 
@@ -113,13 +110,13 @@ public final class RecoveryCoordinator implements Closeable {
   private final AtomicLong orphansRepaired = new AtomicLong();
 
   public RecoveryCoordinator(
-      Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> log,
+      Function<MetaTxnProto, CompletableFuture<MetaTxnReplyProto>> changes,
       Supplier<NamespaceStore> store,
       DataServerRegistry registry,
       RpcClientPool dataPool,
       BooleanSupplier isLeader,
       Settings settings) {
-    this.log = log;
+    this.log = new RecoveryLog(changes);
     this.store = store;
     this.registry = registry;
     this.isLeader = isLeader;
@@ -138,7 +135,7 @@ public final class RecoveryCoordinator implements Closeable {
 
               @Override
               public void rebuilt(long fileId, String server) {
-                submit(
+                log.submit(
                     MetaTxnProto.newBuilder()
                         .setRebuildDone(
                             RebuildDoneProto.newBuilder().setFileId(fileId).setServer(server)));
@@ -146,7 +143,7 @@ public final class RecoveryCoordinator implements Closeable {
 
               @Override
               public boolean moved(long fileId, String from, String to, long generation) {
-                return submit(
+                return log.submit(
                             MetaTxnProto.newBuilder()
                                 .setLayoutMove(
                                     LayoutMoveProto.newBuilder()
@@ -164,6 +161,17 @@ public final class RecoveryCoordinator implements Closeable {
             limiter,
             new LockShare(() -> clientsBusy() ? settings.lockShareUnderLoad() : 100),
             settings.lockLease().toMillis());
+    this.drain =
+        new ServerDrain(
+            store,
+            registry,
+            rebuilder,
+            this.log,
+            isLeader,
+            this::state,
+            this::serving,
+            settings.minFreeBytes(),
+            rebuiltBytes);
   }
 
   /**
@@ -270,13 +278,7 @@ public final class RecoveryCoordinator implements Closeable {
             && r.getState() == DataServerStateProto.DOWN
             && !registry.isUp(id)
             && System.currentTimeMillis() - r.getSinceMs() > settings.replaceAfter().toMillis()) {
-          submit(
-              MetaTxnProto.newBuilder()
-                  .setServerState(
-                      ServerStateChangeProto.newBuilder()
-                          .setServer(id)
-                          .setState(DataServerStateProto.DRAINING)
-                          .setSilentMs(registry.silentMillis(id))));
+          log.serverState(id, DataServerStateProto.DRAINING, registry.silentMillis(id));
           continue;
         }
         if (registry.isUp(id)
@@ -285,13 +287,7 @@ public final class RecoveryCoordinator implements Closeable {
                 && r.getState() != DataServerStateProto.RECOVERING)) {
           continue;
         }
-        submit(
-            MetaTxnProto.newBuilder()
-                .setServerState(
-                    ServerStateChangeProto.newBuilder()
-                        .setServer(id)
-                        .setState(DataServerStateProto.DOWN)
-                        .setSilentMs(registry.silentMillis(id))));
+        log.serverState(id, DataServerStateProto.DOWN, registry.silentMillis(id));
       }
     } catch (RuntimeException e) {
       LOG.warn("Failure detection round failed: {}", e.getMessage());
@@ -312,14 +308,14 @@ public final class RecoveryCoordinator implements Closeable {
       for (String server : ns.registeredServers().keySet()) {
         DataServerStateProto state = state(server);
         if (state == DataServerStateProto.DRAINING) {
-          drain(server);
+          drain.drain(server, FILES_PER_ROUND);
           continue;
         }
         if (state == DataServerStateProto.DOWN || !registry.isUp(server)) {
           continue;
         }
         if (leftovers.getOrDefault(server, 0L) > 0) {
-          dropLeftovers(server);
+          drain.dropLeftovers(server, FILES_PER_ROUND);
         }
         if (state == DataServerStateProto.RECOVERING) {
           ensureReconciled(server);
@@ -328,12 +324,7 @@ public final class RecoveryCoordinator implements Closeable {
           rebuildStaleFiles(server);
         }
         if (state == DataServerStateProto.RECOVERING && ns.staleFiles(server, 1).isEmpty()) {
-          submit(
-              MetaTxnProto.newBuilder()
-                  .setServerState(
-                      ServerStateChangeProto.newBuilder()
-                          .setServer(server)
-                          .setState(DataServerStateProto.UP)));
+          log.serverState(server, DataServerStateProto.UP);
           reconciled.remove(server);
         }
       }
@@ -383,7 +374,7 @@ public final class RecoveryCoordinator implements Closeable {
   }
 
   private void rebuildStaleFiles(String server) throws InterruptedException {
-    Progress p = progress.computeIfAbsent(server, s -> new Progress());
+    RebuildProgress p = progress.computeIfAbsent(server, s -> new RebuildProgress());
     List<Long> files = store.get().staleFiles(server, FILES_PER_ROUND);
     if (files.isEmpty()) {
       return; // rebuilt since the round began, with another server's files
@@ -404,7 +395,7 @@ public final class RecoveryCoordinator implements Closeable {
         written.putAll(copied);
         written.forEach(
             (rebuilt, bytes) -> {
-              Progress q = progress.computeIfAbsent(rebuilt, x -> new Progress());
+              RebuildProgress q = progress.computeIfAbsent(rebuilt, x -> new RebuildProgress());
               q.starting(fileStarted);
               q.done(bytes);
               rebuiltBytes.addAndGet(bytes);
@@ -473,105 +464,6 @@ public final class RecoveryCoordinator implements Closeable {
   }
 
   /**
-   * Moves the units of files placed on a DRAINING server to other servers (one file at a time, at
-   * the rebuild rate); logs it RETIRED once no file names it.
-   */
-  private void drain(String server) throws InterruptedException {
-    Progress p = drains.computeIfAbsent(server, s -> new Progress());
-    List<Long> files = store.get().placedFiles(server, FILES_PER_ROUND);
-    for (long fileId : files) {
-      if (!isLeader.getAsBoolean() || state(server) != DataServerStateProto.DRAINING) {
-        return;
-      }
-      try {
-        p.starting(System.nanoTime());
-        InodeProto in = store.get().inode(fileId);
-        String to = in == null ? null : destination(in);
-        long bytes = to == null ? 0 : rebuilder.move(fileId, server, to);
-        if (to != null) {
-          p.done(bytes);
-          rebuiltBytes.addAndGet(bytes);
-          dropLeftover(fileId, server);
-        }
-      } catch (RecoveryException e) {
-        if (p.failed(e.getMessage())) {
-          LOG.warn("Moving file {} off {} failed, will retry: {}", fileId, server, e.getMessage());
-        }
-      }
-    }
-    if (files.isEmpty()) {
-      submit(
-          MetaTxnProto.newBuilder()
-              .setServerState(
-                  ServerStateChangeProto.newBuilder()
-                      .setServer(server)
-                      .setState(DataServerStateProto.RETIRED)));
-    }
-  }
-
-  /**
-   * Where a file's units leave a draining server for: a live UP server outside the file's layout
-   * with room, the one with the most free space (the placement rule of new files: distinct servers
-   * per file, emptiest first).
-   */
-  private String destination(InodeProto in) {
-    Set<String> taken = new HashSet<>(in.getLayout().getServersList());
-    HeartbeatRequestProto best = null;
-    for (HeartbeatRequestProto hb : registry.live()) {
-      String id = hb.getServerId();
-      if (taken.contains(id)
-          || state(id) != DataServerStateProto.UP
-          || hb.getFreeBytes() < settings.minFreeBytes()
-          || store.get().holdsLeftover(id, in.getId())) {
-        continue;
-      }
-      if (best == null || hb.getFreeBytes() > best.getFreeBytes()) {
-        best = hb;
-      }
-    }
-    if (best == null) {
-      throw new RecoveryException(
-          StatusProto.NO_SPACE,
-          "no live data server outside the "
-              + in.getLayout().getServersCount()
-              + " of file "
-              + in.getId()
-              + " has room for its units (add a data server)");
-    }
-    return best.getServerId();
-  }
-
-  /**
-   * Deletes the shards moved files left on the server (reachable now), once every fence is in
-   * place.
-   */
-  private void dropLeftovers(String server) {
-    for (long fileId : store.get().leftoverFiles(server, FILES_PER_ROUND)) {
-      try {
-        dropLeftover(fileId, server);
-      } catch (RecoveryException e) {
-        LOG.warn(
-            "Cannot drop the shards of moved file {} from {} yet: {}",
-            fileId,
-            server,
-            e.getMessage());
-        return;
-      }
-    }
-  }
-
-  private void dropLeftover(long fileId, String server) {
-    if (!serving(server)) {
-      return; // when it is reachable again
-    }
-    rebuilder.dropLeftover(fileId, server);
-    submit(
-        MetaTxnProto.newBuilder()
-            .setLeftoverDropped(
-                LeftoverDroppedProto.newBuilder().setFileId(fileId).setServer(server)));
-  }
-
-  /**
    * A server that was down may hold dirty-file entries the rebuilds it missed would have cleared:
    * entries for files no longer stale on the server they name are dropped (it serves no client yet,
    * so none is being added).
@@ -611,18 +503,6 @@ public final class RecoveryCoordinator implements Closeable {
     } catch (RecoveryException e) {
       LOG.warn("Cannot reconcile the dirty-file log of {}: {}", server, e.getMessage());
       throw e;
-    }
-  }
-
-  private MetaTxnReplyProto submit(MetaTxnProto.Builder txn) {
-    try {
-      return log.apply(txn.setTimeMs(System.currentTimeMillis()).build()).get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new RecoveryException(StatusProto.UNAVAILABLE, "interrupted");
-    } catch (Exception e) {
-      throw new RecoveryException(
-          StatusProto.UNAVAILABLE, "cannot log a recovery step: " + e.getMessage());
     }
   }
 
@@ -683,36 +563,12 @@ public final class RecoveryCoordinator implements Closeable {
     Set<String> servers = new HashSet<>(stale.keySet());
     servers.addAll(progress.keySet());
     for (String server : new TreeSet<>(servers)) {
-      long left = unitBytesOf(ns, ns.staleFiles(server, 100_000));
-      Progress p = progress.getOrDefault(server, new Progress());
+      long left = RebuildProgress.unitBytesOf(ns, ns.staleFiles(server, 100_000));
+      RebuildProgress p = progress.getOrDefault(server, new RebuildProgress());
       b.addRebuilds(p.describe(server, stale.getOrDefault(server, 0L), left));
     }
-    for (Map.Entry<String, ServerStateRecordProto> e : ns.serverStates().entrySet()) {
-      if (e.getValue().getState() != DataServerStateProto.DRAINING
-          && !drains.containsKey(e.getKey())) {
-        continue;
-      }
-      List<Long> files = ns.placedFiles(e.getKey(), 100_000);
-      long left = unitBytesOf(ns, files);
-      Progress p = drains.getOrDefault(e.getKey(), new Progress());
-      b.addRebuilds(p.describe(e.getKey(), files.size(), left).toBuilder().setDraining(true));
-    }
+    drain.describe(ns, b);
     return b.build();
-  }
-
-  /**
-   * Estimated bytes one server holds of these files: each server of a file holds about size / k of
-   * it.
-   */
-  private static long unitBytesOf(NamespaceStore ns, List<Long> fileIds) {
-    long bytes = 0;
-    for (long fileId : fileIds) {
-      InodeProto in = ns.inode(fileId);
-      if (in != null && in.getLayout().getDataUnits() > 0) {
-        bytes += (in.getSize() + in.getLayout().getDataUnits() - 1) / in.getLayout().getDataUnits();
-      }
-    }
-    return bytes;
   }
 
   /**
@@ -731,75 +587,5 @@ public final class RecoveryCoordinator implements Closeable {
 
   private static ScheduledExecutorService daemon(String name) {
     return DaemonTimer.named(name);
-  }
-
-  /** Rebuild counters of one server, with the rate over the last seconds. */
-  private static final class Progress {
-    private final long startedMs = System.currentTimeMillis();
-    private final Deque<long[]> samples = new ArrayDeque<>();
-    private long filesDone;
-    private long bytesDone;
-    private long failures;
-    private String lastError = "";
-
-    synchronized long bytesDone() {
-      return bytesDone;
-    }
-
-    /**
-     * A rebuild began at {@code now} (System.nanoTime): after an idle stretch the rate restarts
-     * from there.
-     */
-    synchronized void starting(long now) {
-      if (samples.isEmpty() || now - samples.peekLast()[0] > 10_000_000_000L) {
-        samples.clear();
-        samples.addLast(new long[] {now, bytesDone});
-      }
-    }
-
-    /** A file rebuilt: earlier failures are history (they are counted since the last success). */
-    synchronized void done(long bytes) {
-      filesDone++;
-      bytesDone += bytes;
-      failures = 0;
-      lastError = "";
-      long now = System.nanoTime();
-      samples.addLast(new long[] {now, bytesDone});
-      while (samples.size() > 2 && now - samples.peekFirst()[0] > 10_000_000_000L) {
-        samples.removeFirst();
-      }
-    }
-
-    /**
-     * Counts a failure; returns whether its reason differs from the last one (worth a log line).
-     */
-    synchronized boolean failed(String why) {
-      failures++;
-      String before = lastError;
-      lastError = why == null ? "" : why;
-      return !lastError.equals(before);
-    }
-
-    synchronized RecoveryStatusProto.Rebuild describe(
-        String server, long filesLeft, long bytesLeft) {
-      double rate = 0;
-      if (samples.size() >= 2) {
-        long[] first = samples.peekFirst();
-        long[] last = samples.peekLast();
-        double secs = (last[0] - first[0]) / 1e9;
-        rate = secs > 0 ? (last[1] - first[1]) / secs : 0;
-      }
-      return RecoveryStatusProto.Rebuild.newBuilder()
-          .setServer(server)
-          .setFilesLeft(filesLeft)
-          .setBytesLeft(bytesLeft)
-          .setFilesDone(filesDone)
-          .setBytesDone(bytesDone)
-          .setRateBytesPerS(rate)
-          .setStartedMs(startedMs)
-          .setFailures(failures)
-          .setLastError(lastError)
-          .build();
-    }
   }
 }
