@@ -79,6 +79,16 @@ public final class QosBenchCommand implements Callable<Integer> {
       description = "threads per application (default ${DEFAULT-VALUE})")
   int threads;
 
+  @Option(
+      names = "--bursty-weight",
+      paramLabel = "W",
+      defaultValue = "1",
+      description =
+          "weight of the bursty application A against the steady B's 1 in --experiment bursty"
+              + " (default ${DEFAULT-VALUE}; A's burst next to B gets about weight / (weight + 1) of"
+              + " what the servers move)")
+  double burstyWeight;
+
   private PrintWriter out;
   private QosRun measure;
 
@@ -86,8 +96,9 @@ public final class QosBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     out = spec.commandLine().getOut();
     measure = new QosRun(cluster, seconds, out);
-    if (seconds < 3 || runs < 1 || threads < 1) {
-      throw new IllegalArgumentException("--seconds at least 3, --runs and --threads at least 1");
+    if (seconds < 3 || runs < 1 || threads < 1 || !(burstyWeight > 0)) {
+      throw new IllegalArgumentException(
+          "--seconds at least 3, --runs and --threads at least 1, --bursty-weight above 0");
     }
     if (!List.of("ratios", "writers", "bursty", "limits", "overhead", "all").contains(experiment)) {
       throw new IllegalArgumentException(
@@ -216,7 +227,7 @@ public final class QosBenchCommand implements Callable<Integer> {
    * bursts: alone, next to B under plain SFQ, and next to B with A not work conserving.
    */
   private void bursty(TesseraFileSystem admin) throws Exception {
-    admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
+    admin.admin().qos().set(new QosApp(A, burstyWeight, 0, 0, true));
     admin.admin().qos().set(new QosApp(B, 1, 0, 0, true));
     settled(admin);
     List<Double> alone = new ArrayList<>();
@@ -224,16 +235,18 @@ public final class QosBenchCommand implements Callable<Integer> {
     List<Double> reserved = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
       alone.add(burstRate(false));
-      admin.admin().qos().set(new QosApp(A, 1, 0, 0, true));
+      admin.admin().qos().set(new QosApp(A, burstyWeight, 0, 0, true));
       settled(admin);
       sfq.add(burstRate(true));
-      admin.admin().qos().set(new QosApp(A, 1, 0, 0, false));
+      admin.admin().qos().set(new QosApp(A, burstyWeight, 0, 0, false));
       settled(admin);
       reserved.add(burstRate(true));
     }
     out.printf(
         Locale.ROOT,
-        "bursty: A's MB/s while bursting: alone %s, next to B with SFQ %s, not work conserving %s%n",
+        "bursty, weights A:B = %s:1: A's MB/s while bursting: alone %s, next to B with SFQ %s, not"
+            + " work conserving %s%n",
+        fmt(burstyWeight),
         spread(alone),
         spread(sfq),
         spread(reserved));
